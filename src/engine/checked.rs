@@ -1,0 +1,37 @@
+//! Checked decimal arithmetic: an absurd workload must end in a clear error, never a panic
+//! or a wrapped number.
+
+use rust_decimal::Decimal;
+
+use super::EngineError;
+
+fn overflow(context: &str) -> EngineError {
+    EngineError::Overflow {
+        context: context.to_string(),
+    }
+}
+
+pub fn add(a: Decimal, b: Decimal, context: &str) -> Result<Decimal, EngineError> {
+    a.checked_add(b).ok_or_else(|| overflow(context))
+}
+
+pub fn mul(a: Decimal, b: Decimal, context: &str) -> Result<Decimal, EngineError> {
+    a.checked_mul(b).ok_or_else(|| overflow(context))
+}
+
+pub fn div(a: Decimal, b: Decimal, context: &str) -> Result<Decimal, EngineError> {
+    a.checked_div(b).ok_or_else(|| overflow(context))
+}
+
+pub fn sum<I: IntoIterator<Item = Decimal>>(
+    values: I,
+    context: &str,
+) -> Result<Decimal, EngineError> {
+    values
+        .into_iter()
+        .try_fold(Decimal::ZERO, |acc, v| add(acc, v, context))
+}
+
+pub fn some(value: Option<Decimal>, context: &str) -> Result<Decimal, EngineError> {
+    value.ok_or_else(|| overflow(context))
+}

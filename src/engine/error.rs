@@ -1,0 +1,71 @@
+//! Errors the engine can meet once a workload is valid: a price the table lacks, a replica
+//! region without a price table, or a number too large to represent.
+
+use std::fmt;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EngineError {
+    MissingPrice {
+        price: String,
+        table_id: String,
+        file: String,
+        needed_by: String,
+    },
+    MissingRegion {
+        region: String,
+        needed_by: String,
+        currency: String,
+    },
+    MissingFreeTier {
+        table_id: String,
+    },
+    Overflow {
+        context: String,
+    },
+}
+
+impl fmt::Display for EngineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EngineError::MissingPrice {
+                price,
+                table_id,
+                file,
+                needed_by,
+            } => write!(
+                f,
+                "price `{price}` is not in price table `{table_id}` ({file}), and `{needed_by}` needs it"
+            ),
+            EngineError::MissingRegion {
+                region,
+                needed_by,
+                currency,
+            } => write!(
+                f,
+                "no {currency} price table for region `{region}`, which `{needed_by}` needs"
+            ),
+            EngineError::MissingFreeTier { table_id } => {
+                write!(f, "price table `{table_id}` states no free-tier allowances")
+            }
+            EngineError::Overflow { context } => write!(
+                f,
+                "the numbers in `{context}` are too large to compute exactly"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for EngineError {}
+
+impl EngineError {
+    /// What the user can do about it.
+    #[must_use]
+    pub fn suggestion(&self) -> String {
+        match self {
+            EngineError::MissingPrice { .. } => "Consider another price table with `--prices` (see `ddbcost prices`), or add the price to the table with its source.".into(),
+            EngineError::MissingRegion { .. } => "Consider adding a price table for that region in the same currency under pricing/, or removing the replica.".into(),
+            EngineError::MissingFreeTier { .. } => "Consider running without `--free-tier`, or adding a `free_tier` block to the price table.".into(),
+            EngineError::Overflow { .. } => "Consider checking the rates and sizes for a unit typo (e.g. `/s` instead of `/month`).".into(),
+        }
+    }
+}

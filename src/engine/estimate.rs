@@ -1,0 +1,196 @@
+//! What the engine produces: an `Estimate` made of `LineItem`s. Each line has a stable key
+//! (`orders/gsi/by-status/writes`) separate from its label, so comparisons join on keys, and
+//! carries the access patterns its cost is attributed to.
+
+use rust_decimal::Decimal;
+
+use crate::model::Settings;
+
+/// The billing dimension a line item belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Component {
+    /// Read request units or capacity, of the table and of its indexes (AWS bills both as
+    /// reads).
+    Reads,
+    Writes,
+    IndexWrites,
+    Storage,
+    IndexStorage,
+    Pitr,
+    Backups,
+    Restores,
+    Exports,
+    Imports,
+    StreamReads,
+    KinesisCdc,
+    TtlDeletes,
+    ReplicatedWrites,
+    ReplicaIndexWrites,
+    ReplicaStorage,
+    ReplicaReads,
+    Transfer,
+    FreeTier,
+}
+
+impl Component {
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Component::Reads => "reads",
+            Component::Writes => "writes",
+            Component::IndexWrites => "index-writes",
+            Component::Storage => "storage",
+            Component::IndexStorage => "index-storage",
+            Component::Pitr => "pitr",
+            Component::Backups => "backups",
+            Component::Restores => "restores",
+            Component::Exports => "exports",
+            Component::Imports => "imports",
+            Component::StreamReads => "stream-reads",
+            Component::KinesisCdc => "kinesis-cdc",
+            Component::TtlDeletes => "ttl-deletes",
+            Component::ReplicatedWrites => "replicated-writes",
+            Component::ReplicaIndexWrites => "replica-index-writes",
+            Component::ReplicaStorage => "replica-storage",
+            Component::ReplicaReads => "replica-reads",
+            Component::Transfer => "transfer",
+            Component::FreeTier => "free-tier",
+        }
+    }
+}
+
+/// Where a line's quantity comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Basis {
+    /// Computed from the workload's patterns, sizes and counts.
+    Derived,
+    /// Stated in the workload's `observed` block (CloudWatch, the bill).
+    Observed,
+    /// Not known: the line shows its unit price and is left out of the total.
+    DependsOnUsage,
+}
+
+impl Basis {
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Basis::Derived => "derived",
+            Basis::Observed => "observed",
+            Basis::DependsOnUsage => "depends-on-usage",
+        }
+    }
+}
+
+/// The share of a line's quantity and cost caused by one access pattern.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Attribution {
+    pub pattern: String,
+    pub cost: Decimal,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LineItem {
+    pub key: String,
+    pub table: String,
+    pub component: Component,
+    pub label: String,
+    pub region: String,
+    /// In `unit`s; `None` when it depends on usage the workload does not state.
+    pub quantity: Option<Decimal>,
+    pub unit: String,
+    pub unit_price: Decimal,
+    /// The price-table entry the unit price comes from (`standard.read_per_million`).
+    pub price_key: String,
+    /// `quantity × unit_price`, exact; `None` when the quantity is unknown.
+    pub cost: Option<Decimal>,
+    pub basis: Basis,
+    pub attribution: Vec<Attribution>,
+}
+
+impl LineItem {
+    /// Names of the patterns the line's cost is attributed to.
+    #[must_use]
+    pub fn patterns(&self) -> Vec<&str> {
+        self.attribution
+            .iter()
+            .map(|a| a.pattern.as_str())
+            .collect()
+    }
+}
+
+/// The price table an estimate used, for the report's footer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PriceTableRef {
+    pub id: String,
+    pub region: String,
+    pub currency: String,
+    pub source: String,
+    pub effective: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Estimate {
+    pub workload: String,
+    pub currency: String,
+    pub price_table: PriceTableRef,
+    pub settings: Settings,
+    pub line_items: Vec<LineItem>,
+    /// Sum of the known costs, exact.
+    pub total: Decimal,
+    /// Keys of lines left out of the total because their quantity is unknown.
+    pub excluded: Vec<String>,
+    pub warnings: Vec<String>,
+}
+
+impl Estimate {
+    /// Tables in the order they appear, with their exact subtotals.
+    #[must_use]
+    pub fn table_subtotals(&self) -> Vec<(String, Decimal)> {
+        let mut out: Vec<(String, Decimal)> = Vec::new();
+        for item in &self.line_items {
+            let cost = item.cost.unwrap_or_default();
+            match out.iter_mut().find(|(t, _)| *t == item.table) {
+                Some((_, sum)) => *sum += cost,
+                None => out.push((item.table.clone(), cost)),
+            }
+        }
+        out
+    }
+
+    /// Cost per component, in the order components are declared.
+    #[must_use]
+    pub fn component_costs(&self) -> Vec<(Component, Decimal)> {
+        let mut out: Vec<(Component, Decimal)> = Vec::new();
+        for item in &self.line_items {
+            let cost = item.cost.unwrap_or_default();
+            match out.iter_mut().find(|(c, _)| *c == item.component) {
+                Some((_, sum)) => *sum += cost,
+                None => out.push((item.component, cost)),
+            }
+        }
+        out.sort_by_key(|(c, _)| *c);
+        out
+    }
+
+    /// Cost per access pattern, in order of first appearance, then the unattributed rest.
+    #[must_use]
+    pub fn pattern_costs(&self) -> Vec<(String, Decimal)> {
+        let mut out: Vec<(String, Decimal)> = Vec::new();
+        let mut unattributed = Decimal::ZERO;
+        for item in &self.line_items {
+            let Some(cost) = item.cost else { continue };
+            if item.attribution.is_empty() {
+                unattributed += cost;
+            }
+            for a in &item.attribution {
+                let name = format!("{}/{}", item.table, a.pattern);
+                match out.iter_mut().find(|(p, _)| *p == name) {
+                    Some((_, sum)) => *sum += a.cost,
+                    None => out.push((name, a.cost)),
+                }
+            }
+        }
+        out.push(("(not attributable to a pattern)".to_string(), unattributed));
+        out
+    }
+}

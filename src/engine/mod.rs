@@ -1,0 +1,83 @@
+//! The pricing engine: `estimate(&Workload, &PriceBook, &Settings) -> Estimate`. It is pure —
+//! no files, clock, environment or printing — and exact: every quantity and amount is a
+//! `Decimal`, arithmetic that could overflow is checked, and nothing is rounded here
+//! (rounding to the currency's minor unit belongs to `report`).
+//!
+//! One small module per billing dimension, each returning line items: `throughput` (reads,
+//! writes, index reads and writes, provisioned capacity), `storage` (table and index storage,
+//! PITR, backups, restores, S3 export/import), `streams` (DynamoDB Streams, Kinesis CDC, TTL),
+//! `replicas` (global tables) and `free_tier`.
+
+mod checked;
+mod error;
+mod estimate;
+mod free_tier;
+mod line;
+mod replicas;
+mod sizes;
+mod storage;
+mod streams;
+mod throughput;
+pub mod units;
+mod usage;
+
+pub use error::EngineError;
+pub use estimate::{Attribution, Basis, Component, Estimate, LineItem, PriceTableRef};
+
+use crate::model::{PriceBook, Settings, Workload};
+
+/// Prices `workload` with `prices` under `settings`.
+///
+/// # Errors
+/// A price the workload needs is missing from the price table, a replica region has no price
+/// table, or a figure is too large to compute exactly.
+pub fn estimate(
+    workload: &Workload,
+    prices: &PriceBook,
+    settings: &Settings,
+) -> Result<Estimate, EngineError> {
+    let pricer = line::Pricer::new(prices, settings);
+    let mut lines = Vec::new();
+    let mut warnings = Vec::new();
+    for table in &workload.tables {
+        let usage = usage::table_usage(table, settings)?;
+        lines.extend(throughput::lines(&pricer, table, &usage, &mut warnings)?);
+        lines.extend(storage::lines(&pricer, table)?);
+        lines.extend(streams::lines(&pricer, table, &usage)?);
+        lines.extend(replicas::lines(&pricer, table, &usage)?);
+    }
+    if settings.free_tier {
+        lines.extend(free_tier::lines(&pricer, workload, &lines)?);
+    }
+    let mut total = rust_decimal::Decimal::ZERO;
+    let mut excluded = Vec::new();
+    for item in &lines {
+        match item.cost {
+            Some(cost) => total = checked::add(total, cost, "total")?,
+            None => excluded.push(item.key.clone()),
+        }
+    }
+    let primary = &prices.primary;
+    Ok(Estimate {
+        workload: workload.name.clone(),
+        currency: primary.currency.clone(),
+        price_table: PriceTableRef {
+            id: primary.id.clone(),
+            region: primary.region.clone(),
+            currency: primary.currency.clone(),
+            source: primary.source.clone(),
+            effective: primary.effective.clone(),
+        },
+        settings: settings.clone(),
+        line_items: lines,
+        total,
+        excluded,
+        warnings,
+    })
+}
+
+/// Decimal literal for tests: `dec("40.8")`.
+#[cfg(test)]
+pub(crate) fn dec(s: &str) -> rust_decimal::Decimal {
+    s.parse().expect("test decimal")
+}

@@ -1,0 +1,90 @@
+//! Sizes the rules need: index entries (table keys + index keys + projected attributes) and
+//! stored bytes (item + 100 B overhead, + 48 B in a global table), in the table and in each
+//! index holding the item.
+
+use rust_decimal::Decimal;
+
+use super::EngineError;
+use super::checked;
+use crate::model::{DataSize, Index, Projection, Settings, Table};
+
+/// Per-item storage overhead in the table and in every index holding the item.
+pub const ITEM_OVERHEAD_BYTES: u32 = 100;
+/// Extra per-item overhead in a global table.
+pub const GLOBAL_TABLE_OVERHEAD_BYTES: u32 = 48;
+
+/// Bytes of one index entry for an item of `item_bytes` (ALL projects the whole item).
+/// Load guarantees that the sizes needed for the projection are known.
+#[must_use]
+pub fn index_entry_bytes(table: &Table, index: &Index, item_bytes: Decimal) -> Decimal {
+    if let Some(entry) = index.entry_size_bytes {
+        return entry;
+    }
+    let keys = table.key_size_bytes.unwrap_or_default() + index.key_size_bytes.unwrap_or_default();
+    match index.projection {
+        Projection::All => item_bytes,
+        Projection::KeysOnly => keys,
+        Projection::Include { projected_bytes } => keys + projected_bytes,
+    }
+}
+
+/// Overhead per stored item: 100 B, plus 48 B for a global table.
+#[must_use]
+pub fn overhead_bytes(table: &Table) -> Decimal {
+    let mut overhead = Decimal::from(ITEM_OVERHEAD_BYTES);
+    if !table.replicas.is_empty() {
+        overhead += Decimal::from(GLOBAL_TABLE_OVERHEAD_BYTES);
+    }
+    overhead
+}
+
+/// Billed GB of a size stated in the workload, under the GB convention.
+pub fn stated_gb(
+    size: DataSize,
+    settings: &Settings,
+    context: &str,
+) -> Result<Decimal, EngineError> {
+    checked::some(
+        size.to_gb(settings.gb.gb_bytes(), settings.gb.step()),
+        context,
+    )
+}
+
+/// Table storage in GB: observed, stated, or items × (size + overhead). `None` if unknown.
+pub fn table_gb(table: &Table, settings: &Settings) -> Result<Option<Decimal>, EngineError> {
+    let context = format!("{}/storage", table.name);
+    if let Some(size) = table.observed.storage.or(table.storage) {
+        return stated_gb(size, settings, &context).map(Some);
+    }
+    match (table.items, table.item_size_bytes) {
+        (Some(items), Some(size)) => {
+            let bytes = checked::mul(items, size + overhead_bytes(table), &context)?;
+            checked::div(bytes, settings.gb.gb_bytes(), &context).map(Some)
+        }
+        _ => Ok(None),
+    }
+}
+
+/// Index storage in GB: observed, or items carrying the key × (entry + overhead).
+pub fn index_gb(
+    table: &Table,
+    index: &Index,
+    settings: &Settings,
+) -> Result<Option<Decimal>, EngineError> {
+    let context = format!(
+        "{}/{}/{}/storage",
+        table.name,
+        index.kind.short(),
+        index.name
+    );
+    if let Some(size) = index.observed.storage {
+        return stated_gb(size, settings, &context).map(Some);
+    }
+    let (Some(items), Some(item_bytes)) = (table.items, table.item_size_bytes) else {
+        return Ok(None);
+    };
+    let entry = index_entry_bytes(table, index, item_bytes) + overhead_bytes(table);
+    let entries = checked::mul(items, index.key_share, &context)?;
+    let bytes = checked::mul(entries, entry, &context)?;
+    checked::div(bytes, settings.gb.gb_bytes(), &context).map(Some)
+}

@@ -1,0 +1,132 @@
+//! Change data capture: DynamoDB Streams read requests (one per `GetRecords` call; free for
+//! AWS Lambda triggers), Kinesis Data Streams CDC units (1 per KB of each changed item), and
+//! TTL deletes (free themselves, but each one emits a stream record).
+
+use rust_decimal::Decimal;
+
+use super::EngineError;
+use super::checked;
+use super::estimate::{Basis, Component, LineItem};
+use super::line::{LineSpec, Pricer, millions};
+use super::usage::TableUsage;
+use crate::model::{ConsumerKind, PriceKey, Table};
+
+pub fn lines(
+    pricer: &Pricer<'_>,
+    table: &Table,
+    usage: &TableUsage,
+) -> Result<Vec<LineItem>, EngineError> {
+    let t = &table.name;
+    let region = pricer.primary_region();
+    let month_hours = pricer.settings.month_hours;
+    let mut out = Vec::new();
+    // Each item-level write and each TTL delete emits one stream record.
+    let records = checked::add(usage.total(t, |p| p.items_written)?, usage.ttl_deletes, t)?;
+    let record_weights = usage.weights(|p| p.items_written);
+
+    if table.ttl_deletes.is_some() {
+        let deletes = usage.ttl_deletes;
+        out.push(pricer.line_at(
+            LineSpec {
+                key: format!("{t}/ttl-deletes"),
+                table: t,
+                component: Component::TtlDeletes,
+                label: "TTL deletes (free; index removals free too)".into(),
+                region,
+                unit: "M deletes",
+                basis: Basis::Derived,
+            },
+            Decimal::ZERO,
+            "free by rule".into(),
+            Some(millions(deletes)),
+            &[],
+        )?);
+    }
+
+    if let Some(stream) = &table.stream {
+        if let Some(observed) = table.observed.stream_read_requests {
+            out.push(pricer.line(
+                LineSpec {
+                    key: format!("{t}/stream/reads"),
+                    table: t,
+                    component: Component::StreamReads,
+                    label: "Stream read requests (observed)".into(),
+                    region,
+                    unit: "M stream reads",
+                    basis: Basis::Observed,
+                },
+                &PriceKey::StreamReadsPerMillion,
+                Some(millions(observed)),
+                &record_weights,
+            )?);
+        } else {
+            for consumer in &stream.consumers {
+                let key = format!("{t}/stream/{}/reads", consumer.name);
+                let spec = |label: String| LineSpec {
+                    key: key.clone(),
+                    table: t,
+                    component: Component::StreamReads,
+                    label,
+                    region,
+                    unit: "M stream reads",
+                    basis: Basis::Derived,
+                };
+                let line = match &consumer.kind {
+                    ConsumerKind::Lambda => pricer.line_at(
+                        spec(format!(
+                            "Stream records read by Lambda trigger `{}` (free)",
+                            consumer.name
+                        )),
+                        Decimal::ZERO,
+                        "free by rule".into(),
+                        Some(millions(records)),
+                        &record_weights,
+                    )?,
+                    ConsumerKind::CallsPerMonth(rate) => pricer.line(
+                        spec(format!("Stream read requests by `{}`", consumer.name)),
+                        &PriceKey::StreamReadsPerMillion,
+                        Some(millions(checked::some(rate.monthly(month_hours), &key)?)),
+                        &record_weights,
+                    )?,
+                    ConsumerKind::RecordsPerCall(per_call) => pricer.line(
+                        spec(format!(
+                            "Stream read requests by `{}` ({} record{} per GetRecords call)",
+                            consumer.name,
+                            per_call.normalize(),
+                            if *per_call == Decimal::ONE { "" } else { "s" }
+                        )),
+                        &PriceKey::StreamReadsPerMillion,
+                        Some(millions(checked::div(records, *per_call, &key)?)),
+                        &record_weights,
+                    )?,
+                };
+                out.push(line);
+            }
+        }
+    }
+
+    if table.kinesis_cdc {
+        // 1 CDC unit per KB of the larger image of each changed item: the non-transactional
+        // write units of the item writes, plus TTL deletes.
+        let units = checked::add(
+            usage.total(t, |p| p.plain_write_units)?,
+            usage.ttl_delete_units,
+            t,
+        )?;
+        out.push(pricer.line(
+            LineSpec {
+                key: format!("{t}/kinesis-cdc"),
+                table: t,
+                component: Component::KinesisCdc,
+                label: "Kinesis Data Streams change data capture units".into(),
+                region,
+                unit: "M CDC units",
+                basis: Basis::Derived,
+            },
+            &PriceKey::KinesisCdcPerMillion,
+            Some(millions(units)),
+            &usage.weights(|p| p.plain_write_units),
+        )?);
+    }
+    Ok(out)
+}

@@ -1,0 +1,135 @@
+//! The one error type users see. It names the file, the path inside it
+//! (`tables.orders.patterns.get-order.rate`), the line and column where known, what was
+//! expected, and ends with a suggestion. Its kind decides the exit code.
+
+use std::fmt;
+
+/// Exit codes, documented in the README.
+pub mod exit {
+    /// The command line itself is wrong (clap's own errors use 2 as well).
+    pub const USAGE: i32 = 2;
+    /// Bad input files, missing prices, I/O failures.
+    pub const INPUT: i32 = 1;
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorKind {
+    Usage,
+    Input,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Error {
+    pub kind: ErrorKind,
+    pub message: String,
+    pub file: Option<String>,
+    pub path: Option<String>,
+    /// 1-based line and column.
+    pub position: Option<(u64, u64)>,
+    /// The offending line of the input, quoted under the position.
+    pub source_line: Option<String>,
+    pub help: Option<String>,
+}
+
+impl Error {
+    pub fn input(message: impl Into<String>) -> Self {
+        Error {
+            kind: ErrorKind::Input,
+            message: message.into(),
+            file: None,
+            path: None,
+            position: None,
+            source_line: None,
+            help: None,
+        }
+    }
+
+    pub fn usage(message: impl Into<String>) -> Self {
+        Error {
+            kind: ErrorKind::Usage,
+            ..Error::input(message)
+        }
+    }
+
+    #[must_use]
+    pub fn file(mut self, file: impl Into<String>) -> Self {
+        self.file = Some(file.into());
+        self
+    }
+
+    #[must_use]
+    pub fn path(mut self, path: impl Into<String>) -> Self {
+        self.path = Some(path.into());
+        self
+    }
+
+    #[must_use]
+    pub fn at(mut self, position: Option<(u64, u64)>) -> Self {
+        self.position = position.filter(|(line, _)| *line > 0);
+        self
+    }
+
+    /// Quotes the line at the error's position from `text`.
+    #[must_use]
+    pub fn quoting(mut self, text: &str) -> Self {
+        if let Some((line, _)) = self.position {
+            self.source_line = usize::try_from(line)
+                .ok()
+                .and_then(|l| text.lines().nth(l.saturating_sub(1)))
+                .map(|l| l.chars().take(200).collect());
+        }
+        self
+    }
+
+    #[must_use]
+    pub fn help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+
+    #[must_use]
+    pub fn exit_code(&self) -> i32 {
+        match self.kind {
+            ErrorKind::Usage => exit::USAGE,
+            ErrorKind::Input => exit::INPUT,
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "error: {}", self.message)?;
+        if let Some(file) = &self.file {
+            write!(f, "\n  --> {file}")?;
+            if let Some((line, column)) = self.position {
+                write!(f, ":{line}:{column}")?;
+            }
+        }
+        if let Some(path) = &self.path {
+            write!(f, "\n   at {path}")?;
+        }
+        if let (Some(line), Some((number, column))) = (&self.source_line, self.position) {
+            let gutter = number.to_string();
+            let pad = " ".repeat(gutter.len());
+            let caret = " ".repeat(
+                usize::try_from(column.saturating_sub(1))
+                    .unwrap_or(0)
+                    .min(200),
+            );
+            write!(f, "\n {pad} |\n {gutter} | {line}\n {pad} | {caret}^")?;
+        }
+        if let Some(help) = &self.help {
+            write!(f, "\n  = help: {help}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl From<crate::engine::EngineError> for Error {
+    fn from(e: crate::engine::EngineError) -> Self {
+        let help = e.suggestion();
+        Error::input(e.to_string()).help(help)
+    }
+}

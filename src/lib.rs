@@ -1,0 +1,15 @@
+//! ddbcost: a DynamoDB cost estimator. The library holds the whole tool so that the binary,
+//! the integration tests and the benchmarks share one code path; `main.rs` only parses the
+//! command line and reports errors.
+//!
+//! Data flows one way: `load` (files → validated `model`) → `engine` (pure pricing → `Estimate`)
+//! → `report` (rendering, the only place where money is rounded) → `output` (atomic writes).
+
+pub mod cli;
+pub mod commands;
+pub mod engine;
+pub mod error;
+pub mod load;
+pub mod model;
+pub mod output;
+pub mod report;

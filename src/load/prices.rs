@@ -1,0 +1,258 @@
+//! Price tables: the bundled ones (compiled in from `pricing/`, so the binary works from any
+//! directory) and files named on the command line. A price a table does not state stays
+//! absent; the engine refuses a workload that needs it.
+
+use std::collections::BTreeMap;
+
+use indexmap::IndexMap;
+use rust_decimal::Decimal;
+use serde::Deserialize;
+
+use super::quantity::{parse_count, parse_money};
+use super::raw::Scalar;
+use super::yaml::{self, position};
+use super::{read_file, suggest};
+use crate::error::Error;
+use crate::model::{FreeTier, PriceKey, PriceTable, TableClass};
+
+/// The price tables shipped in `pricing/`: (id, file name, contents).
+pub const BUNDLED: &[(&str, &str, &str)] = &[
+    (
+        "aws-us-east-1",
+        "pricing/aws-us-east-1.yaml",
+        include_str!("../../pricing/aws-us-east-1.yaml"),
+    ),
+    (
+        "aws-us-east-2",
+        "pricing/aws-us-east-2.yaml",
+        include_str!("../../pricing/aws-us-east-2.yaml"),
+    ),
+    (
+        "aws-us-west-1",
+        "pricing/aws-us-west-1.yaml",
+        include_str!("../../pricing/aws-us-west-1.yaml"),
+    ),
+    (
+        "aws-eu-west-1",
+        "pricing/aws-eu-west-1.yaml",
+        include_str!("../../pricing/aws-eu-west-1.yaml"),
+    ),
+    (
+        "aws-eu-central-1",
+        "pricing/aws-eu-central-1.yaml",
+        include_str!("../../pricing/aws-eu-central-1.yaml"),
+    ),
+    (
+        "aws-ap-northeast-1",
+        "pricing/aws-ap-northeast-1.yaml",
+        include_str!("../../pricing/aws-ap-northeast-1.yaml"),
+    ),
+    (
+        "cloudshop-eur",
+        "pricing/cloudshop-eur.yaml",
+        include_str!("../../pricing/cloudshop-eur.yaml"),
+    ),
+];
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawPriceTable {
+    id: String,
+    region: String,
+    currency: String,
+    source: String,
+    effective: Scalar,
+    #[serde(default)]
+    notes: Option<String>,
+    standard: Option<RawClassPrices>,
+    standard_ia: Option<RawClassPrices>,
+    pitr_gb_month: Option<Scalar>,
+    backup_gb_month: Option<Scalar>,
+    restore_gb: Option<Scalar>,
+    export_gb: Option<Scalar>,
+    import_gb: Option<Scalar>,
+    stream_reads_per_million: Option<Scalar>,
+    kinesis_cdc_per_million: Option<Scalar>,
+    transfer_out_gb: Option<Scalar>,
+    #[serde(default)]
+    inter_region_transfer_gb: IndexMap<String, Scalar>,
+    free_tier: Option<RawFreeTier>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawClassPrices {
+    read_per_million: Option<Scalar>,
+    write_per_million: Option<Scalar>,
+    replicated_write_per_million: Option<Scalar>,
+    rcu_hour: Option<Scalar>,
+    wcu_hour: Option<Scalar>,
+    replicated_wcu_hour: Option<Scalar>,
+    storage_gb_month: Option<Scalar>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFreeTier {
+    storage_gb: Scalar,
+    stream_reads: Scalar,
+    rcu: Scalar,
+    wcu: Scalar,
+}
+
+/// Parses a price table from `text`, read from `file`.
+///
+/// # Errors
+/// Malformed YAML, unknown fields, negative or non-numeric prices, a bad date.
+pub fn parse_price_table(text: &str, file: &str) -> Result<PriceTable, Error> {
+    let raw: RawPriceTable = yaml::parse(text, file)?;
+    let money = |s: &Scalar, path: &str| -> Result<Decimal, Error> {
+        parse_money(&s.value).map_err(|why| {
+            Error::input(format!(
+                "{why}; expected a non-negative price such as `0.125`"
+            ))
+            .file(file)
+            .path(path)
+            .at(position(s))
+            .quoting(text)
+            .help("Consider writing the price as a plain decimal in the table's currency.")
+        })
+    };
+    let mut prices = BTreeMap::new();
+    let mut put = |key: PriceKey, s: Option<&Scalar>| -> Result<(), Error> {
+        if let Some(s) = s {
+            let value = money(s, &key.path())?;
+            prices.insert(key, value);
+        }
+        Ok(())
+    };
+    for (class, block) in [
+        (TableClass::Standard, &raw.standard),
+        (TableClass::StandardIa, &raw.standard_ia),
+    ] {
+        let Some(b) = block else { continue };
+        put(PriceKey::ReadPerMillion(class), b.read_per_million.as_ref())?;
+        put(
+            PriceKey::WritePerMillion(class),
+            b.write_per_million.as_ref(),
+        )?;
+        put(
+            PriceKey::ReplicatedWritePerMillion(class),
+            b.replicated_write_per_million.as_ref(),
+        )?;
+        put(PriceKey::RcuHour(class), b.rcu_hour.as_ref())?;
+        put(PriceKey::WcuHour(class), b.wcu_hour.as_ref())?;
+        put(
+            PriceKey::ReplicatedWcuHour(class),
+            b.replicated_wcu_hour.as_ref(),
+        )?;
+        put(PriceKey::StorageGbMonth(class), b.storage_gb_month.as_ref())?;
+    }
+    put(PriceKey::PitrGbMonth, raw.pitr_gb_month.as_ref())?;
+    put(PriceKey::BackupGbMonth, raw.backup_gb_month.as_ref())?;
+    put(PriceKey::RestoreGb, raw.restore_gb.as_ref())?;
+    put(PriceKey::ExportGb, raw.export_gb.as_ref())?;
+    put(PriceKey::ImportGb, raw.import_gb.as_ref())?;
+    put(
+        PriceKey::StreamReadsPerMillion,
+        raw.stream_reads_per_million.as_ref(),
+    )?;
+    put(
+        PriceKey::KinesisCdcPerMillion,
+        raw.kinesis_cdc_per_million.as_ref(),
+    )?;
+    put(PriceKey::TransferOutGb, raw.transfer_out_gb.as_ref())?;
+    for (dest, s) in &raw.inter_region_transfer_gb {
+        let key = if dest == "default" {
+            None
+        } else {
+            Some(dest.clone())
+        };
+        put(PriceKey::InterRegionTransferGb(key), Some(s))?;
+    }
+    let effective = raw.effective.value.trim().to_string();
+    if !is_iso_date(&effective) {
+        return Err(
+            Error::input(format!("`{effective}` is not an ISO 8601 date"))
+                .file(file)
+                .path("effective")
+                .at(position(&raw.effective))
+                .quoting(text)
+                .help("Consider the date the prices took effect, as `2024-11-01`."),
+        );
+    }
+    let count = |s: &Scalar, path: &str| {
+        parse_count(&s.value).map_err(|why| {
+            Error::input(why)
+                .file(file)
+                .path(path)
+                .at(position(s))
+                .quoting(text)
+        })
+    };
+    let free_tier = match &raw.free_tier {
+        Some(f) => Some(FreeTier {
+            storage_gb: count(&f.storage_gb, "free_tier.storage_gb")?,
+            stream_reads: count(&f.stream_reads, "free_tier.stream_reads")?,
+            rcu: count(&f.rcu, "free_tier.rcu")?,
+            wcu: count(&f.wcu, "free_tier.wcu")?,
+        }),
+        None => None,
+    };
+    let _ = raw.notes;
+    Ok(PriceTable {
+        id: raw.id,
+        region: raw.region,
+        currency: raw.currency,
+        source: raw.source,
+        effective,
+        file: file.to_string(),
+        prices,
+        free_tier,
+    })
+}
+
+fn is_iso_date(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() == 10
+        && b[4] == b'-'
+        && b[7] == b'-'
+        && b.iter()
+            .enumerate()
+            .all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit())
+        && matches!(s[5..7].parse::<u8>(), Ok(1..=12))
+        && matches!(s[8..10].parse::<u8>(), Ok(1..=31))
+}
+
+/// All bundled price tables, parsed.
+///
+/// # Errors
+/// Only if a bundled table is malformed (a bug the test suite catches).
+pub fn bundled() -> Result<Vec<PriceTable>, Error> {
+    BUNDLED
+        .iter()
+        .map(|(_, file, text)| parse_price_table(text, file))
+        .collect()
+}
+
+/// A price table by bundled id, or by path to a YAML file.
+///
+/// # Errors
+/// Neither a bundled id nor a readable, valid price-table file.
+pub fn resolve(name: &str) -> Result<PriceTable, Error> {
+    if let Some((_, file, text)) = BUNDLED.iter().find(|(id, _, _)| *id == name) {
+        return parse_price_table(text, file);
+    }
+    let looks_like_path = name.contains('/') || name.ends_with(".yaml") || name.ends_with(".yml");
+    if looks_like_path || std::path::Path::new(name).exists() {
+        let text = read_file(name)?;
+        return parse_price_table(&text, name);
+    }
+    let ids: Vec<&str> = BUNDLED.iter().map(|(id, _, _)| *id).collect();
+    Err(
+        Error::input(format!("no price table `{name}`")).help(format!(
+            "Consider {} (`ddbcost prices` lists them), or a path to a price-table file.",
+            suggest::did_you_mean(name, &ids)
+        )),
+    )
+}

@@ -1,0 +1,202 @@
+//! The workload file exactly as written: serde structs that only describe its shape. Unknown
+//! fields are refused; quantities stay as their text (with their position) until `workload`
+//! parses and validates them. The README's workload reference documents every field.
+
+use indexmap::IndexMap;
+use serde::Deserialize;
+
+use super::yaml::Spanned;
+
+/// A scalar kept as written, with its position, parsed later as a quantity.
+pub type Scalar = Spanned<String>;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawWorkload {
+    pub name: Option<String>,
+    pub description: Option<String>,
+    pub prices: Option<String>,
+    pub settings: Option<RawSettings>,
+    pub tables: IndexMap<String, RawTable>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawSettings {
+    pub month_hours: Option<Scalar>,
+    pub gb: Option<RawGb>,
+    pub free_tier: Option<bool>,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RawGb {
+    Binary,
+    Decimal,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RawClass {
+    Standard,
+    StandardIa,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RawMode {
+    OnDemand,
+    Provisioned,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawCapacity {
+    pub mode: Spanned<RawMode>,
+    pub rcu: Option<Scalar>,
+    pub wcu: Option<Scalar>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawTable {
+    pub class: Option<RawClass>,
+    pub capacity: Option<RawCapacity>,
+    pub items: Option<Scalar>,
+    pub item_size: Option<Scalar>,
+    pub storage: Option<Scalar>,
+    pub key_size: Option<Scalar>,
+    #[serde(default)]
+    pub pitr: bool,
+    pub backups: Option<RawBackups>,
+    pub stream: Option<RawStream>,
+    #[serde(default)]
+    pub kinesis_cdc: bool,
+    #[serde(default)]
+    pub replicas: Vec<Spanned<String>>,
+    pub ttl_deletes: Option<Scalar>,
+    #[serde(default)]
+    pub indexes: IndexMap<String, RawIndex>,
+    #[serde(default)]
+    pub patterns: IndexMap<String, RawPattern>,
+    pub observed: Option<RawObserved>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawBackups {
+    pub retained: Option<Scalar>,
+    pub restores_per_month: Option<Scalar>,
+    pub full_exports_per_month: Option<Scalar>,
+    pub incremental_export_per_month: Option<Scalar>,
+    pub import_per_month: Option<Scalar>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawObserved {
+    pub read_units: Option<Scalar>,
+    pub write_units: Option<Scalar>,
+    pub storage: Option<Scalar>,
+    pub pitr: Option<Scalar>,
+    pub stream_read_requests: Option<Scalar>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawStream {
+    pub consumers: IndexMap<String, RawConsumer>,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RawConsumerKind {
+    Lambda,
+    Reader,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawConsumer {
+    pub kind: Spanned<RawConsumerKind>,
+    pub get_records: Option<Scalar>,
+    pub records_per_call: Option<Scalar>,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RawIndexKind {
+    Gsi,
+    Lsi,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RawProjection {
+    KeysOnly,
+    Include,
+    All,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawIndex {
+    #[serde(rename = "type")]
+    pub kind: RawIndexKind,
+    pub projection: Spanned<RawProjection>,
+    pub projected_size: Option<Scalar>,
+    pub key_size: Option<Scalar>,
+    pub entry_size: Option<Scalar>,
+    pub key_share: Option<Scalar>,
+    pub updates_moving_key: Option<Scalar>,
+    pub updates_adding_key: Option<Scalar>,
+    pub updates_removing_key: Option<Scalar>,
+    pub updates_touching_projection: Option<Scalar>,
+    pub rcu: Option<Scalar>,
+    pub wcu: Option<Scalar>,
+    pub observed: Option<RawIndexObserved>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawIndexObserved {
+    pub read_units: Option<Scalar>,
+    pub write_units: Option<Scalar>,
+    pub storage: Option<Scalar>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RawOperation {
+    Get,
+    BatchGet,
+    Query,
+    Scan,
+    Put,
+    Update,
+    Delete,
+    BatchWrite,
+    TransactGet,
+    TransactWrite,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RawConsistency {
+    Strong,
+    Eventual,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawPattern {
+    pub op: Spanned<RawOperation>,
+    pub rate: Scalar,
+    pub item_size: Option<Scalar>,
+    pub items: Option<Scalar>,
+    pub consistency: Option<Spanned<RawConsistency>>,
+    pub index: Option<Spanned<String>>,
+    #[serde(default)]
+    pub fetch_base_items: bool,
+    pub description: Option<String>,
+}

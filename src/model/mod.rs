@@ -1,0 +1,17 @@
+//! Validated domain types: a workload, its tables, indexes and access patterns, price tables
+//! and the settings an estimate runs under. Values here are already checked by `load`, so the
+//! engine can trust them (non-negative quantities, shares within [0, 1], known indexes).
+
+mod prices;
+mod quantity;
+mod settings;
+mod workload;
+
+pub use prices::{FreeTier, PriceBook, PriceKey, PriceTable};
+pub use quantity::{DataSize, Period, Rate, SizeUnit};
+pub use settings::{GbConvention, Settings};
+pub use workload::{
+    AccessPattern, Backups, CapacityMode, Consistency, ConsumerKind, Index, IndexKind,
+    IndexObserved, Operation, Projection, ProvisionedCapacity, Stream, StreamConsumer, Table,
+    TableClass, TableObserved, Workload,
+};

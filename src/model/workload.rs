@@ -1,0 +1,256 @@
+//! A workload: tables with their capacity mode, storage, indexes, access patterns, streams,
+//! backups and replicas. Built by `load` from a workload file after validation.
+
+use rust_decimal::Decimal;
+
+use super::quantity::{DataSize, Rate};
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Workload {
+    pub name: String,
+    pub description: Option<String>,
+    /// Price table id or path named by the workload; `--prices` overrides it.
+    pub prices: Option<String>,
+    pub tables: Vec<Table>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum TableClass {
+    Standard,
+    StandardIa,
+}
+
+impl TableClass {
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            TableClass::Standard => "standard",
+            TableClass::StandardIa => "standard-ia",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ProvisionedCapacity {
+    pub rcu: Decimal,
+    pub wcu: Decimal,
+}
+
+/// How throughput is bought. Auto scaling and reserved capacity will extend `Provisioned`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CapacityMode {
+    OnDemand,
+    Provisioned(ProvisionedCapacity),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Table {
+    pub name: String,
+    pub class: TableClass,
+    pub capacity: CapacityMode,
+    /// Number of items stored.
+    pub items: Option<Decimal>,
+    /// Average item size in bytes (attribute names + values, without the 100 B overhead).
+    pub item_size_bytes: Option<Decimal>,
+    /// Table size stated directly (overrides items × size for storage).
+    pub storage: Option<DataSize>,
+    /// Bytes of the table's key attributes (names + values), used for index entries.
+    pub key_size_bytes: Option<Decimal>,
+    pub pitr: bool,
+    pub backups: Backups,
+    pub stream: Option<Stream>,
+    pub kinesis_cdc: bool,
+    /// Other regions of a global table (the table's own region is the price table's).
+    pub replicas: Vec<String>,
+    /// Items expired by TTL per month.
+    pub ttl_deletes: Option<Rate>,
+    pub indexes: Vec<Index>,
+    pub patterns: Vec<AccessPattern>,
+    pub observed: TableObserved,
+}
+
+/// Backups, restores and S3 exports/imports of one table.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Backups {
+    /// On-demand backups kept at any time, each the size of table + LSIs.
+    pub retained: Decimal,
+    /// Full restores per month, each of table + all indexes.
+    pub restores_per_month: Decimal,
+    /// Full exports to S3 per month, each of the table size.
+    pub full_exports_per_month: Decimal,
+    /// Data processed by incremental exports per month.
+    pub incremental_export: Option<DataSize>,
+    /// Uncompressed source data imported from S3 per month.
+    pub import: Option<DataSize>,
+}
+
+/// Figures measured elsewhere (CloudWatch, the bill) that replace derived ones.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct TableObserved {
+    pub read_units: Option<Decimal>,
+    pub write_units: Option<Decimal>,
+    pub storage: Option<DataSize>,
+    pub pitr: Option<DataSize>,
+    pub stream_read_requests: Option<Decimal>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Stream {
+    pub consumers: Vec<StreamConsumer>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct StreamConsumer {
+    pub name: String,
+    pub kind: ConsumerKind,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum ConsumerKind {
+    /// An AWS Lambda trigger: its stream reads are free.
+    Lambda,
+    /// Another reader, whose `GetRecords` calls are billed.
+    CallsPerMonth(Rate),
+    /// Another reader that gets this many records per call on average (max 1,000).
+    RecordsPerCall(Decimal),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IndexKind {
+    Global,
+    Local,
+}
+
+impl IndexKind {
+    #[must_use]
+    pub fn short(self) -> &'static str {
+        match self {
+            IndexKind::Global => "gsi",
+            IndexKind::Local => "lsi",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Projection {
+    KeysOnly,
+    /// Non-key attributes copied into the index, their size in bytes.
+    Include {
+        projected_bytes: Decimal,
+    },
+    All,
+}
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct IndexObserved {
+    pub write_units: Option<Decimal>,
+    pub read_units: Option<Decimal>,
+    pub storage: Option<DataSize>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Index {
+    pub name: String,
+    pub kind: IndexKind,
+    pub projection: Projection,
+    /// Bytes of the index's own key attributes.
+    pub key_size_bytes: Option<Decimal>,
+    /// Index entry size stated directly (table keys + index keys + projection).
+    pub entry_size_bytes: Option<Decimal>,
+    /// Share of items that carry the index key (sparse index below 1).
+    pub key_share: Decimal,
+    /// Share of updates that change the index key (delete + put = 2 index writes).
+    pub updates_moving_key: Decimal,
+    /// Share of updates that add the index key to an item (1 index write).
+    pub updates_adding_key: Decimal,
+    /// Share of updates that remove the index key (1 index write).
+    pub updates_removing_key: Decimal,
+    /// Share of the other updates that change a projected attribute (1 index write).
+    pub updates_touching_projection: Decimal,
+    /// Own provisioned capacity of a GSI when the table is provisioned.
+    pub capacity: Option<ProvisionedCapacity>,
+    pub observed: IndexObserved,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Operation {
+    Get,
+    BatchGet,
+    Query,
+    Scan,
+    Put,
+    Update,
+    Delete,
+    BatchWrite,
+    TransactGet,
+    TransactWrite,
+}
+
+impl Operation {
+    #[must_use]
+    pub fn is_read(self) -> bool {
+        matches!(
+            self,
+            Operation::Get
+                | Operation::BatchGet
+                | Operation::Query
+                | Operation::Scan
+                | Operation::TransactGet
+        )
+    }
+
+    /// Whether the operation works on several items (so `items` applies).
+    #[must_use]
+    pub fn is_multi_item(self) -> bool {
+        matches!(
+            self,
+            Operation::BatchGet
+                | Operation::Query
+                | Operation::Scan
+                | Operation::BatchWrite
+                | Operation::TransactGet
+                | Operation::TransactWrite
+        )
+    }
+
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Operation::Get => "get",
+            Operation::BatchGet => "batch-get",
+            Operation::Query => "query",
+            Operation::Scan => "scan",
+            Operation::Put => "put",
+            Operation::Update => "update",
+            Operation::Delete => "delete",
+            Operation::BatchWrite => "batch-write",
+            Operation::TransactGet => "transact-get",
+            Operation::TransactWrite => "transact-write",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Consistency {
+    Strong,
+    Eventual,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct AccessPattern {
+    pub name: String,
+    pub operation: Operation,
+    pub rate: Rate,
+    /// Bytes per item read or written (for writes: the larger of before and after); `None`
+    /// means the table's average item size (or, on an index, the index entry size).
+    pub item_size_bytes: Option<Decimal>,
+    /// Items per operation: returned by a query, evaluated by a scan, in a batch or transaction.
+    pub items_per_op: Decimal,
+    pub consistency: Consistency,
+    /// The index a query or scan runs on.
+    pub index: Option<String>,
+    /// An LSI query that also fetches non-projected attributes from the base table.
+    pub fetches_base_items: bool,
+    /// What the pattern serves, as the access-pattern document says.
+    pub description: Option<String>,
+}

@@ -1,0 +1,67 @@
+//! Writing reports: to standard output, or to a file atomically (a temporary file in the
+//! same directory, renamed over the target), so a failed run never leaves a half-written
+//! report and an existing one is replaced in one step.
+
+use std::io::Write;
+use std::path::Path;
+
+use crate::error::Error;
+
+/// Writes `contents` to `path` atomically.
+///
+/// # Errors
+/// The directory does not exist or is not writable, or the disk is full.
+pub fn write_atomic(path: &str, contents: &[u8]) -> Result<(), Error> {
+    let target = Path::new(path);
+    let dir = match target.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let fail = |why: String| {
+        Error::input(format!("cannot write `{path}`: {why}"))
+            .file(path)
+            .help("Consider an existing, writable directory for --output.")
+    };
+    if !dir.is_dir() {
+        return Err(fail(format!(
+            "directory `{}` does not exist",
+            dir.display()
+        )));
+    }
+    if target.is_dir() {
+        return Err(fail("it is a directory".into()));
+    }
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".ddbcost-")
+        .suffix(".tmp")
+        .tempfile_in(dir)
+        .map_err(|e| fail(e.to_string()))?;
+    tmp.write_all(contents).map_err(|e| fail(e.to_string()))?;
+    tmp.as_file().sync_all().map_err(|e| fail(e.to_string()))?;
+    tmp.persist(target).map_err(|e| fail(e.error.to_string()))?;
+    Ok(())
+}
+
+/// Writes to `output` if given, else to standard output.
+///
+/// # Errors
+/// As `write_atomic`, or standard output is closed.
+pub fn emit(output: Option<&str>, contents: &str) -> Result<(), Error> {
+    match output {
+        Some(path) => write_atomic(path, contents.as_bytes()),
+        None => {
+            let mut out = std::io::stdout().lock();
+            match out
+                .write_all(contents.as_bytes())
+                .and_then(|()| out.flush())
+            {
+                Ok(()) => Ok(()),
+                // A closed pipe (`| head`) is not an error worth reporting.
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+                Err(e) => Err(Error::input(format!(
+                    "cannot write to standard output: {e}"
+                ))),
+            }
+        }
+    }
+}

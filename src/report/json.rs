@@ -1,0 +1,152 @@
+//! The JSON document (`--format json`), a versioned contract other tools rely on: money and
+//! quantities as decimal strings, exact, with the rounded figure beside them.
+
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+
+use super::money;
+use crate::engine::Estimate;
+
+pub const ESTIMATE_SCHEMA: &str = "ddbcost.estimate/v1";
+
+#[derive(Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct EstimateDoc {
+    pub schema: String,
+    pub workload: String,
+    pub currency: String,
+    pub total: Decimal,
+    pub total_rounded: Decimal,
+    pub rounding: String,
+    pub price_table: PriceTableDoc,
+    pub settings: SettingsDoc,
+    pub tables: Vec<TableDoc>,
+    pub line_items: Vec<LineItemDoc>,
+    pub patterns: Vec<PatternDoc>,
+    pub excluded: Vec<String>,
+    pub warnings: Vec<String>,
+}
+
+#[derive(Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct PriceTableDoc {
+    pub id: String,
+    pub region: String,
+    pub currency: String,
+    pub source: String,
+    pub effective: String,
+}
+
+#[derive(Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct SettingsDoc {
+    pub month_hours: Decimal,
+    pub gb: String,
+    pub free_tier: bool,
+}
+
+#[derive(Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct TableDoc {
+    pub name: String,
+    pub subtotal: Decimal,
+}
+
+#[derive(Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct LineItemDoc {
+    pub key: String,
+    pub table: String,
+    pub component: String,
+    pub label: String,
+    pub region: String,
+    /// `null` when it depends on usage the workload does not state.
+    pub quantity: Option<Decimal>,
+    pub unit: String,
+    pub unit_price: Decimal,
+    pub price_key: String,
+    pub cost: Option<Decimal>,
+    pub cost_rounded: Option<Decimal>,
+    pub basis: String,
+    pub patterns: Vec<String>,
+    pub attribution: Vec<PatternDoc>,
+}
+
+#[derive(Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct PatternDoc {
+    pub pattern: String,
+    pub cost: Decimal,
+}
+
+#[must_use]
+pub fn document(e: &Estimate) -> EstimateDoc {
+    let c = &e.currency;
+    EstimateDoc {
+        schema: ESTIMATE_SCHEMA.to_string(),
+        workload: e.workload.clone(),
+        currency: c.clone(),
+        total: e.total.normalize(),
+        total_rounded: money::round(e.total, c),
+        rounding: money::policy(c),
+        price_table: PriceTableDoc {
+            id: e.price_table.id.clone(),
+            region: e.price_table.region.clone(),
+            currency: e.price_table.currency.clone(),
+            source: e.price_table.source.clone(),
+            effective: e.price_table.effective.clone(),
+        },
+        settings: SettingsDoc {
+            month_hours: e.settings.month_hours.normalize(),
+            gb: e.settings.gb.name().to_string(),
+            free_tier: e.settings.free_tier,
+        },
+        tables: e
+            .table_subtotals()
+            .into_iter()
+            .map(|(name, subtotal)| TableDoc {
+                name,
+                subtotal: subtotal.normalize(),
+            })
+            .collect(),
+        line_items: e
+            .line_items
+            .iter()
+            .map(|i| LineItemDoc {
+                key: i.key.clone(),
+                table: i.table.clone(),
+                component: i.component.name().to_string(),
+                label: i.label.clone(),
+                region: i.region.clone(),
+                quantity: i.quantity.map(|v| v.normalize()),
+                unit: i.unit.clone(),
+                unit_price: i.unit_price.normalize(),
+                price_key: i.price_key.clone(),
+                cost: i.cost.map(|v| v.normalize()),
+                cost_rounded: i.cost.map(|v| money::round(v, c)),
+                basis: i.basis.name().to_string(),
+                patterns: i.patterns().into_iter().map(str::to_string).collect(),
+                attribution: i
+                    .attribution
+                    .iter()
+                    .map(|a| PatternDoc {
+                        pattern: a.pattern.clone(),
+                        cost: a.cost.normalize(),
+                    })
+                    .collect(),
+            })
+            .collect(),
+        patterns: e
+            .pattern_costs()
+            .into_iter()
+            .map(|(pattern, cost)| PatternDoc {
+                pattern,
+                cost: cost.normalize(),
+            })
+            .collect(),
+        excluded: e.excluded.clone(),
+        warnings: e.warnings.clone(),
+    }
+}
+
+/// Pretty-printed JSON with a trailing newline.
+#[must_use]
+pub fn render(e: &Estimate) -> String {
+    let mut s = serde_json::to_string_pretty(&document(e)).unwrap_or_default();
+    s.push('\n');
+    s
+}

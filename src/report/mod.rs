@@ -1,0 +1,20 @@
+//! Rendering an `Estimate` for people (a terminal table, per line or per access pattern) and
+//! for machines (JSON, CSV). Renderers are pure functions from the estimate to text; money is
+//! rounded only through `money`, and machine formats keep the exact figure beside it.
+
+pub mod csv;
+pub mod json;
+pub mod money;
+pub mod table;
+
+/// How an estimate is broken down in the human and CSV views.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Breakdown {
+    /// One row per line item, grouped by table.
+    #[default]
+    Line,
+    /// One row per access pattern, with what it is attributed.
+    Pattern,
+    /// One row per billing component (reads, writes, index writes, storage…).
+    Component,
+}

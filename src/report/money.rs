@@ -1,0 +1,116 @@
+//! The rounding policy, in one place: amounts are exact everywhere else and are rounded only
+//! here, when rendered, to the currency's minor unit, half away from zero.
+
+use rust_decimal::{Decimal, RoundingStrategy};
+
+/// Digits after the decimal point in the currency's minor unit (ISO 4217).
+#[must_use]
+pub fn minor_digits(currency: &str) -> u32 {
+    match currency {
+        "JPY" | "KRW" | "CLP" | "ISK" | "VND" => 0,
+        "BHD" | "KWD" | "OMR" | "JOD" | "TND" => 3,
+        _ => 2,
+    }
+}
+
+#[must_use]
+pub fn symbol(currency: &str) -> &str {
+    match currency {
+        "USD" => "$",
+        "EUR" => "€",
+        "GBP" => "£",
+        "JPY" => "¥",
+        other => other,
+    }
+}
+
+/// `amount` rounded to the currency's minor unit.
+#[must_use]
+pub fn round(amount: Decimal, currency: &str) -> Decimal {
+    amount.round_dp_with_strategy(
+        minor_digits(currency),
+        RoundingStrategy::MidpointAwayFromZero,
+    )
+}
+
+/// The policy, as printed in reports.
+#[must_use]
+pub fn policy(currency: &str) -> String {
+    format!(
+        "amounts are exact; shown rounded half away from zero to {} decimal(s) of {currency}",
+        minor_digits(currency)
+    )
+}
+
+/// `1243.54` → `1,243.54` (rounded, with the minor unit's digits, thousands grouped).
+#[must_use]
+pub fn display(amount: Decimal, currency: &str) -> String {
+    let digits = minor_digits(currency);
+    let rounded = round(amount, currency);
+    let text = format!("{:.*}", digits as usize, rounded.abs());
+    let (int, frac) = text
+        .split_once('.')
+        .map_or((text.as_str(), None), |(i, f)| (i, Some(f)));
+    let mut grouped = String::new();
+    for (i, c) in int.chars().enumerate() {
+        if i > 0 && (int.len() - i) % 3 == 0 {
+            grouped.push(',');
+        }
+        grouped.push(c);
+    }
+    let sign = if rounded.is_sign_negative() && !rounded.is_zero() {
+        "-"
+    } else {
+        ""
+    };
+    match frac {
+        Some(f) => format!("{sign}{grouped}.{f}"),
+        None => format!("{sign}{grouped}"),
+    }
+}
+
+/// A quantity for people: at most 4 decimals, trailing zeros dropped, thousands grouped.
+#[must_use]
+pub fn quantity(q: Decimal) -> String {
+    let q = q
+        .round_dp_with_strategy(4, RoundingStrategy::MidpointAwayFromZero)
+        .normalize();
+    let text = q.abs().to_string();
+    let (int, frac) = text
+        .split_once('.')
+        .map_or((text.as_str(), None), |(i, f)| (i, Some(f)));
+    let mut grouped = String::new();
+    for (i, c) in int.chars().enumerate() {
+        if i > 0 && (int.len() - i) % 3 == 0 {
+            grouped.push(',');
+        }
+        grouped.push(c);
+    }
+    let sign = if q.is_sign_negative() && !q.is_zero() {
+        "-"
+    } else {
+        ""
+    };
+    match frac {
+        Some(f) => format!("{sign}{grouped}.{f}"),
+        None => format!("{sign}{grouped}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::dec;
+
+    #[test]
+    fn rounds_half_away_from_zero_to_minor_unit() {
+        assert_eq!(round(dec("1243.545"), "EUR"), dec("1243.55"));
+        assert_eq!(round(dec("-0.005"), "USD"), dec("-0.01"));
+        assert_eq!(round(dec("12.5"), "JPY"), dec("13"));
+        assert_eq!(display(dec("1243.54"), "EUR"), "1,243.54");
+        assert_eq!(display(dec("52.5"), "EUR"), "52.50");
+        assert_eq!(display(dec("-1234567.891"), "USD"), "-1,234,567.89");
+        assert_eq!(quantity(dec("980.000000")), "980");
+        assert_eq!(quantity(dec("1051200000.123456")), "1,051,200,000.1235");
+    }
+}

@@ -1,0 +1,159 @@
+//! The terminal view: a table grouped by DynamoDB table (label, quantity, unit, unit price,
+//! monthly cost), subtotals and total, then a footer with the price table, its date and the
+//! settings in force; or the same estimate broken down per access pattern.
+
+use rust_decimal::Decimal;
+use tabled::builder::Builder;
+use tabled::settings::object::Columns;
+use tabled::settings::{Alignment, Style};
+
+use super::Breakdown;
+use super::money;
+use crate::engine::{Basis, Estimate};
+
+#[must_use]
+pub fn render(estimate: &Estimate, by: Breakdown) -> String {
+    let body = match by {
+        Breakdown::Line => lines(estimate),
+        Breakdown::Pattern => patterns(estimate),
+        Breakdown::Component => components(estimate),
+    };
+    format!("{}\n{body}\n{}", title(estimate), footer(estimate))
+}
+
+fn title(e: &Estimate) -> String {
+    format!(
+        "ddbcost estimate: {} — monthly cost in {} ({})",
+        e.workload,
+        e.currency,
+        money::symbol(&e.currency)
+    )
+}
+
+fn lines(e: &Estimate) -> String {
+    let c = &e.currency;
+    let mut b = Builder::default();
+    b.push_record([
+        "Table",
+        "Line item",
+        "Quantity",
+        "Unit",
+        "Unit price",
+        &format!("Monthly ({c})"),
+    ]);
+    let subtotals = e.table_subtotals();
+    for (table, subtotal) in &subtotals {
+        for item in e.line_items.iter().filter(|i| &i.table == table) {
+            let (quantity, cost) = match (item.quantity, item.cost) {
+                (Some(q), Some(cost)) => (money::quantity(q), money::display(cost, c)),
+                _ => (
+                    "depends on usage".to_string(),
+                    format!("({} per {})", item.unit_price.normalize(), item.unit),
+                ),
+            };
+            let label = match item.basis {
+                Basis::Observed if !item.label.contains("observed") => {
+                    format!("{} (observed)", item.label)
+                }
+                _ => item.label.clone(),
+            };
+            b.push_record([
+                table.clone(),
+                label,
+                quantity,
+                item.unit.clone(),
+                item.unit_price.normalize().to_string(),
+                cost,
+            ]);
+        }
+        b.push_record([
+            String::new(),
+            format!("Subtotal {table}"),
+            String::new(),
+            String::new(),
+            String::new(),
+            money::display(*subtotal, c),
+        ]);
+    }
+    b.push_record([
+        String::new(),
+        "TOTAL".into(),
+        String::new(),
+        String::new(),
+        String::new(),
+        format!("{} {}", money::symbol(c), money::display(e.total, c)),
+    ]);
+    let mut t = b.build();
+    t.with(Style::rounded());
+    t.modify(Columns::new(2..3), Alignment::right());
+    t.modify(Columns::new(4..6), Alignment::right());
+    t.to_string()
+}
+
+fn patterns(e: &Estimate) -> String {
+    shares(e, "Access pattern (table/pattern)", e.pattern_costs())
+}
+
+fn components(e: &Estimate) -> String {
+    let rows = e
+        .component_costs()
+        .into_iter()
+        .map(|(c, cost)| (c.name().to_string(), cost));
+    shares(e, "Component", rows.collect())
+}
+
+fn shares(e: &Estimate, what: &str, rows: Vec<(String, Decimal)>) -> String {
+    let c = &e.currency;
+    let mut b = Builder::default();
+    b.push_record([what, &format!("Monthly ({c})"), "Share"]);
+    for (name, cost) in rows {
+        let share = if e.total.is_zero() {
+            "-".to_string()
+        } else {
+            format!("{} %", (cost * Decimal::from(100) / e.total).round_dp(1))
+        };
+        b.push_record([name, money::display(cost, c), share]);
+    }
+    b.push_record([
+        "TOTAL".to_string(),
+        format!("{} {}", money::symbol(c), money::display(e.total, c)),
+        "100 %".into(),
+    ]);
+    let mut t = b.build();
+    t.with(Style::rounded());
+    t.modify(Columns::new(1..3), Alignment::right());
+    t.to_string()
+}
+
+fn footer(e: &Estimate) -> String {
+    let p = &e.price_table;
+    let s = &e.settings;
+    let mut out = format!(
+        "Prices: {} ({}, {}), effective {}; source: {}\nSettings: {}-hour month; GB = {} ({}); free tier {}.\nRounding: {}.",
+        p.id,
+        p.region,
+        p.currency,
+        p.effective,
+        p.source,
+        s.month_hours.normalize(),
+        s.gb.name(),
+        if s.gb.name() == "binary" {
+            "2^30 bytes"
+        } else {
+            "10^9 bytes"
+        },
+        if s.free_tier { "applied" } else { "off" },
+        money::policy(&e.currency),
+    );
+    if !e.excluded.is_empty() {
+        out.push_str(&format!(
+            "\nNot in the total (depends on usage): {}.",
+            e.excluded.join(", ")
+        ));
+    }
+    for w in &e.warnings {
+        out.push_str(&format!("\nwarning: {w}"));
+    }
+    out.push('\n');
+    out
+}
