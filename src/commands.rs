@@ -126,8 +126,12 @@ fn estimate(args: &EstimateArgs) -> Result<(), Error> {
     let prepared = prepare(&args.workload, args.prices.as_deref(), &overrides)?;
     let estimate = engine::estimate(&prepared.workload, &prepared.book, &prepared.settings)
         .map_err(|e| Error::from(e).file(&args.workload))?;
-    for w in &estimate.warnings {
-        eprintln!("warning: {w}");
+    // The table view prints warnings in its footer; other formats and files get them on
+    // standard error so that they are not lost.
+    if args.format != Format::Table || args.output.is_some() {
+        for w in &estimate.warnings {
+            eprintln!("warning: {w}");
+        }
     }
     let by = match args.by {
         By::Line => Breakdown::Line,

@@ -29,16 +29,22 @@ pub fn item_write_units(item_bytes: Decimal) -> Decimal {
     ceil_units(item_bytes, WRITE_UNIT_BYTES).max(Decimal::ONE)
 }
 
-/// Units read by one Query returning `items` of `item_bytes`: summed, then rounded once.
+/// Units read by one Query returning `items` of `item_bytes`: summed, then rounded once per
+/// page of at most 1 MB (a logical query over more than 1 MB is several requests).
 #[must_use]
 pub fn query_read_units(item_bytes: Decimal, items: Decimal) -> Decimal {
-    ceil_units(item_bytes * items, READ_UNIT_BYTES).max(Decimal::ONE)
+    paged_read_units(item_bytes, items)
 }
 
-/// Units read by one Scan evaluating `items` of `item_bytes`: pages of at most 1 MB, each
-/// rounded once. Filters and projections do not reduce it.
+/// Units read by one Scan evaluating `items` of `item_bytes`, paged like a Query: on the
+/// items evaluated, since filters and projections do not reduce it.
 #[must_use]
 pub fn scan_read_units(item_bytes: Decimal, items: Decimal) -> Decimal {
+    paged_read_units(item_bytes, items)
+}
+
+/// Pages of at most 1 MB of whole items, each page's summed size rounded up to 4 KB.
+fn paged_read_units(item_bytes: Decimal, items: Decimal) -> Decimal {
     let page = Decimal::from(PAGE_BYTES);
     let size = item_bytes.max(Decimal::ONE);
     let per_page = (page / size).floor().max(Decimal::ONE);
@@ -192,6 +198,13 @@ mod tests {
             "1000",
             "244.5",
         );
+    }
+
+    #[test]
+    fn queries_over_1mb_are_paged() {
+        // 300 items of 4,000 B = 1,200,000 B: page 1 holds 262 items (1,048,000 B → 256
+        // units), page 2 holds 38 (152,000 B → 37.1 → 38 units): 294, not ceil(1.2 MB) = 293.
+        assert_eq!(query_read_units(dec("4000"), dec("300")), dec("294"));
     }
 
     #[test]

@@ -139,7 +139,11 @@ fn pattern_usage(
     usage.plain_write_units = mul(usage.items_written, units::item_write_units(size), &context)?;
     usage.bytes_written = mul(usage.items_written, size, &context)?;
     for (pos, index) in table.indexes.iter().enumerate() {
-        let writes_per_item = index_writes_per_item(op, index);
+        let writes_per_item = pattern
+            .index_effects
+            .iter()
+            .find(|(name, _)| *name == index.name)
+            .map_or_else(|| index_writes_per_item(op, index), |(_, w)| *w);
         let entry_units = units::item_write_units(index_entry_bytes(table, index, size));
         let per_item = writes_per_item * entry_units;
         usage.index_write_units[pos] = mul(usage.items_written, per_item, &context)?;

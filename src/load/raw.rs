@@ -199,4 +199,6 @@ pub struct RawPattern {
     #[serde(default)]
     pub fetch_base_items: bool,
     pub description: Option<String>,
+    #[serde(default)]
+    pub index_effects: IndexMap<String, Scalar>,
 }

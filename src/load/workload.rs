@@ -659,6 +659,19 @@ impl Cx<'_> {
             (None, false, _) => Consistency::Strong,
         };
 
+        let mut index_effects = Vec::new();
+        for (iname, effect) in &p.index_effects {
+            let epath = f(&format!("index_effects.{iname}"));
+            if !table.indexes.iter().any(|i| &i.name == iname) {
+                let names: Vec<&str> = table.indexes.iter().map(|i| i.name.as_str()).collect();
+                return Err(self.err(&epath, position(effect), format!("table `{}` has no index `{iname}`", table.name), format!("Consider {}", suggest::did_you_mean(iname, &names))));
+            }
+            if operation.is_read() {
+                return Err(self.err(&epath, position(effect), "a read pattern writes no index entries", "Consider removing `index_effects` from this read pattern."));
+            }
+            index_effects.push((iname.clone(), self.scalar(effect, &epath, parse_index_effect, "one of `none`, `put`, `add`, `remove`, `update`, `move`, or index writes per item written such as `0.5`")?));
+        }
+
         let size_known = item_size_bytes.is_some()
             || table.item_size_bytes.is_some()
             || index.is_some_and(|i| {
@@ -677,7 +690,26 @@ impl Cx<'_> {
             index: index.map(|i| i.name.clone()),
             fetches_base_items: p.fetch_base_items,
             description: p.description.clone(),
+            index_effects,
         })
+    }
+}
+
+/// An index effect keyword (DESIGN.md §3) as index writes per item written: an item without
+/// the key writes nothing (`none`), a put of an item carrying it or an update that adds or
+/// removes it or changes a projected attribute writes 1, an update that moves it writes 2.
+fn parse_index_effect(text: &str) -> Result<Decimal, String> {
+    match text.trim() {
+        "none" => Ok(Decimal::ZERO),
+        "put" | "add" | "remove" | "update" | "delete" => Ok(Decimal::ONE),
+        "move" => Ok(Decimal::TWO),
+        other => {
+            let n = parse_count(other).map_err(|_| format!("unknown index effect `{other}`"))?;
+            if n > Decimal::TWO {
+                return Err(format!("`{other}` index writes per item is above 2 (a key move)"));
+            }
+            Ok(n)
+        }
     }
 }
 

@@ -253,4 +253,7 @@ pub struct AccessPattern {
     pub fetches_base_items: bool,
     /// What the pattern serves, as the access-pattern document says.
     pub description: Option<String>,
+    /// Index writes per item written, per index name, overriding the index-level rules for
+    /// this pattern (single-table designs: a task put never touches the user index).
+    pub index_effects: Vec<(String, Decimal)>,
 }

@@ -1,0 +1,123 @@
+//! Shared test helpers: run the `ddbcost` binary fluently, and price a workload written inline.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use ddbcost::engine::{self, Estimate, LineItem};
+use ddbcost::load::{self, prices, SettingsOverrides};
+use ddbcost::model::{PriceBook, Settings};
+use rust_decimal::Decimal;
+
+pub fn dec(s: &str) -> Decimal {
+    s.parse().expect("decimal literal")
+}
+
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A run of the binary: `Case::new().args(["estimate", "…"]).run().success().stdout_has("…")`.
+pub struct Case {
+    args: Vec<String>,
+}
+
+pub struct Outcome {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Case {
+    pub fn new() -> Self {
+        Case { args: Vec::new() }
+    }
+
+    pub fn args<I: IntoIterator<Item = S>, S: AsRef<str>>(mut self, args: I) -> Self {
+        self.args.extend(args.into_iter().map(|a| a.as_ref().to_string()));
+        self
+    }
+
+    pub fn run(self) -> Outcome {
+        let out = Command::new(env!("CARGO_BIN_EXE_ddbcost"))
+            .args(&self.args)
+            .current_dir(root())
+            .output()
+            .expect("run ddbcost");
+        Outcome {
+            code: out.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        }
+    }
+}
+
+impl Outcome {
+    #[track_caller]
+    pub fn success(self) -> Self {
+        assert_eq!(self.code, 0, "expected success, stderr:\n{}", self.stderr);
+        self
+    }
+
+    #[track_caller]
+    pub fn code(self, code: i32) -> Self {
+        assert_eq!(self.code, code, "exit code; stdout:\n{}\nstderr:\n{}", self.stdout, self.stderr);
+        self
+    }
+
+    #[track_caller]
+    pub fn stdout_has(self, needle: &str) -> Self {
+        assert!(self.stdout.contains(needle), "stdout lacks {needle:?}:\n{}", self.stdout);
+        self
+    }
+
+    #[track_caller]
+    pub fn stderr_has(self, needle: &str) -> Self {
+        assert!(self.stderr.contains(needle), "stderr lacks {needle:?}:\n{}", self.stderr);
+        self
+    }
+}
+
+/// Writes `text` to a temporary YAML file and returns its directory guard and path.
+pub fn temp_workload(text: &str) -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("workload.yaml");
+    std::fs::write(&path, text).expect("write workload");
+    let p = path.to_string_lossy().into_owned();
+    (dir, p)
+}
+
+/// Prices an inline workload with a bundled price table and default settings.
+pub fn estimate(yaml: &str, price_table: &str) -> Estimate {
+    estimate_with(yaml, price_table, Settings::default())
+}
+
+pub fn estimate_with(yaml: &str, price_table: &str, settings: Settings) -> Estimate {
+    try_estimate(yaml, price_table, settings).expect("estimate")
+}
+
+pub fn try_estimate(yaml: &str, price_table: &str, settings: Settings) -> Result<Estimate, ddbcost::error::Error> {
+    let (workload, _) = load::parse_workload(yaml, "inline.yaml")?;
+    let primary = prices::resolve(price_table)?;
+    let others = prices::bundled()?.into_iter().filter(|t| t.region != primary.region && t.currency == primary.currency).collect();
+    let _ = SettingsOverrides::default();
+    Ok(engine::estimate(&workload, &PriceBook { primary, others }, &settings)?)
+}
+
+#[track_caller]
+pub fn line<'a>(e: &'a Estimate, key: &str) -> &'a LineItem {
+    e.line_items.iter().find(|l| l.key == key).unwrap_or_else(|| {
+        let keys: Vec<&str> = e.line_items.iter().map(|l| l.key.as_str()).collect();
+        panic!("no line {key}; lines: {keys:?}")
+    })
+}
+
+#[track_caller]
+pub fn quantity(e: &Estimate, key: &str) -> Decimal {
+    line(e, key).quantity.expect("known quantity")
+}
+
+#[track_caller]
+pub fn cost(e: &Estimate, key: &str) -> Decimal {
+    line(e, key).cost.expect("known cost")
+}
