@@ -44,13 +44,20 @@ pub fn prepare(
         Error::usage(format!("no price table for `{path}`"))
             .help("Consider `--prices aws-us-east-1` (see `ddbcost prices`), or `prices:` in the workload.")
     })?;
-    let primary = prices::resolve(&name).map_err(|e| {
-        if e.file.is_none() {
-            e.file(path).path("prices")
-        } else {
-            e
+    let primary = match prices::resolve(&name) {
+        // Named by the workload: point at the workload's `prices` field.
+        Err(e) if prices_arg.is_none() && e.file.is_none() => {
+            return Err(e.file(path).path("prices"));
         }
-    })?;
+        Err(e) if prices_arg.is_some() && e.file.is_none() => {
+            return Err(Error {
+                kind: crate::error::ErrorKind::Usage,
+                ..e
+            }
+            .path("--prices"));
+        }
+        other => other?,
+    };
     let book = price_book(&workload, primary, path)?;
     let settings = Settings {
         month_hours: cli

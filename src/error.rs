@@ -21,21 +21,22 @@ pub enum ErrorKind {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Error {
     pub kind: ErrorKind,
-    pub message: String,
-    pub file: Option<String>,
-    pub path: Option<String>,
+    pub message: Box<str>,
+    // Boxed strings keep `Result<_, Error>` small on the happy path.
+    pub file: Option<Box<str>>,
+    pub path: Option<Box<str>>,
     /// 1-based line and column.
     pub position: Option<(u64, u64)>,
     /// The offending line of the input, quoted under the position.
-    pub source_line: Option<String>,
-    pub help: Option<String>,
+    pub source_line: Option<Box<str>>,
+    pub help: Option<Box<str>>,
 }
 
 impl Error {
     pub fn input(message: impl Into<String>) -> Self {
         Error {
             kind: ErrorKind::Input,
-            message: message.into(),
+            message: message.into().into_boxed_str(),
             file: None,
             path: None,
             position: None,
@@ -53,13 +54,13 @@ impl Error {
 
     #[must_use]
     pub fn file(mut self, file: impl Into<String>) -> Self {
-        self.file = Some(file.into());
+        self.file = Some(file.into().into_boxed_str());
         self
     }
 
     #[must_use]
     pub fn path(mut self, path: impl Into<String>) -> Self {
-        self.path = Some(path.into());
+        self.path = Some(path.into().into_boxed_str());
         self
     }
 
@@ -76,14 +77,14 @@ impl Error {
             self.source_line = usize::try_from(line)
                 .ok()
                 .and_then(|l| text.lines().nth(l.saturating_sub(1)))
-                .map(|l| l.chars().take(200).collect());
+                .map(|l| l.chars().take(200).collect::<String>().into_boxed_str());
         }
         self
     }
 
     #[must_use]
     pub fn help(mut self, help: impl Into<String>) -> Self {
-        self.help = Some(help.into());
+        self.help = Some(help.into().into_boxed_str());
         self
     }
 

@@ -17,7 +17,12 @@ fn table(body: &str) -> String {
 fn query_sums_item_sizes_then_rounds_once() {
     // 10 items totalling 40.8 KB (41,779.2 B) → 44 KB → 11 units per query, strong.
     // 1 M queries → 11 M RRU × $0.125 = $1.375.
-    let e = estimate(&table("    patterns:\n      q: { op: query, rate: 1M/month, items: 10, item_size: 4177.92 B, consistency: strong }\n"), "aws-us-east-1");
+    let e = estimate(
+        &table(
+            "    patterns:\n      q: { op: query, rate: 1M/month, items: 10, item_size: 4177.92 B, consistency: strong }\n",
+        ),
+        "aws-us-east-1",
+    );
     assert_eq!(quantity(&e, "t/reads"), dec("11"));
     assert_eq!(cost(&e, "t/reads"), dec("1.375"));
 }
@@ -25,18 +30,33 @@ fn query_sums_item_sizes_then_rounds_once() {
 #[test]
 fn batch_get_rounds_each_item_to_4kb() {
     // 1.5 KB → 1 unit, 6.5 KB → 2 units: 3 units per pair; 1 M pairs → 3 M RRU.
-    let e = estimate(&table("    patterns:\n      small: { op: batch-get, rate: 1M/month, items: 1, item_size: 1.5 KB, consistency: strong }\n      large: { op: batch-get, rate: 1M/month, items: 1, item_size: 6.5 KB, consistency: strong }\n"), "aws-us-east-1");
+    let e = estimate(
+        &table(
+            "    patterns:\n      small: { op: batch-get, rate: 1M/month, items: 1, item_size: 1.5 KB, consistency: strong }\n      large: { op: batch-get, rate: 1M/month, items: 1, item_size: 6.5 KB, consistency: strong }\n",
+        ),
+        "aws-us-east-1",
+    );
     assert_eq!(quantity(&e, "t/reads"), dec("3"));
 }
 
 #[test]
 fn eventual_reads_cost_half_and_missing_items_still_cost() {
     // GetItem of 4 KB: 1 unit strong, 0.5 eventual. 2 M gets eventual → 1 M RRU → $0.125.
-    let e = estimate(&table("    item_size: 4 KB\n    patterns:\n      g: { op: get, rate: 2M/month, consistency: eventual }\n"), "aws-us-east-1");
+    let e = estimate(
+        &table(
+            "    item_size: 4 KB\n    patterns:\n      g: { op: get, rate: 2M/month, consistency: eventual }\n",
+        ),
+        "aws-us-east-1",
+    );
     assert_eq!(quantity(&e, "t/reads"), dec("1"));
     assert_eq!(cost(&e, "t/reads"), dec("0.125"));
     // A 4.1 KB item costs 2 units: twice a 4 KB one. 1 M gets strong → 2 M RRU.
-    let e = estimate(&table("    patterns:\n      g: { op: get, rate: 1M/month, item_size: 4.1 KB, consistency: strong }\n"), "aws-us-east-1");
+    let e = estimate(
+        &table(
+            "    patterns:\n      g: { op: get, rate: 1M/month, item_size: 4.1 KB, consistency: strong }\n",
+        ),
+        "aws-us-east-1",
+    );
     assert_eq!(quantity(&e, "t/reads"), dec("2"));
 }
 
@@ -45,7 +65,12 @@ fn transactional_write_costs_double_on_the_table_only() {
     // Three 500 B items: 3 × 1 unit × 2 (transaction) = 6 units per transaction.
     // 1 M transactions → 6 M WRU × $0.625 = $3.75. The GSI (keys-only, entry < 1 KB) gets
     // 3 index writes per transaction at the normal price: 3 M WRU, not 6.
-    let e = estimate(&table("    key_size: 20 B\n    indexes:\n      g: { type: gsi, projection: keys-only, key_size: 20 B }\n    patterns:\n      tx: { op: transact-write, rate: 1M/month, items: 3, item_size: 500 B }\n"), "aws-us-east-1");
+    let e = estimate(
+        &table(
+            "    key_size: 20 B\n    indexes:\n      g: { type: gsi, projection: keys-only, key_size: 20 B }\n    patterns:\n      tx: { op: transact-write, rate: 1M/month, items: 3, item_size: 500 B }\n",
+        ),
+        "aws-us-east-1",
+    );
     assert_eq!(quantity(&e, "t/writes"), dec("6"));
     assert_eq!(cost(&e, "t/writes"), dec("3.75"));
     assert_eq!(quantity(&e, "t/gsi/g/writes"), dec("3"));
@@ -56,7 +81,9 @@ fn index_writes_are_sized_on_the_entry() {
     // A 4 KB item put: ALL projection → 4 KB entry → 4 units; KEYS_ONLY → 40 B → 1 unit;
     // INCLUDE 40 + 1,000 B → 1,040 B → 2 units. 1 M puts each.
     let e = estimate(
-        &table("    item_size: 4 KB\n    key_size: 20 B\n    indexes:\n      all: { type: gsi, projection: all }\n      keys: { type: gsi, projection: keys-only, key_size: 20 B }\n      inc: { type: gsi, projection: include, key_size: 20 B, projected_size: 1000 B }\n    patterns:\n      p: { op: put, rate: 1M/month }\n"),
+        &table(
+            "    item_size: 4 KB\n    key_size: 20 B\n    indexes:\n      all: { type: gsi, projection: all }\n      keys: { type: gsi, projection: keys-only, key_size: 20 B }\n      inc: { type: gsi, projection: include, key_size: 20 B, projected_size: 1000 B }\n    patterns:\n      p: { op: put, rate: 1M/month }\n",
+        ),
         "aws-us-east-1",
     );
     assert_eq!(quantity(&e, "t/writes"), dec("4"));
@@ -72,7 +99,9 @@ fn sparse_indexes_and_key_moves() {
     // indexed item (share 0.25) none touches the projection (KEYS_ONLY):
     // 1 M × (0.1 × 2 + 0.2 × 1) = 0.4 M index writes.
     let e = estimate(
-        &table("    item_size: 500 B\n    key_size: 20 B\n    indexes:\n      s: { type: gsi, projection: keys-only, key_size: 20 B, key_share: 0.25, updates_moving_key: 10%, updates_removing_key: 0.2 }\n    patterns:\n      p: { op: put, rate: 1M/month }\n      u: { op: update, rate: 1M/month }\n"),
+        &table(
+            "    item_size: 500 B\n    key_size: 20 B\n    indexes:\n      s: { type: gsi, projection: keys-only, key_size: 20 B, key_share: 0.25, updates_moving_key: 10%, updates_removing_key: 0.2 }\n    patterns:\n      p: { op: put, rate: 1M/month }\n      u: { op: update, rate: 1M/month }\n",
+        ),
         "aws-us-east-1",
     );
     // 0.25 (puts) + 0.4 (updates) = 0.65 M WRU.
@@ -87,7 +116,9 @@ fn sparse_indexes_and_key_moves() {
 fn index_effects_override_per_pattern() {
     // A put with `index_effects: {g: none}` writes nothing to g; `move` writes 2 per item.
     let e = estimate(
-        &table("    item_size: 500 B\n    key_size: 20 B\n    indexes:\n      g: { type: gsi, projection: keys-only, key_size: 20 B }\n    patterns:\n      p: { op: put, rate: 1M/month, index_effects: { g: none } }\n      u: { op: update, rate: 1M/month, index_effects: { g: move } }\n"),
+        &table(
+            "    item_size: 500 B\n    key_size: 20 B\n    indexes:\n      g: { type: gsi, projection: keys-only, key_size: 20 B }\n    patterns:\n      p: { op: put, rate: 1M/month, index_effects: { g: none } }\n      u: { op: update, rate: 1M/month, index_effects: { g: move } }\n",
+        ),
         "aws-us-east-1",
     );
     assert_eq!(quantity(&e, "t/gsi/g/writes"), dec("2"));
@@ -99,15 +130,24 @@ fn storage_adds_100_bytes_per_item_in_table_and_index() {
     // The keys-only index holds half of them: 524,288 × (24 + 40 + 100) B = 85,983,232 B
     // = 0.080078125 GiB.
     let e = estimate(
-        &table("    items: 1048576\n    item_size: 924 B\n    key_size: 24 B\n    indexes:\n      g: { type: gsi, projection: keys-only, key_size: 40 B, key_share: 0.5 }\n"),
+        &table(
+            "    items: 1048576\n    item_size: 924 B\n    key_size: 24 B\n    indexes:\n      g: { type: gsi, projection: keys-only, key_size: 40 B, key_share: 0.5 }\n",
+        ),
         "aws-us-east-1",
     );
     assert_eq!(quantity(&e, "t/storage"), dec("1"));
     assert_eq!(cost(&e, "t/storage"), dec("0.25"));
     assert_eq!(quantity(&e, "t/gsi/g/storage"), dec("0.080078125"));
     // Under the decimal convention the same bytes are 1,073,741,824 / 10^9 = 1.073741824 GB.
-    let decimal = Settings { gb: GbConvention::Decimal, ..Settings::default() };
-    let e = estimate_with(&table("    items: 1048576\n    item_size: 924 B\n"), "aws-us-east-1", decimal);
+    let decimal = Settings {
+        gb: GbConvention::Decimal,
+        ..Settings::default()
+    };
+    let e = estimate_with(
+        &table("    items: 1048576\n    item_size: 924 B\n"),
+        "aws-us-east-1",
+        decimal,
+    );
     assert_eq!(quantity(&e, "t/storage"), dec("1.073741824"));
 }
 
@@ -116,7 +156,9 @@ fn pitr_covers_table_and_lsis_not_gsis() {
     // Table: 1 GiB (1,048,576 × 1,024 B). LSI (ALL, 924 B items + 100 B) also 1 GiB; the GSI
     // is left out of PITR. PITR = 2 GB × $0.20 = $0.40.
     let e = estimate(
-        &table("    items: 1048576\n    item_size: 924 B\n    pitr: true\n    indexes:\n      l: { type: lsi, projection: all }\n      g: { type: gsi, projection: all }\n"),
+        &table(
+            "    items: 1048576\n    item_size: 924 B\n    pitr: true\n    indexes:\n      l: { type: lsi, projection: all }\n      g: { type: gsi, projection: all }\n",
+        ),
         "aws-us-east-1",
     );
     assert_eq!(quantity(&e, "t/pitr"), dec("2"));
@@ -128,7 +170,9 @@ fn stream_reads_are_free_for_lambda_and_billed_per_call_otherwise() {
     // 2 M puts a month → 2 M stream records. The Lambda trigger reads them free; a reader
     // getting 100 records per call makes 20,000 calls → 0.02 M × $0.20 = $0.004.
     let e = estimate(
-        &table("    item_size: 500 B\n    stream:\n      consumers:\n        fn: { kind: lambda }\n        kcl: { kind: reader, records_per_call: 100 }\n    patterns:\n      p: { op: put, rate: 2M/month }\n"),
+        &table(
+            "    item_size: 500 B\n    stream:\n      consumers:\n        fn: { kind: lambda }\n        kcl: { kind: reader, records_per_call: 100 }\n    patterns:\n      p: { op: put, rate: 2M/month }\n",
+        ),
         "aws-us-east-1",
     );
     assert_eq!(cost(&e, "t/stream/fn/reads"), dec("0"));
@@ -142,7 +186,9 @@ fn ttl_deletes_are_free_but_streamed_and_captured() {
     // (1 record per call → 1 M calls × $0.20 = $0.20) and 2 CDC units each
     // (2 M × $0.10 per million = $0.20).
     let e = estimate(
-        &table("    item_size: 2 KB\n    ttl_deletes: 1M/month\n    kinesis_cdc: true\n    stream:\n      consumers:\n        r: { kind: reader, records_per_call: 1 }\n"),
+        &table(
+            "    item_size: 2 KB\n    ttl_deletes: 1M/month\n    kinesis_cdc: true\n    stream:\n      consumers:\n        r: { kind: reader, records_per_call: 1 }\n",
+        ),
         "aws-us-east-1",
     );
     assert_eq!(cost(&e, "t/ttl-deletes"), dec("0"));
@@ -157,15 +203,26 @@ fn replicated_writes_are_billed_in_the_replica_region_without_the_transaction_fa
     // us-east-2 receives 2 M replicated writes (no 2×) at $0.625 = $1.25.
     // Transfer: 2 M × 1,024 B = 2,048,000,000 B / 2^30 = 1.9073486328125 GB × $0.01.
     let e = estimate(
-        &table("    items: 0\n    item_size: 1 KB\n    replicas: [us-east-2]\n    patterns:\n      tx: { op: transact-write, rate: 1M/month, items: 2 }\n"),
+        &table(
+            "    items: 0\n    item_size: 1 KB\n    replicas: [us-east-2]\n    patterns:\n      tx: { op: transact-write, rate: 1M/month, items: 2 }\n",
+        ),
         "aws-us-east-1",
     );
     assert_eq!(quantity(&e, "t/writes"), dec("4"));
     assert_eq!(quantity(&e, "t/replica/us-east-2/writes"), dec("2"));
     assert_eq!(cost(&e, "t/replica/us-east-2/writes"), dec("1.25"));
-    assert_eq!(line(&e, "t/replica/us-east-2/writes").unit_price, dec("0.625"));
-    assert_eq!(quantity(&e, "t/replica/us-east-2/transfer"), dec("1.9073486328125"));
-    assert_eq!(cost(&e, "t/replica/us-east-2/transfer"), dec("0.019073486328125"));
+    assert_eq!(
+        line(&e, "t/replica/us-east-2/writes").unit_price,
+        dec("0.625")
+    );
+    assert_eq!(
+        quantity(&e, "t/replica/us-east-2/transfer"),
+        dec("1.9073486328125")
+    );
+    assert_eq!(
+        cost(&e, "t/replica/us-east-2/transfer"),
+        dec("0.019073486328125")
+    );
 }
 
 #[test]
@@ -186,9 +243,18 @@ fn a_replica_region_uses_its_own_prices_and_refuses_the_ones_it_lacks() {
 fn a_month_is_730_hours_unless_set() {
     // 1 write a second: 730 × 3,600 = 2,628,000 a month; at 720 hours, 2,592,000.
     let w = table("    item_size: 1 KB\n    patterns:\n      p: { op: put, rate: 1/s }\n");
-    assert_eq!(quantity(&estimate(&w, "aws-us-east-1"), "t/writes"), dec("2.628"));
-    let s = Settings { month_hours: dec("720"), ..Settings::default() };
-    assert_eq!(quantity(&estimate_with(&w, "aws-us-east-1", s), "t/writes"), dec("2.592"));
+    assert_eq!(
+        quantity(&estimate(&w, "aws-us-east-1"), "t/writes"),
+        dec("2.628")
+    );
+    let s = Settings {
+        month_hours: dec("720"),
+        ..Settings::default()
+    };
+    assert_eq!(
+        quantity(&estimate_with(&w, "aws-us-east-1", s), "t/writes"),
+        dec("2.592")
+    );
     // 20,000 a day over 730 hours: 20,000 × 730 / 24 = 608,333.33… (exact decimal division).
     let w = table("    item_size: 1 KB\n    patterns:\n      p: { op: put, rate: 20000/day }\n");
     let q = quantity(&estimate(&w, "aws-us-east-1"), "t/writes");
@@ -198,7 +264,10 @@ fn a_month_is_730_hours_unless_set() {
 #[test]
 fn provisioned_capacity_is_billed_per_unit_hour() {
     // 100 RCU × 730 h × $0.00013 = $9.49; 50 WCU × 730 h × $0.00065 = $23.725.
-    let e = estimate(&table("    capacity: { mode: provisioned, rcu: 100, wcu: 50 }\n"), "aws-us-east-1");
+    let e = estimate(
+        &table("    capacity: { mode: provisioned, rcu: 100, wcu: 50 }\n"),
+        "aws-us-east-1",
+    );
     assert_eq!(quantity(&e, "t/rcu"), dec("73000"));
     assert_eq!(cost(&e, "t/rcu"), dec("9.49"));
     assert_eq!(cost(&e, "t/wcu"), dec("23.725"));
@@ -207,8 +276,17 @@ fn provisioned_capacity_is_billed_per_unit_hour() {
 #[test]
 fn provisioned_capacity_below_average_consumption_warns() {
     // 10 puts/s of 2 KB = 20 WCU on average, above the 5 provisioned.
-    let e = estimate(&table("    item_size: 2 KB\n    capacity: { mode: provisioned, rcu: 1, wcu: 5 }\n    patterns:\n      p: { op: put, rate: 10/s }\n"), "aws-us-east-1");
-    assert!(e.warnings.iter().any(|w| w.contains("20 WCU")), "{:?}", e.warnings);
+    let e = estimate(
+        &table(
+            "    item_size: 2 KB\n    capacity: { mode: provisioned, rcu: 1, wcu: 5 }\n    patterns:\n      p: { op: put, rate: 10/s }\n",
+        ),
+        "aws-us-east-1",
+    );
+    assert!(
+        e.warnings.iter().any(|w| w.contains("20 WCU")),
+        "{:?}",
+        e.warnings
+    );
 }
 
 #[test]
@@ -218,7 +296,14 @@ fn free_tier_credits_only_when_asked() {
     let w = table("    storage: 30 GB\n");
     let off = estimate(&w, "aws-us-east-1");
     assert_eq!(off.total, dec("7.5"));
-    let on = estimate_with(&w, "aws-us-east-1", Settings { free_tier: true, ..Settings::default() });
+    let on = estimate_with(
+        &w,
+        "aws-us-east-1",
+        Settings {
+            free_tier: true,
+            ..Settings::default()
+        },
+    );
     assert_eq!(cost(&on, "account/free-tier/storage"), dec("-6.25"));
     assert_eq!(on.total, dec("1.25"));
 }
@@ -227,7 +312,12 @@ fn free_tier_credits_only_when_asked() {
 fn observed_figures_replace_derived_ones() {
     // Patterns derive 2.628 M RRU (1 get/s); CloudWatch says 5 M: the line uses 5 M
     // ($0.625) and still attributes it to the pattern.
-    let e = estimate(&table("    item_size: 1 KB\n    observed: { read_units: 5M }\n    patterns:\n      g: { op: get, rate: 1/s, consistency: strong }\n"), "aws-us-east-1");
+    let e = estimate(
+        &table(
+            "    item_size: 1 KB\n    observed: { read_units: 5M }\n    patterns:\n      g: { op: get, rate: 1/s, consistency: strong }\n",
+        ),
+        "aws-us-east-1",
+    );
     let l = line(&e, "t/reads");
     assert_eq!(l.quantity, Some(dec("5")));
     assert_eq!(l.cost, Some(dec("0.625")));
@@ -239,7 +329,10 @@ fn observed_figures_replace_derived_ones() {
 fn unknown_storage_depends_on_usage_and_is_excluded() {
     // No item count and no storage: the storage line shows its price but no quantity, and
     // the total says it excludes it.
-    let e = estimate(&table("    item_size: 1 KB\n    patterns:\n      p: { op: put, rate: 1M/month }\n"), "aws-us-east-1");
+    let e = estimate(
+        &table("    item_size: 1 KB\n    patterns:\n      p: { op: put, rate: 1M/month }\n"),
+        "aws-us-east-1",
+    );
     assert_eq!(line(&e, "t/storage").basis, Basis::DependsOnUsage);
     assert_eq!(line(&e, "t/storage").cost, None);
     assert_eq!(e.excluded, vec!["t/storage".to_string()]);
@@ -252,7 +345,9 @@ fn lsi_query_fetching_base_items_rounds_each_fetch() {
     // 10 LSI entries of 100 B: 1,000 B → 1 unit for the index part; each fetched 5 KB item
     // rounds to 8 KB → 2 units × 10 = 20 units on the table. 1 M queries, strong.
     let e = estimate(
-        &table("    item_size: 5 KB\n    key_size: 40 B\n    indexes:\n      l: { type: lsi, projection: keys-only, key_size: 60 B }\n    patterns:\n      q: { op: query, index: l, rate: 1M/month, items: 10, consistency: strong, fetch_base_items: true }\n"),
+        &table(
+            "    item_size: 5 KB\n    key_size: 40 B\n    indexes:\n      l: { type: lsi, projection: keys-only, key_size: 60 B }\n    patterns:\n      q: { op: query, index: l, rate: 1M/month, items: 10, consistency: strong, fetch_base_items: true }\n",
+        ),
         "aws-us-east-1",
     );
     assert_eq!(quantity(&e, "t/lsi/l/reads"), dec("1"));
@@ -265,7 +360,9 @@ fn backups_restores_exports_and_imports() {
     // $0.15 = $0.30; 1 full export (1 GB) + 0.5 GB incremental → 1.5 GB × $0.10 = $0.15;
     // import 10 GB × $0.15 = $1.50.
     let e = estimate(
-        &table("    items: 1048576\n    item_size: 924 B\n    backups: { retained: 4, restores_per_month: 2, full_exports_per_month: 1, incremental_export_per_month: 512 MB, import_per_month: 10 GB }\n"),
+        &table(
+            "    items: 1048576\n    item_size: 924 B\n    backups: { retained: 4, restores_per_month: 2, full_exports_per_month: 1, incremental_export_per_month: 512 MB, import_per_month: 10 GB }\n",
+        ),
         "aws-us-east-1",
     );
     assert_eq!(cost(&e, "t/backups"), dec("0.4"));
@@ -278,6 +375,11 @@ fn backups_restores_exports_and_imports() {
 fn scans_are_charged_on_items_evaluated_per_1mb_page() {
     // 1,000 items of 2,000 B: pages of 524 items (256 units) and 476 items (233 units) =
     // 489 units per scan; 1,000 scans eventual → 244,500 RRU = 0.2445 M.
-    let e = estimate(&table("    patterns:\n      s: { op: scan, rate: 1000/month, items: 1000, item_size: 2000 B, consistency: eventual }\n"), "aws-us-east-1");
+    let e = estimate(
+        &table(
+            "    patterns:\n      s: { op: scan, rate: 1000/month, items: 1000, item_size: 2000 B, consistency: eventual }\n",
+        ),
+        "aws-us-east-1",
+    );
     assert_eq!(quantity(&e, "t/reads"), dec("0.2445"));
 }

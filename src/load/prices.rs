@@ -251,8 +251,8 @@ pub fn resolve(name: &str) -> Result<PriceTable, Error> {
     let ids: Vec<&str> = BUNDLED.iter().map(|(id, _, _)| *id).collect();
     Err(
         Error::input(format!("no price table `{name}`")).help(format!(
-            "Consider {} (`ddbcost prices` lists them), or a path to a price-table file.",
-            suggest::did_you_mean(name, &ids)
+            "{} A path to a price-table file works too.",
+            suggest::consider(name, &ids, "bundled price tables (`ddbcost prices`)")
         )),
     )
 }

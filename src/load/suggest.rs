@@ -16,12 +16,16 @@ pub fn closest<'a, I: IntoIterator<Item = &'a str>>(input: &str, candidates: I) 
         .map(|(_, c)| c)
 }
 
-/// "Consider `x`." or a listing of what is allowed.
+/// A "Consider …" sentence: the closest candidate if there is one, and what is known.
 #[must_use]
-pub fn did_you_mean(input: &str, candidates: &[&str]) -> String {
+pub fn consider(input: &str, candidates: &[&str], what: &str) -> String {
     match closest(input, candidates.iter().copied()) {
-        Some(c) => format!("did you mean `{c}`? Expected one of: {}", list(candidates)),
-        None => format!("expected one of: {}", list(candidates)),
+        Some(c) => format!(
+            "Consider `{c}` (did you mean it?); {what}: {}.",
+            list(candidates)
+        ),
+        None if candidates.is_empty() => format!("Consider declaring it first; {what}: none."),
+        None => format!("Consider one of the {what}: {}.", list(candidates)),
     }
 }
 

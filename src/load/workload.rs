@@ -583,19 +583,19 @@ impl Cx<'_> {
             Operation::BatchGet | Operation::TransactGet | Operation::TransactWrite => Some(100),
             _ => None,
         };
-        if let (Some(limit), Some(items_scalar)) = (limit, p.items.as_ref()) {
-            if items_per_op > Decimal::from(limit) || items_per_op < Decimal::ONE {
-                return Err(self.err(
-                    &f("items"),
-                    position(items_scalar),
-                    format!(
-                        "a `{}` holds 1 to {limit} items, not `{}`",
-                        operation.name(),
-                        items_scalar.value
-                    ),
-                    "Consider splitting it into several operations (a higher rate).",
-                ));
-            }
+        if let (Some(limit), Some(items_scalar)) = (limit, p.items.as_ref())
+            && (items_per_op > Decimal::from(limit) || items_per_op < Decimal::ONE)
+        {
+            return Err(self.err(
+                &f("items"),
+                position(items_scalar),
+                format!(
+                    "a `{}` holds 1 to {limit} items, not `{}`",
+                    operation.name(),
+                    items_scalar.value
+                ),
+                "Consider splitting it into several operations (a higher rate).",
+            ));
         }
 
         let index = match &p.index {
@@ -603,11 +603,7 @@ impl Cx<'_> {
             Some(iname) => {
                 let Some(index) = table.indexes.iter().find(|i| i.name == iname.value) else {
                     let names: Vec<&str> = table.indexes.iter().map(|i| i.name.as_str()).collect();
-                    let help = if names.is_empty() {
-                        "Consider declaring it under the table's `indexes:`.".to_string()
-                    } else {
-                        format!("Consider {}", suggest::did_you_mean(&iname.value, &names))
-                    };
+                    let help = suggest::consider(&iname.value, &names, "the table's indexes");
                     return Err(self.err(
                         &f("index"),
                         position(iname),
@@ -664,10 +660,20 @@ impl Cx<'_> {
             let epath = f(&format!("index_effects.{iname}"));
             if !table.indexes.iter().any(|i| &i.name == iname) {
                 let names: Vec<&str> = table.indexes.iter().map(|i| i.name.as_str()).collect();
-                return Err(self.err(&epath, position(effect), format!("table `{}` has no index `{iname}`", table.name), format!("Consider {}", suggest::did_you_mean(iname, &names))));
+                return Err(self.err(
+                    &epath,
+                    position(effect),
+                    format!("table `{}` has no index `{iname}`", table.name),
+                    suggest::consider(iname, &names, "the table's indexes"),
+                ));
             }
             if operation.is_read() {
-                return Err(self.err(&epath, position(effect), "a read pattern writes no index entries", "Consider removing `index_effects` from this read pattern."));
+                return Err(self.err(
+                    &epath,
+                    position(effect),
+                    "a read pattern writes no index entries",
+                    "Consider removing `index_effects` from this read pattern.",
+                ));
             }
             index_effects.push((iname.clone(), self.scalar(effect, &epath, parse_index_effect, "one of `none`, `put`, `add`, `remove`, `update`, `move`, or index writes per item written such as `0.5`")?));
         }
@@ -706,7 +712,9 @@ fn parse_index_effect(text: &str) -> Result<Decimal, String> {
         other => {
             let n = parse_count(other).map_err(|_| format!("unknown index effect `{other}`"))?;
             if n > Decimal::TWO {
-                return Err(format!("`{other}` index writes per item is above 2 (a key move)"));
+                return Err(format!(
+                    "`{other}` index writes per item is above 2 (a key move)"
+                ));
             }
             Ok(n)
         }

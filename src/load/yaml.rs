@@ -38,6 +38,8 @@ pub fn parse<T: DeserializeOwned>(text: &str, file: &str) -> Result<T, Error> {
             .at(position)
             .quoting(text);
         if let Some(p) = path.filter(|p| p != "." && !p.is_empty()) {
+            // `Spanned` wraps scalars in a `value` field of its own; users never wrote it.
+            let p = p.strip_suffix(".value").unwrap_or(&p).to_string();
             err = err.path(p);
         }
         err.help(help_for(&message))
@@ -45,13 +47,20 @@ pub fn parse<T: DeserializeOwned>(text: &str, file: &str) -> Result<T, Error> {
 }
 
 /// serde-saphyr prefixes "error: line L column C: "; we print the position ourselves.
+/// It may also end the message with " at line L, column C".
 fn strip_position(raw: &str) -> String {
     let first = raw.lines().next().unwrap_or(raw);
     let first = first.strip_prefix("error: ").unwrap_or(first);
-    match first.find(": ") {
-        Some(i) if first.starts_with("line ") => first[i + 2..].to_string(),
-        _ => first.to_string(),
-    }
+    let first = match first.find(": ") {
+        Some(i) if first.starts_with("line ") => &first[i + 2..],
+        _ => first,
+    };
+    let first = match first.rfind(" at line ") {
+        Some(i) if first[i..].contains(", column ") => &first[..i],
+        _ => first,
+    };
+    // "set DuplicateKeyPolicy in Options" speaks to programmers, not to users.
+    first.replace(", set DuplicateKeyPolicy in Options if acceptable", "")
 }
 
 /// A suggestion for the common mistakes: a misspelt field or value.
@@ -80,6 +89,9 @@ fn help_for(message: &str) -> String {
                 ),
             };
         }
+    }
+    if message.starts_with("duplicate mapping key") {
+        return "Consider giving each entry a distinct name: a repeated key would silently replace the first.".to_string();
     }
     "Consider checking the value against the README's workload reference.".to_string()
 }

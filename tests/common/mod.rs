@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use ddbcost::engine::{self, Estimate, LineItem};
-use ddbcost::load::{self, prices, SettingsOverrides};
+use ddbcost::load::{self, SettingsOverrides, prices};
 use ddbcost::model::{PriceBook, Settings};
 use rust_decimal::Decimal;
 
@@ -34,7 +34,8 @@ impl Case {
     }
 
     pub fn args<I: IntoIterator<Item = S>, S: AsRef<str>>(mut self, args: I) -> Self {
-        self.args.extend(args.into_iter().map(|a| a.as_ref().to_string()));
+        self.args
+            .extend(args.into_iter().map(|a| a.as_ref().to_string()));
         self
     }
 
@@ -61,19 +62,31 @@ impl Outcome {
 
     #[track_caller]
     pub fn code(self, code: i32) -> Self {
-        assert_eq!(self.code, code, "exit code; stdout:\n{}\nstderr:\n{}", self.stdout, self.stderr);
+        assert_eq!(
+            self.code, code,
+            "exit code; stdout:\n{}\nstderr:\n{}",
+            self.stdout, self.stderr
+        );
         self
     }
 
     #[track_caller]
     pub fn stdout_has(self, needle: &str) -> Self {
-        assert!(self.stdout.contains(needle), "stdout lacks {needle:?}:\n{}", self.stdout);
+        assert!(
+            self.stdout.contains(needle),
+            "stdout lacks {needle:?}:\n{}",
+            self.stdout
+        );
         self
     }
 
     #[track_caller]
     pub fn stderr_has(self, needle: &str) -> Self {
-        assert!(self.stderr.contains(needle), "stderr lacks {needle:?}:\n{}", self.stderr);
+        assert!(
+            self.stderr.contains(needle),
+            "stderr lacks {needle:?}:\n{}",
+            self.stderr
+        );
         self
     }
 }
@@ -96,20 +109,34 @@ pub fn estimate_with(yaml: &str, price_table: &str, settings: Settings) -> Estim
     try_estimate(yaml, price_table, settings).expect("estimate")
 }
 
-pub fn try_estimate(yaml: &str, price_table: &str, settings: Settings) -> Result<Estimate, ddbcost::error::Error> {
+pub fn try_estimate(
+    yaml: &str,
+    price_table: &str,
+    settings: Settings,
+) -> Result<Estimate, ddbcost::error::Error> {
     let (workload, _) = load::parse_workload(yaml, "inline.yaml")?;
     let primary = prices::resolve(price_table)?;
-    let others = prices::bundled()?.into_iter().filter(|t| t.region != primary.region && t.currency == primary.currency).collect();
+    let others = prices::bundled()?
+        .into_iter()
+        .filter(|t| t.region != primary.region && t.currency == primary.currency)
+        .collect();
     let _ = SettingsOverrides::default();
-    Ok(engine::estimate(&workload, &PriceBook { primary, others }, &settings)?)
+    Ok(engine::estimate(
+        &workload,
+        &PriceBook { primary, others },
+        &settings,
+    )?)
 }
 
 #[track_caller]
 pub fn line<'a>(e: &'a Estimate, key: &str) -> &'a LineItem {
-    e.line_items.iter().find(|l| l.key == key).unwrap_or_else(|| {
-        let keys: Vec<&str> = e.line_items.iter().map(|l| l.key.as_str()).collect();
-        panic!("no line {key}; lines: {keys:?}")
-    })
+    e.line_items
+        .iter()
+        .find(|l| l.key == key)
+        .unwrap_or_else(|| {
+            let keys: Vec<&str> = e.line_items.iter().map(|l| l.key.as_str()).collect();
+            panic!("no line {key}; lines: {keys:?}")
+        })
 }
 
 #[track_caller]

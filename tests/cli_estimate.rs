@@ -1,0 +1,323 @@
+//! `ddbcost estimate` and `ddbcost prices` end to end, through the binary. Machine output is
+//! checked by deserializing it, never by comparing strings.
+
+mod common;
+
+use common::{Case, dec, root, temp_workload};
+use ddbcost::report::json::EstimateDoc;
+use rust_decimal::Decimal;
+
+fn json(args: &[&str]) -> EstimateDoc {
+    let out = Case::new()
+        .args(["estimate"])
+        .args(args)
+        .args(["--format", "json"])
+        .run()
+        .success();
+    serde_json::from_str(&out.stdout).expect("estimate JSON parses")
+}
+
+fn component_sum(doc: &EstimateDoc, component: &str) -> Decimal {
+    doc.line_items
+        .iter()
+        .filter(|l| l.component == component)
+        .filter_map(|l| l.cost)
+        .sum()
+}
+
+#[test]
+fn cloudshop_reproduces_the_case_line_by_line() {
+    let doc = json(&["workloads/cloudshop.yaml"]);
+    assert_eq!(doc.currency, "EUR");
+    // Reads: 980 M read units (table 972,054,005 + gsi-1 7,884,000 + gsi-2 61,995) at
+    // €0.50 per million = €490.
+    let read_units: Decimal = doc
+        .line_items
+        .iter()
+        .filter(|l| l.component == "reads")
+        .filter_map(|l| l.quantity)
+        .sum();
+    assert_eq!(read_units, dec("980"));
+    assert_eq!(component_sum(&doc, "reads"), dec("490"));
+    // Writes: 8.2 M puts + 32.8 M updates, 1 unit each = 41 M × €5.00 = €205.
+    assert_eq!(component_sum(&doc, "writes"), dec("205"));
+    // Index writes: gsi-1 8.2 M + 2 × 32.8 M = 73.8 M, gsi-2 8.2 M: 82 M × €5.00 = €410.
+    assert_eq!(component_sum(&doc, "index-writes"), dec("410"));
+    // Storage: 210 GB observed × €0.25 = €52.50 (the case shows €53).
+    assert_eq!(component_sum(&doc, "storage"), dec("52.5"));
+    // Stream: 41 M records, two readers at 1 record per call = 82 M × €0.22 = €18.04.
+    assert_eq!(component_sum(&doc, "stream-reads"), dec("18.04"));
+    // PITR: 340 GB observed × €0.20 = €68.
+    assert_eq!(component_sum(&doc, "pitr"), dec("68"));
+    // Total: 490 + 205 + 410 + 52.50 + 18.04 + 68 = €1,243.54.
+    assert_eq!(doc.total, dec("1243.54"));
+    assert_eq!(doc.total_rounded, dec("1243.54"));
+    // The lines reconcile with the total exactly.
+    let sum: Decimal = doc.line_items.iter().filter_map(|l| l.cost).sum();
+    assert_eq!(sum, doc.total);
+    // Per-pattern attribution covers the whole bill.
+    let patterns: Decimal = doc.patterns.iter().map(|p| p.cost).sum();
+    assert_eq!(patterns, doc.total);
+}
+
+#[test]
+fn the_json_contract_has_the_documented_fields() {
+    let out = Case::new()
+        .args(["estimate", "workloads/cloudshop.yaml", "--format", "json"])
+        .run()
+        .success();
+    let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert!(v["total"].is_string(), "total is a decimal string");
+    assert!(v["currency"].is_string());
+    let item = &v["line_items"][0];
+    for field in [
+        "key",
+        "table",
+        "component",
+        "label",
+        "quantity",
+        "unit",
+        "unit_price",
+        "cost",
+    ] {
+        assert!(
+            item[field].is_string(),
+            "line item field {field} is a string: {item}"
+        );
+    }
+    assert!(item["patterns"].is_array());
+    assert_eq!(item["key"], "orders/reads");
+}
+
+#[test]
+fn every_bundled_workload_estimates_in_every_format() {
+    let mut count = 0;
+    for entry in std::fs::read_dir(root().join("workloads")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().and_then(|e| e.to_str()) != Some("yaml") {
+            continue;
+        }
+        count += 1;
+        let p = path.to_string_lossy().into_owned();
+        for format in ["table", "json", "csv"] {
+            for by in ["line", "pattern", "component"] {
+                Case::new()
+                    .args(["estimate", &p, "--format", format, "--by", by])
+                    .run()
+                    .success();
+            }
+        }
+        // JSON: lines reconcile with the total, and every known line has a rounded cost.
+        let doc = json(&[&p]);
+        let sum: Decimal = doc.line_items.iter().filter_map(|l| l.cost).sum();
+        assert_eq!(sum, doc.total, "{p}");
+        assert!(doc.total > Decimal::ZERO, "{p}");
+    }
+    assert!(count >= 3, "at least three bundled examples");
+}
+
+#[test]
+fn the_saas_dashboard_query_costs_what_the_rules_say() {
+    let doc = json(&["workloads/saas-dashboard.yaml"]);
+    // One query per render: 511 items × 114 B = 58,254 B → 15 units of 4 KB, eventual 7.5.
+    // 20,000 renders a day × 730 / 24 days = 608,333.33… renders × 7.5 = 4,562,500 RRU
+    // = 4.5625 M × $0.125 = $0.5703125.
+    let reads = doc
+        .line_items
+        .iter()
+        .find(|l| l.key == "app-main/reads")
+        .unwrap();
+    let dashboard = reads
+        .attribution
+        .iter()
+        .find(|a| a.pattern == "dashboard")
+        .unwrap();
+    assert_eq!(dashboard.cost.round_dp(7), dec("0.5703125"));
+    // create-organization: a 2-item transaction of 250 B items, 20 a day → 608.33 a month ×
+    // 2 items × 1 unit × 2 = 2,433.33 WRU; GSI1 gets 0.5 writes per item: 608.33 WRU.
+    let gsi1 = doc
+        .line_items
+        .iter()
+        .find(|l| l.key == "app-main/gsi/GSI1/writes")
+        .unwrap();
+    assert_eq!(gsi1.quantity.unwrap().round_dp(8), dec("0.00060833"));
+}
+
+#[test]
+fn csv_has_one_row_per_line_item_and_reconciles() {
+    let out = Case::new()
+        .args([
+            "estimate",
+            "workloads/marketplace-us-east-1.yaml",
+            "--format",
+            "csv",
+        ])
+        .run()
+        .success();
+    let doc = json(&["workloads/marketplace-us-east-1.yaml"]);
+    let mut reader = csv::Reader::from_reader(out.stdout.as_bytes());
+    let header: Vec<String> = reader
+        .headers()
+        .unwrap()
+        .iter()
+        .map(str::to_string)
+        .collect();
+    assert_eq!(header, ddbcost::report::csv::LINE_HEADER);
+    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    assert_eq!(rows.len(), doc.line_items.len());
+    let cost_col = header.iter().position(|h| h == "cost").unwrap();
+    let sum: Decimal = rows
+        .iter()
+        .filter(|r| !r[cost_col].is_empty())
+        .map(|r| dec(&r[cost_col]))
+        .sum();
+    assert_eq!(sum, doc.total);
+}
+
+#[test]
+fn the_table_view_shows_totals_and_the_settings_in_force() {
+    Case::new()
+        .args(["estimate", "workloads/cloudshop.yaml"])
+        .run()
+        .success()
+        .stdout_has("€ 1,243.54")
+        .stdout_has("Subtotal orders")
+        .stdout_has("cloudshop-eur")
+        .stdout_has("effective 2025-03-01")
+        .stdout_has("730-hour month")
+        .stdout_has("GB = binary")
+        .stdout_has("free tier off")
+        .stdout_has("rounded half away from zero");
+}
+
+#[test]
+fn by_pattern_attributes_costs_to_patterns() {
+    Case::new()
+        .args(["estimate", "workloads/cloudshop.yaml", "--by", "pattern"])
+        .run()
+        .success()
+        .stdout_has("orders/update-status")
+        .stdout_has("(not attributable to a pattern)");
+}
+
+#[test]
+fn settings_from_the_command_line() {
+    // --month-hours 365 halves the monthly rate of a per-second pattern: 1 put/s × 365 h ×
+    // 3,600 = 1,314,000 WRU × $0.625 per million = $0.82125.
+    let (_dir, path) = temp_workload(
+        "tables:\n  t:\n    item_size: 1 KB\n    patterns:\n      p: { op: put, rate: 1/s }\n",
+    );
+    let out = Case::new()
+        .args([
+            "estimate",
+            &path,
+            "--prices",
+            "aws-us-east-1",
+            "--month-hours",
+            "365",
+            "--format",
+            "json",
+        ])
+        .run()
+        .success();
+    let doc: EstimateDoc = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(doc.total, dec("0.82125"));
+    assert_eq!(doc.settings.month_hours, dec("365"));
+    // The free tier and the GB convention are reported as set.
+    let out = Case::new()
+        .args([
+            "estimate",
+            &path,
+            "--prices",
+            "aws-us-east-1",
+            "--gb",
+            "decimal",
+            "--free-tier",
+            "--format",
+            "json",
+        ])
+        .run()
+        .success();
+    let doc: EstimateDoc = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(doc.settings.gb, "decimal");
+    assert!(doc.settings.free_tier);
+}
+
+#[test]
+fn output_is_written_atomically_and_replaces_an_existing_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("report.json");
+    std::fs::write(&target, "old contents").unwrap();
+    let t = target.to_string_lossy().into_owned();
+    Case::new()
+        .args([
+            "estimate",
+            "workloads/cloudshop.yaml",
+            "--format",
+            "json",
+            "--output",
+            &t,
+        ])
+        .run()
+        .success();
+    let doc: EstimateDoc =
+        serde_json::from_str(&std::fs::read_to_string(&target).unwrap()).unwrap();
+    assert_eq!(doc.total, dec("1243.54"));
+    // No temporary file is left behind.
+    let names: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names.len(), 1, "{names:?}");
+}
+
+#[test]
+fn a_failed_run_leaves_an_existing_report_untouched() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("report.json");
+    std::fs::write(&target, "previous report").unwrap();
+    let t = target.to_string_lossy().into_owned();
+    Case::new()
+        .args(["estimate", "workloads/does-not-exist.yaml", "--output", &t])
+        .run()
+        .code(1);
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "previous report");
+}
+
+#[test]
+fn prices_lists_the_bundled_tables() {
+    Case::new()
+        .args(["prices"])
+        .run()
+        .success()
+        .stdout_has("aws-us-east-1")
+        .stdout_has("aws-us-east-2")
+        .stdout_has("aws-eu-west-1")
+        .stdout_has("aws-eu-central-1")
+        .stdout_has("cloudshop-eur")
+        .stdout_has("2024-11-01");
+    let out = Case::new()
+        .args(["prices", "--format", "json"])
+        .run()
+        .success();
+    let v: Vec<serde_json::Value> = serde_json::from_str(&out.stdout).unwrap();
+    let eur = v.iter().find(|t| t["id"] == "cloudshop-eur").unwrap();
+    assert_eq!(eur["currency"], "EUR");
+}
+
+#[test]
+fn a_price_table_can_be_a_file() {
+    let out = Case::new()
+        .args([
+            "estimate",
+            "workloads/saas-dashboard.yaml",
+            "--prices",
+            "pricing/aws-us-east-2.yaml",
+            "--format",
+            "json",
+        ])
+        .run()
+        .success();
+    let doc: EstimateDoc = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(doc.price_table.region, "us-east-2");
+}
