@@ -322,7 +322,7 @@ fn observed_figures_replace_derived_ones() {
     assert_eq!(l.quantity, Some(dec("5")));
     assert_eq!(l.cost, Some(dec("0.625")));
     assert_eq!(l.basis, Basis::Observed);
-    assert_eq!(l.attribution[0].pattern, "g");
+    assert_eq!(&*l.attribution[0].pattern, "g");
 }
 
 #[test]

@@ -2,6 +2,9 @@
 //! (`orders/gsi/by-status/writes`) separate from its label, so comparisons join on keys, and
 //! carries the access patterns its cost is attributed to.
 
+use std::borrow::Cow;
+use std::sync::Arc;
+
 use rust_decimal::Decimal;
 
 use crate::model::Settings;
@@ -84,23 +87,23 @@ impl Basis {
 /// The share of a line's quantity and cost caused by one access pattern.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Attribution {
-    pub pattern: String,
+    pub pattern: Arc<str>,
     pub cost: Decimal,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LineItem {
     pub key: String,
-    pub table: String,
+    pub table: Arc<str>,
     pub component: Component,
-    pub label: String,
-    pub region: String,
+    pub label: Cow<'static, str>,
+    pub region: Arc<str>,
     /// In `unit`s; `None` when it depends on usage the workload does not state.
     pub quantity: Option<Decimal>,
-    pub unit: String,
+    pub unit: &'static str,
     pub unit_price: Decimal,
     /// The price-table entry the unit price comes from (`standard.read_per_million`).
-    pub price_key: String,
+    pub price_key: Cow<'static, str>,
     /// `quantity × unit_price`, exact; `None` when the quantity is unknown.
     pub cost: Option<Decimal>,
     pub basis: Basis,
@@ -111,10 +114,7 @@ impl LineItem {
     /// Names of the patterns the line's cost is attributed to.
     #[must_use]
     pub fn patterns(&self) -> Vec<&str> {
-        self.attribution
-            .iter()
-            .map(|a| a.pattern.as_str())
-            .collect()
+        self.attribution.iter().map(|a| &*a.pattern).collect()
     }
 }
 
@@ -149,9 +149,9 @@ impl Estimate {
         let mut out: Vec<(String, Decimal)> = Vec::new();
         for item in &self.line_items {
             let cost = item.cost.unwrap_or_default();
-            match out.iter_mut().find(|(t, _)| *t == item.table) {
+            match out.iter_mut().find(|(t, _)| *t == *item.table) {
                 Some((_, sum)) => *sum += cost,
-                None => out.push((item.table.clone(), cost)),
+                None => out.push((item.table.to_string(), cost)),
             }
         }
         out

@@ -2,12 +2,17 @@
 //! region: 25 GB of Standard-class storage, 2.5 M stream read requests, and 25 RCU + 25 WCU of
 //! provisioned Standard-class capacity per month (the allowance × the month's hours).
 
+use std::borrow::Cow;
+use std::sync::Arc;
+
 use rust_decimal::Decimal;
 
 use super::EngineError;
 use super::checked;
 use super::estimate::{Basis, Component, LineItem};
+use super::line::cat;
 use super::line::{LineSpec, Pricer, millions};
+use super::usage::Weights;
 use crate::model::{PriceKey, TableClass, Workload};
 
 pub fn lines(
@@ -29,7 +34,7 @@ pub fn lines(
         checked::sum(
             lines
                 .iter()
-                .filter(|l| l.region == region && l.price_key == path)
+                .filter(|l| *l.region == **region && l.price_key == path)
                 .filter_map(|l| l.quantity),
             "free tier",
         )
@@ -71,14 +76,14 @@ pub fn lines(
             continue;
         }
         let credited = used.min(free);
-        let key = format!("account/free-tier/{suffix}");
+        let key = cat!("account/free-tier/", suffix);
         let price = pricer.price(region, &price_key, &key)?;
         out.push(pricer.line_at(
             LineSpec {
                 key,
-                table: "(account)",
+                table: &Arc::from("(account)"),
                 component: Component::FreeTier,
-                label: label.to_string(),
+                label: Cow::Borrowed(label),
                 region,
                 unit,
                 basis: Basis::Derived,
@@ -86,7 +91,7 @@ pub fn lines(
             -price,
             price_key.path(),
             Some(credited),
-            &[],
+            Weights::NONE,
         )?);
     }
     Ok(out)

@@ -2,12 +2,35 @@
 //! the table, never a zero), multiplying it out exactly, and splitting the cost over the
 //! access patterns that caused it.
 
+use std::borrow::Cow;
+use std::sync::Arc;
+
 use rust_decimal::Decimal;
 
 use super::EngineError;
 use super::checked;
 use super::estimate::{Attribution, Basis, Component, LineItem};
-use crate::model::{PriceBook, PriceKey, PriceTable, Settings};
+use super::usage::Weights;
+use crate::model::{PRICE_SLOTS, PriceBook, PriceKey, PriceTable, Settings};
+
+/// Concatenates string parts into a `String` of exactly the right capacity: keys and labels
+/// are built for every line of every estimate, and `format!` (growing its buffer) was a
+/// measurable share of the engine's time.
+macro_rules! cat {
+    ($($part:expr),+ $(,)?) => {
+        // Temporaries in a match scrutinee live until the end of the match.
+        match [$(::core::convert::AsRef::<str>::as_ref(&$part)),+] {
+            parts => {
+                let mut s = String::with_capacity(parts.iter().map(|p| p.len()).sum());
+                for p in parts {
+                    s.push_str(p);
+                }
+                s
+            }
+        }
+    };
+}
+pub(crate) use cat;
 
 /// Requests are priced per million.
 pub const MILLION: u32 = 1_000_000;
@@ -15,26 +38,40 @@ pub const MILLION: u32 = 1_000_000;
 pub struct Pricer<'a> {
     pub book: &'a PriceBook,
     pub settings: &'a Settings,
+    primary_region: Arc<str>,
+    /// The primary table's prices by `PriceKey::slot`, so most lookups are an index.
+    primary_slots: [Option<Decimal>; PRICE_SLOTS],
 }
 
 /// What a line needs besides its price.
 pub struct LineSpec<'a> {
     pub key: String,
-    pub table: &'a str,
+    pub table: &'a Arc<str>,
     pub component: Component,
-    pub label: String,
-    pub region: &'a str,
-    pub unit: &'a str,
+    pub label: Cow<'static, str>,
+    pub region: &'a Arc<str>,
+    pub unit: &'static str,
     pub basis: Basis,
 }
 
 impl<'a> Pricer<'a> {
     pub fn new(book: &'a PriceBook, settings: &'a Settings) -> Self {
-        Pricer { book, settings }
+        let mut primary_slots = [None; PRICE_SLOTS];
+        for (key, price) in &book.primary.prices {
+            if let Some(slot) = key.slot() {
+                primary_slots[slot] = Some(*price);
+            }
+        }
+        Pricer {
+            book,
+            settings,
+            primary_region: Arc::from(book.primary.region.as_str()),
+            primary_slots,
+        }
     }
 
-    pub fn primary_region(&self) -> &'a str {
-        &self.book.primary.region
+    pub fn primary_region(&self) -> &Arc<str> {
+        &self.primary_region
     }
 
     /// The price table for `region`, in the primary table's currency.
@@ -55,9 +92,14 @@ impl<'a> Pricer<'a> {
         key: &PriceKey,
         needed_by: &str,
     ) -> Result<Decimal, EngineError> {
+        if region == &*self.primary_region
+            && let Some(price) = key.slot().and_then(|s| self.primary_slots[s])
+        {
+            return Ok(price);
+        }
         let table = self.table_for(region, needed_by)?;
         table.get(key).ok_or_else(|| EngineError::MissingPrice {
-            price: key.path(),
+            price: key.path().into_owned(),
             table_id: table.id.clone(),
             file: table.file.clone(),
             needed_by: needed_by.to_string(),
@@ -71,7 +113,7 @@ impl<'a> Pricer<'a> {
         spec: LineSpec<'_>,
         key: &PriceKey,
         quantity: Option<Decimal>,
-        weights: &[(&str, Decimal)],
+        weights: Weights<'_>,
     ) -> Result<LineItem, EngineError> {
         let unit_price = self.price(spec.region, key, &spec.key)?;
         self.line_at(spec, unit_price, key.path(), quantity, weights)
@@ -82,17 +124,17 @@ impl<'a> Pricer<'a> {
         &self,
         spec: LineSpec<'_>,
         unit_price: Decimal,
-        price_key: String,
+        price_key: Cow<'static, str>,
         quantity: Option<Decimal>,
-        weights: &[(&str, Decimal)],
+        weights: Weights<'_>,
     ) -> Result<LineItem, EngineError> {
         let cost = match quantity {
             Some(q) => Some(checked::mul(q, unit_price, &spec.key)?),
             None => None,
         };
-        let attribution = match cost {
-            Some(c) => attribute(c, weights),
-            None => Vec::new(),
+        let attribution = match (cost, quantity) {
+            (Some(c), Some(q)) => attribute(c, q, unit_price, weights),
+            _ => Vec::new(),
         };
         let basis = if quantity.is_none() {
             Basis::DependsOnUsage
@@ -101,12 +143,12 @@ impl<'a> Pricer<'a> {
         };
         Ok(LineItem {
             key: spec.key,
-            table: spec.table.to_string(),
+            table: Arc::clone(spec.table),
             component: spec.component,
             label: spec.label,
-            region: spec.region.to_string(),
+            region: Arc::clone(spec.region),
             quantity,
-            unit: spec.unit.to_string(),
+            unit: spec.unit,
             unit_price,
             price_key,
             cost,
@@ -118,54 +160,50 @@ impl<'a> Pricer<'a> {
 
 /// Splits `cost` over patterns in proportion to their weights (usage they caused). The last
 /// share takes the remainder of the division so the shares add up to the cost exactly.
-pub fn attribute(cost: Decimal, weights: &[(&str, Decimal)]) -> Vec<Attribution> {
-    let positive: Vec<&(&str, Decimal)> =
-        weights.iter().filter(|(_, w)| *w > Decimal::ZERO).collect();
-    let total: Decimal = positive.iter().map(|(_, w)| *w).sum();
-    if total.is_zero() {
+pub fn attribute(
+    cost: Decimal,
+    quantity: Decimal,
+    unit_price: Decimal,
+    weights: Weights<'_>,
+) -> Vec<Attribution> {
+    let total = weights.total();
+    if total <= Decimal::ZERO {
         return Vec::new();
     }
-    let mut out = Vec::with_capacity(positive.len());
+    // Decimal division is the engine's most expensive operation. When the quantity is the
+    // weights' sum in millions (derived request lines), a pattern's share is simply its
+    // weight in millions × the unit price; otherwise one division per line.
+    let per_unit = if millions(total) == quantity {
+        unit_price * Decimal::new(1, 6)
+    } else {
+        cost / total
+    };
+    let mut out: Vec<Attribution> = Vec::with_capacity(weights.pattern_count());
     let mut given = Decimal::ZERO;
-    for (i, (name, w)) in positive.iter().enumerate() {
-        let share = if i + 1 == positive.len() {
-            cost - given
-        } else {
-            cost * *w / total
-        };
-        given += share;
-        out.push(Attribution {
-            pattern: (*name).to_string(),
-            cost: share,
-        });
+    for (name, w) in weights.each() {
+        if w > Decimal::ZERO {
+            let share = w * per_unit;
+            given += share;
+            out.push(Attribution {
+                pattern: Arc::clone(name),
+                cost: share,
+            });
+        }
+    }
+    // The last share absorbs the rounding of the 28-digit arithmetic, so that the shares add
+    // up to the line's cost exactly.
+    if let Some(last) = out.last_mut() {
+        last.cost += cost - given;
     }
     out
 }
 
 /// Units → millions of units, the quantity requests are priced in.
 pub fn millions(units: Decimal) -> Decimal {
-    units / Decimal::from(MILLION)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::engine::dec;
-
-    #[test]
-    fn attribution_adds_up_exactly() {
-        // 10 split 1:1:1 → 3.333…, 3.333…, and the remainder, which sum to 10 exactly.
-        let shares = attribute(
-            dec("10"),
-            &[("a", dec("1")), ("b", dec("1")), ("c", dec("1"))],
-        );
-        let sum: Decimal = shares.iter().map(|a| a.cost).sum();
-        assert_eq!(sum, dec("10"));
-        assert_eq!(shares.len(), 3);
-        // Zero weights are dropped.
-        assert_eq!(
-            attribute(dec("5"), &[("a", dec("0")), ("b", dec("2"))]).len(),
-            1
-        );
-    }
+    // Multiplying by 10^-6 only moves the decimal point: exact, and much cheaper than a
+    // division. Falls back to division when the scale is already at its maximum.
+    units
+        .checked_mul(Decimal::new(1, 6))
+        .filter(|m| m.scale() < 28)
+        .unwrap_or_else(|| units / Decimal::from(MILLION))
 }

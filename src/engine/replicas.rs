@@ -6,28 +6,34 @@
 //! Reads are assumed to be served by the primary region.
 
 use super::EngineError;
+use std::borrow::Cow;
+use std::sync::Arc;
+
 use super::checked;
 use super::estimate::{Basis, Component, LineItem};
+use super::line::cat;
 use super::line::{LineSpec, Pricer, millions};
-use super::sizes::{index_gb, table_gb};
-use super::usage::TableUsage;
+use super::sizes::TableSizes;
+use super::usage::{Metric, TableUsage, Weights};
 use crate::model::{CapacityMode, PriceKey, Table};
 
 pub fn lines(
     pricer: &Pricer<'_>,
     table: &Table,
     usage: &TableUsage,
+    sizes: &TableSizes,
 ) -> Result<Vec<LineItem>, EngineError> {
-    let t = &table.name;
+    let t = &Arc::<str>::from(table.name.as_str());
     let hours = pricer.settings.month_hours;
     let mut out = Vec::new();
-    for region in &table.replicas {
-        let prefix = format!("{t}/replica/{region}");
+    for region_name in &table.replicas {
+        let region = &Arc::<str>::from(region_name.as_str());
+        let prefix = cat!(t, "/replica/", region);
         let spec = |suffix: &str, component, label: String, unit, basis| LineSpec {
-            key: format!("{prefix}/{suffix}"),
+            key: cat!(prefix, "/", suffix),
             table: t,
             component,
-            label,
+            label: Cow::Owned(label),
             region,
             unit,
             basis,
@@ -38,7 +44,7 @@ pub fn lines(
                     Some(observed) => (observed, Basis::Observed),
                     None => (
                         checked::add(
-                            usage.total(t, |p| p.plain_write_units)?,
+                            usage.total(Metric::PlainWriteUnits),
                             usage.ttl_delete_units,
                             t,
                         )?,
@@ -49,31 +55,33 @@ pub fn lines(
                     spec(
                         "writes",
                         Component::ReplicatedWrites,
-                        format!("Replicated write request units in {region}"),
+                        cat!("Replicated write request units in ", region),
                         "M rWRU",
                         basis,
                     ),
                     &PriceKey::ReplicatedWritePerMillion(table.class),
                     Some(millions(units)),
-                    &usage.weights(|p| p.plain_write_units),
+                    usage.weights(Metric::PlainWriteUnits),
                 )?);
                 for (pos, index) in table.indexes.iter().enumerate() {
                     let kind = index.kind.short();
                     out.push(pricer.line(
                         spec(
-                            &format!("{kind}/{}/writes", index.name),
+                            &cat!(kind, "/", index.name, "/writes"),
                             Component::ReplicaIndexWrites,
-                            format!(
-                                "{} `{}` write request units in {region}",
-                                kind.to_uppercase(),
-                                index.name
+                            cat!(
+                                index.kind.upper(),
+                                " `",
+                                index.name,
+                                "` write request units in ",
+                                region
                             ),
                             "M WRU",
                             Basis::Derived,
                         ),
                         &PriceKey::WritePerMillion(table.class),
-                        Some(millions(usage.total(t, |p| p.index_write_units[pos])?)),
-                        &usage.weights(|p| p.index_write_units[pos]),
+                        Some(millions(usage.total(Metric::IndexWrites(pos)))),
+                        usage.weights(Metric::IndexWrites(pos)),
                     )?);
                 }
             }
@@ -94,7 +102,7 @@ pub fn lines(
                     ),
                     &PriceKey::ReplicatedWcuHour(table.class),
                     Some(checked::mul(cap.wcu, hours, t)?),
-                    &usage.weights(|p| p.plain_write_units),
+                    usage.weights(Metric::PlainWriteUnits),
                 )?);
                 out.push(pricer.line(
                     spec(
@@ -110,59 +118,49 @@ pub fn lines(
                     ),
                     &PriceKey::RcuHour(table.class),
                     Some(checked::mul(cap.rcu, hours, t)?),
-                    &[],
+                    Weights::NONE,
                 )?);
                 for index in &table.indexes {
                     let Some(icap) = index.capacity else { continue };
                     out.push(pricer.line(
                         spec(
-                            &format!("gsi/{}/wcu", index.name),
+                            &cat!("gsi/", index.name, "/wcu"),
                             Component::ReplicaIndexWrites,
-                            format!("GSI `{}` provisioned WCU in {region}", index.name),
+                            cat!("GSI `", index.name, "` provisioned WCU in ", region),
                             "WCU-hour",
                             Basis::Derived,
                         ),
                         &PriceKey::WcuHour(table.class),
                         Some(checked::mul(icap.wcu, hours, t)?),
-                        &[],
+                        Weights::NONE,
                     )?);
                 }
             }
         }
 
-        let mut gb = table_gb(table, pricer.settings)?;
-        for index in &table.indexes {
-            gb = match (gb, index_gb(table, index, pricer.settings)?) {
-                (Some(a), Some(b)) => Some(checked::add(a, b, t)?),
-                _ => None,
-            };
-        }
+        let gb = sizes.with_all_indexes(table)?;
         out.push(pricer.line(
             spec(
                 "storage",
                 Component::ReplicaStorage,
-                format!("Replica storage in {region} (table + indexes)"),
+                cat!("Replica storage in ", region, " (table + indexes)"),
                 "GB-month",
                 Basis::Derived,
             ),
             &PriceKey::StorageGbMonth(table.class),
             gb,
-            &[],
+            Weights::NONE,
         )?);
 
-        let bytes = checked::add(
-            usage.total(t, |p| p.bytes_written)?,
-            usage.ttl_delete_bytes,
-            t,
-        )?;
+        let bytes = checked::add(usage.total(Metric::BytesWritten), usage.ttl_delete_bytes, t)?;
         let transfer_gb = checked::div(bytes, pricer.settings.gb.gb_bytes(), t)?;
         let source = pricer.table_for(pricer.primary_region(), &prefix)?;
-        let key = format!("{prefix}/transfer");
+        let key = cat!(prefix, "/transfer");
         let (price_key, price) =
             source
                 .transfer_to(region)
                 .ok_or_else(|| EngineError::MissingPrice {
-                    price: PriceKey::InterRegionTransferGb(None).path(),
+                    price: PriceKey::InterRegionTransferGb(None).path().into_owned(),
                     table_id: source.id.clone(),
                     file: source.file.clone(),
                     needed_by: key.clone(),
@@ -172,10 +170,12 @@ pub fn lines(
                 key,
                 table: t,
                 component: Component::Transfer,
-                label: format!(
-                    "Replication transfer {} → {region}",
-                    pricer.primary_region()
-                ),
+                label: Cow::Owned(cat!(
+                    "Replication transfer ",
+                    pricer.primary_region(),
+                    " → ",
+                    region
+                )),
                 region: pricer.primary_region(),
                 unit: "GB",
                 basis: Basis::Derived,
@@ -183,7 +183,7 @@ pub fn lines(
             price,
             price_key.path(),
             Some(transfer_gb),
-            &usage.weights(|p| p.bytes_written),
+            usage.weights(Metric::BytesWritten),
         )?);
     }
     Ok(out)

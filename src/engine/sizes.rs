@@ -6,7 +6,7 @@ use rust_decimal::Decimal;
 
 use super::EngineError;
 use super::checked;
-use crate::model::{DataSize, Index, Projection, Settings, Table};
+use crate::model::{DataSize, Index, IndexKind, Projection, Settings, Table};
 
 /// Per-item storage overhead in the table and in every index holding the item.
 pub const ITEM_OVERHEAD_BYTES: u32 = 100;
@@ -52,14 +52,14 @@ pub fn stated_gb(
 
 /// Table storage in GB: observed, stated, or items × (size + overhead). `None` if unknown.
 pub fn table_gb(table: &Table, settings: &Settings) -> Result<Option<Decimal>, EngineError> {
-    let context = format!("{}/storage", table.name);
+    let context = table.name.as_str();
     if let Some(size) = table.observed.storage.or(table.storage) {
-        return stated_gb(size, settings, &context).map(Some);
+        return stated_gb(size, settings, context).map(Some);
     }
     match (table.items, table.item_size_bytes) {
         (Some(items), Some(size)) => {
-            let bytes = checked::mul(items, size + overhead_bytes(table), &context)?;
-            checked::div(bytes, settings.gb.gb_bytes(), &context).map(Some)
+            let bytes = checked::mul(items, size + overhead_bytes(table), context)?;
+            checked::div(bytes, settings.gb.gb_bytes(), context).map(Some)
         }
         _ => Ok(None),
     }
@@ -71,20 +71,66 @@ pub fn index_gb(
     index: &Index,
     settings: &Settings,
 ) -> Result<Option<Decimal>, EngineError> {
-    let context = format!(
-        "{}/{}/{}/storage",
-        table.name,
-        index.kind.short(),
-        index.name
-    );
+    let context = index.name.as_str();
     if let Some(size) = index.observed.storage {
-        return stated_gb(size, settings, &context).map(Some);
+        return stated_gb(size, settings, context).map(Some);
     }
     let (Some(items), Some(item_bytes)) = (table.items, table.item_size_bytes) else {
         return Ok(None);
     };
     let entry = index_entry_bytes(table, index, item_bytes) + overhead_bytes(table);
-    let entries = checked::mul(items, index.key_share, &context)?;
-    let bytes = checked::mul(entries, entry, &context)?;
-    checked::div(bytes, settings.gb.gb_bytes(), &context).map(Some)
+    let entries = checked::mul(items, index.key_share, context)?;
+    let bytes = checked::mul(entries, entry, context)?;
+    checked::div(bytes, settings.gb.gb_bytes(), context).map(Some)
+}
+
+/// Stored GB of a table and of each of its indexes, computed once per estimate (each is a
+/// decimal division) and shared by the storage, backup and replica lines.
+#[derive(Debug, Clone)]
+pub struct TableSizes {
+    pub table_gb: Option<Decimal>,
+    /// In the table's index order.
+    pub index_gb: Vec<Option<Decimal>>,
+}
+
+impl TableSizes {
+    pub fn of(table: &Table, settings: &Settings) -> Result<Self, EngineError> {
+        let index_gb = table
+            .indexes
+            .iter()
+            .map(|index| index_gb(table, index, settings))
+            .collect::<Result<_, _>>()?;
+        Ok(TableSizes {
+            table_gb: table_gb(table, settings)?,
+            index_gb,
+        })
+    }
+
+    /// Table plus the indexes `include` keeps; `None` if any of them is unknown.
+    fn sum(
+        &self,
+        table: &Table,
+        include: impl Fn(&Index) -> bool,
+    ) -> Result<Option<Decimal>, EngineError> {
+        let mut total = self.table_gb;
+        for (index, gb) in table.indexes.iter().zip(&self.index_gb) {
+            if include(index) {
+                total = match (total, gb) {
+                    (Some(a), Some(b)) => Some(checked::add(a, *b, &table.name)?),
+                    _ => None,
+                };
+            }
+        }
+        Ok(total)
+    }
+
+    /// Table + LSIs: what PITR and on-demand backups are billed on.
+    pub fn table_and_lsis(&self, table: &Table) -> Result<Option<Decimal>, EngineError> {
+        self.sum(table, |i| i.kind == IndexKind::Local)
+    }
+
+    /// Table + every index: what a restore or a replica stores.
+    pub fn with_all_indexes(&self, table: &Table) -> Result<Option<Decimal>, EngineError> {
+        self.sum(table, |_| true)
+    }
 }

@@ -3,48 +3,31 @@
 //! (per GB, including GSIs), and S3 exports and imports (per GB).
 
 use rust_decimal::Decimal;
+use std::borrow::Cow;
 
 use super::EngineError;
+use super::usage::Weights;
+use std::sync::Arc;
+
 use super::checked;
 use super::estimate::{Basis, Component, LineItem};
+use super::line::cat;
 use super::line::{LineSpec, Pricer};
-use super::sizes::{index_gb, stated_gb, table_gb};
-use crate::model::{IndexKind, PriceKey, Table};
+use super::sizes::{TableSizes, stated_gb};
+use crate::model::{PriceKey, Table};
 
-/// GB of the table plus its LSIs (what PITR and backups are billed on), `None` if unknown.
-pub fn table_and_lsi_gb(
+pub fn lines(
     pricer: &Pricer<'_>,
     table: &Table,
-) -> Result<Option<Decimal>, EngineError> {
-    let mut total = table_gb(table, pricer.settings)?;
-    for index in table.indexes.iter().filter(|i| i.kind == IndexKind::Local) {
-        total = match (total, index_gb(table, index, pricer.settings)?) {
-            (Some(a), Some(b)) => Some(checked::add(a, b, &table.name)?),
-            _ => None,
-        };
-    }
-    Ok(total)
-}
-
-fn all_indexes_gb(pricer: &Pricer<'_>, table: &Table) -> Result<Option<Decimal>, EngineError> {
-    let mut total = table_gb(table, pricer.settings)?;
-    for index in &table.indexes {
-        total = match (total, index_gb(table, index, pricer.settings)?) {
-            (Some(a), Some(b)) => Some(checked::add(a, b, &table.name)?),
-            _ => None,
-        };
-    }
-    Ok(total)
-}
-
-pub fn lines(pricer: &Pricer<'_>, table: &Table) -> Result<Vec<LineItem>, EngineError> {
-    let t = &table.name;
+    sizes: &TableSizes,
+) -> Result<Vec<LineItem>, EngineError> {
+    let t = &Arc::<str>::from(table.name.as_str());
     let region = pricer.primary_region();
     let spec = |key: String, component, label: String, unit, basis| LineSpec {
         key,
         table: t,
         component,
-        label,
+        label: Cow::Owned(label),
         region,
         unit,
         basis,
@@ -54,9 +37,9 @@ pub fn lines(pricer: &Pricer<'_>, table: &Table) -> Result<Vec<LineItem>, Engine
     let observed_storage = table.observed.storage.is_some();
     out.push(pricer.line(
         spec(
-            format!("{t}/storage"),
+            cat!(t, "/storage"),
             Component::Storage,
-            format!("Table storage ({})", table.class.name()),
+            cat!("Table storage (", table.class.name(), ")"),
             "GB-month",
             if observed_storage {
                 Basis::Observed
@@ -65,16 +48,16 @@ pub fn lines(pricer: &Pricer<'_>, table: &Table) -> Result<Vec<LineItem>, Engine
             },
         ),
         &PriceKey::StorageGbMonth(table.class),
-        table_gb(table, pricer.settings)?,
-        &[],
+        sizes.table_gb,
+        Weights::NONE,
     )?);
-    for index in &table.indexes {
+    for (pos, index) in table.indexes.iter().enumerate() {
         let kind = index.kind.short();
         out.push(pricer.line(
             spec(
-                format!("{t}/{kind}/{}/storage", index.name),
+                cat!(t, "/", kind, "/", index.name, "/storage"),
                 Component::IndexStorage,
-                format!("{} `{}` storage", kind.to_uppercase(), index.name),
+                cat!(index.kind.upper(), " `", index.name, "` storage"),
                 "GB-month",
                 if index.observed.storage.is_some() {
                     Basis::Observed
@@ -83,19 +66,19 @@ pub fn lines(pricer: &Pricer<'_>, table: &Table) -> Result<Vec<LineItem>, Engine
                 },
             ),
             &PriceKey::StorageGbMonth(table.class),
-            index_gb(table, index, pricer.settings)?,
-            &[],
+            sizes.index_gb[pos],
+            Weights::NONE,
         )?);
     }
 
     if table.pitr {
         let (gb, basis) = match table.observed.pitr {
             Some(size) => (Some(stated_gb(size, pricer.settings, t)?), Basis::Observed),
-            None => (table_and_lsi_gb(pricer, table)?, Basis::Derived),
+            None => (sizes.table_and_lsis(table)?, Basis::Derived),
         };
         out.push(pricer.line(
             spec(
-                format!("{t}/pitr"),
+                cat!(t, "/pitr"),
                 Component::Pitr,
                 "Point-in-time recovery (table + LSIs)".into(),
                 "GB-month",
@@ -103,18 +86,19 @@ pub fn lines(pricer: &Pricer<'_>, table: &Table) -> Result<Vec<LineItem>, Engine
             ),
             &PriceKey::PitrGbMonth,
             gb,
-            &[],
+            Weights::NONE,
         )?);
     }
 
     let backups = &table.backups;
     if backups.retained > Decimal::ZERO {
-        let gb = table_and_lsi_gb(pricer, table)?
+        let gb = sizes
+            .table_and_lsis(table)?
             .map(|gb| checked::mul(gb, backups.retained, t))
             .transpose()?;
         out.push(pricer.line(
             spec(
-                format!("{t}/backups"),
+                cat!(t, "/backups"),
                 Component::Backups,
                 format!(
                     "On-demand backups ({} retained, table + LSIs)",
@@ -125,16 +109,17 @@ pub fn lines(pricer: &Pricer<'_>, table: &Table) -> Result<Vec<LineItem>, Engine
             ),
             &PriceKey::BackupGbMonth,
             gb,
-            &[],
+            Weights::NONE,
         )?);
     }
     if backups.restores_per_month > Decimal::ZERO {
-        let gb = all_indexes_gb(pricer, table)?
+        let gb = sizes
+            .with_all_indexes(table)?
             .map(|gb| checked::mul(gb, backups.restores_per_month, t))
             .transpose()?;
         out.push(pricer.line(
             spec(
-                format!("{t}/restores"),
+                cat!(t, "/restores"),
                 Component::Restores,
                 format!(
                     "Restores ({} a month, table + all indexes)",
@@ -145,11 +130,11 @@ pub fn lines(pricer: &Pricer<'_>, table: &Table) -> Result<Vec<LineItem>, Engine
             ),
             &PriceKey::RestoreGb,
             gb,
-            &[],
+            Weights::NONE,
         )?);
     }
     if backups.full_exports_per_month > Decimal::ZERO || backups.incremental_export.is_some() {
-        let full = match table_gb(table, pricer.settings)? {
+        let full = match sizes.table_gb {
             Some(gb) => Some(checked::mul(gb, backups.full_exports_per_month, t)?),
             None if backups.full_exports_per_month.is_zero() => Some(Decimal::ZERO),
             None => None,
@@ -161,7 +146,7 @@ pub fn lines(pricer: &Pricer<'_>, table: &Table) -> Result<Vec<LineItem>, Engine
         let gb = full.map(|f| checked::add(f, incremental, t)).transpose()?;
         out.push(pricer.line(
             spec(
-                format!("{t}/exports"),
+                cat!(t, "/exports"),
                 Component::Exports,
                 "Exports to S3 (full + incremental data processed)".into(),
                 "GB",
@@ -169,13 +154,13 @@ pub fn lines(pricer: &Pricer<'_>, table: &Table) -> Result<Vec<LineItem>, Engine
             ),
             &PriceKey::ExportGb,
             gb,
-            &[],
+            Weights::NONE,
         )?);
     }
     if let Some(size) = backups.import {
         out.push(pricer.line(
             spec(
-                format!("{t}/imports"),
+                cat!(t, "/imports"),
                 Component::Imports,
                 "Import from S3 (uncompressed source)".into(),
                 "GB",
@@ -183,7 +168,7 @@ pub fn lines(pricer: &Pricer<'_>, table: &Table) -> Result<Vec<LineItem>, Engine
             ),
             &PriceKey::ImportGb,
             Some(stated_gb(size, pricer.settings, t)?),
-            &[],
+            Weights::NONE,
         )?);
     }
     Ok(out)

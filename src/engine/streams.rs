@@ -2,13 +2,18 @@
 //! AWS Lambda triggers), Kinesis Data Streams CDC units (1 per KB of each changed item), and
 //! TTL deletes (free themselves, but each one emits a stream record).
 
+use std::borrow::Cow;
+
 use rust_decimal::Decimal;
 
 use super::EngineError;
+use std::sync::Arc;
+
 use super::checked;
 use super::estimate::{Basis, Component, LineItem};
+use super::line::cat;
 use super::line::{LineSpec, Pricer, millions};
-use super::usage::TableUsage;
+use super::usage::{Metric, TableUsage, Weights};
 use crate::model::{ConsumerKind, PriceKey, Table};
 
 pub fn lines(
@@ -16,19 +21,19 @@ pub fn lines(
     table: &Table,
     usage: &TableUsage,
 ) -> Result<Vec<LineItem>, EngineError> {
-    let t = &table.name;
+    let t = &Arc::<str>::from(table.name.as_str());
     let region = pricer.primary_region();
     let month_hours = pricer.settings.month_hours;
     let mut out = Vec::new();
     // Each item-level write and each TTL delete emits one stream record.
-    let records = checked::add(usage.total(t, |p| p.items_written)?, usage.ttl_deletes, t)?;
-    let record_weights = usage.weights(|p| p.items_written);
+    let records = checked::add(usage.total(Metric::ItemsWritten), usage.ttl_deletes, t)?;
+    let record_weights = usage.weights(Metric::ItemsWritten);
 
     if table.ttl_deletes.is_some() {
         let deletes = usage.ttl_deletes;
         out.push(pricer.line_at(
             LineSpec {
-                key: format!("{t}/ttl-deletes"),
+                key: cat!(t, "/ttl-deletes"),
                 table: t,
                 component: Component::TtlDeletes,
                 label: "TTL deletes (free; index removals free too)".into(),
@@ -37,9 +42,9 @@ pub fn lines(
                 basis: Basis::Derived,
             },
             Decimal::ZERO,
-            "free by rule".into(),
+            Cow::Borrowed("free by rule"),
             Some(millions(deletes)),
-            &[],
+            Weights::NONE,
         )?);
     }
 
@@ -47,7 +52,7 @@ pub fn lines(
         if let Some(observed) = table.observed.stream_read_requests {
             out.push(pricer.line(
                 LineSpec {
-                    key: format!("{t}/stream/reads"),
+                    key: cat!(t, "/stream/reads"),
                     table: t,
                     component: Component::StreamReads,
                     label: "Stream read requests (observed)".into(),
@@ -57,16 +62,16 @@ pub fn lines(
                 },
                 &PriceKey::StreamReadsPerMillion,
                 Some(millions(observed)),
-                &record_weights,
+                record_weights,
             )?);
         } else {
             for consumer in &stream.consumers {
-                let key = format!("{t}/stream/{}/reads", consumer.name);
+                let key = cat!(t, "/stream/", consumer.name, "/reads");
                 let spec = |label: String| LineSpec {
                     key: key.clone(),
                     table: t,
                     component: Component::StreamReads,
-                    label,
+                    label: Cow::Owned(label),
                     region,
                     unit: "M stream reads",
                     basis: Basis::Derived,
@@ -78,15 +83,15 @@ pub fn lines(
                             consumer.name
                         )),
                         Decimal::ZERO,
-                        "free by rule".into(),
+                        Cow::Borrowed("free by rule"),
                         Some(millions(records)),
-                        &record_weights,
+                        record_weights,
                     )?,
                     ConsumerKind::CallsPerMonth(rate) => pricer.line(
-                        spec(format!("Stream read requests by `{}`", consumer.name)),
+                        spec(cat!("Stream read requests by `", consumer.name, "`")),
                         &PriceKey::StreamReadsPerMillion,
                         Some(millions(checked::some(rate.monthly(month_hours), &key)?)),
-                        &record_weights,
+                        record_weights,
                     )?,
                     ConsumerKind::RecordsPerCall(per_call) => pricer.line(
                         spec(format!(
@@ -97,7 +102,7 @@ pub fn lines(
                         )),
                         &PriceKey::StreamReadsPerMillion,
                         Some(millions(checked::div(records, *per_call, &key)?)),
-                        &record_weights,
+                        record_weights,
                     )?,
                 };
                 out.push(line);
@@ -109,13 +114,13 @@ pub fn lines(
         // 1 CDC unit per KB of the larger image of each changed item: the non-transactional
         // write units of the item writes, plus TTL deletes.
         let units = checked::add(
-            usage.total(t, |p| p.plain_write_units)?,
+            usage.total(Metric::PlainWriteUnits),
             usage.ttl_delete_units,
             t,
         )?;
         out.push(pricer.line(
             LineSpec {
-                key: format!("{t}/kinesis-cdc"),
+                key: cat!(t, "/kinesis-cdc"),
                 table: t,
                 component: Component::KinesisCdc,
                 label: "Kinesis Data Streams change data capture units".into(),
@@ -125,7 +130,7 @@ pub fn lines(
             },
             &PriceKey::KinesisCdcPerMillion,
             Some(millions(units)),
-            &usage.weights(|p| p.plain_write_units),
+            usage.weights(Metric::PlainWriteUnits),
         )?);
     }
     Ok(out)

@@ -2,131 +2,132 @@
 //! (RCU/WCU per unit-hour), for the table and for each of its indexes. Observed unit counts
 //! replace derived ones; their cost is still attributed to patterns by derived usage.
 
+use std::borrow::Cow;
+use std::sync::Arc;
+
 use rust_decimal::Decimal;
 
 use super::EngineError;
 use super::checked;
 use super::estimate::{Basis, Component, LineItem};
-use super::line::{LineSpec, Pricer, millions};
-use super::usage::TableUsage;
+use super::line::{LineSpec, Pricer, cat, millions};
+use super::usage::{Metric, TableUsage};
 use crate::model::{CapacityMode, IndexKind, PriceKey, ProvisionedCapacity, Table};
 
 pub fn lines(
     pricer: &Pricer<'_>,
     table: &Table,
     usage: &TableUsage,
+    out: &mut Vec<LineItem>,
     warnings: &mut Vec<String>,
-) -> Result<Vec<LineItem>, EngineError> {
+) -> Result<(), EngineError> {
+    let t = &Arc::<str>::from(table.name.as_str());
     match table.capacity {
-        CapacityMode::OnDemand => on_demand(pricer, table, usage),
+        CapacityMode::OnDemand => on_demand(pricer, table, t, usage, out),
         CapacityMode::Provisioned(capacity) => {
-            provisioned(pricer, table, usage, capacity, warnings)
+            provisioned(pricer, table, t, usage, capacity, out, warnings)
         }
     }
 }
 
-struct Units<'a> {
+/// One on-demand request line: derived from `metric`, or observed.
+struct RequestLine {
     key: String,
     component: Component,
-    label: String,
-    derived: Decimal,
+    label: Cow<'static, str>,
+    metric: Metric,
     observed: Option<Decimal>,
-    weights: Vec<(&'a str, Decimal)>,
-    has_patterns: bool,
 }
 
 fn on_demand(
     pricer: &Pricer<'_>,
     table: &Table,
+    t: &Arc<str>,
     usage: &TableUsage,
-) -> Result<Vec<LineItem>, EngineError> {
-    let t = &table.name;
-    let mut specs = vec![
-        Units {
-            key: format!("{t}/reads"),
+    out: &mut Vec<LineItem>,
+) -> Result<(), EngineError> {
+    let reads_on_table = table
+        .patterns
+        .iter()
+        .any(|p| p.operation.is_read() && (p.index.is_none() || p.fetches_base_items));
+    let any_writes = table.patterns.iter().any(|p| !p.operation.is_read());
+    let mut requests = Vec::with_capacity(2 + 2 * table.indexes.len());
+    if reads_on_table || table.observed.read_units.is_some() {
+        requests.push(RequestLine {
+            key: cat!(t, "/reads"),
             component: Component::Reads,
-            label: "Read request units".into(),
-            derived: usage.total(t, |p| p.read_units)?,
+            label: Cow::Borrowed("Read request units"),
+            metric: Metric::Reads,
             observed: table.observed.read_units,
-            weights: usage.weights(|p| p.read_units),
-            has_patterns: table
-                .patterns
-                .iter()
-                .any(|p| p.operation.is_read() && (p.index.is_none() || p.fetches_base_items)),
-        },
-        Units {
-            key: format!("{t}/writes"),
-            component: Component::Writes,
-            label: "Write request units".into(),
-            derived: usage.total(t, |p| p.write_units)?,
-            observed: table.observed.write_units,
-            weights: usage.weights(|p| p.write_units),
-            has_patterns: table.patterns.iter().any(|p| !p.operation.is_read()),
-        },
-    ];
-    for (pos, index) in table.indexes.iter().enumerate() {
-        let kind = index.kind.short();
-        let reads = usage.total(t, |p| p.index_read_units[pos])?;
-        specs.push(Units {
-            key: format!("{t}/{kind}/{}/reads", index.name),
-            component: Component::Reads,
-            label: format!(
-                "{} `{}` read request units",
-                kind.to_uppercase(),
-                index.name
-            ),
-            derived: reads,
-            observed: index.observed.read_units,
-            weights: usage.weights(|p| p.index_read_units[pos]),
-            has_patterns: table
-                .patterns
-                .iter()
-                .any(|p| p.index.as_deref() == Some(&index.name)),
-        });
-        specs.push(Units {
-            key: format!("{t}/{kind}/{}/writes", index.name),
-            component: Component::IndexWrites,
-            label: format!(
-                "{} `{}` write request units",
-                kind.to_uppercase(),
-                index.name
-            ),
-            derived: usage.total(t, |p| p.index_write_units[pos])?,
-            observed: index.observed.write_units,
-            weights: usage.weights(|p| p.index_write_units[pos]),
-            has_patterns: table.patterns.iter().any(|p| !p.operation.is_read()),
         });
     }
-    let mut out = Vec::new();
-    for spec in specs {
-        if !spec.has_patterns && spec.observed.is_none() {
-            continue;
+    if any_writes || table.observed.write_units.is_some() {
+        requests.push(RequestLine {
+            key: cat!(t, "/writes"),
+            component: Component::Writes,
+            label: Cow::Borrowed("Write request units"),
+            metric: Metric::Writes,
+            observed: table.observed.write_units,
+        });
+    }
+    for (pos, index) in table.indexes.iter().enumerate() {
+        let kind = index.kind.short();
+        let queried = table
+            .patterns
+            .iter()
+            .any(|p| p.index.as_deref() == Some(&index.name));
+        if queried || index.observed.read_units.is_some() {
+            requests.push(RequestLine {
+                key: cat!(t, "/", kind, "/", index.name, "/reads"),
+                component: Component::Reads,
+                label: Cow::Owned(cat!(
+                    index.kind.upper(),
+                    " `",
+                    index.name,
+                    "` read request units"
+                )),
+                metric: Metric::IndexReads(pos),
+                observed: index.observed.read_units,
+            });
         }
-        let price = match spec.component {
-            Component::Reads => PriceKey::ReadPerMillion(table.class),
-            _ => PriceKey::WritePerMillion(table.class),
-        };
-        let (units, basis, label) = match spec.observed {
+        if any_writes || index.observed.write_units.is_some() {
+            requests.push(RequestLine {
+                key: cat!(t, "/", kind, "/", index.name, "/writes"),
+                component: Component::IndexWrites,
+                label: Cow::Owned(cat!(
+                    index.kind.upper(),
+                    " `",
+                    index.name,
+                    "` write request units"
+                )),
+                metric: Metric::IndexWrites(pos),
+                observed: index.observed.write_units,
+            });
+        }
+    }
+    for r in requests {
+        let derived = usage.total(r.metric);
+        let (units, basis, label) = match r.observed {
             Some(observed) => (
                 observed,
                 Basis::Observed,
-                format!(
+                Cow::Owned(format!(
                     "{} (observed; patterns derive {})",
-                    spec.label,
-                    spec.derived.normalize()
-                ),
+                    r.label,
+                    derived.normalize()
+                )),
             ),
-            None => (spec.derived, Basis::Derived, spec.label),
+            None => (derived, Basis::Derived, r.label),
         };
-        let unit = match spec.component {
-            Component::Reads => "M RRU",
-            _ => "M WRU",
+        let (price, unit) = match r.component {
+            Component::Reads => (PriceKey::ReadPerMillion(table.class), "M RRU"),
+            _ => (PriceKey::WritePerMillion(table.class), "M WRU"),
         };
         out.push(pricer.line(
             LineSpec {
-                key: spec.key,
+                key: r.key,
                 table: t,
-                component: spec.component,
+                component: r.component,
                 label,
                 region: pricer.primary_region(),
                 unit,
@@ -134,10 +135,10 @@ fn on_demand(
             },
             &price,
             Some(millions(units)),
-            &spec.weights,
+            usage.weights(r.metric),
         )?);
     }
-    Ok(out)
+    Ok(())
 }
 
 /// Provisioned capacity is paid per unit-hour whether used or not. LSIs share the table's
@@ -146,113 +147,83 @@ fn on_demand(
 fn provisioned(
     pricer: &Pricer<'_>,
     table: &Table,
+    t: &Arc<str>,
     usage: &TableUsage,
     capacity: ProvisionedCapacity,
+    out: &mut Vec<LineItem>,
     warnings: &mut Vec<String>,
-) -> Result<Vec<LineItem>, EngineError> {
-    let t = &table.name;
+) -> Result<(), EngineError> {
     let hours = pricer.settings.month_hours;
     let seconds = checked::mul(hours, Decimal::from(3600), t)?;
-    let lsi: Vec<usize> = (0..table.indexes.len())
-        .filter(|&i| table.indexes[i].kind == IndexKind::Local)
-        .collect();
-    let base_reads = |p: &super::usage::PatternUsage| {
-        p.read_units + lsi.iter().map(|&i| p.index_read_units[i]).sum::<Decimal>()
-    };
-    let base_writes = |p: &super::usage::PatternUsage| {
-        p.write_units + lsi.iter().map(|&i| p.index_write_units[i]).sum::<Decimal>()
-    };
     let mut groups = vec![(
         t.to_string(),
-        format!("table `{t}`"),
+        cat!("table `", t, "`"),
         capacity,
-        table
-            .observed
-            .read_units
-            .map_or_else(|| usage.total(t, base_reads), Ok)?,
-        table
-            .observed
-            .write_units
-            .map_or_else(|| usage.total(t, base_writes), Ok)?,
-        usage.weights(base_reads),
-        usage.weights(base_writes),
+        (Metric::BaseReads, table.observed.read_units),
+        (Metric::BaseWrites, table.observed.write_units),
+        Component::Writes,
     )];
     for (pos, index) in table.indexes.iter().enumerate() {
         let (IndexKind::Global, Some(cap)) = (index.kind, index.capacity) else {
             continue;
         };
         groups.push((
-            format!("{t}/gsi/{}", index.name),
-            format!("GSI `{}`", index.name),
+            cat!(t, "/gsi/", index.name),
+            cat!("GSI `", index.name, "`"),
             cap,
-            index
-                .observed
-                .read_units
-                .map_or_else(|| usage.total(t, |p| p.index_read_units[pos]), Ok)?,
-            index
-                .observed
-                .write_units
-                .map_or_else(|| usage.total(t, |p| p.index_write_units[pos]), Ok)?,
-            usage.weights(|p| p.index_read_units[pos]),
-            usage.weights(|p| p.index_write_units[pos]),
+            (Metric::IndexReads(pos), index.observed.read_units),
+            (Metric::IndexWrites(pos), index.observed.write_units),
+            Component::IndexWrites,
         ));
     }
-    let mut out = Vec::new();
-    for (prefix, what, cap, reads, writes, read_w, write_w) in groups {
-        let (read_component, write_component) = if prefix == *t {
-            (Component::Reads, Component::Writes)
-        } else {
-            (Component::Reads, Component::IndexWrites)
-        };
-        for (kind, provisioned_units, consumed, component, price, weights) in [
+    for (prefix, what, cap, reads, writes, write_component) in groups {
+        for (kind, provisioned_units, (metric, observed), component, price, unit) in [
             (
-                "RCU",
+                "rcu",
                 cap.rcu,
                 reads,
-                read_component,
+                Component::Reads,
                 PriceKey::RcuHour(table.class),
-                &read_w,
+                "RCU-hour",
             ),
             (
-                "WCU",
+                "wcu",
                 cap.wcu,
                 writes,
                 write_component,
                 PriceKey::WcuHour(table.class),
-                &write_w,
+                "WCU-hour",
             ),
         ] {
+            let consumed = observed.unwrap_or_else(|| usage.total(metric));
             let average = checked::div(consumed, seconds, t)?;
+            let upper = if kind == "rcu" { "RCU" } else { "WCU" };
             if average > provisioned_units {
                 warnings.push(format!(
-                    "{what}: average consumption of {} {kind} exceeds the {} {kind} provisioned; requests above it would be throttled",
+                    "{what}: average consumption of {} {upper} exceeds the {} {upper} provisioned; requests above it would be throttled",
                     average.round_dp(2).normalize(),
                     provisioned_units.normalize()
                 ));
             }
             out.push(pricer.line(
                 LineSpec {
-                    key: format!("{prefix}/{}", kind.to_lowercase()),
+                    key: cat!(prefix, "/", kind),
                     table: t,
                     component,
-                    label: format!(
-                        "Provisioned {kind}, {what} ({} × {} h)",
+                    label: Cow::Owned(format!(
+                        "Provisioned {upper}, {what} ({} × {} h)",
                         provisioned_units.normalize(),
                         hours.normalize()
-                    ),
+                    )),
                     region: pricer.primary_region(),
-                    unit: if kind == "RCU" {
-                        "RCU-hour"
-                    } else {
-                        "WCU-hour"
-                    },
+                    unit,
                     basis: Basis::Derived,
                 },
                 &price,
                 Some(checked::mul(provisioned_units, hours, t)?),
-                weights,
+                usage.weights(metric),
             )?);
         }
     }
-    Ok(out)
+    Ok(())
 }

@@ -13,7 +13,17 @@ const WRITE_UNIT_BYTES: u32 = 1024;
 const PAGE_BYTES: u32 = 1_048_576;
 
 fn ceil_units(bytes: Decimal, unit_bytes: u32) -> Decimal {
+    // Whole, non-negative byte counts (the common case) round up in integer arithmetic;
+    // decimal division is the engine's most expensive operation.
+    if let Some(n) = whole(bytes) {
+        return Decimal::from(n.div_ceil(u128::from(unit_bytes)));
+    }
     (bytes / Decimal::from(unit_bytes)).ceil()
+}
+
+/// A whole, non-negative decimal as an integer (sizes and counts far below 2^96).
+fn whole(d: Decimal) -> Option<u128> {
+    (d.scale() == 0 && !d.is_sign_negative()).then(|| d.mantissa().unsigned_abs())
 }
 
 /// Read units for one item of `item_bytes`: rounded up to 4 KB, at least 1 (a missing item
@@ -45,6 +55,15 @@ pub fn scan_read_units(item_bytes: Decimal, items: Decimal) -> Decimal {
 
 /// Pages of at most 1 MB of whole items, each page's summed size rounded up to 4 KB.
 fn paged_read_units(item_bytes: Decimal, items: Decimal) -> Decimal {
+    // Whole sizes and counts (the common case) page in integer arithmetic.
+    if let (Some(size), Some(n)) = (whole(item_bytes), whole(items)) {
+        let size = size.max(1);
+        let per_page = (u128::from(PAGE_BYTES) / size).max(1);
+        let (full_pages, rest) = (n / per_page, n % per_page);
+        let unit = u128::from(READ_UNIT_BYTES);
+        let units = full_pages * (per_page * size).div_ceil(unit) + (rest * size).div_ceil(unit);
+        return Decimal::from(units.max(1));
+    }
     let page = Decimal::from(PAGE_BYTES);
     let size = item_bytes.max(Decimal::ONE);
     let per_page = (page / size).floor().max(Decimal::ONE);

@@ -2,18 +2,20 @@
 //! written (stream records), and what a replica receives. This is where the rules of
 //! DESIGN.md §3 meet the patterns' rates; the line builders only price the sums.
 
+use std::sync::Arc;
+
 use rust_decimal::Decimal;
 
 use super::EngineError;
 use super::checked::{self, mul};
 use super::sizes::index_entry_bytes;
 use super::units;
-use crate::model::{AccessPattern, Index, Operation, Settings, Table};
+use crate::model::{AccessPattern, Index, IndexKind, Operation, Settings, Table};
 
 /// What one pattern consumes in a month.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct PatternUsage {
-    pub name: String,
+    pub name: Arc<str>,
     /// Read units on the base table (including the base-item fetches of an LSI query).
     pub read_units: Decimal,
     /// Write units on the base table (transactions at 2×).
@@ -31,9 +33,129 @@ pub struct PatternUsage {
     pub bytes_written: Decimal,
 }
 
-#[derive(Debug, Clone, Default)]
+impl PatternUsage {
+    fn zero(name: Arc<str>, indexes: usize) -> Self {
+        PatternUsage {
+            name,
+            read_units: Decimal::ZERO,
+            write_units: Decimal::ZERO,
+            index_read_units: vec![Decimal::ZERO; indexes],
+            index_write_units: vec![Decimal::ZERO; indexes],
+            items_written: Decimal::ZERO,
+            plain_write_units: Decimal::ZERO,
+            bytes_written: Decimal::ZERO,
+        }
+    }
+
+    /// Adds `other` into `self`, refusing overflow.
+    fn add(&mut self, other: &PatternUsage, context: &str) -> Result<(), EngineError> {
+        let add = |a: &mut Decimal, b: Decimal| -> Result<(), EngineError> {
+            *a = checked::add(*a, b, context)?;
+            Ok(())
+        };
+        add(&mut self.read_units, other.read_units)?;
+        add(&mut self.write_units, other.write_units)?;
+        add(&mut self.items_written, other.items_written)?;
+        add(&mut self.plain_write_units, other.plain_write_units)?;
+        add(&mut self.bytes_written, other.bytes_written)?;
+        for (a, b) in self
+            .index_read_units
+            .iter_mut()
+            .zip(&other.index_read_units)
+        {
+            add(a, *b)?;
+        }
+        for (a, b) in self
+            .index_write_units
+            .iter_mut()
+            .zip(&other.index_write_units)
+        {
+            add(a, *b)?;
+        }
+        Ok(())
+    }
+}
+
+/// Which usage figure a line is made of, to total it and to attribute its cost.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Metric {
+    Reads,
+    Writes,
+    /// Reads and writes the table's own capacity serves: the table's plus its LSIs'.
+    BaseReads,
+    BaseWrites,
+    IndexReads(usize),
+    IndexWrites(usize),
+    ItemsWritten,
+    PlainWriteUnits,
+    BytesWritten,
+}
+
+impl Metric {
+    fn of(self, p: &PatternUsage, lsis: &[usize]) -> Decimal {
+        match self {
+            Metric::Reads => p.read_units,
+            Metric::Writes => p.write_units,
+            Metric::BaseReads => {
+                p.read_units + lsis.iter().map(|&i| p.index_read_units[i]).sum::<Decimal>()
+            }
+            Metric::BaseWrites => {
+                p.write_units
+                    + lsis
+                        .iter()
+                        .map(|&i| p.index_write_units[i])
+                        .sum::<Decimal>()
+            }
+            Metric::IndexReads(i) => p.index_read_units[i],
+            Metric::IndexWrites(i) => p.index_write_units[i],
+            Metric::ItemsWritten => p.items_written,
+            Metric::PlainWriteUnits => p.plain_write_units,
+            Metric::BytesWritten => p.bytes_written,
+        }
+    }
+}
+
+/// A view of how a line's usage splits over the patterns (no allocation).
+#[derive(Clone, Copy)]
+pub struct Weights<'a> {
+    usage: Option<&'a TableUsage>,
+    metric: Metric,
+}
+
+impl<'a> Weights<'a> {
+    /// A line no pattern causes (storage, backups…).
+    pub const NONE: Weights<'static> = Weights {
+        usage: None,
+        metric: Metric::Reads,
+    };
+
+    pub fn total(&self) -> Decimal {
+        self.usage.map_or(Decimal::ZERO, |u| u.total(self.metric))
+    }
+
+    /// How many patterns the view covers.
+    pub fn pattern_count(&self) -> usize {
+        self.usage.map_or(0, |u| u.patterns.len())
+    }
+
+    /// Each pattern's name and weight.
+    pub fn each(&self) -> impl Iterator<Item = (&'a Arc<str>, Decimal)> + 'a {
+        let metric = self.metric;
+        self.usage.into_iter().flat_map(move |u| {
+            u.patterns
+                .iter()
+                .map(move |p| (&p.name, metric.of(p, &u.lsis)))
+        })
+    }
+}
+
+#[derive(Debug, Clone)]
 pub struct TableUsage {
     pub patterns: Vec<PatternUsage>,
+    /// The sums over all patterns, computed once (with overflow checks).
+    pub totals: PatternUsage,
+    /// Positions of the table's LSIs among its indexes.
+    pub lsis: Vec<usize>,
     /// Items deleted by TTL in a month (free, but streamed and replicated).
     pub ttl_deletes: Decimal,
     /// Write units of those deletes if they were charged (replicas, CDC).
@@ -42,36 +164,43 @@ pub struct TableUsage {
 }
 
 impl TableUsage {
-    pub fn weights(&self, f: impl Fn(&PatternUsage) -> Decimal) -> Vec<(&str, Decimal)> {
-        self.patterns
-            .iter()
-            .map(|p| (p.name.as_str(), f(p)))
-            .collect()
+    pub fn weights(&self, metric: Metric) -> Weights<'_> {
+        Weights {
+            usage: Some(self),
+            metric,
+        }
     }
 
-    pub fn total(
-        &self,
-        context: &str,
-        f: impl Fn(&PatternUsage) -> Decimal,
-    ) -> Result<Decimal, EngineError> {
-        checked::sum(self.patterns.iter().map(f), context)
+    /// The month's total of `metric` over all patterns.
+    pub fn total(&self, metric: Metric) -> Decimal {
+        metric.of(&self.totals, &self.lsis)
     }
 }
 
 pub fn table_usage(table: &Table, settings: &Settings) -> Result<TableUsage, EngineError> {
-    let mut usage = TableUsage::default();
+    let n = table.indexes.len();
+    let mut usage = TableUsage {
+        patterns: Vec::with_capacity(table.patterns.len()),
+        totals: PatternUsage::zero(Arc::from("(total)"), n),
+        lsis: (0..n)
+            .filter(|&i| table.indexes[i].kind == IndexKind::Local)
+            .collect(),
+        ttl_deletes: Decimal::ZERO,
+        ttl_delete_units: Decimal::ZERO,
+        ttl_delete_bytes: Decimal::ZERO,
+    };
     for pattern in &table.patterns {
-        usage
-            .patterns
-            .push(pattern_usage(table, pattern, settings)?);
+        let p = pattern_usage(table, pattern, settings)?;
+        usage.totals.add(&p, &table.name)?;
+        usage.patterns.push(p);
     }
     if let Some(rate) = table.ttl_deletes {
-        let context = format!("{}/ttl-deletes", table.name);
-        let deletes = checked::some(rate.monthly(settings.month_hours), &context)?;
+        let context = table.name.as_str();
+        let deletes = checked::some(rate.monthly(settings.month_hours), context)?;
         let size = table.item_size_bytes.unwrap_or_default();
         usage.ttl_deletes = deletes;
-        usage.ttl_delete_units = mul(deletes, units::item_write_units(size), &context)?;
-        usage.ttl_delete_bytes = mul(deletes, size, &context)?;
+        usage.ttl_delete_units = mul(deletes, units::item_write_units(size), context)?;
+        usage.ttl_delete_bytes = mul(deletes, size, context)?;
     }
     Ok(usage)
 }
@@ -94,8 +223,8 @@ fn pattern_usage(
     pattern: &AccessPattern,
     settings: &Settings,
 ) -> Result<PatternUsage, EngineError> {
-    let context = format!("{}/patterns/{}", table.name, pattern.name);
-    let ops = checked::some(pattern.rate.monthly(settings.month_hours), &context)?;
+    let context = pattern.name.as_str();
+    let ops = checked::some(pattern.rate.monthly(settings.month_hours), context)?;
     let index_pos = pattern
         .index
         .as_ref()
@@ -103,12 +232,7 @@ fn pattern_usage(
     let index = index_pos.map(|i| &table.indexes[i]);
     let size = item_bytes(table, pattern, index);
     let items = pattern.items_per_op;
-    let mut usage = PatternUsage {
-        name: pattern.name.clone(),
-        index_read_units: vec![Decimal::ZERO; table.indexes.len()],
-        index_write_units: vec![Decimal::ZERO; table.indexes.len()],
-        ..PatternUsage::default()
-    };
+    let mut usage = PatternUsage::zero(Arc::from(pattern.name.as_str()), table.indexes.len());
     let op = pattern.operation;
     if op.is_read() {
         let per_op = units::read_units_per_op(op, pattern.consistency, size, items);
@@ -123,21 +247,21 @@ fn pattern_usage(
                     let fetch = units::item_read_units(size)
                         * items
                         * units::consistency_factor(pattern.consistency);
-                    usage.index_read_units[pos] = mul(ops, index_part, &context)?;
-                    usage.read_units = mul(ops, fetch, &context)?;
+                    usage.index_read_units[pos] = mul(ops, index_part, context)?;
+                    usage.read_units = mul(ops, fetch, context)?;
                 } else {
-                    usage.index_read_units[pos] = mul(ops, per_op, &context)?;
+                    usage.index_read_units[pos] = mul(ops, per_op, context)?;
                 }
             }
-            _ => usage.read_units = mul(ops, per_op, &context)?,
+            _ => usage.read_units = mul(ops, per_op, context)?,
         }
         return Ok(usage);
     }
-    usage.write_units = mul(ops, units::write_units_per_op(op, size, items), &context)?;
+    usage.write_units = mul(ops, units::write_units_per_op(op, size, items), context)?;
     let item_writes = units::items_written_per_op(op, items);
-    usage.items_written = mul(ops, item_writes, &context)?;
-    usage.plain_write_units = mul(usage.items_written, units::item_write_units(size), &context)?;
-    usage.bytes_written = mul(usage.items_written, size, &context)?;
+    usage.items_written = mul(ops, item_writes, context)?;
+    usage.plain_write_units = mul(usage.items_written, units::item_write_units(size), context)?;
+    usage.bytes_written = mul(usage.items_written, size, context)?;
     for (pos, index) in table.indexes.iter().enumerate() {
         let writes_per_item = pattern
             .index_effects
@@ -146,7 +270,7 @@ fn pattern_usage(
             .map_or_else(|| index_writes_per_item(op, index), |(_, w)| *w);
         let entry_units = units::item_write_units(index_entry_bytes(table, index, size));
         let per_item = writes_per_item * entry_units;
-        usage.index_write_units[pos] = mul(usage.items_written, per_item, &context)?;
+        usage.index_write_units[pos] = mul(usage.items_written, per_item, context)?;
     }
     Ok(usage)
 }

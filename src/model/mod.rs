@@ -7,7 +7,7 @@ mod quantity;
 mod settings;
 mod workload;
 
-pub use prices::{FreeTier, PriceBook, PriceKey, PriceTable};
+pub use prices::{FreeTier, PRICE_SLOTS, PriceBook, PriceKey, PriceTable};
 pub use quantity::{DataSize, Period, Rate, SizeUnit};
 pub use settings::{GbConvention, Settings};
 pub use workload::{

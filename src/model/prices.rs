@@ -1,6 +1,7 @@
 //! Price tables: one region, one currency, each price by name with its source and the date
 //! it took effect. A price the table does not know is absent, never zero.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use rust_decimal::Decimal;
@@ -29,35 +30,70 @@ pub enum PriceKey {
     InterRegionTransferGb(Option<String>),
 }
 
+/// Number of price keys with a fixed slot (all but region-specific transfer prices).
+pub const PRICE_SLOTS: usize = 23;
+
 impl PriceKey {
+    /// A dense index for the keys that do not name a region, for O(1) lookups.
+    #[must_use]
+    pub fn slot(&self) -> Option<usize> {
+        let class = |c: &TableClass| match c {
+            TableClass::Standard => 0,
+            TableClass::StandardIa => 1,
+        };
+        Some(match self {
+            PriceKey::ReadPerMillion(c) => class(c),
+            PriceKey::WritePerMillion(c) => 2 + class(c),
+            PriceKey::ReplicatedWritePerMillion(c) => 4 + class(c),
+            PriceKey::RcuHour(c) => 6 + class(c),
+            PriceKey::WcuHour(c) => 8 + class(c),
+            PriceKey::ReplicatedWcuHour(c) => 10 + class(c),
+            PriceKey::StorageGbMonth(c) => 12 + class(c),
+            PriceKey::PitrGbMonth => 14,
+            PriceKey::BackupGbMonth => 15,
+            PriceKey::RestoreGb => 16,
+            PriceKey::ExportGb => 17,
+            PriceKey::ImportGb => 18,
+            PriceKey::StreamReadsPerMillion => 19,
+            PriceKey::KinesisCdcPerMillion => 20,
+            PriceKey::TransferOutGb => 21,
+            PriceKey::InterRegionTransferGb(None) => 22,
+            PriceKey::InterRegionTransferGb(Some(_)) => return None,
+        })
+    }
+
     /// The dotted name the price has in a price-table file.
     #[must_use]
-    pub fn path(&self) -> String {
-        let class = |c: &TableClass| match c {
-            TableClass::Standard => "standard",
-            TableClass::StandardIa => "standard_ia",
-        };
-        match self {
-            PriceKey::ReadPerMillion(c) => format!("{}.read_per_million", class(c)),
-            PriceKey::WritePerMillion(c) => format!("{}.write_per_million", class(c)),
-            PriceKey::ReplicatedWritePerMillion(c) => {
-                format!("{}.replicated_write_per_million", class(c))
+    pub fn path(&self) -> Cow<'static, str> {
+        use TableClass::{Standard as S, StandardIa as Ia};
+        Cow::Borrowed(match self {
+            PriceKey::ReadPerMillion(S) => "standard.read_per_million",
+            PriceKey::ReadPerMillion(Ia) => "standard_ia.read_per_million",
+            PriceKey::WritePerMillion(S) => "standard.write_per_million",
+            PriceKey::WritePerMillion(Ia) => "standard_ia.write_per_million",
+            PriceKey::ReplicatedWritePerMillion(S) => "standard.replicated_write_per_million",
+            PriceKey::ReplicatedWritePerMillion(Ia) => "standard_ia.replicated_write_per_million",
+            PriceKey::RcuHour(S) => "standard.rcu_hour",
+            PriceKey::RcuHour(Ia) => "standard_ia.rcu_hour",
+            PriceKey::WcuHour(S) => "standard.wcu_hour",
+            PriceKey::WcuHour(Ia) => "standard_ia.wcu_hour",
+            PriceKey::ReplicatedWcuHour(S) => "standard.replicated_wcu_hour",
+            PriceKey::ReplicatedWcuHour(Ia) => "standard_ia.replicated_wcu_hour",
+            PriceKey::StorageGbMonth(S) => "standard.storage_gb_month",
+            PriceKey::StorageGbMonth(Ia) => "standard_ia.storage_gb_month",
+            PriceKey::PitrGbMonth => "pitr_gb_month",
+            PriceKey::BackupGbMonth => "backup_gb_month",
+            PriceKey::RestoreGb => "restore_gb",
+            PriceKey::ExportGb => "export_gb",
+            PriceKey::ImportGb => "import_gb",
+            PriceKey::StreamReadsPerMillion => "stream_reads_per_million",
+            PriceKey::KinesisCdcPerMillion => "kinesis_cdc_per_million",
+            PriceKey::TransferOutGb => "transfer_out_gb",
+            PriceKey::InterRegionTransferGb(None) => "inter_region_transfer_gb.default",
+            PriceKey::InterRegionTransferGb(Some(r)) => {
+                return Cow::Owned(format!("inter_region_transfer_gb.{r}"));
             }
-            PriceKey::RcuHour(c) => format!("{}.rcu_hour", class(c)),
-            PriceKey::WcuHour(c) => format!("{}.wcu_hour", class(c)),
-            PriceKey::ReplicatedWcuHour(c) => format!("{}.replicated_wcu_hour", class(c)),
-            PriceKey::StorageGbMonth(c) => format!("{}.storage_gb_month", class(c)),
-            PriceKey::PitrGbMonth => "pitr_gb_month".into(),
-            PriceKey::BackupGbMonth => "backup_gb_month".into(),
-            PriceKey::RestoreGb => "restore_gb".into(),
-            PriceKey::ExportGb => "export_gb".into(),
-            PriceKey::ImportGb => "import_gb".into(),
-            PriceKey::StreamReadsPerMillion => "stream_reads_per_million".into(),
-            PriceKey::KinesisCdcPerMillion => "kinesis_cdc_per_million".into(),
-            PriceKey::TransferOutGb => "transfer_out_gb".into(),
-            PriceKey::InterRegionTransferGb(None) => "inter_region_transfer_gb.default".into(),
-            PriceKey::InterRegionTransferGb(Some(r)) => format!("inter_region_transfer_gb.{r}"),
-        }
+        })
     }
 }
 
@@ -110,9 +146,12 @@ impl PriceTable {
     /// The price to send data to `region`: a specific entry, or the table's default.
     #[must_use]
     pub fn transfer_to(&self, region: &str) -> Option<(PriceKey, Decimal)> {
-        let specific = PriceKey::InterRegionTransferGb(Some(region.to_string()));
-        if let Some(p) = self.get(&specific) {
-            return Some((specific, p));
+        let specific = self
+            .prices
+            .iter()
+            .find(|(k, _)| matches!(k, PriceKey::InterRegionTransferGb(Some(r)) if r == region));
+        if let Some((key, price)) = specific {
+            return Some((key.clone(), *price));
         }
         let default = PriceKey::InterRegionTransferGb(None);
         self.get(&default).map(|p| (default, p))

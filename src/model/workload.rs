@@ -129,6 +129,14 @@ impl IndexKind {
             IndexKind::Local => "lsi",
         }
     }
+
+    #[must_use]
+    pub fn upper(self) -> &'static str {
+        match self {
+            IndexKind::Global => "GSI",
+            IndexKind::Local => "LSI",
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -41,13 +41,13 @@ pub fn render(e: &Estimate, by: Breakdown) -> String {
             for i in &e.line_items {
                 let _ = w.write_record([
                     i.key.clone(),
-                    i.table.clone(),
+                    i.table.to_string(),
                     i.component.name().to_string(),
-                    i.label.clone(),
-                    i.region.clone(),
+                    i.label.to_string(),
+                    i.region.to_string(),
                     i.patterns().join(";"),
                     text(i.quantity),
-                    i.unit.clone(),
+                    i.unit.to_string(),
                     i.unit_price.normalize().to_string(),
                     text(i.cost),
                     i.cost

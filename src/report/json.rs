@@ -108,14 +108,14 @@ pub fn document(e: &Estimate) -> EstimateDoc {
             .iter()
             .map(|i| LineItemDoc {
                 key: i.key.clone(),
-                table: i.table.clone(),
+                table: i.table.to_string(),
                 component: i.component.name().to_string(),
-                label: i.label.clone(),
-                region: i.region.clone(),
+                label: i.label.to_string(),
+                region: i.region.to_string(),
                 quantity: i.quantity.map(|v| v.normalize()),
-                unit: i.unit.clone(),
+                unit: i.unit.to_string(),
                 unit_price: i.unit_price.normalize(),
-                price_key: i.price_key.clone(),
+                price_key: i.price_key.to_string(),
                 cost: i.cost.map(|v| v.normalize()),
                 cost_rounded: i.cost.map(|v| money::round(v, c)),
                 basis: i.basis.name().to_string(),
@@ -124,7 +124,7 @@ pub fn document(e: &Estimate) -> EstimateDoc {
                     .attribution
                     .iter()
                     .map(|a| PatternDoc {
-                        pattern: a.pattern.clone(),
+                        pattern: a.pattern.to_string(),
                         cost: a.cost.normalize(),
                     })
                     .collect(),

@@ -43,7 +43,7 @@ fn lines(e: &Estimate) -> String {
     ]);
     let subtotals = e.table_subtotals();
     for (table, subtotal) in &subtotals {
-        for item in e.line_items.iter().filter(|i| &i.table == table) {
+        for item in e.line_items.iter().filter(|i| *i.table == **table) {
             let (quantity, cost) = match (item.quantity, item.cost) {
                 (Some(q), Some(cost)) => (money::quantity(q), money::display(cost, c)),
                 _ => (
@@ -55,13 +55,13 @@ fn lines(e: &Estimate) -> String {
                 Basis::Observed if !item.label.contains("observed") => {
                     format!("{} (observed)", item.label)
                 }
-                _ => item.label.clone(),
+                _ => item.label.to_string(),
             };
             b.push_record([
                 table.clone(),
                 label,
                 quantity,
-                item.unit.clone(),
+                item.unit.to_string(),
                 item.unit_price.normalize().to_string(),
                 cost,
             ]);
