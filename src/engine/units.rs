@@ -84,6 +84,8 @@ pub fn consistency_factor(consistency: Consistency) -> Decimal {
     match consistency {
         Consistency::Strong => Decimal::ONE,
         Consistency::Eventual => Decimal::new(5, 1),
+        // Strong reads at 1, eventual at ½: 1 − share / 2.
+        Consistency::Mixed { eventual_share } => Decimal::ONE - eventual_share / Decimal::TWO,
     }
 }
 

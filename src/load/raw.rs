@@ -180,13 +180,6 @@ pub enum RawOperation {
     TransactWrite,
 }
 
-#[derive(Debug, Clone, Copy, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum RawConsistency {
-    Strong,
-    Eventual,
-}
-
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawPattern {
@@ -194,7 +187,7 @@ pub struct RawPattern {
     pub rate: Scalar,
     pub item_size: Option<Scalar>,
     pub items: Option<Scalar>,
-    pub consistency: Option<Spanned<RawConsistency>>,
+    pub consistency: Option<Scalar>,
     pub index: Option<Spanned<String>>,
     #[serde(default)]
     pub fetch_base_items: bool,

@@ -7,7 +7,7 @@ use rust_decimal::Decimal;
 
 use super::quantity::{parse_count, parse_rate, parse_share, parse_size};
 use super::raw::{
-    RawBackups, RawCapacity, RawClass, RawConsistency, RawConsumer, RawConsumerKind, RawGb,
+    RawBackups, RawCapacity, RawClass, RawConsumer, RawConsumerKind, RawGb,
     RawIndex, RawIndexKind, RawMode, RawObserved, RawOperation, RawPattern, RawProjection,
     RawSettings, RawTable, RawWorkload, Scalar,
 };
@@ -638,13 +638,20 @@ impl Cx<'_> {
             (Some(c), false, _) | (Some(c), _, Operation::TransactGet) => {
                 return Err(self.err(&f("consistency"), position(c), format!("a `{}` has no read consistency", operation.name()), "Consider removing `consistency`; transactional reads always cost 2 units per 4 KB."));
             }
-            (Some(c), true, _) => match c.value {
-                RawConsistency::Strong if index.is_some_and(|i| i.kind == IndexKind::Global) => {
+            (Some(c), true, _) => {
+                let parsed = parse_consistency(&c.value).map_err(|why| {
+                    let help = match suggest::closest(c.value.trim(), ["strong", "eventual"]) {
+                        Some(close) => format!("Consider `{close}` (did you mean it?), or a share such as `92% eventual`."),
+                        None => "Consider `strong`, `eventual`, or a share such as `92% eventual`.".to_string(),
+                    };
+                    self.err(&f("consistency"), position(c), why, help)
+                })?;
+                let on_gsi = index.is_some_and(|i| i.kind == IndexKind::Global);
+                if on_gsi && parsed != Consistency::Eventual {
                     return Err(self.err(&f("consistency"), position(c), format!("a strongly consistent read on GSI `{}`: GSIs support eventual consistency only", index.map_or("", |i| i.name.as_str())), "Consider `consistency: eventual`, or querying the table or an LSI."));
                 }
-                RawConsistency::Strong => Consistency::Strong,
-                RawConsistency::Eventual => Consistency::Eventual,
-            },
+                parsed
+            }
             (None, true, Operation::TransactGet) => Consistency::Strong,
             (None, true, _) if index.is_some_and(|i| i.kind == IndexKind::Global) => {
                 Consistency::Eventual
@@ -698,6 +705,26 @@ impl Cx<'_> {
             description: p.description.clone(),
             index_effects,
         })
+    }
+}
+
+/// `strong`, `eventual`, or a share of eventually consistent reads: `92% eventual`.
+fn parse_consistency(text: &str) -> Result<Consistency, String> {
+    match text.trim() {
+        "strong" => Ok(Consistency::Strong),
+        "eventual" => Ok(Consistency::Eventual),
+        other => {
+            let share = other
+                .strip_suffix("eventual")
+                .map(str::trim)
+                .ok_or_else(|| format!("unknown consistency `{other}`"))?;
+            let eventual_share = parse_share(share).map_err(|why| format!("{why} in consistency `{other}`"))?;
+            Ok(match eventual_share {
+                s if s.is_zero() => Consistency::Strong,
+                s if s == Decimal::ONE => Consistency::Eventual,
+                eventual_share => Consistency::Mixed { eventual_share },
+            })
+        }
     }
 }
 

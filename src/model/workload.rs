@@ -242,6 +242,10 @@ impl Operation {
 pub enum Consistency {
     Strong,
     Eventual,
+    /// A share of the reads eventually consistent, the rest strong (`92% eventual`).
+    Mixed {
+        eventual_share: Decimal,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq)]
