@@ -35,9 +35,19 @@ fn unknown_value_is_refused_with_a_suggestion() {
         "    patterns:\n      g: { op: get, rate: 1/s, consistency: eventul }\n",
     ))
     .code(1)
-    .stderr_has("unknown variant `eventul`")
+    .stderr_has("unknown consistency `eventul`")
     .stderr_has("at tables.orders.patterns.g.consistency")
     .stderr_has("Consider `eventual`");
+    estimate(&orders("    patterns:\n      g: { op: gett, rate: 1/s }\n"))
+        .code(1)
+        .stderr_has("unknown variant `gett`")
+        .stderr_has("at tables.orders.patterns.g.op")
+        .stderr_has("Consider `get`");
+    estimate(&orders(
+        "    patterns:\n      g: { op: get, rate: 1/s, consistency: 120% eventual }\n",
+    ))
+    .code(1)
+    .stderr_has("outside [0, 1]");
 }
 
 #[test]

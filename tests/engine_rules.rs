@@ -64,7 +64,12 @@ fn eventual_reads_cost_half_and_missing_items_still_cost() {
 fn mixed_consistency_prices_each_share_at_its_rate() {
     // 92 % eventual: 1 − 0.92 / 2 = 0.54 of the strong units. 10 M gets of ≤ 4 KB →
     // 5.4 M RRU × $0.125 = $0.675. The case's 490 × 0.54 = 264.60 is the same arithmetic.
-    let e = estimate(&table("    item_size: 4 KB\n    patterns:\n      g: { op: get, rate: 10M/month, consistency: 92% eventual }\n"), "aws-us-east-1");
+    let e = estimate(
+        &table(
+            "    item_size: 4 KB\n    patterns:\n      g: { op: get, rate: 10M/month, consistency: 92% eventual }\n",
+        ),
+        "aws-us-east-1",
+    );
     assert_eq!(quantity(&e, "t/reads"), dec("5.4"));
     assert_eq!(cost(&e, "t/reads"), dec("0.675"));
 }

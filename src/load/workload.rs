@@ -7,9 +7,9 @@ use rust_decimal::Decimal;
 
 use super::quantity::{parse_count, parse_rate, parse_share, parse_size};
 use super::raw::{
-    RawBackups, RawCapacity, RawClass, RawConsumer, RawConsumerKind, RawGb,
-    RawIndex, RawIndexKind, RawMode, RawObserved, RawOperation, RawPattern, RawProjection,
-    RawSettings, RawTable, RawWorkload, Scalar,
+    RawBackups, RawCapacity, RawClass, RawConsumer, RawConsumerKind, RawGb, RawIndex, RawIndexKind,
+    RawMode, RawObserved, RawOperation, RawPattern, RawProjection, RawSettings, RawTable,
+    RawWorkload, Scalar,
 };
 use super::suggest;
 use super::yaml::{self, position};
@@ -718,7 +718,8 @@ fn parse_consistency(text: &str) -> Result<Consistency, String> {
                 .strip_suffix("eventual")
                 .map(str::trim)
                 .ok_or_else(|| format!("unknown consistency `{other}`"))?;
-            let eventual_share = parse_share(share).map_err(|why| format!("{why} in consistency `{other}`"))?;
+            let eventual_share =
+                parse_share(share).map_err(|why| format!("{why} in consistency `{other}`"))?;
             Ok(match eventual_share {
                 s if s.is_zero() => Consistency::Strong,
                 s if s == Decimal::ONE => Consistency::Eventual,
