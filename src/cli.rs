@@ -18,6 +18,10 @@ pub struct Cli {
 pub enum Command {
     /// Itemized monthly bill of a workload: per table, per line item, per access pattern.
     Estimate(EstimateArgs),
+    /// Baseline vs the workload's scenarios (and `--set` changes), line by line.
+    Compare(CompareArgs),
+    /// What a change to a workload file does to the bill; can fail a budget gate (exit 3).
+    Diff(DiffArgs),
     /// List the bundled price tables with their region, currency and date.
     Prices(PricesArgs),
 }
@@ -27,6 +31,7 @@ pub enum Format {
     Table,
     Json,
     Csv,
+    Markdown,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -51,9 +56,6 @@ pub enum Gb {
 pub struct EstimateArgs {
     /// Workload file (YAML), e.g. workloads/cloudshop.yaml.
     pub workload: String,
-    /// Price table: a bundled id (see `ddbcost prices`) or a path; overrides the workload's `prices`.
-    #[arg(long)]
-    pub prices: Option<String>,
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
     /// Write the report to this file (atomically) instead of standard output.
@@ -62,6 +64,19 @@ pub struct EstimateArgs {
     /// Break the bill down per line item (default), per access pattern or per component.
     #[arg(long, value_enum, default_value_t = By::Line)]
     pub by: By,
+    /// Change a field before estimating, e.g. `--set tables.orders.class=standard-ia` (repeatable).
+    #[arg(long = "set", value_name = "PATH=VALUE")]
+    pub sets: Vec<String>,
+    #[command(flatten)]
+    pub settings: SettingsArgs,
+}
+
+/// Settings shared by every command that estimates.
+#[derive(Debug, Args)]
+pub struct SettingsArgs {
+    /// Price table: a bundled id (see `ddbcost prices`) or a path; overrides the workload's `prices`.
+    #[arg(long)]
+    pub prices: Option<String>,
     /// Hours in a billing month (default 730, or the workload's `settings.month_hours`).
     #[arg(long)]
     pub month_hours: Option<String>,
@@ -71,6 +86,46 @@ pub struct EstimateArgs {
     /// Subtract the AWS free tier (off by default).
     #[arg(long)]
     pub free_tier: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct CompareArgs {
+    /// Workload file (YAML) with `scenarios:`.
+    pub workload: String,
+    /// Show only these scenarios (repeatable; steps are still applied cumulatively).
+    #[arg(long = "scenario", value_name = "NAME")]
+    pub scenarios: Vec<String>,
+    /// One more alternative: change a field, e.g. `--set tables.orders.class=standard-ia` (repeatable).
+    #[arg(long = "set", value_name = "PATH=VALUE")]
+    pub sets: Vec<String>,
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    pub format: Format,
+    /// Write the report to this file (atomically) instead of standard output.
+    #[arg(long, short)]
+    pub output: Option<String>,
+    #[command(flatten)]
+    pub settings: SettingsArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct DiffArgs {
+    /// The workload before the change.
+    pub old: String,
+    /// The workload after the change.
+    pub new: String,
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    pub format: Format,
+    /// Write the report to this file (atomically) instead of standard output.
+    #[arg(long, short)]
+    pub output: Option<String>,
+    /// Exit with code 3 when the new monthly total is above this amount.
+    #[arg(long, value_name = "AMOUNT")]
+    pub fail_above: Option<String>,
+    /// Exit with code 3 when the total rises by more than this percentage.
+    #[arg(long, value_name = "PERCENT")]
+    pub fail_increase: Option<String>,
+    #[command(flatten)]
+    pub settings: SettingsArgs,
 }
 
 #[derive(Debug, Args)]

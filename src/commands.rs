@@ -3,13 +3,16 @@
 
 use rust_decimal::Decimal;
 
-use crate::cli::{By, Cli, Command, EstimateArgs, Format, Gb, PricesArgs};
-use crate::engine;
-use crate::error::Error;
+use crate::cli::{
+    By, Cli, Command, CompareArgs, DiffArgs, EstimateArgs, Format, Gb, PricesArgs, SettingsArgs,
+};
+use crate::engine::{self, Estimate};
+use crate::error::{Error, ErrorKind};
 use crate::load::{self, SettingsOverrides, prices, quantity};
-use crate::model::{GbConvention, PriceBook, PriceTable, Settings, Workload};
+use crate::model::{CapacityMode, GbConvention, PriceBook, PriceTable, Settings, Workload};
 use crate::output;
 use crate::report::{self, Breakdown};
+use crate::scenario::{self, Comparison, ScenarioKind};
 
 /// Runs one command; diagnostics (warnings) go to standard error.
 ///
@@ -18,70 +21,79 @@ use crate::report::{self, Breakdown};
 pub fn run(cli: Cli) -> Result<(), Error> {
     match cli.command {
         Command::Estimate(args) => estimate(&args),
+        Command::Compare(args) => compare(&args),
+        Command::Diff(args) => diff(&args),
         Command::Prices(args) => list_prices(&args),
     }
 }
 
-/// A workload loaded with its price book and settings, ready for the engine.
-pub struct Prepared {
-    pub workload: Workload,
-    pub book: PriceBook,
-    pub settings: Settings,
+fn cli_settings(args: &SettingsArgs) -> Result<SettingsOverrides, Error> {
+    let month_hours = match args.month_hours.as_deref() {
+        Some(text) => {
+            let h = quantity::parse_number(text)
+                .map_err(|why| Error::usage(format!("--month-hours: {why}")))?;
+            if h <= Decimal::ZERO || h > Decimal::from(744) {
+                return Err(
+                    Error::usage(format!("--month-hours: `{text}` hours is not a month"))
+                        .help("Consider 730 (the AWS calculator's month), 720 or 744."),
+                );
+            }
+            Some(h)
+        }
+        None => None,
+    };
+    Ok(SettingsOverrides {
+        month_hours,
+        gb: args.gb.map(|g| match g {
+            Gb::Binary => GbConvention::Binary,
+            Gb::Decimal => GbConvention::Decimal,
+        }),
+        free_tier: args.free_tier.then_some(true),
+    })
 }
 
-/// Loads a workload file and everything it needs to be priced.
-///
-/// # Errors
-/// The file, the price table or a setting is invalid.
-pub fn prepare(
-    path: &str,
+fn settings(cli: &SettingsOverrides, file: &SettingsOverrides) -> Settings {
+    Settings {
+        month_hours: cli
+            .month_hours
+            .or(file.month_hours)
+            .unwrap_or(Settings::default().month_hours),
+        gb: cli.gb.or(file.gb).unwrap_or(GbConvention::Binary),
+        free_tier: cli.free_tier.or(file.free_tier).unwrap_or(false),
+    }
+}
+
+/// The price table a workload names (or `--prices`), plus the bundled tables of its replica
+/// regions in the same currency.
+fn price_book(
+    workload: &Workload,
     prices_arg: Option<&str>,
-    cli: &SettingsOverrides,
-) -> Result<Prepared, Error> {
-    let text = load::read_file(path)?;
-    let (workload, from_file) = load::parse_workload(&text, path)?;
+    file: &str,
+) -> Result<PriceBook, Error> {
     let name = prices_arg.map(str::to_string).or_else(|| workload.prices.clone()).ok_or_else(|| {
-        Error::usage(format!("no price table for `{path}`"))
+        Error::usage(format!("no price table for `{file}`"))
             .help("Consider `--prices aws-us-east-1` (see `ddbcost prices`), or `prices:` in the workload.")
     })?;
     let primary = match prices::resolve(&name) {
         // Named by the workload: point at the workload's `prices` field.
         Err(e) if prices_arg.is_none() && e.file.is_none() => {
-            return Err(e.file(path).path("prices"));
+            return Err(e.file(file).path("prices"));
         }
         Err(e) if prices_arg.is_some() && e.file.is_none() => {
             return Err(Error {
-                kind: crate::error::ErrorKind::Usage,
+                kind: ErrorKind::Usage,
                 ..e
             }
             .path("--prices"));
         }
         other => other?,
     };
-    let book = price_book(&workload, primary, path)?;
-    let settings = Settings {
-        month_hours: cli
-            .month_hours
-            .or(from_file.month_hours)
-            .unwrap_or(Settings::default().month_hours),
-        gb: cli.gb.or(from_file.gb).unwrap_or(GbConvention::Binary),
-        free_tier: cli.free_tier.or(from_file.free_tier).unwrap_or(false),
-    };
-    Ok(Prepared {
-        workload,
-        book,
-        settings,
-    })
-}
-
-/// The primary table plus the bundled tables of each replica region in the same currency.
-fn price_book(workload: &Workload, primary: PriceTable, path: &str) -> Result<PriceBook, Error> {
     let mut others: Vec<PriceTable> = Vec::new();
     for table in &workload.tables {
         for region in &table.replicas {
             if *region == primary.region {
                 return Err(Error::input(format!("table `{}` lists its own region `{region}` as a replica", table.name))
-                    .file(path)
+                    .file(file)
                     .path(format!("tables.{}.replicas", table.name))
                     .help(format!("Consider listing only the other regions; the table's region is the price table's ({region}).")));
             }
@@ -99,47 +111,45 @@ fn price_book(workload: &Workload, primary: PriceTable, path: &str) -> Result<Pr
     Ok(PriceBook { primary, others })
 }
 
-fn cli_settings(
-    month_hours: Option<&str>,
-    gb: Option<Gb>,
-    free_tier: bool,
-) -> Result<SettingsOverrides, Error> {
-    let month_hours = match month_hours {
-        Some(text) => {
-            let h = quantity::parse_number(text)
-                .map_err(|why| Error::usage(format!("--month-hours: {why}")))?;
-            if h <= Decimal::ZERO || h > Decimal::from(744) {
-                return Err(
-                    Error::usage(format!("--month-hours: `{text}` hours is not a month"))
-                        .help("Consider 730 (the AWS calculator's month), 720 or 744."),
-                );
-            }
-            Some(h)
-        }
-        None => None,
-    };
-    Ok(SettingsOverrides {
-        month_hours,
-        gb: gb.map(|g| match g {
-            Gb::Binary => GbConvention::Binary,
-            Gb::Decimal => GbConvention::Decimal,
-        }),
-        free_tier: free_tier.then_some(true),
-    })
+/// Prices a loaded workload under the command line's and the file's settings.
+fn price(
+    workload: &Workload,
+    file_settings: &SettingsOverrides,
+    args: &SettingsArgs,
+    file: &str,
+) -> Result<(Estimate, PriceBook), Error> {
+    let book = price_book(workload, args.prices.as_deref(), file)?;
+    let settings = settings(&cli_settings(args)?, file_settings);
+    let estimate =
+        engine::estimate(workload, &book, &settings).map_err(|e| Error::from(e).file(file))?;
+    Ok((estimate, book))
 }
 
-fn estimate(args: &EstimateArgs) -> Result<(), Error> {
-    let overrides = cli_settings(args.month_hours.as_deref(), args.gb, args.free_tier)?;
-    let prepared = prepare(&args.workload, args.prices.as_deref(), &overrides)?;
-    let estimate = engine::estimate(&prepared.workload, &prepared.book, &prepared.settings)
-        .map_err(|e| Error::from(e).file(&args.workload))?;
+fn warn(estimate: &Estimate, format: Format, output: Option<&str>) {
     // The table view prints warnings in its footer; other formats and files get them on
     // standard error so that they are not lost.
-    if args.format != Format::Table || args.output.is_some() {
+    if format != Format::Table || output.is_some() {
         for w in &estimate.warnings {
             eprintln!("warning: {w}");
         }
     }
+}
+
+fn estimate(args: &EstimateArgs) -> Result<(), Error> {
+    let file = args.workload.as_str();
+    let text = load::read_file(file)?;
+    let (workload, file_settings) = if args.sets.is_empty() {
+        load::parse_workload(&text, file)?
+    } else {
+        let (_, docs) = scenario::scenario_documents(&text, file, &args.sets)?;
+        let doc = docs
+            .iter()
+            .find(|d| d.name == "--set")
+            .ok_or_else(|| Error::usage("--set made no change"))?;
+        scenario::workload_of(doc, file)?
+    };
+    let (estimate, _) = price(&workload, &file_settings, &args.settings, file)?;
+    warn(&estimate, args.format, args.output.as_deref());
     let by = match args.by {
         By::Line => Breakdown::Line,
         By::Pattern => Breakdown::Pattern,
@@ -149,8 +159,187 @@ fn estimate(args: &EstimateArgs) -> Result<(), Error> {
         Format::Table => report::table::render(&estimate, by),
         Format::Json => report::json::render(&estimate),
         Format::Csv => report::csv::render(&estimate, by),
+        Format::Markdown => report::markdown::estimate(&estimate, by),
     };
     output::emit(args.output.as_deref(), &text)
+}
+
+fn compare(args: &CompareArgs) -> Result<(), Error> {
+    let file = args.workload.as_str();
+    let text = load::read_file(file)?;
+    let (baseline, base_settings) = load::parse_workload(&text, file)?;
+    let (_, docs) = scenario::scenario_documents(&text, file, &args.sets)?;
+    if docs.is_empty() {
+        return Err(Error::usage(format!("`{file}` has no scenarios to compare"))
+            .help("Consider adding `scenarios: { steps: [...], alternatives: [...] }` to the workload, or `--set PATH=VALUE`."));
+    }
+    let docs = scenario::select(docs, &args.scenarios)?;
+    let (base_estimate, _) = price(&baseline, &base_settings, &args.settings, file)?;
+    let mut results = Vec::with_capacity(docs.len());
+    let mut notes = Vec::new();
+    for doc in docs {
+        let (workload, file_settings) = scenario::workload_of(&doc, file)?;
+        let (estimate, book) = price(
+            &workload,
+            &file_settings,
+            &args.settings,
+            &format!("{file} (scenario `{}`)", doc.name),
+        )?;
+        if estimate.currency != base_estimate.currency {
+            return Err(Error::input(format!(
+                "scenario `{}` is priced in {} and the baseline in {}",
+                doc.name, estimate.currency, base_estimate.currency
+            ))
+            .file(file)
+            .help("Consider price tables in one currency for a comparison."));
+        }
+        notes.extend(break_even_notes(&baseline, &workload, &book, &doc.name));
+        results.push((doc.name, doc.description, doc.kind, estimate));
+    }
+    let mut comparison = scenario::compare(base_estimate, results);
+    comparison.notes = notes;
+    emit_comparison(&comparison, args.format, args.output.as_deref())
+}
+
+/// Where a scenario switches a table between on-demand and provisioned, the utilization at
+/// which the two cost the same.
+fn break_even_notes(
+    baseline: &Workload,
+    scenario: &Workload,
+    book: &PriceBook,
+    name: &str,
+) -> Vec<String> {
+    let mut out = Vec::new();
+    for table in &scenario.tables {
+        let Some(before) = baseline.tables.iter().find(|t| t.name == table.name) else {
+            continue;
+        };
+        let differs = matches!(
+            (before.capacity, table.capacity),
+            (CapacityMode::OnDemand, CapacityMode::Provisioned(_))
+                | (CapacityMode::Provisioned(_), CapacityMode::OnDemand)
+        );
+        if !differs {
+            continue;
+        }
+        if let Some((reads, writes)) = engine::break_even_utilization(&book.primary, table.class) {
+            let pct = |u: Decimal| (u * Decimal::from(100)).round_dp(1).normalize();
+            out.push(format!(
+                "scenario `{name}`, table `{}`: on-demand and provisioned capacity cost the same at {} % average utilization for reads and {} % for writes ({}); provisioned is cheaper above them",
+                table.name,
+                pct(reads),
+                pct(writes),
+                book.primary.id
+            ));
+        }
+    }
+    out
+}
+
+fn emit_comparison(
+    comparison: &Comparison,
+    format: Format,
+    output: Option<&str>,
+) -> Result<(), Error> {
+    warn(&comparison.baseline, format, output);
+    for s in &comparison.scenarios {
+        warn(&s.estimate, format, output);
+    }
+    let text = match format {
+        Format::Table => report::compare::table(comparison),
+        Format::Json => report::compare::json(comparison),
+        Format::Csv => report::compare::csv(comparison),
+        Format::Markdown => report::compare::markdown(comparison),
+    };
+    output::emit(output, &text)
+}
+
+fn diff(args: &DiffArgs) -> Result<(), Error> {
+    let fail_above = args
+        .fail_above
+        .as_deref()
+        .map(|t| {
+            quantity::parse_money(t).map_err(|why| Error::usage(format!("--fail-above: {why}")))
+        })
+        .transpose()?;
+    let fail_increase = args
+        .fail_increase
+        .as_deref()
+        .map(|t| {
+            quantity::parse_number(t.trim_end_matches('%'))
+                .map_err(|why| Error::usage(format!("--fail-increase: {why}")))
+        })
+        .transpose()?;
+    let mut estimates = Vec::new();
+    for file in [&args.old, &args.new] {
+        let text = load::read_file(file)?;
+        let (workload, file_settings) = load::parse_workload(&text, file)?;
+        estimates.push(price(&workload, &file_settings, &args.settings, file)?.0);
+    }
+    let new = estimates
+        .pop()
+        .unwrap_or_else(|| unreachable!("two estimates"));
+    let old = estimates
+        .pop()
+        .unwrap_or_else(|| unreachable!("two estimates"));
+    if old.currency != new.currency {
+        return Err(Error::input(format!(
+            "`{}` is priced in {} and `{}` in {}: a diff needs one currency",
+            args.old, old.currency, args.new, new.currency
+        ))
+        .help("Consider `--prices` to price both with the same table."));
+    }
+    let comparison = scenario::compare(
+        old,
+        vec![(args.new.clone(), None, ScenarioKind::Alternative, new)],
+    );
+    emit_comparison(&comparison, args.format, args.output.as_deref())?;
+    budget_gate(&comparison, fail_above, fail_increase)
+}
+
+/// Exit code 3 when the new total crosses a gate.
+fn budget_gate(
+    comparison: &Comparison,
+    fail_above: Option<Decimal>,
+    fail_increase: Option<Decimal>,
+) -> Result<(), Error> {
+    let old = comparison.baseline.total;
+    let Some(new) = comparison.scenarios.first().map(|s| s.estimate.total) else {
+        return Ok(());
+    };
+    let currency = &comparison.baseline.currency;
+    let show = |d: Decimal| report::money::display(d, currency);
+    if let Some(limit) = fail_above
+        && new > limit
+    {
+        return Err(Error::budget(format!(
+            "the new monthly total {} {currency} is above the limit of {} {currency}",
+            show(new),
+            show(limit)
+        )));
+    }
+    if let Some(limit) = fail_increase
+        && new > old
+    {
+        let increase = if old.is_zero() {
+            None
+        } else {
+            Some((new - old) * Decimal::from(100) / old)
+        };
+        if increase.is_none_or(|pct| pct > limit) {
+            let pct = increase.map_or_else(
+                || "from zero".to_string(),
+                |p| format!("{} %", p.round_dp(2).normalize()),
+            );
+            return Err(Error::budget(format!(
+                "the monthly total rises {pct} ({} → {} {currency}), more than the {} % allowed",
+                show(old),
+                show(new),
+                limit.normalize()
+            )));
+        }
+    }
+    Ok(())
 }
 
 fn list_prices(args: &PricesArgs) -> Result<(), Error> {
@@ -180,7 +369,7 @@ fn list_prices(args: &PricesArgs) -> Result<(), Error> {
             }
             String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
         }
-        Format::Table => {
+        Format::Table | Format::Markdown => {
             let mut b = tabled::builder::Builder::default();
             b.push_record([
                 "Id",
@@ -201,7 +390,11 @@ fn list_prices(args: &PricesArgs) -> Result<(), Error> {
                 ]);
             }
             let mut t = b.build();
-            t.with(tabled::settings::Style::rounded());
+            if args.format == Format::Markdown {
+                t.with(tabled::settings::Style::markdown());
+            } else {
+                t.with(tabled::settings::Style::rounded());
+            }
             format!("{t}\n")
         }
     };

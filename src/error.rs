@@ -10,12 +10,15 @@ pub mod exit {
     pub const USAGE: i32 = 2;
     /// Bad input files, missing prices, I/O failures.
     pub const INPUT: i32 = 1;
+    /// A budget gate of `ddbcost diff` was crossed (the report is still printed).
+    pub const BUDGET: i32 = 3;
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ErrorKind {
     Usage,
     Input,
+    Budget,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -42,6 +45,13 @@ impl Error {
             position: None,
             source_line: None,
             help: None,
+        }
+    }
+
+    pub fn budget(message: impl Into<String>) -> Self {
+        Error {
+            kind: ErrorKind::Budget,
+            ..Error::input(message)
         }
     }
 
@@ -93,6 +103,7 @@ impl Error {
         match self.kind {
             ErrorKind::Usage => exit::USAGE,
             ErrorKind::Input => exit::INPUT,
+            ErrorKind::Budget => exit::BUDGET,
         }
     }
 }

@@ -13,3 +13,4 @@ pub mod load;
 pub mod model;
 pub mod output;
 pub mod report;
+pub mod scenario;

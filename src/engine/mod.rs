@@ -78,6 +78,30 @@ pub fn estimate(
     })
 }
 
+/// Utilization at which provisioned capacity costs the same as on-demand requests, for reads
+/// and for writes: a unit provisioned for an hour serves at most 3,600 request units, so
+/// provisioned wins above `unit-hour price ÷ (3,600 × on-demand price per unit)`.
+/// `None` where the price table lacks one of the prices.
+#[must_use]
+pub fn break_even_utilization(
+    prices: &crate::model::PriceTable,
+    class: crate::model::TableClass,
+) -> Option<(rust_decimal::Decimal, rust_decimal::Decimal)> {
+    use crate::model::PriceKey;
+    use rust_decimal::Decimal;
+    let per_unit_hour =
+        |per_million: Decimal| per_million * Decimal::from(3600) / Decimal::from(1_000_000);
+    let reads = prices
+        .get(&PriceKey::RcuHour(class))?
+        .checked_div(per_unit_hour(prices.get(&PriceKey::ReadPerMillion(class))?))?;
+    let writes = prices
+        .get(&PriceKey::WcuHour(class))?
+        .checked_div(per_unit_hour(
+            prices.get(&PriceKey::WritePerMillion(class))?,
+        ))?;
+    Some((reads, writes))
+}
+
 /// Decimal literal for tests: `dec("40.8")`.
 #[cfg(test)]
 pub(crate) fn dec(s: &str) -> rust_decimal::Decimal {

@@ -4,10 +4,10 @@
 
 pub mod prices;
 pub mod quantity;
-mod raw;
+pub mod raw;
 pub mod suggest;
 mod workload;
-mod yaml;
+pub mod yaml;
 
 pub use workload::{MAX_ITEM_BYTES, SettingsOverrides, parse_workload};
 

@@ -18,6 +18,25 @@ pub struct RawWorkload {
     pub prices: Option<String>,
     pub settings: Option<RawSettings>,
     pub tables: IndexMap<String, RawTable>,
+    /// What-if scenarios; read by `scenario`, checked for shape here.
+    pub scenarios: Option<RawScenarios>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawScenarios {
+    #[serde(default)]
+    pub steps: Vec<RawScenario>,
+    #[serde(default)]
+    pub alternatives: Vec<RawScenario>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawScenario {
+    pub name: String,
+    pub description: Option<String>,
+    pub patch: serde_json::Value,
 }
 
 #[derive(Debug, Deserialize)]

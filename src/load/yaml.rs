@@ -95,3 +95,19 @@ fn help_for(message: &str) -> String {
     }
     "Consider checking the value against the README's workload reference.".to_string()
 }
+
+/// Parses `text` into an untyped document (for merge patches). Integers stay exact; decimal
+/// numbers pass through `f64` and are written back in their shortest form, which is their
+/// original text for up to 15 significant digits.
+///
+/// # Errors
+/// Malformed YAML.
+pub fn parse_value(text: &str, file: &str) -> Result<serde_json::Value, Error> {
+    parse(text, file)
+}
+
+/// Writes an untyped document as text `parse` reads back (JSON is a subset of YAML).
+#[must_use]
+pub fn to_text(value: &serde_json::Value) -> String {
+    serde_json::to_string(value).unwrap_or_default()
+}

@@ -103,33 +103,7 @@ pub fn document(e: &Estimate) -> EstimateDoc {
                 subtotal: subtotal.normalize(),
             })
             .collect(),
-        line_items: e
-            .line_items
-            .iter()
-            .map(|i| LineItemDoc {
-                key: i.key.clone(),
-                table: i.table.to_string(),
-                component: i.component.name().to_string(),
-                label: i.label.to_string(),
-                region: i.region.to_string(),
-                quantity: i.quantity.map(|v| v.normalize()),
-                unit: i.unit.to_string(),
-                unit_price: i.unit_price.normalize(),
-                price_key: i.price_key.to_string(),
-                cost: i.cost.map(|v| v.normalize()),
-                cost_rounded: i.cost.map(|v| money::round(v, c)),
-                basis: i.basis.name().to_string(),
-                patterns: i.patterns().into_iter().map(str::to_string).collect(),
-                attribution: i
-                    .attribution
-                    .iter()
-                    .map(|a| PatternDoc {
-                        pattern: a.pattern.to_string(),
-                        cost: a.cost.normalize(),
-                    })
-                    .collect(),
-            })
-            .collect(),
+        line_items: line_item_docs(e),
         patterns: e
             .pattern_costs()
             .into_iter()
@@ -141,6 +115,38 @@ pub fn document(e: &Estimate) -> EstimateDoc {
         excluded: e.excluded.clone(),
         warnings: e.warnings.clone(),
     }
+}
+
+/// The line items of `e` as documents.
+#[must_use]
+pub fn line_item_docs(e: &Estimate) -> Vec<LineItemDoc> {
+    let c = &e.currency;
+    e.line_items
+        .iter()
+        .map(|i| LineItemDoc {
+            key: i.key.clone(),
+            table: i.table.to_string(),
+            component: i.component.name().to_string(),
+            label: i.label.to_string(),
+            region: i.region.to_string(),
+            quantity: i.quantity.map(|v| v.normalize()),
+            unit: i.unit.to_string(),
+            unit_price: i.unit_price.normalize(),
+            price_key: i.price_key.to_string(),
+            cost: i.cost.map(|v| v.normalize()),
+            cost_rounded: i.cost.map(|v| money::round(v, c)),
+            basis: i.basis.name().to_string(),
+            patterns: i.patterns().into_iter().map(str::to_string).collect(),
+            attribution: i
+                .attribution
+                .iter()
+                .map(|a| PatternDoc {
+                    pattern: a.pattern.to_string(),
+                    cost: a.cost.normalize(),
+                })
+                .collect(),
+        })
+        .collect()
 }
 
 /// Pretty-printed JSON with a trailing newline.

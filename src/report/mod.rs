@@ -2,8 +2,10 @@
 //! for machines (JSON, CSV). Renderers are pure functions from the estimate to text; money is
 //! rounded only through `money`, and machine formats keep the exact figure beside it.
 
+pub mod compare;
 pub mod csv;
 pub mod json;
+pub mod markdown;
 pub mod money;
 pub mod table;
 

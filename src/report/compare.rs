@@ -1,0 +1,437 @@
+//! Rendering a comparison (compare and diff): the baseline and each scenario side by side,
+//! per line item (joined on stable keys) and per table, deltas in money and %, totals, and for
+//! cumulative steps a waterfall. Terminal table, JSON, CSV and Markdown.
+
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+use tabled::builder::Builder;
+use tabled::settings::object::Columns;
+use tabled::settings::{Alignment, Style};
+
+use super::json::{self, EstimateDoc, LineItemDoc};
+use super::{markdown, money};
+use crate::scenario::Comparison;
+
+pub const COMPARE_SCHEMA: &str = "ddbcost.compare/v1";
+
+fn pct(delta: Decimal, base: Decimal) -> Option<Decimal> {
+    (!base.is_zero()).then(|| (delta * Decimal::from(100) / base).round_dp(2).normalize())
+}
+
+fn signed(d: Decimal, currency: &str) -> String {
+    let text = money::display(d, currency);
+    if d > Decimal::ZERO && text != money::display(Decimal::ZERO, currency) {
+        format!("+{text}")
+    } else {
+        text
+    }
+}
+
+fn signed_pct(delta: Decimal, base: Decimal) -> String {
+    match pct(delta, base) {
+        Some(p) if p > Decimal::ZERO => format!("+{} %", p.round_dp(1)),
+        Some(p) => format!("{} %", p.round_dp(1)),
+        None => "—".to_string(),
+    }
+}
+
+fn cell(v: Option<Decimal>, currency: &str) -> String {
+    v.map_or_else(|| "—".to_string(), |v| money::display(v, currency))
+}
+
+/// The terminal view.
+#[must_use]
+pub fn table(c: &Comparison) -> String {
+    let cur = &c.baseline.currency;
+    let mut header = vec![
+        "Table".to_string(),
+        "Line item".to_string(),
+        "Baseline".to_string(),
+    ];
+    for s in &c.scenarios {
+        header.push(s.name.clone());
+        header.push("Δ".to_string());
+    }
+    let mut b = Builder::default();
+    b.push_record(header);
+    for table in c.tables() {
+        for r in c.rows.iter().filter(|r| r.table == table) {
+            let mut row = vec![r.table.clone(), r.label.clone(), cell(r.baseline, cur)];
+            for v in &r.scenarios {
+                row.push(cell(*v, cur));
+                row.push(signed(
+                    v.unwrap_or_default() - r.baseline.unwrap_or_default(),
+                    cur,
+                ));
+            }
+            b.push_record(row);
+        }
+        let base = c.table_total(table, None);
+        let mut row = vec![
+            String::new(),
+            format!("Subtotal {table}"),
+            money::display(base, cur),
+        ];
+        for i in 0..c.scenarios.len() {
+            let v = c.table_total(table, Some(i));
+            row.push(money::display(v, cur));
+            row.push(signed(v - base, cur));
+        }
+        b.push_record(row);
+    }
+    let mut total = vec![
+        String::new(),
+        "TOTAL".to_string(),
+        format!(
+            "{} {}",
+            money::symbol(cur),
+            money::display(c.baseline.total, cur)
+        ),
+    ];
+    let mut percent = vec![String::new(), "Δ vs baseline".to_string(), String::new()];
+    for s in &c.scenarios {
+        total.push(format!(
+            "{} {}",
+            money::symbol(cur),
+            money::display(s.estimate.total, cur)
+        ));
+        total.push(signed(s.delta, cur));
+        percent.push(String::new());
+        percent.push(signed_pct(s.delta, c.baseline.total));
+    }
+    b.push_record(total);
+    b.push_record(percent);
+    let mut t = b.build();
+    t.with(Style::rounded());
+    t.modify(Columns::new(2..), Alignment::right());
+    let mut out = format!(
+        "ddbcost compare: {} — monthly cost in {cur} ({})\n{t}\n",
+        c.baseline.workload,
+        money::symbol(cur)
+    );
+    for s in &c.scenarios {
+        let kind = s.kind.name();
+        match &s.description {
+            Some(d) => out.push_str(&format!("  {} ({kind}): {d}\n", s.name)),
+            None => out.push_str(&format!("  {} ({kind})\n", s.name)),
+        }
+    }
+    if let Some(crate::scenario::Waterfall { start, steps, end }) = c.waterfall() {
+        let mut w = Builder::default();
+        w.push_record([
+            "Waterfall",
+            &format!("Δ ({cur})"),
+            &format!("Running total ({cur})"),
+        ]);
+        w.push_record([
+            "baseline".to_string(),
+            String::new(),
+            money::display(start, cur),
+        ]);
+        let mut running = start;
+        for (name, delta) in steps {
+            running += delta;
+            w.push_record([
+                name.to_string(),
+                signed(delta, cur),
+                money::display(running, cur),
+            ]);
+        }
+        w.push_record([
+            "end".to_string(),
+            signed(end - start, cur),
+            money::display(end, cur),
+        ]);
+        let mut wt = w.build();
+        wt.with(Style::rounded());
+        wt.modify(Columns::new(1..), Alignment::right());
+        out.push_str(&format!("{wt}\n"));
+    }
+    for n in &c.notes {
+        out.push_str(&format!("note: {n}\n"));
+    }
+    let e = &c.baseline;
+    out.push_str(&format!(
+        "Prices: {} ({}, {}), effective {}. Settings: {}-hour month; GB = {}; free tier {}.\nRounding: {}; deltas are computed exactly, then rounded.\n",
+        e.price_table.id,
+        e.price_table.region,
+        e.price_table.currency,
+        e.price_table.effective,
+        e.settings.month_hours.normalize(),
+        e.settings.gb.name(),
+        if e.settings.free_tier { "applied" } else { "off" },
+        money::policy(cur)
+    ));
+    out
+}
+
+/// The JSON document: `baseline` is an estimate document as `estimate --format json` prints
+/// it; each scenario has `name`, `total`, `delta` and `line_items` in the same shape.
+#[derive(Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct CompareDoc {
+    pub schema: String,
+    pub currency: String,
+    pub baseline: EstimateDoc,
+    pub scenarios: Vec<ScenarioDoc>,
+    pub rows: Vec<RowDoc>,
+    pub waterfall: Option<WaterfallDoc>,
+    pub notes: Vec<String>,
+}
+
+#[derive(Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct ScenarioDoc {
+    pub name: String,
+    pub kind: String,
+    pub description: Option<String>,
+    pub total: Decimal,
+    pub total_rounded: Decimal,
+    /// Total minus the baseline's.
+    pub delta: Decimal,
+    pub delta_percent: Option<Decimal>,
+    /// For a step: total minus the previous step's.
+    pub step_delta: Option<Decimal>,
+    pub line_items: Vec<LineItemDoc>,
+    pub warnings: Vec<String>,
+}
+
+#[derive(Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct RowDoc {
+    pub key: String,
+    pub table: String,
+    pub component: String,
+    pub label: String,
+    pub baseline: Option<Decimal>,
+    /// Cost in each scenario, in the order of `scenarios`; `null` where the line is absent.
+    pub scenarios: Vec<Option<Decimal>>,
+}
+
+#[derive(Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct WaterfallDoc {
+    pub start: Decimal,
+    pub steps: Vec<StepDoc>,
+    pub end: Decimal,
+}
+
+#[derive(Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct StepDoc {
+    pub name: String,
+    pub delta: Decimal,
+}
+
+#[must_use]
+pub fn document(c: &Comparison) -> CompareDoc {
+    let base_total = c.baseline.total;
+    CompareDoc {
+        schema: COMPARE_SCHEMA.to_string(),
+        currency: c.baseline.currency.clone(),
+        baseline: json::document(&c.baseline),
+        scenarios: c
+            .scenarios
+            .iter()
+            .map(|s| ScenarioDoc {
+                name: s.name.clone(),
+                kind: s.kind.name().to_string(),
+                description: s.description.clone(),
+                total: s.estimate.total.normalize(),
+                total_rounded: money::round(s.estimate.total, &s.estimate.currency),
+                delta: s.delta.normalize(),
+                delta_percent: pct(s.delta, base_total),
+                step_delta: s.step_delta.map(|d| d.normalize()),
+                line_items: json::line_item_docs(&s.estimate),
+                warnings: s.estimate.warnings.clone(),
+            })
+            .collect(),
+        rows: c
+            .rows
+            .iter()
+            .map(|r| RowDoc {
+                key: r.key.clone(),
+                table: r.table.clone(),
+                component: r.component.name().to_string(),
+                label: r.label.clone(),
+                baseline: r.baseline.map(|v| v.normalize()),
+                scenarios: r
+                    .scenarios
+                    .iter()
+                    .map(|v| v.map(|v| v.normalize()))
+                    .collect(),
+            })
+            .collect(),
+        waterfall: c
+            .waterfall()
+            .map(
+                |crate::scenario::Waterfall { start, steps, end }| WaterfallDoc {
+                    start: start.normalize(),
+                    steps: steps
+                        .into_iter()
+                        .map(|(name, delta)| StepDoc {
+                            name: name.to_string(),
+                            delta: delta.normalize(),
+                        })
+                        .collect(),
+                    end: end.normalize(),
+                },
+            ),
+        notes: c.notes.clone(),
+    }
+}
+
+#[must_use]
+pub fn json(c: &Comparison) -> String {
+    let mut s = serde_json::to_string_pretty(&document(c)).unwrap_or_default();
+    s.push('\n');
+    s
+}
+
+/// The header of the comparison CSV, in order; stable.
+pub const HEADER: &[&str] = &[
+    "scenario",
+    "kind",
+    "key",
+    "table",
+    "component",
+    "label",
+    "baseline_cost",
+    "cost",
+    "delta",
+    "delta_rounded",
+    "currency",
+];
+
+/// One row per scenario and line item (long format, for pivot tables).
+#[must_use]
+pub fn csv(c: &Comparison) -> String {
+    let cur = &c.baseline.currency;
+    let text = |d: Option<Decimal>| d.map(|v| v.normalize().to_string()).unwrap_or_default();
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let _ = w.write_record(HEADER);
+    for (i, s) in c.scenarios.iter().enumerate() {
+        for r in &c.rows {
+            let delta = r.scenarios[i].unwrap_or_default() - r.baseline.unwrap_or_default();
+            let _ = w.write_record([
+                s.name.clone(),
+                s.kind.name().to_string(),
+                r.key.clone(),
+                r.table.clone(),
+                r.component.name().to_string(),
+                r.label.clone(),
+                text(r.baseline),
+                text(r.scenarios[i]),
+                delta.normalize().to_string(),
+                money::round(delta, cur).to_string(),
+                cur.clone(),
+            ]);
+        }
+    }
+    String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
+}
+
+/// Markdown for a pull request: totals and deltas first, then the waterfall, then the line
+/// items that change.
+#[must_use]
+pub fn markdown(c: &Comparison) -> String {
+    let cur = &c.baseline.currency;
+    let base = c.baseline.total;
+    let mut out = format!("## ddbcost: {}\n\n", markdown::cell(&c.baseline.workload));
+    let mut rows = vec![vec![
+        "baseline".to_string(),
+        String::new(),
+        money::display(base, cur),
+        String::new(),
+        String::new(),
+    ]];
+    for s in &c.scenarios {
+        rows.push(vec![
+            s.name.clone(),
+            s.kind.name().to_string(),
+            money::display(s.estimate.total, cur),
+            signed(s.delta, cur),
+            signed_pct(s.delta, base),
+        ]);
+    }
+    out.push_str(&markdown::table(
+        &[
+            "Scenario",
+            "Kind",
+            &format!("Monthly ({cur})"),
+            "Δ vs baseline",
+            "Δ %",
+        ],
+        &[false, false, true, true, true],
+        &rows,
+    ));
+    if let Some(crate::scenario::Waterfall { start, steps, end }) = c.waterfall() {
+        out.push_str("\n### Waterfall\n\n");
+        let mut rows = vec![vec![
+            "baseline".to_string(),
+            String::new(),
+            money::display(start, cur),
+        ]];
+        let mut running = start;
+        for (name, delta) in steps {
+            running += delta;
+            rows.push(vec![
+                name.to_string(),
+                signed(delta, cur),
+                money::display(running, cur),
+            ]);
+        }
+        rows.push(vec![
+            "end".to_string(),
+            signed(end - start, cur),
+            money::display(end, cur),
+        ]);
+        out.push_str(&markdown::table(
+            &["Step", "Δ", "Running total"],
+            &[false, true, true],
+            &rows,
+        ));
+    }
+    let changed: Vec<_> = c
+        .rows
+        .iter()
+        .filter(|r| r.scenarios.iter().any(|v| *v != r.baseline))
+        .collect();
+    out.push_str("\n### Line items that change\n\n");
+    if changed.is_empty() {
+        out.push_str("No line item changes.\n");
+    } else {
+        let mut header = vec![
+            "Table".to_string(),
+            "Line item".to_string(),
+            "Baseline".to_string(),
+        ];
+        for s in &c.scenarios {
+            header.push(s.name.clone());
+            header.push("Δ".to_string());
+        }
+        let mut right = vec![false, false, true];
+        right.extend(c.scenarios.iter().flat_map(|_| [true, true]));
+        let rows: Vec<Vec<String>> = changed
+            .iter()
+            .map(|r| {
+                let mut row = vec![r.table.clone(), r.label.clone(), cell(r.baseline, cur)];
+                for v in &r.scenarios {
+                    row.push(cell(*v, cur));
+                    row.push(signed(
+                        v.unwrap_or_default() - r.baseline.unwrap_or_default(),
+                        cur,
+                    ));
+                }
+                row
+            })
+            .collect();
+        let header_refs: Vec<&str> = header.iter().map(String::as_str).collect();
+        out.push_str(&markdown::table(&header_refs, &right, &rows));
+        let unchanged = c.rows.len() - changed.len();
+        if unchanged > 0 {
+            out.push_str(&format!("\n{unchanged} line item(s) unchanged.\n"));
+        }
+    }
+    for n in &c.notes {
+        out.push_str(&format!("\n> note: {}\n", markdown::cell(n)));
+    }
+    out.push('\n');
+    out.push_str(&markdown::footer(&c.baseline));
+    out
+}

@@ -1,0 +1,158 @@
+//! Markdown for pull requests and wikis: totals first, then tables whose cells escape `|`.
+
+use rust_decimal::Decimal;
+
+use super::Breakdown;
+use super::money;
+use crate::engine::Estimate;
+
+/// Escapes a cell: `|` would end it, a newline would end the row.
+#[must_use]
+pub fn cell(text: &str) -> String {
+    text.replace('|', "\\|").replace(['\n', '\r'], " ")
+}
+
+/// A Markdown table; `right` marks right-aligned columns.
+#[must_use]
+pub fn table(header: &[&str], right: &[bool], rows: &[Vec<String>]) -> String {
+    let mut out = String::new();
+    out.push_str(&format!(
+        "| {} |\n",
+        header
+            .iter()
+            .map(|h| cell(h))
+            .collect::<Vec<_>>()
+            .join(" | ")
+    ));
+    let rule: Vec<&str> = right
+        .iter()
+        .map(|r| if *r { "--:" } else { "---" })
+        .collect();
+    out.push_str(&format!("|{}|\n", rule.join("|")));
+    for row in rows {
+        out.push_str(&format!(
+            "| {} |\n",
+            row.iter().map(|c| cell(c)).collect::<Vec<_>>().join(" | ")
+        ));
+    }
+    out
+}
+
+/// The settings and price table, as a closing paragraph.
+#[must_use]
+pub fn footer(e: &Estimate) -> String {
+    let p = &e.price_table;
+    format!(
+        "_Prices: {} ({}, {}), effective {}. {}-hour month, GB = {}, free tier {}. {}._\n",
+        cell(&p.id),
+        cell(&p.region),
+        p.currency,
+        p.effective,
+        e.settings.month_hours.normalize(),
+        e.settings.gb.name(),
+        if e.settings.free_tier {
+            "applied"
+        } else {
+            "off"
+        },
+        money::policy(&e.currency)
+    )
+}
+
+#[must_use]
+pub fn estimate(e: &Estimate, by: Breakdown) -> String {
+    let c = &e.currency;
+    let mut out = format!(
+        "## ddbcost estimate: {}\n\n**Monthly total: {} {} {c}**\n\n",
+        cell(&e.workload),
+        money::symbol(c),
+        money::display(e.total, c)
+    );
+    let share = |cost: Decimal| {
+        if e.total.is_zero() {
+            "-".to_string()
+        } else {
+            format!("{} %", (cost * Decimal::from(100) / e.total).round_dp(1))
+        }
+    };
+    match by {
+        Breakdown::Line => {
+            let rows: Vec<Vec<String>> = e
+                .line_items
+                .iter()
+                .map(|l| {
+                    vec![
+                        l.table.to_string(),
+                        l.label.to_string(),
+                        l.quantity
+                            .map_or_else(|| "depends on usage".to_string(), super::money::quantity),
+                        l.unit.to_string(),
+                        l.unit_price.normalize().to_string(),
+                        l.cost
+                            .map_or_else(|| "—".to_string(), |v| money::display(v, c)),
+                    ]
+                })
+                .collect();
+            out.push_str(&table(
+                &[
+                    "Table",
+                    "Line item",
+                    "Quantity",
+                    "Unit",
+                    "Unit price",
+                    &format!("Monthly ({c})"),
+                ],
+                &[false, false, true, false, true, true],
+                &rows,
+            ));
+        }
+        Breakdown::Pattern => {
+            let rows: Vec<Vec<String>> = e
+                .pattern_costs()
+                .into_iter()
+                .map(|(p, v)| vec![p, money::display(v, c), share(v)])
+                .collect();
+            out.push_str(&table(
+                &["Access pattern", &format!("Monthly ({c})"), "Share"],
+                &[false, true, true],
+                &rows,
+            ));
+        }
+        Breakdown::Component => {
+            let rows: Vec<Vec<String>> = e
+                .component_costs()
+                .into_iter()
+                .map(|(k, v)| vec![k.name().to_string(), money::display(v, c), share(v)])
+                .collect();
+            out.push_str(&table(
+                &["Component", &format!("Monthly ({c})"), "Share"],
+                &[false, true, true],
+                &rows,
+            ));
+        }
+    }
+    if !e.excluded.is_empty() {
+        out.push_str(&format!(
+            "\nNot in the total (depends on usage): {}.\n",
+            cell(&e.excluded.join(", "))
+        ));
+    }
+    for w in &e.warnings {
+        out.push_str(&format!("\n> warning: {}\n", cell(w)));
+    }
+    out.push('\n');
+    out.push_str(&footer(e));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cells_escape_pipes_and_newlines() {
+        assert_eq!(cell("a|b\nc"), "a\\|b c");
+        let t = table(&["x|y"], &[true], &[vec!["1|2".into()]]);
+        assert_eq!(t, "| x\\|y |\n|--:|\n| 1\\|2 |\n");
+    }
+}

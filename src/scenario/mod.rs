@@ -1,0 +1,217 @@
+//! What-if scenarios. A scenario is a partial workload document merged onto the baseline with
+//! JSON Merge Patch semantics (RFC 7386) on the maps keyed by name. `steps` are cumulative,
+//! each applied on top of the previous one (a story like CloudShop's); `alternatives` each
+//! apply to the baseline; `--set path=value` on the command line makes one more alternative.
+//! `compare` joins the estimates' line items on their stable keys.
+//!
+//! This module works on documents and estimates only: no files, no printing.
+
+mod compare;
+mod patch;
+
+pub use compare::{Comparison, Row, ScenarioResult, Waterfall, compare};
+pub use patch::{check_names, merge_patch};
+
+use serde_json::{Map, Value};
+
+use crate::error::Error;
+use crate::load::{self, SettingsOverrides, suggest, yaml};
+use crate::model::Workload;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScenarioKind {
+    /// Cumulative: applied on top of the previous step.
+    Step,
+    /// Applied to the baseline alone.
+    Alternative,
+}
+
+impl ScenarioKind {
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            ScenarioKind::Step => "step",
+            ScenarioKind::Alternative => "alternative",
+        }
+    }
+}
+
+/// A scenario's merged workload document.
+#[derive(Debug, Clone)]
+pub struct ScenarioDoc {
+    pub name: String,
+    pub description: Option<String>,
+    pub kind: ScenarioKind,
+    pub doc: Value,
+}
+
+/// `--set tables.orders.class=standard-ia` as a patch: the path's keys nest, the value is read
+/// as YAML (`0.92`, `true`, `{ mode: provisioned, rcu: 10, wcu: 5 }`).
+///
+/// # Errors
+/// No `=`, an empty path segment, or a value that is not YAML.
+pub fn parse_set(arg: &str) -> Result<Value, Error> {
+    let usage = |why: &str| {
+        Error::usage(format!("--set `{arg}`: {why}"))
+            .help("Consider `--set tables.orders.class=standard-ia` (a dotted path, `=`, a value).")
+    };
+    let (path, value) = arg
+        .split_once('=')
+        .ok_or_else(|| usage("expected PATH=VALUE"))?;
+    let keys: Vec<&str> = path.trim().split('.').collect();
+    if keys.iter().any(|k| k.trim().is_empty()) {
+        return Err(usage("the path has an empty segment"));
+    }
+    let mut patch = yaml::parse_value(value, "--set").map_err(|e| usage(&e.message))?;
+    for key in keys.iter().rev() {
+        let mut map = Map::new();
+        map.insert((*key).trim().to_string(), patch);
+        patch = Value::Object(map);
+    }
+    Ok(patch)
+}
+
+/// The baseline document and the merged document of every scenario in `text` (a workload
+/// file named `file`), then one alternative made of the `--set` patches, if any.
+///
+/// # Errors
+/// Malformed YAML, a patch naming what does not exist, a duplicate scenario name.
+pub fn scenario_documents(
+    text: &str,
+    file: &str,
+    sets: &[String],
+) -> Result<(Value, Vec<ScenarioDoc>), Error> {
+    let mut base = yaml::parse_value(text, file)?;
+    let scenarios = base
+        .as_object_mut()
+        .and_then(|m| m.shift_remove("scenarios"))
+        .unwrap_or(Value::Null);
+    let mut out: Vec<ScenarioDoc> = Vec::new();
+    let add = |doc: ScenarioDoc, out: &mut Vec<ScenarioDoc>| -> Result<(), Error> {
+        if doc.name == "baseline" || out.iter().any(|d| d.name == doc.name) {
+            return Err(Error::input(format!(
+                "scenario name `{}` is used twice (or is `baseline`)",
+                doc.name
+            ))
+            .file(file)
+            .path("scenarios")
+            .help("Consider a distinct name for each scenario."));
+        }
+        out.push(doc);
+        Ok(())
+    };
+    for (kind, key) in [
+        (ScenarioKind::Step, "steps"),
+        (ScenarioKind::Alternative, "alternatives"),
+    ] {
+        let mut current = base.clone();
+        let list = scenarios
+            .get(key)
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        for (i, s) in list.iter().enumerate() {
+            let name = s
+                .get("name")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_string();
+            let origin = format!("scenario `{name}` (scenarios.{key}[{i}])");
+            let patch = s.get("patch").cloned().unwrap_or(Value::Null);
+            let start = if kind == ScenarioKind::Step {
+                &current
+            } else {
+                &base
+            };
+            check_names(start, &patch, &origin, file)
+                .map_err(|e| prefix_path(e, &format!("scenarios.{key}[{i}].patch")))?;
+            let mut doc = start.clone();
+            merge_patch(&mut doc, &patch);
+            if kind == ScenarioKind::Step {
+                current = doc.clone();
+            }
+            let description = s
+                .get("description")
+                .and_then(Value::as_str)
+                .map(str::to_string);
+            add(
+                ScenarioDoc {
+                    name,
+                    description,
+                    kind,
+                    doc,
+                },
+                &mut out,
+            )?;
+        }
+    }
+    if !sets.is_empty() {
+        let mut doc = base.clone();
+        for arg in sets {
+            let patch = parse_set(arg)?;
+            check_names(&doc, &patch, &format!("--set `{arg}`"), file).map_err(|e| Error {
+                kind: crate::error::ErrorKind::Usage,
+                ..e
+            })?;
+            merge_patch(&mut doc, &patch);
+        }
+        add(
+            ScenarioDoc {
+                name: "--set".to_string(),
+                description: Some(sets.join(", ")),
+                kind: ScenarioKind::Alternative,
+                doc,
+            },
+            &mut out,
+        )?;
+    }
+    Ok((base, out))
+}
+
+fn prefix_path(mut e: Error, prefix: &str) -> Error {
+    let path = match e.path.take() {
+        Some(p) => format!("{prefix}.{p}"),
+        None => prefix.to_string(),
+    };
+    e.path(path)
+}
+
+/// The workload of a merged document. Errors name the scenario; positions would point into
+/// the merged text, so they are left out.
+///
+/// # Errors
+/// The merged document is not a valid workload.
+pub fn workload_of(doc: &ScenarioDoc, file: &str) -> Result<(Workload, SettingsOverrides), Error> {
+    let label = format!("{file} (scenario `{}`)", doc.name);
+    load::parse_workload(&yaml::to_text(&doc.doc), &label).map_err(|mut e| {
+        e.position = None;
+        e.source_line = None;
+        e
+    })
+}
+
+/// Keeps the scenarios named in `selected` (all when empty); unknown names are errors.
+///
+/// # Errors
+/// A selected name no scenario has.
+pub fn select(docs: Vec<ScenarioDoc>, selected: &[String]) -> Result<Vec<ScenarioDoc>, Error> {
+    if selected.is_empty() {
+        return Ok(docs);
+    }
+    let names: Vec<&str> = docs.iter().map(|d| d.name.as_str()).collect();
+    for s in selected {
+        if !names.contains(&s.as_str()) {
+            return Err(
+                Error::usage(format!("no scenario `{s}`")).help(suggest::consider(
+                    s,
+                    &names,
+                    "scenarios",
+                )),
+            );
+        }
+    }
+    Ok(docs
+        .into_iter()
+        .filter(|d| selected.contains(&d.name))
+        .collect())
+}
