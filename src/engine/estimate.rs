@@ -27,6 +27,9 @@ pub enum Component {
     StreamReads,
     KinesisCdc,
     TtlDeletes,
+    /// Reserved capacity: the upfront fee, amortized over the term, and the hourly fee.
+    ReservedUpfront,
+    ReservedCapacity,
     ReplicatedWrites,
     ReplicaIndexWrites,
     ReplicaStorage,
@@ -52,6 +55,8 @@ impl Component {
             Component::StreamReads => "stream-reads",
             Component::KinesisCdc => "kinesis-cdc",
             Component::TtlDeletes => "ttl-deletes",
+            Component::ReservedUpfront => "reserved-upfront",
+            Component::ReservedCapacity => "reserved-capacity",
             Component::ReplicatedWrites => "replicated-writes",
             Component::ReplicaIndexWrites => "replica-index-writes",
             Component::ReplicaStorage => "replica-storage",

@@ -8,6 +8,7 @@
 //! PITR, backups, restores, S3 export/import), `streams` (DynamoDB Streams, Kinesis CDC, TTL),
 //! `replicas` (global tables) and `free_tier`.
 
+mod capacity;
 mod checked;
 mod error;
 mod estimate;
@@ -43,10 +44,24 @@ pub fn estimate(
     for table in &workload.tables {
         let usage = usage::table_usage(table, settings)?;
         let sizes = sizes::TableSizes::of(table, settings)?;
-        throughput::lines(&pricer, table, &usage, &mut lines, &mut warnings)?;
+        let plans = capacity::table_plans(table, &usage, settings.month_hours)?;
+        throughput::lines(
+            &pricer,
+            table,
+            &usage,
+            plans.as_ref(),
+            &mut lines,
+            &mut warnings,
+        )?;
         lines.extend(storage::lines(&pricer, table, &sizes)?);
         lines.extend(streams::lines(&pricer, table, &usage)?);
-        lines.extend(replicas::lines(&pricer, table, &usage, &sizes)?);
+        lines.extend(replicas::lines(
+            &pricer,
+            table,
+            &usage,
+            &sizes,
+            plans.as_ref(),
+        )?);
     }
     if settings.free_tier {
         lines.extend(free_tier::lines(&pricer, workload, &lines)?);

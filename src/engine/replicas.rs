@@ -9,6 +9,7 @@ use super::EngineError;
 use std::borrow::Cow;
 use std::sync::Arc;
 
+use super::capacity::TablePlans;
 use super::checked;
 use super::estimate::{Basis, Component, LineItem};
 use super::line::cat;
@@ -22,9 +23,9 @@ pub fn lines(
     table: &Table,
     usage: &TableUsage,
     sizes: &TableSizes,
+    plans: Option<&TablePlans>,
 ) -> Result<Vec<LineItem>, EngineError> {
     let t = &Arc::<str>::from(table.name.as_str());
-    let hours = pricer.settings.month_hours;
     let mut out = Vec::new();
     for region_name in &table.replicas {
         let region = &Arc::<str>::from(region_name.as_str());
@@ -85,43 +86,37 @@ pub fn lines(
                     )?);
                 }
             }
-            CapacityMode::Provisioned(cap) => {
-                // A provisioned replica carries the table's write capacity as rWCU and, by
-                // default, the same read capacity.
+            CapacityMode::Provisioned(_) => {
+                // A provisioned replica carries the table's write capacity as rWCU (reserved
+                // capacity does not cover replicated writes) and, by default, the same read
+                // capacity; its GSIs carry their write capacity.
+                let Some(plans) = plans else { continue };
                 out.push(pricer.line(
                     spec(
                         "wcu",
                         Component::ReplicatedWrites,
-                        format!(
-                            "Replicated WCU in {region} ({} × {} h)",
-                            cap.wcu.normalize(),
-                            hours.normalize()
-                        ),
+                        format!("Replicated WCU in {region} ({})", plans.write.description),
                         "rWCU-hour",
                         Basis::Derived,
                     ),
                     &PriceKey::ReplicatedWcuHour(table.class),
-                    Some(checked::mul(cap.wcu, hours, t)?),
+                    Some(plans.write.unit_hours),
                     usage.weights(Metric::PlainWriteUnits),
                 )?);
                 out.push(pricer.line(
                     spec(
                         "rcu",
                         Component::ReplicaReads,
-                        format!(
-                            "Provisioned RCU in {region} ({} × {} h)",
-                            cap.rcu.normalize(),
-                            hours.normalize()
-                        ),
+                        format!("Provisioned RCU in {region} ({})", plans.read.description),
                         "RCU-hour",
                         Basis::Derived,
                     ),
                     &PriceKey::RcuHour(table.class),
-                    Some(checked::mul(cap.rcu, hours, t)?),
+                    Some(plans.read.unit_hours),
                     Weights::NONE,
                 )?);
-                for index in &table.indexes {
-                    let Some(icap) = index.capacity else { continue };
+                for (pos, _, write) in &plans.gsis {
+                    let index = &table.indexes[*pos];
                     out.push(pricer.line(
                         spec(
                             &cat!("gsi/", index.name, "/wcu"),
@@ -131,8 +126,8 @@ pub fn lines(
                             Basis::Derived,
                         ),
                         &PriceKey::WcuHour(table.class),
-                        Some(checked::mul(icap.wcu, hours, t)?),
-                        Weights::NONE,
+                        Some(write.unit_hours),
+                        usage.weights(Metric::IndexWrites(*pos)),
                     )?);
                 }
             }

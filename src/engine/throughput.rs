@@ -8,25 +8,25 @@ use std::sync::Arc;
 use rust_decimal::Decimal;
 
 use super::EngineError;
+use super::capacity::TablePlans;
 use super::checked;
 use super::estimate::{Basis, Component, LineItem};
 use super::line::{LineSpec, Pricer, cat, millions};
-use super::usage::{Metric, TableUsage};
-use crate::model::{CapacityMode, IndexKind, PriceKey, ProvisionedCapacity, Table};
+use super::usage::{Metric, TableUsage, Weights};
+use crate::model::{CapacityKind, CapacityMode, PriceKey, ReservedTerm, Table};
 
 pub fn lines(
     pricer: &Pricer<'_>,
     table: &Table,
     usage: &TableUsage,
+    plans: Option<&TablePlans>,
     out: &mut Vec<LineItem>,
     warnings: &mut Vec<String>,
 ) -> Result<(), EngineError> {
     let t = &Arc::<str>::from(table.name.as_str());
-    match table.capacity {
-        CapacityMode::OnDemand => on_demand(pricer, table, t, usage, out),
-        CapacityMode::Provisioned(capacity) => {
-            provisioned(pricer, table, t, usage, capacity, out, warnings)
-        }
+    match plans {
+        None => on_demand(pricer, table, t, usage, out),
+        Some(plans) => provisioned(pricer, table, t, usage, plans, out, warnings),
     }
 }
 
@@ -141,89 +141,182 @@ fn on_demand(
     Ok(())
 }
 
-/// Provisioned capacity is paid per unit-hour whether used or not. LSIs share the table's
-/// capacity; each GSI has its own. Average consumption above the provisioned level is
-/// reported as a warning: those requests would be throttled.
+/// Provisioned capacity is paid per unit-hour whether used or not, for the table (LSIs share
+/// it) and each GSI, as `capacity` planned it hour by hour. Reserved blocks are billed as an
+/// amortized upfront fee plus their hourly fee; capacity above them at the normal price.
+/// Hours where demand exceeds capacity are reported: those requests would be throttled.
 fn provisioned(
     pricer: &Pricer<'_>,
     table: &Table,
     t: &Arc<str>,
     usage: &TableUsage,
-    capacity: ProvisionedCapacity,
+    plans: &TablePlans,
     out: &mut Vec<LineItem>,
     warnings: &mut Vec<String>,
 ) -> Result<(), EngineError> {
-    let hours = pricer.settings.month_hours;
-    let seconds = checked::mul(hours, Decimal::from(3600), t)?;
     let mut groups = vec![(
         t.to_string(),
         cat!("table `", t, "`"),
-        capacity,
-        (Metric::BaseReads, table.observed.read_units),
-        (Metric::BaseWrites, table.observed.write_units),
+        &plans.read,
+        &plans.write,
+        Metric::BaseReads,
+        Metric::BaseWrites,
         Component::Writes,
     )];
-    for (pos, index) in table.indexes.iter().enumerate() {
-        let (IndexKind::Global, Some(cap)) = (index.kind, index.capacity) else {
-            continue;
-        };
+    for (pos, read, write) in &plans.gsis {
+        let index = &table.indexes[*pos];
         groups.push((
             cat!(t, "/gsi/", index.name),
             cat!("GSI `", index.name, "`"),
-            cap,
-            (Metric::IndexReads(pos), index.observed.read_units),
-            (Metric::IndexWrites(pos), index.observed.write_units),
+            read,
+            write,
+            Metric::IndexReads(*pos),
+            Metric::IndexWrites(*pos),
             Component::IndexWrites,
         ));
     }
-    for (prefix, what, cap, reads, writes, write_component) in groups {
-        for (kind, provisioned_units, (metric, observed), component, price, unit) in [
+    let reserved = match table.capacity {
+        CapacityMode::Provisioned(cap) => cap.reserved,
+        CapacityMode::OnDemand => None,
+    };
+    for (i, (prefix, what, read, write, read_metric, write_metric, write_component)) in
+        groups.into_iter().enumerate()
+    {
+        for (kind, plan, metric, component, price, unit) in [
             (
-                "rcu",
-                cap.rcu,
-                reads,
+                CapacityKind::Rcu,
+                read,
+                read_metric,
                 Component::Reads,
                 PriceKey::RcuHour(table.class),
                 "RCU-hour",
             ),
             (
-                "wcu",
-                cap.wcu,
-                writes,
+                CapacityKind::Wcu,
+                write,
+                write_metric,
                 write_component,
                 PriceKey::WcuHour(table.class),
                 "WCU-hour",
             ),
         ] {
-            let consumed = observed.unwrap_or_else(|| usage.total(metric));
-            let average = checked::div(consumed, seconds, t)?;
-            let upper = if kind == "rcu" { "RCU" } else { "WCU" };
-            if average > provisioned_units {
+            let upper = if kind == CapacityKind::Rcu {
+                "RCU"
+            } else {
+                "WCU"
+            };
+            if plan.short_hours > 0 {
                 warnings.push(format!(
-                    "{what}: average consumption of {} {upper} exceeds the {} {upper} provisioned; requests above it would be throttled",
-                    average.round_dp(2).normalize(),
-                    provisioned_units.normalize()
+                    "{what}: demand exceeds the provisioned {upper} in {} hour(s) of the traffic profile (peak {} {upper}/s); requests above it would be throttled",
+                    plan.short_hours,
+                    plan.peak_demand.round_dp(2).normalize()
                 ));
             }
+            let reserved_units = match (i, reserved) {
+                (0, Some(r)) => {
+                    if kind == CapacityKind::Rcu {
+                        r.rcu
+                    } else {
+                        r.wcu
+                    }
+                }
+                _ => Decimal::ZERO,
+            };
+            let above = if reserved_units.is_zero() {
+                String::new()
+            } else {
+                format!(", above {} reserved", reserved_units.normalize())
+            };
             out.push(pricer.line(
                 LineSpec {
-                    key: cat!(prefix, "/", kind),
+                    key: cat!(prefix, "/", kind.name()),
                     table: t,
                     component,
                     label: Cow::Owned(format!(
-                        "Provisioned {upper}, {what} ({} × {} h)",
-                        provisioned_units.normalize(),
-                        hours.normalize()
+                        "Provisioned {upper}, {what} ({}{above})",
+                        plan.description
                     )),
                     region: pricer.primary_region(),
                     unit,
                     basis: Basis::Derived,
                 },
                 &price,
-                Some(checked::mul(provisioned_units, hours, t)?),
+                Some(plan.unreserved_unit_hours),
                 usage.weights(metric),
             )?);
+            if let (0, Some(r)) = (i, reserved)
+                && !reserved_units.is_zero()
+            {
+                reserved_lines(pricer, t, kind, reserved_units, r.term, out)?;
+            }
         }
     }
+    Ok(())
+}
+
+/// A reservation of `units` (blocks of 100): the upfront fee amortized over the term's months,
+/// and the hourly fee for every hour of the month.
+fn reserved_lines(
+    pricer: &Pricer<'_>,
+    t: &Arc<str>,
+    kind: CapacityKind,
+    units: Decimal,
+    term: ReservedTerm,
+    out: &mut Vec<LineItem>,
+) -> Result<(), EngineError> {
+    let blocks = units / Decimal::from(100);
+    let upper = if kind == CapacityKind::Rcu {
+        "RCU"
+    } else {
+        "WCU"
+    };
+    let region = pricer.primary_region();
+    let upfront_key = PriceKey::ReservedUpfront(kind, term);
+    let upfront = pricer.price(
+        region,
+        &upfront_key,
+        &cat!(t, "/reserved/", kind.name(), "/upfront"),
+    )?;
+    let months = Decimal::from(term.months());
+    out.push(pricer.line_at(
+        LineSpec {
+            key: cat!(t, "/reserved/", kind.name(), "/upfront"),
+            table: t,
+            component: Component::ReservedUpfront,
+            label: Cow::Owned(format!(
+                "Reserved {upper}, {} upfront: {} paid once, amortized over {} months",
+                term.name(),
+                checked::mul(upfront, blocks, t)?.normalize(),
+                term.months()
+            )),
+            region,
+            unit: "100 units",
+            basis: Basis::Derived,
+        },
+        checked::div(upfront, months, t)?,
+        upfront_key.path(),
+        Some(blocks),
+        Weights::NONE,
+    )?);
+    let hours = pricer.settings.month_hours;
+    out.push(pricer.line(
+        LineSpec {
+            key: cat!(t, "/reserved/", kind.name(), "/hourly"),
+            table: t,
+            component: Component::ReservedCapacity,
+            label: Cow::Owned(format!(
+                "Reserved {upper}, {} hourly fee ({} × 100 units × {} h)",
+                term.name(),
+                blocks.normalize(),
+                hours.normalize()
+            )),
+            region,
+            unit: "100-unit-hour",
+            basis: Basis::Derived,
+        },
+        &PriceKey::ReservedHourly(kind, term),
+        Some(checked::mul(blocks, hours, t)?),
+        Weights::NONE,
+    )?);
     Ok(())
 }

@@ -13,7 +13,7 @@ use super::raw::Scalar;
 use super::yaml::{self, position};
 use super::{read_file, suggest};
 use crate::error::Error;
-use crate::model::{FreeTier, PriceKey, PriceTable, TableClass};
+use crate::model::{CapacityKind, FreeTier, PriceKey, PriceTable, ReservedTerm, TableClass};
 
 /// The price tables shipped in `pricing/`: (id, file name, contents).
 pub const BUNDLED: &[(&str, &str, &str)] = &[
@@ -76,7 +76,25 @@ struct RawPriceTable {
     transfer_out_gb: Option<Scalar>,
     #[serde(default)]
     inter_region_transfer_gb: IndexMap<String, Scalar>,
+    /// Reserved capacity per block of 100 units (Standard class).
+    reserved: Option<RawReservedPrices>,
     free_tier: Option<RawFreeTier>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawReservedPrices {
+    rcu_1y: Option<RawBlockPrice>,
+    rcu_3y: Option<RawBlockPrice>,
+    wcu_1y: Option<RawBlockPrice>,
+    wcu_3y: Option<RawBlockPrice>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawBlockPrice {
+    upfront: Scalar,
+    hourly: Scalar,
 }
 
 #[derive(Debug, Deserialize)]
@@ -162,6 +180,19 @@ pub fn parse_price_table(text: &str, file: &str) -> Result<PriceTable, Error> {
         raw.kinesis_cdc_per_million.as_ref(),
     )?;
     put(PriceKey::TransferOutGb, raw.transfer_out_gb.as_ref())?;
+    if let Some(r) = &raw.reserved {
+        for (kind, term, block) in [
+            (CapacityKind::Rcu, ReservedTerm::OneYear, &r.rcu_1y),
+            (CapacityKind::Rcu, ReservedTerm::ThreeYears, &r.rcu_3y),
+            (CapacityKind::Wcu, ReservedTerm::OneYear, &r.wcu_1y),
+            (CapacityKind::Wcu, ReservedTerm::ThreeYears, &r.wcu_3y),
+        ] {
+            if let Some(b) = block {
+                put(PriceKey::ReservedUpfront(kind, term), Some(&b.upfront))?;
+                put(PriceKey::ReservedHourly(kind, term), Some(&b.hourly))?;
+            }
+        }
+    }
     for (dest, s) in &raw.inter_region_transfer_gb {
         let key = if dest == "default" {
             None

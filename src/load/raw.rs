@@ -61,7 +61,7 @@ pub enum RawClass {
     StandardIa,
 }
 
-#[derive(Debug, Clone, Copy, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum RawMode {
     OnDemand,
@@ -74,6 +74,66 @@ pub struct RawCapacity {
     pub mode: Spanned<RawMode>,
     pub rcu: Option<Scalar>,
     pub wcu: Option<Scalar>,
+    pub auto_scaling: Option<RawAutoScaling>,
+    pub reserved: Option<RawReserved>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawAutoScaling {
+    pub target: Option<Scalar>,
+    pub min_rcu: Option<Scalar>,
+    pub max_rcu: Option<Scalar>,
+    pub min_wcu: Option<Scalar>,
+    pub max_wcu: Option<Scalar>,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize)]
+pub enum RawTerm {
+    #[serde(rename = "1y")]
+    OneYear,
+    #[serde(rename = "3y")]
+    ThreeYears,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawReserved {
+    pub rcu: Option<Scalar>,
+    pub wcu: Option<Scalar>,
+    pub term: Spanned<RawTerm>,
+}
+
+/// A traffic profile: exactly one of `flat`, `peak`, `hourly` (24 multipliers) or `weekly`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawTraffic {
+    pub flat: Option<bool>,
+    pub peak: Option<RawPeak>,
+    pub hourly: Option<Vec<Scalar>>,
+    pub weekly: Option<RawWeekly>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawPeak {
+    /// Traffic in the peak hours as a multiple of the rest of the day.
+    pub multiplier: Scalar,
+    pub hours: Scalar,
+    /// Hour of day (UTC) the peak starts; default 0.
+    pub start: Option<Scalar>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawWeekly {
+    pub mon: Vec<Scalar>,
+    pub tue: Vec<Scalar>,
+    pub wed: Vec<Scalar>,
+    pub thu: Vec<Scalar>,
+    pub fri: Vec<Scalar>,
+    pub sat: Vec<Scalar>,
+    pub sun: Vec<Scalar>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -94,6 +154,7 @@ pub struct RawTable {
     #[serde(default)]
     pub replicas: Vec<Spanned<String>>,
     pub ttl_deletes: Option<Scalar>,
+    pub traffic: Option<Spanned<RawTraffic>>,
     #[serde(default)]
     pub indexes: IndexMap<String, RawIndex>,
     #[serde(default)]
@@ -173,6 +234,7 @@ pub struct RawIndex {
     pub updates_touching_projection: Option<Scalar>,
     pub rcu: Option<Scalar>,
     pub wcu: Option<Scalar>,
+    pub auto_scaling: Option<RawAutoScaling>,
     pub observed: Option<RawIndexObserved>,
 }
 
@@ -213,4 +275,5 @@ pub struct RawPattern {
     pub description: Option<String>,
     #[serde(default)]
     pub index_effects: IndexMap<String, Scalar>,
+    pub traffic: Option<Spanned<RawTraffic>>,
 }

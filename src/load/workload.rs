@@ -7,17 +7,18 @@ use rust_decimal::Decimal;
 
 use super::quantity::{parse_count, parse_rate, parse_share, parse_size};
 use super::raw::{
-    RawBackups, RawCapacity, RawClass, RawConsumer, RawConsumerKind, RawGb, RawIndex, RawIndexKind,
-    RawMode, RawObserved, RawOperation, RawPattern, RawProjection, RawSettings, RawTable,
-    RawWorkload, Scalar,
+    RawAutoScaling, RawBackups, RawCapacity, RawClass, RawConsumer, RawConsumerKind, RawGb,
+    RawIndex, RawIndexKind, RawMode, RawObserved, RawOperation, RawPattern, RawProjection,
+    RawSettings, RawTable, RawTerm, RawTraffic, RawWorkload, Scalar,
 };
 use super::suggest;
 use super::yaml::{self, position};
 use crate::error::Error;
 use crate::model::{
-    AccessPattern, Backups, CapacityMode, Consistency, ConsumerKind, DataSize, GbConvention, Index,
-    IndexKind, IndexObserved, Operation, Projection, ProvisionedCapacity, Stream, StreamConsumer,
-    Table, TableClass, TableObserved, Workload,
+    AccessPattern, Backups, Capacity, CapacityMode, Consistency, ConsumerKind, DataSize,
+    GbConvention, Index, IndexKind, IndexObserved, Operation, Projection, ProvisionedCapacity,
+    Reserved, ReservedTerm, Stream, StreamConsumer, Table, TableClass, TableObserved,
+    TrafficProfile, Workload,
 };
 
 /// The largest item DynamoDB stores: 400 KB.
@@ -199,35 +200,279 @@ impl Cx<'_> {
         })
     }
 
-    fn capacity(&self, c: Option<&RawCapacity>, path: &str) -> Result<CapacityMode, Error> {
+    fn capacity(
+        &self,
+        c: Option<&RawCapacity>,
+        path: &str,
+        class: TableClass,
+    ) -> Result<CapacityMode, Error> {
         let Some(c) = c else {
             return Ok(CapacityMode::OnDemand);
         };
         let rcu = self.count(c.rcu.as_ref(), &format!("{path}.rcu"))?;
         let wcu = self.count(c.wcu.as_ref(), &format!("{path}.wcu"))?;
-        match (c.mode.value, rcu, wcu) {
-            (RawMode::OnDemand, None, None) => Ok(CapacityMode::OnDemand),
-            (RawMode::OnDemand, _, _) => Err(self.err(
-                path,
-                position(&c.mode),
-                "an on-demand table has no provisioned `rcu`/`wcu`",
-                "Consider `mode: provisioned`, or removing `rcu` and `wcu`.",
-            )),
-            (RawMode::Provisioned, Some(rcu), Some(wcu)) => {
-                Ok(CapacityMode::Provisioned(ProvisionedCapacity { rcu, wcu }))
+        if c.mode.value == RawMode::OnDemand {
+            if rcu.is_some() || wcu.is_some() || c.auto_scaling.is_some() {
+                return Err(self.err(
+                    path,
+                    position(&c.mode),
+                    "an on-demand table has no provisioned `rcu`/`wcu` or `auto_scaling`",
+                    "Consider `mode: provisioned`, or removing them.",
+                ));
             }
-            (RawMode::Provisioned, _, _) => Err(self.err(
-                path,
-                position(&c.mode),
-                "a provisioned table needs both `rcu` and `wcu`",
-                "Consider adding `rcu: 100` and `wcu: 50` (units per second).",
-            )),
+            if let Some(r) = &c.reserved {
+                return Err(self.err(&format!("{path}.reserved"), position(&r.term), "reserved capacity is not offered for on-demand tables", "Consider `mode: provisioned`: reserved capacity discounts provisioned Standard-class capacity only."));
+            }
+            return Ok(CapacityMode::OnDemand);
         }
+        let (read, write) = match (rcu, wcu, &c.auto_scaling) {
+            (Some(rcu), Some(wcu), None) => (Capacity::Fixed(rcu), Capacity::Fixed(wcu)),
+            (None, None, Some(a)) => self.auto_scaling(a, &format!("{path}.auto_scaling"))?,
+            (_, _, Some(_)) => {
+                return Err(self.err(path, position(&c.mode), "a provisioned table has either fixed `rcu` and `wcu` or `auto_scaling`, not both", "Consider removing `rcu`/`wcu` (auto scaling sizes capacity hour by hour)."));
+            }
+            _ => {
+                return Err(self.err(path, position(&c.mode), "a provisioned table needs both `rcu` and `wcu`, or `auto_scaling`", "Consider `rcu: 100` and `wcu: 50` (units per second), or `auto_scaling: { target: 70% }`."));
+            }
+        };
+        let reserved = match &c.reserved {
+            None => None,
+            Some(r) => {
+                let rpath = format!("{path}.reserved");
+                if class == TableClass::StandardIa {
+                    return Err(self.err(
+                        &rpath,
+                        position(&r.term),
+                        "reserved capacity is not offered for Standard-IA tables",
+                        "Consider `class: standard`, or no reservation.",
+                    ));
+                }
+                let block = |s: Option<&Scalar>, field: &str| -> Result<Decimal, Error> {
+                    let units = self
+                        .count(s, &format!("{rpath}.{field}"))?
+                        .unwrap_or_default();
+                    if !(units % Decimal::from(100)).is_zero() {
+                        return Err(self.err(
+                            &format!("{rpath}.{field}"),
+                            s.and_then(position),
+                            format!(
+                                "reserved capacity is sold in blocks of 100 units, not {}",
+                                units.normalize()
+                            ),
+                            "Consider a multiple of 100, e.g. `200`.",
+                        ));
+                    }
+                    Ok(units)
+                };
+                let (rcu, wcu) = (block(r.rcu.as_ref(), "rcu")?, block(r.wcu.as_ref(), "wcu")?);
+                if rcu.is_zero() && wcu.is_zero() {
+                    return Err(self.err(
+                        &rpath,
+                        position(&r.term),
+                        "a reservation of no units",
+                        "Consider `rcu: 100` or `wcu: 100`.",
+                    ));
+                }
+                Some(Reserved {
+                    rcu,
+                    wcu,
+                    term: match r.term.value {
+                        RawTerm::OneYear => ReservedTerm::OneYear,
+                        RawTerm::ThreeYears => ReservedTerm::ThreeYears,
+                    },
+                })
+            }
+        };
+        Ok(CapacityMode::Provisioned(ProvisionedCapacity {
+            read,
+            write,
+            reserved,
+        }))
+    }
+
+    /// Auto scaling for reads and writes: target utilization 20–90 % (default 70 %),
+    /// min and max units (default 1 and 40,000, AWS's defaults).
+    fn auto_scaling(&self, a: &RawAutoScaling, path: &str) -> Result<(Capacity, Capacity), Error> {
+        let target = match &a.target {
+            Some(t) => {
+                let target = self.scalar(
+                    t,
+                    &format!("{path}.target"),
+                    parse_share,
+                    "a target utilization such as `70%`",
+                )?;
+                if target < Decimal::new(2, 1) || target > Decimal::new(9, 1) {
+                    return Err(self.err(
+                        &format!("{path}.target"),
+                        position(t),
+                        format!("target utilization `{}` is outside 20–90 %", t.value),
+                        "Consider a target between 20% and 90% (AWS's range); 70% is the default.",
+                    ));
+                }
+                target
+            }
+            None => Decimal::new(7, 1),
+        };
+        let bound = |s: Option<&Scalar>, field: &str, default: u32| -> Result<Decimal, Error> {
+            Ok(self
+                .count(s, &format!("{path}.{field}"))?
+                .unwrap_or_else(|| Decimal::from(default)))
+        };
+        let mut out = Vec::new();
+        for (min, max, kind) in [
+            (&a.min_rcu, &a.max_rcu, "rcu"),
+            (&a.min_wcu, &a.max_wcu, "wcu"),
+        ] {
+            let (lo, hi) = (
+                bound(min.as_ref(), &format!("min_{kind}"), 1)?,
+                bound(max.as_ref(), &format!("max_{kind}"), 40_000)?,
+            );
+            if lo > hi || hi.is_zero() {
+                return Err(self.err(
+                    &format!("{path}.max_{kind}"),
+                    max.as_ref().and_then(position),
+                    format!(
+                        "`max_{kind}` {} is below `min_{kind}` {} (or zero)",
+                        hi.normalize(),
+                        lo.normalize()
+                    ),
+                    "Consider a maximum at least the minimum.",
+                ));
+            }
+            out.push(Capacity::AutoScaling {
+                target,
+                min: lo,
+                max: hi,
+            });
+        }
+        Ok((out[0], out[1]))
+    }
+
+    /// A traffic profile, normalized to a mean multiplier of 1.
+    fn traffic(&self, t: &yaml::Spanned<RawTraffic>, path: &str) -> Result<TrafficProfile, Error> {
+        let pos = position(t);
+        let raw = &t.value;
+        let given = [
+            raw.flat.is_some(),
+            raw.peak.is_some(),
+            raw.hourly.is_some(),
+            raw.weekly.is_some(),
+        ]
+        .iter()
+        .filter(|g| **g)
+        .count();
+        if given != 1 {
+            return Err(self.err(path, pos, "a traffic profile needs exactly one of `flat`, `peak`, `hourly` or `weekly`", "Consider `traffic: { peak: { multiplier: 3, hours: 4, start: 18 } }` or 24 `hourly` multipliers."));
+        }
+        let multiplier = |s: &Scalar, p: &str| {
+            self.scalar(
+                s,
+                p,
+                super::quantity::parse_money,
+                "a non-negative multiplier such as `1.5`",
+            )
+        };
+        let day = |values: &Vec<Scalar>, p: &str| -> Result<Vec<Decimal>, Error> {
+            if values.len() != 24 {
+                return Err(self.err(
+                    p,
+                    pos,
+                    format!("{} hourly multipliers; a day has 24", values.len()),
+                    "Consider one multiplier per hour, 0:00 to 23:00 UTC.",
+                ));
+            }
+            values
+                .iter()
+                .enumerate()
+                .map(|(h, v)| multiplier(v, &format!("{p}[{h}]")))
+                .collect()
+        };
+        let hourly: Vec<Decimal> = if raw.flat.is_some() {
+            vec![Decimal::ONE; 24]
+        } else if let Some(peak) = &raw.peak {
+            let m = multiplier(&peak.multiplier, &format!("{path}.peak.multiplier"))?;
+            let hours = self.scalar(
+                &peak.hours,
+                &format!("{path}.peak.hours"),
+                parse_count,
+                "a number of hours between 1 and 23",
+            )?;
+            let start = match &peak.start {
+                Some(s) => self.scalar(
+                    s,
+                    &format!("{path}.peak.start"),
+                    parse_count,
+                    "an hour of the day, 0 to 23",
+                )?,
+                None => Decimal::ZERO,
+            };
+            if hours < Decimal::ONE
+                || hours > Decimal::from(23)
+                || !hours.fract().is_zero()
+                || start > Decimal::from(23)
+                || !start.fract().is_zero()
+            {
+                return Err(self.err(
+                    &format!("{path}.peak"),
+                    pos,
+                    "peak `hours` must be a whole 1–23 and `start` a whole 0–23",
+                    "Consider `peak: { multiplier: 3, hours: 4, start: 18 }`.",
+                ));
+            }
+            let (hours, start) = (
+                u32::try_from(hours.mantissa()).unwrap_or(0),
+                u32::try_from(start.mantissa()).unwrap_or(0),
+            );
+            (0..24u32)
+                .map(|h| {
+                    if (h + 24 - start) % 24 < hours {
+                        m
+                    } else {
+                        Decimal::ONE
+                    }
+                })
+                .collect()
+        } else if let Some(values) = &raw.hourly {
+            day(values, &format!("{path}.hourly"))?
+        } else if let Some(w) = &raw.weekly {
+            let mut all = Vec::with_capacity(168);
+            for (name, values) in [
+                ("mon", &w.mon),
+                ("tue", &w.tue),
+                ("wed", &w.wed),
+                ("thu", &w.thu),
+                ("fri", &w.fri),
+                ("sat", &w.sat),
+                ("sun", &w.sun),
+            ] {
+                all.extend(day(values, &format!("{path}.weekly.{name}"))?);
+            }
+            all
+        } else {
+            unreachable!("one profile kind is given")
+        };
+        let sum: Decimal = hourly.iter().sum();
+        if sum.is_zero() {
+            return Err(self.err(
+                path,
+                pos,
+                "a traffic profile whose multipliers are all zero",
+                "Consider multipliers relative to an ordinary hour (1 = average).",
+            ));
+        }
+        let mean = sum / Decimal::from(hourly.len());
+        Ok(TrafficProfile {
+            hourly: hourly.into_iter().map(|m| m / mean).collect(),
+        })
     }
 
     fn table(&self, name: &str, t: &RawTable) -> Result<Table, Error> {
         let path = format!("tables.{name}");
-        let capacity = self.capacity(t.capacity.as_ref(), &format!("{path}.capacity"))?;
+        let class = match t.class {
+            Some(RawClass::StandardIa) => TableClass::StandardIa,
+            _ => TableClass::Standard,
+        };
+        let capacity = self.capacity(t.capacity.as_ref(), &format!("{path}.capacity"), class)?;
         let item_size_bytes =
             self.item_bytes(t.item_size.as_ref(), &format!("{path}.item_size"))?;
         let key_size_bytes = self.item_bytes(t.key_size.as_ref(), &format!("{path}.key_size"))?;
@@ -244,10 +489,7 @@ impl Cx<'_> {
         }
         let mut table = Table {
             name: name.to_string(),
-            class: match t.class {
-                Some(RawClass::StandardIa) => TableClass::StandardIa,
-                _ => TableClass::Standard,
-            },
+            class,
             capacity,
             items: self.count(t.items.as_ref(), &format!("{path}.items"))?,
             item_size_bytes,
@@ -258,6 +500,11 @@ impl Cx<'_> {
             stream: None,
             kinesis_cdc: t.kinesis_cdc,
             replicas: Vec::new(),
+            traffic: t
+                .traffic
+                .as_ref()
+                .map(|tr| self.traffic(tr, &format!("{path}.traffic")))
+                .transpose()?,
             ttl_deletes: t
                 .ttl_deletes
                 .as_ref()
@@ -475,38 +722,44 @@ impl Cx<'_> {
         };
         let rcu = self.count(i.rcu.as_ref(), &p("rcu"))?;
         let wcu = self.count(i.wcu.as_ref(), &p("wcu"))?;
-        let index_capacity = match (kind, capacity, rcu, wcu) {
-            (_, _, None, None)
-                if kind == IndexKind::Local || *capacity == CapacityMode::OnDemand =>
-            {
-                None
-            }
-            (IndexKind::Global, CapacityMode::Provisioned(_), Some(rcu), Some(wcu)) => {
-                Some(ProvisionedCapacity { rcu, wcu })
-            }
-            (IndexKind::Local, _, _, _) => {
+        let own = rcu.is_some() || wcu.is_some() || i.auto_scaling.is_some();
+        let index_capacity = match (kind, capacity) {
+            (IndexKind::Local, _) if own => {
                 return Err(self.err(
                     &path,
                     position(&i.projection),
-                    "an LSI shares the table's capacity and takes no `rcu`/`wcu`",
-                    "Consider removing `rcu` and `wcu` from the LSI.",
+                    "an LSI shares the table's capacity and takes no `rcu`/`wcu`/`auto_scaling`",
+                    "Consider removing them from the LSI.",
                 ));
             }
-            (IndexKind::Global, CapacityMode::OnDemand, _, _) => {
+            (IndexKind::Global, CapacityMode::OnDemand) if own => {
                 return Err(self.err(
                     &path,
                     position(&i.projection),
-                    "a GSI of an on-demand table takes no provisioned `rcu`/`wcu`",
-                    "Consider removing them, or making the table provisioned.",
+                    "a GSI of an on-demand table takes no provisioned capacity",
+                    "Consider removing it, or making the table provisioned.",
                 ));
             }
-            _ => {
-                return Err(self.err(
-                    &path,
-                    position(&i.projection),
-                    "a GSI of a provisioned table needs its own `rcu` and `wcu`",
-                    "Consider adding `rcu` and `wcu` to the index.",
-                ));
+            (IndexKind::Local, _) | (IndexKind::Global, CapacityMode::OnDemand) => None,
+            (IndexKind::Global, CapacityMode::Provisioned(table_cap)) => {
+                let (read, write) = match (rcu, wcu, &i.auto_scaling) {
+                    (Some(r), Some(w), None) => (Capacity::Fixed(r), Capacity::Fixed(w)),
+                    (None, None, Some(a)) => self.auto_scaling(a, &p("auto_scaling"))?,
+                    // AWS applies a table's auto scaling settings to its GSIs by default.
+                    (None, None, None)
+                        if matches!(table_cap.read, Capacity::AutoScaling { .. }) =>
+                    {
+                        (table_cap.read, table_cap.write)
+                    }
+                    _ => {
+                        return Err(self.err(&path, position(&i.projection), "a GSI of a provisioned table needs its own `rcu` and `wcu` (or `auto_scaling`)", "Consider adding `rcu` and `wcu` to the index."));
+                    }
+                };
+                Some(ProvisionedCapacity {
+                    read,
+                    write,
+                    reserved: None,
+                })
             }
         };
         let observed = match &i.observed {
@@ -704,6 +957,11 @@ impl Cx<'_> {
             fetches_base_items: p.fetch_base_items,
             description: p.description.clone(),
             index_effects,
+            traffic: p
+                .traffic
+                .as_ref()
+                .map(|tr| self.traffic(tr, &f("traffic")))
+                .transpose()?,
         })
     }
 }

@@ -7,11 +7,11 @@ mod quantity;
 mod settings;
 mod workload;
 
-pub use prices::{FreeTier, PRICE_SLOTS, PriceBook, PriceKey, PriceTable};
+pub use prices::{CapacityKind, FreeTier, PRICE_SLOTS, PriceBook, PriceKey, PriceTable, term_code};
 pub use quantity::{DataSize, Period, Rate, SizeUnit};
 pub use settings::{GbConvention, Settings};
 pub use workload::{
-    AccessPattern, Backups, CapacityMode, Consistency, ConsumerKind, Index, IndexKind,
-    IndexObserved, Operation, Projection, ProvisionedCapacity, Stream, StreamConsumer, Table,
-    TableClass, TableObserved, Workload,
+    AccessPattern, Backups, Capacity, CapacityMode, Consistency, ConsumerKind, Index, IndexKind,
+    IndexObserved, Operation, Projection, ProvisionedCapacity, Reserved, ReservedTerm, Stream,
+    StreamConsumer, Table, TableClass, TableObserved, TrafficProfile, Workload,
 };

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use rust_decimal::Decimal;
 
-use super::workload::TableClass;
+use super::workload::{ReservedTerm, TableClass};
 
 /// The name of one price in a price table. Class-dependent prices carry the table class.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -28,10 +28,31 @@ pub enum PriceKey {
     TransferOutGb,
     /// Transfer to another region; the destination region, or `None` for the default.
     InterRegionTransferGb(Option<String>),
+    /// Reserved capacity, per block of 100 units: the upfront fee…
+    ReservedUpfront(CapacityKind, ReservedTerm),
+    /// …and the hourly fee.
+    ReservedHourly(CapacityKind, ReservedTerm),
+}
+
+/// Read or write capacity units.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum CapacityKind {
+    Rcu,
+    Wcu,
+}
+
+impl CapacityKind {
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            CapacityKind::Rcu => "rcu",
+            CapacityKind::Wcu => "wcu",
+        }
+    }
 }
 
 /// Number of price keys with a fixed slot (all but region-specific transfer prices).
-pub const PRICE_SLOTS: usize = 23;
+pub const PRICE_SLOTS: usize = 31;
 
 impl PriceKey {
     /// A dense index for the keys that do not name a region, for O(1) lookups.
@@ -59,6 +80,8 @@ impl PriceKey {
             PriceKey::TransferOutGb => 21,
             PriceKey::InterRegionTransferGb(None) => 22,
             PriceKey::InterRegionTransferGb(Some(_)) => return None,
+            PriceKey::ReservedUpfront(k, t) => 23 + reserved_slot(*k, *t),
+            PriceKey::ReservedHourly(k, t) => 27 + reserved_slot(*k, *t),
         })
     }
 
@@ -93,7 +116,33 @@ impl PriceKey {
             PriceKey::InterRegionTransferGb(Some(r)) => {
                 return Cow::Owned(format!("inter_region_transfer_gb.{r}"));
             }
+            PriceKey::ReservedUpfront(k, t) => {
+                return Cow::Owned(format!("reserved.{}_{}.upfront", k.name(), term_code(*t)));
+            }
+            PriceKey::ReservedHourly(k, t) => {
+                return Cow::Owned(format!("reserved.{}_{}.hourly", k.name(), term_code(*t)));
+            }
         })
+    }
+}
+
+fn reserved_slot(kind: CapacityKind, term: ReservedTerm) -> usize {
+    let k = match kind {
+        CapacityKind::Rcu => 0,
+        CapacityKind::Wcu => 2,
+    };
+    k + match term {
+        ReservedTerm::OneYear => 0,
+        ReservedTerm::ThreeYears => 1,
+    }
+}
+
+/// `1y` or `3y`, as price tables and workloads write a term.
+#[must_use]
+pub fn term_code(term: ReservedTerm) -> &'static str {
+    match term {
+        ReservedTerm::OneYear => "1y",
+        ReservedTerm::ThreeYears => "3y",
     }
 }
 

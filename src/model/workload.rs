@@ -30,17 +30,71 @@ impl TableClass {
     }
 }
 
+/// How much capacity of one kind (reads or writes) is provisioned.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ProvisionedCapacity {
-    pub rcu: Decimal,
-    pub wcu: Decimal,
+pub enum Capacity {
+    /// The same number of units every hour.
+    Fixed(Decimal),
+    /// Application Auto Scaling: capacity follows consumption / `target`, within
+    /// [`min`, `max`], with at most 27 decreases a day.
+    AutoScaling {
+        target: Decimal,
+        min: Decimal,
+        max: Decimal,
+    },
 }
 
-/// How throughput is bought. Auto scaling and reserved capacity will extend `Provisioned`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum ReservedTerm {
+    OneYear,
+    ThreeYears,
+}
+
+impl ReservedTerm {
+    #[must_use]
+    pub fn months(self) -> u32 {
+        match self {
+            ReservedTerm::OneYear => 12,
+            ReservedTerm::ThreeYears => 36,
+        }
+    }
+
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            ReservedTerm::OneYear => "1-year",
+            ReservedTerm::ThreeYears => "3-year",
+        }
+    }
+}
+
+/// Reserved capacity bought in blocks of 100 units (Standard class, provisioned only).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Reserved {
+    pub rcu: Decimal,
+    pub wcu: Decimal,
+    pub term: ReservedTerm,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ProvisionedCapacity {
+    pub read: Capacity,
+    pub write: Capacity,
+    pub reserved: Option<Reserved>,
+}
+
+/// How throughput is bought.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CapacityMode {
     OnDemand,
     Provisioned(ProvisionedCapacity),
+}
+
+/// How traffic spreads over the hours of a day or a week: multipliers of the average rate,
+/// normalized to a mean of 1 (so monthly totals do not change), 24 or 168 of them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TrafficProfile {
+    pub hourly: Vec<Decimal>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -64,6 +118,8 @@ pub struct Table {
     pub replicas: Vec<String>,
     /// Items expired by TTL per month.
     pub ttl_deletes: Option<Rate>,
+    /// How the table's traffic spreads over the day or week (flat when `None`).
+    pub traffic: Option<TrafficProfile>,
     pub indexes: Vec<Index>,
     pub patterns: Vec<AccessPattern>,
     pub observed: TableObserved,
@@ -265,6 +321,8 @@ pub struct AccessPattern {
     pub fetches_base_items: bool,
     /// What the pattern serves, as the access-pattern document says.
     pub description: Option<String>,
+    /// The pattern's own traffic profile (else the table's).
+    pub traffic: Option<TrafficProfile>,
     /// Index writes per item written, per index name, overriding the index-level rules for
     /// this pattern (single-table designs: a task put never touches the user index).
     pub index_effects: Vec<(String, Decimal)>,
