@@ -282,9 +282,9 @@ fn provisioned_capacity_is_billed_per_unit_hour() {
         &table("    capacity: { mode: provisioned, rcu: 100, wcu: 50 }\n"),
         "aws-us-east-1",
     );
-    assert_eq!(quantity(&e, "t/rcu"), dec("73000"));
-    assert_eq!(cost(&e, "t/rcu"), dec("9.49"));
-    assert_eq!(cost(&e, "t/wcu"), dec("23.725"));
+    assert_eq!(quantity(&e, "t/reads"), dec("73000"));
+    assert_eq!(cost(&e, "t/reads"), dec("9.49"));
+    assert_eq!(cost(&e, "t/writes"), dec("23.725"));
 }
 
 #[test]

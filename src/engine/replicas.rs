@@ -93,7 +93,7 @@ pub fn lines(
                 let Some(plans) = plans else { continue };
                 out.push(pricer.line(
                     spec(
-                        "wcu",
+                        "writes",
                         Component::ReplicatedWrites,
                         format!("Replicated WCU in {region} ({})", plans.write.description),
                         "rWCU-hour",
@@ -105,7 +105,7 @@ pub fn lines(
                 )?);
                 out.push(pricer.line(
                     spec(
-                        "rcu",
+                        "reads",
                         Component::ReplicaReads,
                         format!("Provisioned RCU in {region} ({})", plans.read.description),
                         "RCU-hour",
@@ -119,7 +119,7 @@ pub fn lines(
                     let index = &table.indexes[*pos];
                     out.push(pricer.line(
                         spec(
-                            &cat!("gsi/", index.name, "/wcu"),
+                            &cat!("gsi/", index.name, "/writes"),
                             Component::ReplicaIndexWrites,
                             cat!("GSI `", index.name, "` provisioned WCU in ", region),
                             "WCU-hour",

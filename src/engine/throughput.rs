@@ -229,7 +229,9 @@ fn provisioned(
             };
             out.push(pricer.line(
                 LineSpec {
-                    key: cat!(prefix, "/", kind.name()),
+                    // The same key as the on-demand line of the same dimension, so that a
+                    // comparison of capacity modes lines them up.
+                    key: cat!(prefix, if kind == CapacityKind::Rcu { "/reads" } else { "/writes" }),
                     table: t,
                     component,
                     label: Cow::Owned(format!(
