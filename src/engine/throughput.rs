@@ -231,7 +231,14 @@ fn provisioned(
                 LineSpec {
                     // The same key as the on-demand line of the same dimension, so that a
                     // comparison of capacity modes lines them up.
-                    key: cat!(prefix, if kind == CapacityKind::Rcu { "/reads" } else { "/writes" }),
+                    key: cat!(
+                        prefix,
+                        if kind == CapacityKind::Rcu {
+                            "/reads"
+                        } else {
+                            "/writes"
+                        }
+                    ),
                     table: t,
                     component,
                     label: Cow::Owned(format!(
