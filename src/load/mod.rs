@@ -9,7 +9,7 @@ pub mod suggest;
 mod workload;
 pub mod yaml;
 
-pub use workload::{MAX_ITEM_BYTES, SettingsOverrides, parse_workload};
+pub use workload::{MAX_ITEM_BYTES, SettingsOverrides, parse_workload, workload_from_value};
 
 use crate::error::Error;
 

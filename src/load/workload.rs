@@ -40,6 +40,46 @@ pub struct SettingsOverrides {
 /// Any malformed, unknown or out-of-range input, with its file, path and position.
 pub fn parse_workload(text: &str, file: &str) -> Result<(Workload, SettingsOverrides), Error> {
     let raw: RawWorkload = yaml::parse(text, file)?;
+    convert(&raw, file, text)
+}
+
+/// Validates a workload held as an untyped document (a scenario's merged document), named
+/// `label` in errors. Positions are unknown: the document has no text.
+///
+/// # Errors
+/// As `parse_workload`, without line and column.
+pub fn workload_from_value(
+    mut doc: serde_json::Value,
+    label: &str,
+) -> Result<(Workload, SettingsOverrides), Error> {
+    // Quantities are read from their text: give numbers back the text they were written as.
+    stringify_numbers(&mut doc);
+    let raw: RawWorkload = serde_path_to_error::deserialize(doc).map_err(|e| {
+        let path = e.path().to_string();
+        let message = e.into_inner().to_string();
+        let path = path.strip_suffix(".value").unwrap_or(&path).to_string();
+        Error::input(message)
+            .file(label)
+            .path(path)
+            .help("Consider checking the value against the README's workload reference.")
+    })?;
+    convert(&raw, label, "")
+}
+
+fn stringify_numbers(v: &mut serde_json::Value) {
+    match v {
+        serde_json::Value::Number(n) => *v = serde_json::Value::String(n.to_string()),
+        serde_json::Value::Array(items) => items.iter_mut().for_each(stringify_numbers),
+        serde_json::Value::Object(map) => map.values_mut().for_each(stringify_numbers),
+        _ => {}
+    }
+}
+
+fn convert(
+    raw: &RawWorkload,
+    file: &str,
+    text: &str,
+) -> Result<(Workload, SettingsOverrides), Error> {
     let cx = Cx { file, text };
     let settings = match &raw.settings {
         Some(s) => cx.settings(s)?,

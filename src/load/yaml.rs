@@ -105,9 +105,3 @@ fn help_for(message: &str) -> String {
 pub fn parse_value(text: &str, file: &str) -> Result<serde_json::Value, Error> {
     parse(text, file)
 }
-
-/// Writes an untyped document as text `parse` reads back (JSON is a subset of YAML).
-#[must_use]
-pub fn to_text(value: &serde_json::Value) -> String {
-    serde_json::to_string(value).unwrap_or_default()
-}
