@@ -304,6 +304,28 @@ fn provisioned_capacity_below_average_consumption_warns() {
 }
 
 #[test]
+fn on_demand_peaks_above_a_new_tables_throughput_warn() {
+    // 3,000 writes/s on average, 2× in a 12-hour peak (normalized: 2/1.5 and 1/1.5):
+    // 4,000 WRU/s at peak is not above 4,000; 3,100/s is (4,133 WRU/s).
+    let w = |rate: &str| {
+        table(&format!(
+            "    item_size: 1 KB\n    traffic: {{ peak: {{ multiplier: 2, hours: 12 }} }}\n    patterns:\n      p: {{ op: put, rate: {rate} }}\n"
+        ))
+    };
+    assert!(estimate(&w("3000/s"), "aws-us-east-1").warnings.is_empty());
+    let e = estimate(&w("3100/s"), "aws-us-east-1");
+    assert!(
+        e.warnings
+            .iter()
+            .any(|m| m.contains("4133 WRU/s") && m.contains("absorbs 4000")),
+        "{:?}",
+        e.warnings
+    );
+    // The profile does not change the on-demand price: 3,100 × 2,628,000 = 8,146.8 M WRU.
+    assert_eq!(quantity(&e, "t/writes"), dec("8146.8"));
+}
+
+#[test]
 fn free_tier_credits_only_when_asked() {
     // 30 GB of Standard storage: without the free tier $7.50; with it, 25 GB are credited:
     // −25 × $0.25 = −$6.25, total $1.25.
