@@ -39,8 +39,8 @@ pub struct Pricer<'a> {
     pub book: &'a PriceBook,
     pub settings: &'a Settings,
     primary_region: Arc<str>,
-    /// The primary table's prices by `PriceKey::slot`, so most lookups are an index.
-    primary_slots: [Option<Decimal>; PRICE_SLOTS],
+    /// Each table's prices by `PriceKey::slot`, so most lookups are an index.
+    slots: Vec<(&'a str, [Option<Decimal>; PRICE_SLOTS])>,
 }
 
 /// What a line needs besides its price.
@@ -56,17 +56,24 @@ pub struct LineSpec<'a> {
 
 impl<'a> Pricer<'a> {
     pub fn new(book: &'a PriceBook, settings: &'a Settings) -> Self {
-        let mut primary_slots = [None; PRICE_SLOTS];
-        for (key, price) in &book.primary.prices {
-            if let Some(slot) = key.slot() {
-                primary_slots[slot] = Some(*price);
-            }
-        }
+        let slots = std::iter::once(&book.primary)
+            .chain(&book.others)
+            .filter(|t| t.currency == book.primary.currency)
+            .map(|t| {
+                let mut slots = [None; PRICE_SLOTS];
+                for (key, price) in &t.prices {
+                    if let Some(slot) = key.slot() {
+                        slots[slot] = Some(*price);
+                    }
+                }
+                (t.region.as_str(), slots)
+            })
+            .collect();
         Pricer {
             book,
             settings,
             primary_region: Arc::from(book.primary.region.as_str()),
-            primary_slots,
+            slots,
         }
     }
 
@@ -92,8 +99,9 @@ impl<'a> Pricer<'a> {
         key: &PriceKey,
         needed_by: &str,
     ) -> Result<Decimal, EngineError> {
-        if region == &*self.primary_region
-            && let Some(price) = key.slot().and_then(|s| self.primary_slots[s])
+        if let Some(slot) = key.slot()
+            && let Some((_, slots)) = self.slots.iter().find(|(r, _)| *r == region)
+            && let Some(price) = slots[slot]
         {
             return Ok(price);
         }
@@ -200,10 +208,11 @@ pub fn attribute(
 
 /// Units → millions of units, the quantity requests are priced in.
 pub fn millions(units: Decimal) -> Decimal {
-    // Multiplying by 10^-6 only moves the decimal point: exact, and much cheaper than a
-    // division. Falls back to division when the scale is already at its maximum.
-    units
-        .checked_mul(Decimal::new(1, 6))
-        .filter(|m| m.scale() < 28)
-        .unwrap_or_else(|| units / Decimal::from(MILLION))
+    // Dividing by 10^6 only moves the decimal point: raise the scale (exact, and far cheaper
+    // than a division) unless it would pass the maximum of 28.
+    let mut m = units;
+    if m.scale() + 6 <= 28 && m.set_scale(m.scale() + 6).is_ok() {
+        return m;
+    }
+    units / Decimal::from(MILLION)
 }
