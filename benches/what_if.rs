@@ -75,7 +75,8 @@ fn bench_patch(c: &mut Criterion) {
         b.iter(|| {
             let mut doc = base.clone();
             scenario::merge_patch(&mut doc, black_box(&patch));
-            let (w, _) = load::workload_from_value(doc, "cloudshop.yaml").unwrap();
+            let (w, _) =
+                load::workload_from_value(doc, "cloudshop.yaml", "cloudshop.yaml").unwrap();
             engine::estimate(&w, &book, &settings).unwrap()
         });
     });
@@ -168,7 +169,7 @@ tables:
                 }}});
                 let mut doc = base.clone();
                 scenario::merge_patch(&mut doc, &patch);
-                let (w, _) = load::workload_from_value(doc, "sweep.yaml").unwrap();
+                let (w, _) = load::workload_from_value(doc, "sweep.yaml", "sweep.yaml").unwrap();
                 total += engine::estimate(&w, &book, &settings).unwrap().total;
             }
             total

@@ -22,8 +22,54 @@ pub enum Command {
     Compare(CompareArgs),
     /// What a change to a workload file does to the bill; can fail a budget gate (exit 3).
     Diff(DiffArgs),
+    /// Measure item sizes exactly, from one item to a whole table export.
+    Size(SizeArgs),
     /// List the bundled price tables with their region, currency and date.
     Prices(PricesArgs),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum InputShape {
+    /// Detect per file from its first item.
+    Auto,
+    /// `{"pk": {"S": "a"}}`.
+    Dynamodb,
+    /// `{"pk": "a"}`.
+    Plain,
+}
+
+#[derive(Debug, Args)]
+pub struct SizeArgs {
+    /// Item files (DynamoDB JSON, plain JSON, export-to-S3 `.json`/`.json.gz`) or folders; with
+    /// `--merge`, summaries printed by `size --format json`.
+    #[arg(required = true)]
+    pub inputs: Vec<String>,
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    pub format: Format,
+    /// How attribute values are written.
+    #[arg(long, value_enum, default_value_t = InputShape::Auto)]
+    pub input: InputShape,
+    /// One CSV row per item (file, line, bytes, units) instead of the distribution.
+    #[arg(long)]
+    pub per_item: bool,
+    /// Stop at the first malformed item instead of counting it and going on.
+    #[arg(long)]
+    pub strict: bool,
+    /// Worker threads (default: all cores).
+    #[arg(long, default_value_t = 0)]
+    pub jobs: usize,
+    /// The table's key attributes, for index entries, e.g. `--key PK,SK`.
+    #[arg(long, value_delimiter = ',')]
+    pub key: Vec<String>,
+    /// An index to measure: `NAME:KEY[,KEY]:keys-only|all|include=ATTR[,ATTR]` (repeatable).
+    #[arg(long = "index", value_name = "NAME:KEYS:PROJECTION")]
+    pub indexes: Vec<String>,
+    /// Merge summaries (from `size --format json`) instead of reading items.
+    #[arg(long)]
+    pub merge: bool,
+    /// Write the report to this file (atomically) instead of standard output.
+    #[arg(long, short)]
+    pub output: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -14,3 +14,4 @@ pub mod model;
 pub mod output;
 pub mod report;
 pub mod scenario;
+pub mod size;

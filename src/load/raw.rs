@@ -142,7 +142,7 @@ pub struct RawTable {
     pub class: Option<RawClass>,
     pub capacity: Option<RawCapacity>,
     pub items: Option<Scalar>,
-    pub item_size: Option<Scalar>,
+    pub item_size: Option<Spanned<RawItemSize>>,
     pub storage: Option<Scalar>,
     pub key_size: Option<Scalar>,
     #[serde(default)]
@@ -266,7 +266,7 @@ pub enum RawOperation {
 pub struct RawPattern {
     pub op: Spanned<RawOperation>,
     pub rate: Scalar,
-    pub item_size: Option<Scalar>,
+    pub item_size: Option<Spanned<RawItemSize>>,
     pub items: Option<Scalar>,
     pub consistency: Option<Scalar>,
     pub index: Option<Spanned<String>>,
@@ -276,4 +276,52 @@ pub struct RawPattern {
     #[serde(default)]
     pub index_effects: IndexMap<String, Scalar>,
     pub traffic: Option<Spanned<RawTraffic>>,
+}
+
+/// An item size as written (`900 B`, `3.5 KB`) or measured from a sample file
+/// (`{ sample: samples/order.json }`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RawItemSize {
+    Text(String),
+    Sample(String),
+}
+
+impl<'de> Deserialize<'de> for RawItemSize {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = RawItemSize;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a size such as `3.5 KB`, or `{ sample: FILE }`")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<RawItemSize, E> {
+                Ok(RawItemSize::Text(v.to_string()))
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<RawItemSize, E> {
+                Ok(RawItemSize::Text(v.to_string()))
+            }
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<RawItemSize, E> {
+                Ok(RawItemSize::Text(v.to_string()))
+            }
+            fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<RawItemSize, E> {
+                Ok(RawItemSize::Text(v.to_string()))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<RawItemSize, A::Error> {
+                let mut sample = None;
+                while let Some(key) = map.next_key::<String>()? {
+                    if key != "sample" {
+                        return Err(serde::de::Error::unknown_field(&key, &["sample"]));
+                    }
+                    sample = Some(map.next_value::<String>()?);
+                }
+                sample
+                    .map(RawItemSize::Sample)
+                    .ok_or_else(|| serde::de::Error::missing_field("sample"))
+            }
+        }
+        d.deserialize_any(V)
+    }
 }

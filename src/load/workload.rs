@@ -8,8 +8,8 @@ use rust_decimal::Decimal;
 use super::quantity::{parse_count, parse_rate, parse_share, parse_size};
 use super::raw::{
     RawAutoScaling, RawBackups, RawCapacity, RawClass, RawConsumer, RawConsumerKind, RawGb,
-    RawIndex, RawIndexKind, RawMode, RawObserved, RawOperation, RawPattern, RawProjection,
-    RawSettings, RawTable, RawTerm, RawTraffic, RawWorkload, Scalar,
+    RawIndex, RawIndexKind, RawItemSize, RawMode, RawObserved, RawOperation, RawPattern,
+    RawProjection, RawSettings, RawTable, RawTerm, RawTraffic, RawWorkload, Scalar,
 };
 use super::suggest;
 use super::yaml::{self, position};
@@ -40,7 +40,10 @@ pub struct SettingsOverrides {
 /// Any malformed, unknown or out-of-range input, with its file, path and position.
 pub fn parse_workload(text: &str, file: &str) -> Result<(Workload, SettingsOverrides), Error> {
     let raw: RawWorkload = yaml::parse(text, file)?;
-    convert(&raw, file, text)
+    let base = std::path::Path::new(file)
+        .parent()
+        .map(std::path::Path::to_path_buf);
+    convert(&raw, file, text, base)
 }
 
 /// Validates a workload held as an untyped document (a scenario's merged document), named
@@ -50,6 +53,7 @@ pub fn parse_workload(text: &str, file: &str) -> Result<(Workload, SettingsOverr
 /// As `parse_workload`, without line and column.
 pub fn workload_from_value(
     mut doc: serde_json::Value,
+    file: &str,
     label: &str,
 ) -> Result<(Workload, SettingsOverrides), Error> {
     // Quantities are read from their text: give numbers back the text they were written as.
@@ -63,7 +67,10 @@ pub fn workload_from_value(
             .path(path)
             .help("Consider checking the value against the README's workload reference.")
     })?;
-    convert(&raw, label, "")
+    let base = std::path::Path::new(file)
+        .parent()
+        .map(std::path::Path::to_path_buf);
+    convert(&raw, label, "", base)
 }
 
 fn stringify_numbers(v: &mut serde_json::Value) {
@@ -79,8 +86,13 @@ fn convert(
     raw: &RawWorkload,
     file: &str,
     text: &str,
+    base_dir: Option<std::path::PathBuf>,
 ) -> Result<(Workload, SettingsOverrides), Error> {
-    let cx = Cx { file, text };
+    let cx = Cx {
+        file,
+        text,
+        base_dir,
+    };
     let settings = match &raw.settings {
         Some(s) => cx.settings(s)?,
         None => SettingsOverrides::default(),
@@ -114,6 +126,8 @@ fn convert(
 struct Cx<'a> {
     file: &'a str,
     text: &'a str,
+    /// The folder sample files are read from (the workload file's).
+    base_dir: Option<std::path::PathBuf>,
 }
 
 impl Cx<'_> {
@@ -207,6 +221,62 @@ impl Cx<'_> {
             )
                 })?;
         Ok(Some(bytes))
+    }
+
+    /// An item size written out, or the mean size of the items in a sample file (relative to
+    /// the workload's folder), measured by DynamoDB's rules.
+    fn item_size(
+        &self,
+        s: Option<&yaml::Spanned<RawItemSize>>,
+        path: &str,
+    ) -> Result<Option<Decimal>, Error> {
+        let Some(s) = s else { return Ok(None) };
+        match &s.value {
+            RawItemSize::Text(text) => {
+                let scalar = yaml::Spanned {
+                    value: text.clone(),
+                    referenced: s.referenced,
+                    defined: s.defined,
+                };
+                self.item_bytes(Some(&scalar), path)
+            }
+            RawItemSize::Sample(file) => {
+                let Some(base) = &self.base_dir else {
+                    return Err(self.err(
+                        path,
+                        position(s),
+                        format!("a sample (`{file}`) cannot be read from here"),
+                        "Consider a workload file on disk.",
+                    ));
+                };
+                let sample = base.join(file);
+                let shown = sample.display().to_string();
+                let measured = crate::size::scan::expand(std::slice::from_ref(&shown))
+                    .and_then(|files| crate::size::scan::scan(&files, &crate::size::scan::ScanOptions { strict: true, jobs: 1, ..Default::default() }))
+                    .map_err(|e| {
+                        let why = e.message.to_string();
+                        self.err(path, position(s), format!("sample `{shown}`: {why}"), "Consider a file of items in DynamoDB JSON or plain JSON (see `ddbcost size`).")
+                    })?;
+                let stats = measured.sizes.stats();
+                if measured.oversized > 0 {
+                    return Err(self.err(
+                        path,
+                        position(s),
+                        format!("sample `{shown}` holds an item over DynamoDB's 400 KB limit"),
+                        "Consider storing large attributes in S3.",
+                    ));
+                }
+                match stats.mean() {
+                    Some(mean) => Ok(Some(mean)),
+                    None => Err(self.err(
+                        path,
+                        position(s),
+                        format!("sample `{shown}` holds no items"),
+                        "Consider a file with at least one item.",
+                    )),
+                }
+            }
+        }
     }
 
     fn settings(&self, s: &RawSettings) -> Result<SettingsOverrides, Error> {
@@ -513,8 +583,7 @@ impl Cx<'_> {
             _ => TableClass::Standard,
         };
         let capacity = self.capacity(t.capacity.as_ref(), &format!("{path}.capacity"), class)?;
-        let item_size_bytes =
-            self.item_bytes(t.item_size.as_ref(), &format!("{path}.item_size"))?;
+        let item_size_bytes = self.item_size(t.item_size.as_ref(), &format!("{path}.item_size"))?;
         let key_size_bytes = self.item_bytes(t.key_size.as_ref(), &format!("{path}.key_size"))?;
         let mut indexes = Vec::new();
         for (iname, i) in &t.indexes {
@@ -846,7 +915,7 @@ impl Cx<'_> {
             parse_rate,
             "a rate such as `400/s` or `41M/month` (a plain number is per second)",
         )?;
-        let item_size_bytes = self.item_bytes(p.item_size.as_ref(), &f("item_size"))?;
+        let item_size_bytes = self.item_size(p.item_size.as_ref(), &f("item_size"))?;
 
         let items = self.count(p.items.as_ref(), &f("items"))?;
         let items_per_op = match (operation.is_multi_item(), items) {

@@ -7,6 +7,7 @@ pub mod csv;
 pub mod json;
 pub mod markdown;
 pub mod money;
+pub mod size;
 pub mod table;
 
 /// How an estimate is broken down in the human and CSV views.

@@ -183,7 +183,7 @@ fn prefix_path(mut e: Error, prefix: &str) -> Error {
 /// The merged document is not a valid workload.
 pub fn workload_of(doc: &ScenarioDoc, file: &str) -> Result<(Workload, SettingsOverrides), Error> {
     let label = format!("{file} (scenario `{}`)", doc.name);
-    load::workload_from_value(doc.doc.clone(), &label)
+    load::workload_from_value(doc.doc.clone(), file, &label)
 }
 
 /// Keeps the scenarios named in `selected` (all when empty); unknown names are errors.

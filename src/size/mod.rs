@@ -1,0 +1,9 @@
+//! Item sizes measured from real items: the DynamoDB size rules (`rules`), a streaming sizer
+//! for DynamoDB JSON, plain JSON and export-to-S3 files (`item`, `scan`), and a mergeable
+//! summary (`summary`): an exact histogram of sizes, so that percentiles, unit costs and
+//! boundary effects are exact and summaries of pieces add up to the summary of the whole.
+
+pub mod item;
+pub mod rules;
+pub mod scan;
+pub mod summary;

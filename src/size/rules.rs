@@ -1,0 +1,128 @@
+//! DynamoDB's size rules for attribute values (DESIGN.md §3): strings are UTF-8 bytes,
+//! binaries their decoded bytes, numbers 1 byte plus one per base-100 digit pair aligned at
+//! the decimal point (+1 if negative), BOOL and NULL 1 byte; sets sum their elements; a list
+//! is 3 + Σ(element + 1) and a map 3 + Σ(key + value + 1). Pure functions on text.
+
+/// Largest item DynamoDB stores: 400 KB.
+pub const MAX_ITEM_BYTES: u64 = 409_600;
+
+/// Size of a number written as `text` (`-12.50`, `1E125`), or `None` if it is not a number.
+#[must_use]
+pub fn number_size(text: &str) -> Option<u64> {
+    let bytes = text.trim().as_bytes();
+    let (negative, rest) = match bytes.first()? {
+        b'-' => (true, &bytes[1..]),
+        b'+' => (false, &bytes[1..]),
+        _ => (false, bytes),
+    };
+    let (mantissa, exponent) = match rest.iter().position(|b| *b == b'e' || *b == b'E') {
+        Some(i) => (&rest[..i], Some(&rest[i + 1..])),
+        None => (rest, None),
+    };
+    let exponent: i64 = match exponent {
+        Some(e) => std::str::from_utf8(e).ok()?.parse().ok()?,
+        None => 0,
+    };
+    // Digits and where the decimal point sits among them.
+    let mut digits: Vec<u8> = Vec::with_capacity(mantissa.len());
+    let mut point: Option<usize> = None;
+    for b in mantissa {
+        match b {
+            b'0'..=b'9' => digits.push(b - b'0'),
+            b'.' if point.is_none() => point = Some(digits.len()),
+            _ => return None,
+        }
+    }
+    if digits.is_empty() || digits.len() > 38 + 200 {
+        return None;
+    }
+    let point = i64::try_from(point.unwrap_or(digits.len())).ok()? + exponent;
+    // Drop leading and trailing zeros: the value is 0.d1…dn × 10^e with d1 ≠ 0.
+    let first = match digits.iter().position(|d| *d != 0) {
+        Some(i) => i,
+        None => return Some(1), // zero
+    };
+    let last = digits.iter().rposition(|d| *d != 0).unwrap_or(first);
+    let e = point - i64::try_from(first).ok()?;
+    let n = i64::try_from(last - first + 1).ok()?;
+    // Significant digits sit at powers of ten e−1 down to e−n; base-100 pairs group powers
+    // (2j, 2j+1), aligned at the decimal point.
+    let pairs = (e - 1).div_euclid(2) - (e - n).div_euclid(2) + 1;
+    let pairs = u64::try_from(pairs).ok()?;
+    Some(1 + pairs + u64::from(negative))
+}
+
+/// Decoded length of standard base64 `text`, or `None` if it is not valid base64.
+#[must_use]
+pub fn base64_len(text: &str) -> Option<u64> {
+    let b = text.as_bytes();
+    if b.len() % 4 != 0 {
+        return None;
+    }
+    let padding = b.iter().rev().take_while(|c| **c == b'=').count();
+    if padding > 2 {
+        return None;
+    }
+    let body = &b[..b.len() - padding];
+    if !body
+        .iter()
+        .all(|c| c.is_ascii_alphanumeric() || *c == b'+' || *c == b'/')
+    {
+        return None;
+    }
+    Some((b.len() / 4 * 3 - padding) as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[track_caller]
+    fn n(text: &str, size: u64) {
+        assert_eq!(number_size(text), Some(size), "{text}");
+    }
+
+    #[test]
+    fn numbers_count_base_100_pairs_aligned_at_the_point() {
+        // DESIGN.md §3: 100 → 2, 1010 → 3, 0.15 → 2, -42 → 3, 1100000 → 3, 1E125 → 2, 0 → 1.
+        n("100", 2); // 1|00 → one pair "01" (00 trailing dropped)
+        n("1010", 3); // 10|10 → two pairs
+        n("0.15", 2); // .15 → one pair
+        n("-42", 3); // 42 → one pair, + 1 negative
+        n("1100000", 3); // 1|10|00|00 → pairs "01","10" → 2
+        n("1E125", 2); // 10^125 → one pair
+        n("0", 1);
+        n("0.000", 1);
+        n("-0", 1);
+        // Trimming digit by digit instead of pair by pair gets these wrong:
+        n("10", 2); // one pair "10"
+        n("1000", 2); // 10|00 → "10" → 1 pair
+        n("12345", 4); // 1|23|45 → 3 pairs
+        n("1.5", 3); // 1|.50 → pairs "01" and "50"
+        n("123.456", 5); // 1|23|.45|60 → 4 pairs
+        n("0.001", 2); // .00|10 → one pair "10" (the zero pair before it is dropped)
+        n("9.99e2", 3); // 999 → 9|99 → 2 pairs
+        n("+7", 2);
+        n("00042.500", 3); // 42.5 → 42|.50 → 2 pairs
+    }
+
+    #[test]
+    fn malformed_numbers_are_refused() {
+        for bad in [
+            "", "-", "abc", "1.2.3", "1e", "1e2.5", "NaN", "inf", "1,000",
+        ] {
+            assert_eq!(number_size(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn base64_decodes_to_its_byte_length() {
+        assert_eq!(base64_len(""), Some(0));
+        assert_eq!(base64_len("YQ=="), Some(1)); // "a"
+        assert_eq!(base64_len("YWI="), Some(2)); // "ab"
+        assert_eq!(base64_len("YWJj"), Some(3)); // "abc"
+        assert_eq!(base64_len("YWJj!!=="), None);
+        assert_eq!(base64_len("YWJ"), None);
+        assert_eq!(base64_len("Y==="), None);
+    }
+}
