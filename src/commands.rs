@@ -78,7 +78,6 @@ fn size(args: &SizeArgs) -> Result<(), Error> {
                 .map_err(|e| Error::input(format!("cannot write to standard output: {e}")))
         };
         let summary = scan::each_item(&files, &options, &mut row)?;
-        drop(row);
         let _ = out.flush();
         for e in &summary.examples {
             eprintln!("warning: {e}");

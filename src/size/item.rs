@@ -125,6 +125,7 @@ impl<'de> Visitor<'de> for ItemSeed<'_> {
 }
 
 /// A string's UTF-8 length.
+#[derive(Clone, Copy)]
 struct StrLen;
 impl<'de> DeserializeSeed<'de> for StrLen {
     type Value = u64;
@@ -136,6 +137,7 @@ impl<'de> DeserializeSeed<'de> for StrLen {
 use serde::Deserialize;
 
 /// A number given as a string (DynamoDB JSON `N`).
+#[derive(Clone, Copy)]
 struct NumText;
 impl<'de> DeserializeSeed<'de> for NumText {
     type Value = u64;
@@ -146,6 +148,7 @@ impl<'de> DeserializeSeed<'de> for NumText {
 }
 
 /// Binary as base64 (DynamoDB JSON `B`).
+#[derive(Clone, Copy)]
 struct B64;
 impl<'de> DeserializeSeed<'de> for B64 {
     type Value = u64;
@@ -176,25 +179,6 @@ impl<'de, S: DeserializeSeed<'de, Value = u64> + Copy> Visitor<'de> for SetOf<S>
         Ok(total)
     }
 }
-
-impl Clone for StrLen {
-    fn clone(&self) -> Self {
-        StrLen
-    }
-}
-impl Copy for StrLen {}
-impl Clone for NumText {
-    fn clone(&self) -> Self {
-        NumText
-    }
-}
-impl Copy for NumText {}
-impl Clone for B64 {
-    fn clone(&self) -> Self {
-        B64
-    }
-}
-impl Copy for B64 {}
 
 /// A DynamoDB-JSON value: `{"<type>": …}`.
 #[derive(Clone, Copy)]

@@ -56,7 +56,7 @@ pub fn number_size(text: &str) -> Option<u64> {
 #[must_use]
 pub fn base64_len(text: &str) -> Option<u64> {
     let b = text.as_bytes();
-    if b.len() % 4 != 0 {
+    if !b.len().is_multiple_of(4) {
         return None;
     }
     let padding = b.iter().rev().take_while(|c| **c == b'=').count();
