@@ -6,7 +6,7 @@ mod common;
 
 use std::io::Write;
 
-use common::{temp_workload, Case};
+use common::{Case, temp_workload};
 use ddbcost::size::summary::SummaryDoc;
 
 fn write(dir: &std::path::Path, name: &str, text: &str) -> String {
@@ -16,7 +16,12 @@ fn write(dir: &std::path::Path, name: &str, text: &str) -> String {
 }
 
 fn summary(args: &[&str]) -> SummaryDoc {
-    let out = Case::new().args(["size"]).args(args).args(["--format", "json"]).run().success();
+    let out = Case::new()
+        .args(["size"])
+        .args(args)
+        .args(["--format", "json"])
+        .run()
+        .success();
     serde_json::from_str(&out.stdout).expect("size JSON parses")
 }
 
@@ -50,14 +55,25 @@ fn gzip_folders_and_plain_json() {
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("AWSDynamoDB/0001/data");
     std::fs::create_dir_all(&data).unwrap();
-    let mut gz = flate2::write::GzEncoder::new(std::fs::File::create(data.join("part-1.json.gz")).unwrap(), flate2::Compression::fast());
+    let mut gz = flate2::write::GzEncoder::new(
+        std::fs::File::create(data.join("part-1.json.gz")).unwrap(),
+        flate2::Compression::fast(),
+    );
     gz.write_all(EXPORT.as_bytes()).unwrap();
     gz.finish().unwrap();
-    write(&dir.path().join("AWSDynamoDB/0001"), "manifest-summary.json", r#"{"itemCount": 3}"#);
+    write(
+        &dir.path().join("AWSDynamoDB/0001"),
+        "manifest-summary.json",
+        r#"{"itemCount": 3}"#,
+    );
     // A pretty-printed plain-JSON item: "pk" + "USER#1" = 8; "name" + "Zoë" (Z, o, ë = 4 B)
     // = 8; "age" + 42 (1 pair + 1) = 5; "tags" + L ["a", 1.5]: 3 + (1 + 1) + (3 + 1) = 9 →
     // 13. Total 34.
-    write(&data, "plain.json", "{\n  \"pk\": \"USER#1\",\n  \"name\": \"Zoë\",\n  \"age\": 42,\n  \"tags\": [\"a\", 1.5]\n}\n");
+    write(
+        &data,
+        "plain.json",
+        "{\n  \"pk\": \"USER#1\",\n  \"name\": \"Zoë\",\n  \"age\": 42,\n  \"tags\": [\"a\", 1.5]\n}\n",
+    );
     let s = summary(&[&dir.path().to_string_lossy()]);
     assert_eq!(s.files, 2, "the manifest is skipped");
     assert_eq!(s.items, 4);
@@ -71,26 +87,51 @@ fn malformed_items_are_counted_or_stop_a_strict_scan() {
         "{EXPORT}not json\n{{\"Item\":{{\"a\":{{\"X\":\"1\"}}}}}}\n{{\"Item\":{{\"a\":{{\"B\":\"!!!!\"}}}}}}\n{{\"Item\":{{\"a\":{{\"N\":\"1.2.3\"}}}}}}\n"
     );
     let f = write(dir.path(), "bad.json", &text);
-    let out = Case::new().args(["size", &f, "--format", "json"]).run().success();
+    let out = Case::new()
+        .args(["size", &f, "--format", "json"])
+        .run()
+        .success();
     let s: SummaryDoc = serde_json::from_str(&out.stdout).unwrap();
     assert_eq!((s.items, s.bad), (3, 4));
     let joined = s.examples.join("\n");
     assert!(joined.contains("bad.json:4: malformed item"), "{joined}");
-    assert!(joined.contains("bad.json:5: malformed item: unknown type tag `X`"), "{joined}");
-    assert!(joined.contains("bad.json:6: malformed item: invalid base64"), "{joined}");
-    assert!(joined.contains("bad.json:7: malformed item: invalid number `1.2.3`"), "{joined}");
-    Case::new().args(["size", &f, "--strict"]).run().code(1).stderr_has("bad.json:4:1").stderr_has("malformed item");
+    assert!(
+        joined.contains("bad.json:5: malformed item: unknown type tag `X`"),
+        "{joined}"
+    );
+    assert!(
+        joined.contains("bad.json:6: malformed item: invalid base64"),
+        "{joined}"
+    );
+    assert!(
+        joined.contains("bad.json:7: malformed item: invalid number `1.2.3`"),
+        "{joined}"
+    );
+    Case::new()
+        .args(["size", &f, "--strict"])
+        .run()
+        .code(1)
+        .stderr_has("bad.json:4:1")
+        .stderr_has("malformed item");
 }
 
 #[test]
 fn items_over_400_kb_are_reported_not_counted() {
     let dir = tempfile::tempdir().unwrap();
     // "s" (1) + 409,600 bytes of text = 409,601 B: one byte over the limit.
-    let big = format!("{{\"s\":{{\"S\":\"{}\"}}}}\n{{\"s\":{{\"S\":\"{}\"}}}}\n", "x".repeat(409_600), "x".repeat(409_599));
+    let big = format!(
+        "{{\"s\":{{\"S\":\"{}\"}}}}\n{{\"s\":{{\"S\":\"{}\"}}}}\n",
+        "x".repeat(409_600),
+        "x".repeat(409_599)
+    );
     let f = write(dir.path(), "big.json", &big);
     let s = summary(&[&f]);
     assert_eq!((s.items, s.oversized, s.max), (1, 1, 409_600));
-    assert!(s.examples[0].contains("409601 bytes is over the 400 KB"), "{:?}", s.examples);
+    assert!(
+        s.examples[0].contains("409601 bytes is over the 400 KB"),
+        "{:?}",
+        s.examples
+    );
 }
 
 #[test]
@@ -98,17 +139,48 @@ fn summaries_of_pieces_merge_to_the_whole() {
     let dir = tempfile::tempdir().unwrap();
     let lines: Vec<&str> = EXPORT.lines().collect();
     let a = write(dir.path(), "a.json", &format!("{}\n", lines[0]));
-    let b = write(dir.path(), "b.json", &format!("{}\n{}\n", lines[1], lines[2]));
+    let b = write(
+        dir.path(),
+        "b.json",
+        &format!("{}\n{}\n", lines[1], lines[2]),
+    );
     let whole = write(dir.path(), "whole.json", EXPORT);
     let sa = dir.path().join("a.summary.json");
     let sb = dir.path().join("b.summary.json");
-    Case::new().args(["size", &a, "--format", "json", "--output", &sa.to_string_lossy()]).run().success();
-    Case::new().args(["size", &b, "--format", "json", "--output", &sb.to_string_lossy()]).run().success();
+    Case::new()
+        .args([
+            "size",
+            &a,
+            "--format",
+            "json",
+            "--output",
+            &sa.to_string_lossy(),
+        ])
+        .run()
+        .success();
+    Case::new()
+        .args([
+            "size",
+            &b,
+            "--format",
+            "json",
+            "--output",
+            &sb.to_string_lossy(),
+        ])
+        .run()
+        .success();
     let merged = summary(&["--merge", &sa.to_string_lossy(), &sb.to_string_lossy()]);
     let direct = summary(&[&whole]);
     assert_eq!(merged.histogram, direct.histogram);
-    assert_eq!((merged.items, merged.total_bytes.clone(), merged.p50), (direct.items, direct.total_bytes.clone(), direct.p50));
-    Case::new().args(["size", "--merge", &whole]).run().code(1).stderr_has("not a size summary");
+    assert_eq!(
+        (merged.items, merged.total_bytes.clone(), merged.p50),
+        (direct.items, direct.total_bytes.clone(), direct.p50)
+    );
+    Case::new()
+        .args(["size", "--merge", &whole])
+        .run()
+        .code(1)
+        .stderr_has("not a size summary");
 }
 
 #[test]
@@ -121,11 +193,30 @@ fn index_entries_and_sparse_items() {
         "items.json",
         "{\"pk\":{\"S\":\"ORDER#1\"},\"sk\":{\"S\":\"H\"},\"GSI1PK\":{\"S\":\"open\"},\"total\":{\"N\":\"100\"}}\n{\"pk\":{\"S\":\"ORDER#2\"},\"sk\":{\"S\":\"H\"}}\n",
     );
-    let s = summary(&[&f, "--key", "pk,sk", "--index", "by-status:GSI1PK:keys-only", "--index", "with-total:GSI1PK:include=total"]);
-    assert_eq!((s.indexes[0].entries, s.indexes[0].skipped, s.indexes[0].max), (1, 1, 22));
+    let s = summary(&[
+        &f,
+        "--key",
+        "pk,sk",
+        "--index",
+        "by-status:GSI1PK:keys-only",
+        "--index",
+        "with-total:GSI1PK:include=total",
+    ]);
+    assert_eq!(
+        (s.indexes[0].entries, s.indexes[0].skipped, s.indexes[0].max),
+        (1, 1, 22)
+    );
     assert_eq!(s.indexes[1].max, 29);
-    Case::new().args(["size", &f, "--index", "x:GSI1PK:keys-only"]).run().code(2).stderr_has("give them with --key");
-    Case::new().args(["size", &f, "--index", "x:GSI1PK:sideways"]).run().code(2).stderr_has("unknown projection");
+    Case::new()
+        .args(["size", &f, "--index", "x:GSI1PK:keys-only"])
+        .run()
+        .code(2)
+        .stderr_has("give them with --key");
+    Case::new()
+        .args(["size", &f, "--index", "x:GSI1PK:sideways"])
+        .run()
+        .code(2)
+        .stderr_has("unknown projection");
 }
 
 #[test]
@@ -146,7 +237,11 @@ fn per_item_rows_and_both_cores() {
 
 #[test]
 fn missing_inputs_are_refused() {
-    Case::new().args(["size", "no/such/file.json"]).run().code(1).stderr_has("cannot be read");
+    Case::new()
+        .args(["size", "no/such/file.json"])
+        .run()
+        .code(1)
+        .stderr_has("cannot be read");
     Case::new().args(["size"]).run().code(2);
 }
 
@@ -154,16 +249,38 @@ fn missing_inputs_are_refused() {
 fn a_workload_can_measure_its_item_size_from_a_sample() {
     // workloads/samples/order.json measures 691 B: 1 write unit per put. 1 M puts →
     // 1 M WRU × $0.625 = $0.625.
-    let out = Case::new().args(["size", "workloads/samples/order.json", "--format", "json"]).run().success();
+    let out = Case::new()
+        .args(["size", "workloads/samples/order.json", "--format", "json"])
+        .run()
+        .success();
     let s: SummaryDoc = serde_json::from_str(&out.stdout).unwrap();
     assert_eq!(s.total_bytes, "691");
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir(dir.path().join("samples")).unwrap();
-    std::fs::copy("workloads/samples/order.json", dir.path().join("samples/order.json")).unwrap();
-    let w = write(dir.path(), "w.yaml", "prices: aws-us-east-1\ntables:\n  t:\n    item_size: { sample: samples/order.json }\n    patterns:\n      p: { op: put, rate: 1M/month }\n");
-    let out = Case::new().args(["estimate", &w, "--format", "json"]).run().success();
+    std::fs::copy(
+        "workloads/samples/order.json",
+        dir.path().join("samples/order.json"),
+    )
+    .unwrap();
+    let w = write(
+        dir.path(),
+        "w.yaml",
+        "prices: aws-us-east-1\ntables:\n  t:\n    item_size: { sample: samples/order.json }\n    patterns:\n      p: { op: put, rate: 1M/month }\n",
+    );
+    let out = Case::new()
+        .args(["estimate", &w, "--format", "json"])
+        .run()
+        .success();
     let doc: ddbcost::report::json::EstimateDoc = serde_json::from_str(&out.stdout).unwrap();
     assert_eq!(doc.line_items[0].cost, Some("0.625".parse().unwrap()));
-    let (_d, bad) = temp_workload("prices: aws-us-east-1\ntables:\n  t:\n    item_size: { sample: nowhere.json }\n");
-    Case::new().args(["estimate", &bad]).run().code(1).stderr_has("sample").stderr_has("nowhere.json").stderr_has("at tables.t.item_size");
+    let (_d, bad) = temp_workload(
+        "prices: aws-us-east-1\ntables:\n  t:\n    item_size: { sample: nowhere.json }\n",
+    );
+    Case::new()
+        .args(["estimate", &bad])
+        .run()
+        .code(1)
+        .stderr_has("sample")
+        .stderr_has("nowhere.json")
+        .stderr_has("at tables.t.item_size");
 }
