@@ -76,8 +76,24 @@ pub struct SizeArgs {
 pub enum Format {
     Table,
     Json,
+    /// The finance CSV.
     Csv,
     Markdown,
+    /// FinOps FOCUS 1.2 columns.
+    Focus,
+    /// A self-contained HTML report with charts (use with --output).
+    Html,
+}
+
+/// How exports are dated and shaped for spreadsheets.
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    /// The month the charges are dated in (CSV and FOCUS), e.g. `2026-12`; default: this month.
+    #[arg(long, value_name = "YYYY-MM")]
+    pub period: Option<String>,
+    /// CSV for Excel: a UTF-8 byte-order mark, CRLF line ends, formula-like text guarded.
+    #[arg(long)]
+    pub excel: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -115,6 +131,8 @@ pub struct EstimateArgs {
     pub sets: Vec<String>,
     #[command(flatten)]
     pub settings: SettingsArgs,
+    #[command(flatten)]
+    pub export: ExportArgs,
 }
 
 /// Settings shared by every command that estimates.
@@ -151,6 +169,8 @@ pub struct CompareArgs {
     pub output: Option<String>,
     #[command(flatten)]
     pub settings: SettingsArgs,
+    #[command(flatten)]
+    pub export: ExportArgs,
 }
 
 #[derive(Debug, Args)]
@@ -172,6 +192,8 @@ pub struct DiffArgs {
     pub fail_increase: Option<String>,
     #[command(flatten)]
     pub settings: SettingsArgs,
+    #[command(flatten)]
+    pub export: ExportArgs,
 }
 
 #[derive(Debug, Args)]

@@ -4,14 +4,15 @@
 use rust_decimal::Decimal;
 
 use crate::cli::{
-    By, Cli, Command, CompareArgs, DiffArgs, EstimateArgs, Format, Gb, InputShape, PricesArgs,
-    SettingsArgs, SizeArgs,
+    By, Cli, Command, CompareArgs, DiffArgs, EstimateArgs, ExportArgs, Format, Gb, InputShape,
+    PricesArgs, SettingsArgs, SizeArgs,
 };
 use crate::engine::{self, Estimate};
 use crate::error::{Error, ErrorKind};
 use crate::load::{self, SettingsOverrides, prices, quantity};
 use crate::model::{CapacityMode, GbConvention, PriceBook, PriceTable, Settings, Workload};
 use crate::output;
+use crate::report::period::Period;
 use crate::report::{self, Breakdown};
 use crate::scenario::{self, Comparison, ScenarioKind};
 
@@ -101,7 +102,9 @@ fn render_size(summary: &crate::size::summary::Summary, format: Format) -> Strin
             s
         }
         Format::Markdown => report::size::markdown(summary),
-        Format::Table | Format::Csv => report::size::table(summary, format == Format::Csv),
+        Format::Table | Format::Csv | Format::Focus | Format::Html => {
+            report::size::table(summary, format == Format::Csv)
+        }
     }
 }
 
@@ -287,10 +290,72 @@ fn estimate(args: &EstimateArgs) -> Result<(), Error> {
     let text = match args.format {
         Format::Table => report::table::render(&estimate, by),
         Format::Json => report::json::render(&estimate),
-        Format::Csv => report::csv::render(&estimate, by),
+        Format::Csv if by != Breakdown::Line => report::csv::render(&estimate, by),
         Format::Markdown => report::markdown::estimate(&estimate, by),
+        Format::Csv | Format::Focus | Format::Html => {
+            let comparison = scenario::compare(estimate, Vec::new());
+            export(
+                &comparison,
+                args.format,
+                &args.export,
+                args.output.as_deref(),
+            )?
+        }
     };
     output::emit(args.output.as_deref(), &text)
+}
+
+/// The finance CSV, FOCUS and HTML of a comparison (an estimate is one with no scenarios).
+fn export(
+    comparison: &Comparison,
+    format: Format,
+    export: &ExportArgs,
+    output: Option<&str>,
+) -> Result<String, Error> {
+    let period = match export.period.as_deref() {
+        Some(text) => Period::parse(text).map_err(|why| {
+            Error::usage(format!("--period: {why}")).help("Consider `--period 2026-12`.")
+        })?,
+        // The clock is read here, never in the engine or the renderers.
+        None => Period::containing(
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs()),
+        ),
+    };
+    let mut estimates: Vec<(&str, &Estimate)> = vec![("baseline", &comparison.baseline)];
+    estimates.extend(
+        comparison
+            .scenarios
+            .iter()
+            .map(|s| (s.name.as_str(), &s.estimate)),
+    );
+    Ok(match format {
+        Format::Focus => {
+            let (text, skipped) = report::focus::render(&estimates, period);
+            if skipped > 0 {
+                eprintln!(
+                    "warning: {skipped} line(s) whose usage is unknown have no cost and are not in the FOCUS export"
+                );
+            }
+            text
+        }
+        Format::Html => {
+            if output.is_none() {
+                eprintln!(
+                    "note: an HTML report is meant for a file: consider --output report.html"
+                );
+            }
+            report::html::render(comparison, period)
+        }
+        _ => {
+            let (text, warnings) = report::finance::render(&estimates, period, export.excel);
+            for w in warnings {
+                eprintln!("warning: {w}");
+            }
+            text
+        }
+    })
 }
 
 fn compare(args: &CompareArgs) -> Result<(), Error> {
@@ -327,7 +392,12 @@ fn compare(args: &CompareArgs) -> Result<(), Error> {
     }
     let mut comparison = scenario::compare(base_estimate, results);
     comparison.notes = notes;
-    emit_comparison(&comparison, args.format, args.output.as_deref())
+    emit_comparison(
+        &comparison,
+        args.format,
+        &args.export,
+        args.output.as_deref(),
+    )
 }
 
 /// Where a scenario switches a table between on-demand and provisioned, the utilization at
@@ -368,6 +438,7 @@ fn break_even_notes(
 fn emit_comparison(
     comparison: &Comparison,
     format: Format,
+    export_args: &ExportArgs,
     output: Option<&str>,
 ) -> Result<(), Error> {
     warn(&comparison.baseline, format, output);
@@ -377,8 +448,10 @@ fn emit_comparison(
     let text = match format {
         Format::Table => report::compare::table(comparison),
         Format::Json => report::compare::json(comparison),
-        Format::Csv => report::compare::csv(comparison),
         Format::Markdown => report::compare::markdown(comparison),
+        Format::Csv | Format::Focus | Format::Html => {
+            export(comparison, format, export_args, output)?
+        }
     };
     output::emit(output, &text)
 }
@@ -422,7 +495,12 @@ fn diff(args: &DiffArgs) -> Result<(), Error> {
         old,
         vec![(args.new.clone(), None, ScenarioKind::Alternative, new)],
     );
-    emit_comparison(&comparison, args.format, args.output.as_deref())?;
+    emit_comparison(
+        &comparison,
+        args.format,
+        &args.export,
+        args.output.as_deref(),
+    )?;
     budget_gate(&comparison, fail_above, fail_increase)
 }
 
@@ -498,7 +576,7 @@ fn list_prices(args: &PricesArgs) -> Result<(), Error> {
             }
             String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
         }
-        Format::Table | Format::Markdown => {
+        Format::Table | Format::Markdown | Format::Focus | Format::Html => {
             let mut b = tabled::builder::Builder::default();
             b.push_record([
                 "Id",

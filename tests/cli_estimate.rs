@@ -151,6 +151,8 @@ fn csv_has_one_row_per_line_item_and_reconciles() {
             "workloads/marketplace-us-east-1.yaml",
             "--format",
             "csv",
+            "--period",
+            "2026-12",
         ])
         .run()
         .success();
@@ -162,16 +164,141 @@ fn csv_has_one_row_per_line_item_and_reconciles() {
         .iter()
         .map(str::to_string)
         .collect();
-    assert_eq!(header, ddbcost::report::csv::LINE_HEADER);
+    assert_eq!(header, ddbcost::report::finance::HEADER);
     let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
-    assert_eq!(rows.len(), doc.line_items.len());
-    let cost_col = header.iter().position(|h| h == "cost").unwrap();
-    let sum: Decimal = rows
+    // One row per line item, then the total row.
+    assert_eq!(rows.len(), doc.line_items.len() + 1);
+    let col = |name: &str| header.iter().position(|h| h == name).unwrap();
+    assert_eq!(&rows[0][col("billing_period_start")], "2026-12-01");
+    assert_eq!(&rows[0][col("billing_period_end")], "2027-01-01");
+    assert_eq!(&rows[0][col("scenario")], "baseline");
+    let (lines, total) = rows.split_at(rows.len() - 1);
+    let sum: Decimal = lines
         .iter()
-        .filter(|r| !r[cost_col].is_empty())
-        .map(|r| dec(&r[cost_col]))
+        .filter(|r| !r[col("cost")].is_empty())
+        .map(|r| dec(&r[col("cost")]))
         .sum();
     assert_eq!(sum, doc.total);
+    assert_eq!(&total[0][col("key")], "TOTAL");
+    assert_eq!(dec(&total[0][col("cost")]), doc.total);
+    // No thousands separators, `.` decimals.
+    assert!(lines.iter().all(|r| !r[col("cost")].contains(',')));
+}
+
+#[test]
+fn csv_says_when_rounded_lines_miss_the_rounded_total() {
+    // Three tables of 8,000 WRU a month × $0.625 per million = $0.005 each, which rounds
+    // (half away from zero) to $0.01: the lines add up to $0.03, while the exact total of
+    // $0.015 rounds to $0.02.
+    let (_dir, path) = temp_workload(
+        "prices: aws-us-east-1\ntables:\n  a:\n    item_size: 1 KB\n    patterns: { p: { op: put, rate: 8000/month } }\n  b:\n    item_size: 1 KB\n    patterns: { p: { op: put, rate: 8000/month } }\n  c:\n    item_size: 1 KB\n    patterns: { p: { op: put, rate: 8000/month } }\n",
+    );
+    Case::new()
+        .args(["estimate", &path, "--format", "csv", "--period", "2026-12"])
+        .run()
+        .success()
+        .stdout_has("the rounded lines add up to 0.03 USD, the exact total rounds to 0.02 USD")
+        .stderr_has("warning: baseline: the rounded lines add up to 0.03 USD");
+}
+
+#[test]
+fn excel_csv_has_a_bom_crlf_and_guards_formulas() {
+    let (_dir, path) = temp_workload(
+        "name: =HYPERLINK(\"x\")\nprices: aws-us-east-1\ntables:\n  \"@t\":\n    storage: 1 GB\n",
+    );
+    let out = Case::new()
+        .args([
+            "estimate", &path, "--format", "csv", "--excel", "--period", "2026-12",
+        ])
+        .run()
+        .success();
+    assert!(out.stdout.starts_with('\u{feff}'), "byte-order mark");
+    assert!(out.stdout.contains("\r\n"), "CRLF");
+    assert!(
+        out.stdout.contains(",'@t,"),
+        "a text cell starting with @ is guarded: {}",
+        out.stdout
+    );
+}
+
+#[test]
+fn focus_list_cost_is_unit_price_times_quantity() {
+    let out = Case::new()
+        .args([
+            "compare",
+            "workloads/cloudshop.yaml",
+            "--format",
+            "focus",
+            "--period",
+            "2026-12",
+        ])
+        .run()
+        .success();
+    let mut reader = csv::Reader::from_reader(out.stdout.as_bytes());
+    let header: Vec<String> = reader
+        .headers()
+        .unwrap()
+        .iter()
+        .map(str::to_string)
+        .collect();
+    for column in [
+        "BilledCost",
+        "EffectiveCost",
+        "ListCost",
+        "ContractedCost",
+        "BillingCurrency",
+        "ChargeCategory",
+        "ChargePeriodStart",
+        "ChargePeriodEnd",
+        "ServiceName",
+        "ServiceCategory",
+        "PricingQuantity",
+        "PricingUnit",
+        "ListUnitPrice",
+        "RegionId",
+        "ResourceName",
+        "x_CostType",
+        "x_Scenario",
+        "x_PriceTable",
+        "x_PriceTableDate",
+    ] {
+        assert!(header.iter().any(|h| h == column), "{column}");
+    }
+    let col = |name: &str| header.iter().position(|h| h == name).unwrap();
+    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    assert!(rows.len() > 12, "baseline and scenarios");
+    for r in &rows {
+        assert_eq!(
+            dec(&r[col("ListCost")]),
+            dec(&r[col("ListUnitPrice")]) * dec(&r[col("PricingQuantity")])
+        );
+        assert_eq!(&r[col("ServiceName")], "Amazon DynamoDB");
+        assert_eq!(&r[col("x_CostType")], "Estimate");
+        assert_eq!(&r[col("ChargePeriodStart")], "2026-12-01T00:00:00Z");
+    }
+    // The baseline's BilledCost adds up to its total: €1,243.54.
+    let baseline: Decimal = rows
+        .iter()
+        .filter(|r| &r[col("x_Scenario")] == "baseline")
+        .map(|r| dec(&r[col("BilledCost")]))
+        .sum();
+    assert_eq!(baseline, dec("1243.54"));
+}
+
+#[test]
+fn a_period_that_is_not_a_month_is_refused() {
+    Case::new()
+        .args([
+            "estimate",
+            "workloads/cloudshop.yaml",
+            "--format",
+            "csv",
+            "--period",
+            "2026-13",
+        ])
+        .run()
+        .code(2)
+        .stderr_has("--period: `2026-13` is not a month");
 }
 
 #[test]

@@ -283,49 +283,6 @@ pub fn json(c: &Comparison) -> String {
     s
 }
 
-/// The header of the comparison CSV, in order; stable.
-pub const HEADER: &[&str] = &[
-    "scenario",
-    "kind",
-    "key",
-    "table",
-    "component",
-    "label",
-    "baseline_cost",
-    "cost",
-    "delta",
-    "delta_rounded",
-    "currency",
-];
-
-/// One row per scenario and line item (long format, for pivot tables).
-#[must_use]
-pub fn csv(c: &Comparison) -> String {
-    let cur = &c.baseline.currency;
-    let text = |d: Option<Decimal>| d.map(|v| v.normalize().to_string()).unwrap_or_default();
-    let mut w = csv::Writer::from_writer(Vec::new());
-    let _ = w.write_record(HEADER);
-    for (i, s) in c.scenarios.iter().enumerate() {
-        for r in &c.rows {
-            let delta = r.scenarios[i].unwrap_or_default() - r.baseline.unwrap_or_default();
-            let _ = w.write_record([
-                s.name.clone(),
-                s.kind.name().to_string(),
-                r.key.clone(),
-                r.table.clone(),
-                r.component.name().to_string(),
-                r.label.clone(),
-                text(r.baseline),
-                text(r.scenarios[i]),
-                delta.normalize().to_string(),
-                money::round(delta, cur).to_string(),
-                cur.clone(),
-            ]);
-        }
-    }
-    String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
-}
-
 /// Markdown for a pull request: totals and deltas first, then the waterfall, then the line
 /// items that change.
 #[must_use]

@@ -4,9 +4,13 @@
 
 pub mod compare;
 pub mod csv;
+pub mod finance;
+pub mod focus;
+pub mod html;
 pub mod json;
 pub mod markdown;
 pub mod money;
+pub mod period;
 pub mod size;
 pub mod table;
 

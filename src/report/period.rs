@@ -1,0 +1,125 @@
+//! The billing period an export is dated with: a calendar month, `2026-12`. ISO 8601 dates;
+//! the end is exclusive (the first day of the next month), as FOCUS expects.
+
+use std::fmt;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Period {
+    pub year: i32,
+    pub month: u32,
+}
+
+impl Period {
+    /// Parses `YYYY-MM`.
+    ///
+    /// # Errors
+    /// Anything else, with what was expected.
+    pub fn parse(text: &str) -> Result<Period, String> {
+        let bad = || format!("`{text}` is not a month; expected YYYY-MM such as 2026-12");
+        let (y, m) = text.trim().split_once('-').ok_or_else(bad)?;
+        if y.len() != 4 || m.len() != 2 {
+            return Err(bad());
+        }
+        let year: i32 = y.parse().map_err(|_| bad())?;
+        let month: u32 = m.parse().map_err(|_| bad())?;
+        if !(1..=12).contains(&month) || !(1970..=9999).contains(&year) {
+            return Err(bad());
+        }
+        Ok(Period { year, month })
+    }
+
+    /// The month containing `unix_seconds` (UTC).
+    #[must_use]
+    pub fn containing(unix_seconds: u64) -> Period {
+        // Civil-from-days (Howard Hinnant's algorithm).
+        let days = i64::try_from(unix_seconds / 86_400).unwrap_or(0);
+        let z = days + 719_468;
+        let era = z.div_euclid(146_097);
+        let doe = z - era * 146_097;
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+        let mp = (5 * doy + 2) / 153;
+        let month = if mp < 10 { mp + 3 } else { mp - 9 };
+        let year = yoe + era * 400 + i64::from(month <= 2);
+        Period {
+            year: i32::try_from(year).unwrap_or(1970),
+            month: u32::try_from(month).unwrap_or(1),
+        }
+    }
+
+    #[must_use]
+    pub fn next(self) -> Period {
+        if self.month == 12 {
+            Period {
+                year: self.year + 1,
+                month: 1,
+            }
+        } else {
+            Period {
+                year: self.year,
+                month: self.month + 1,
+            }
+        }
+    }
+
+    /// `2026-12-01`.
+    #[must_use]
+    pub fn start_date(self) -> String {
+        format!("{:04}-{:02}-01", self.year, self.month)
+    }
+
+    /// The first day of the next month (exclusive end).
+    #[must_use]
+    pub fn end_date(self) -> String {
+        self.next().start_date()
+    }
+
+    /// `2026-12-01T00:00:00Z`.
+    #[must_use]
+    pub fn start_time(self) -> String {
+        format!("{}T00:00:00Z", self.start_date())
+    }
+
+    #[must_use]
+    pub fn end_time(self) -> String {
+        format!("{}T00:00:00Z", self.end_date())
+    }
+}
+
+impl fmt::Display for Period {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:04}-{:02}", self.year, self.month)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn months_parse_and_roll_over() {
+        let p = Period::parse("2026-12").unwrap();
+        assert_eq!(
+            (p.start_date(), p.end_date()),
+            ("2026-12-01".to_string(), "2027-01-01".to_string())
+        );
+        for bad in ["2026-13", "2026-1", "26-12", "2026/12", "december", ""] {
+            assert!(Period::parse(bad).is_err(), "{bad}");
+        }
+        // 2026-11-29T21:26:14Z = 1,795,987,574 s after the epoch.
+        assert_eq!(
+            Period::containing(1_795_987_574),
+            Period {
+                year: 2026,
+                month: 11
+            }
+        );
+        assert_eq!(
+            Period::containing(0),
+            Period {
+                year: 1970,
+                month: 1
+            }
+        );
+    }
+}
