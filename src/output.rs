@@ -37,6 +37,16 @@ pub fn write_atomic(path: &str, contents: &[u8]) -> Result<(), Error> {
         .tempfile_in(dir)
         .map_err(|e| fail(e.to_string()))?;
     tmp.write_all(contents).map_err(|e| fail(e.to_string()))?;
+    // A temporary file is private (0600); a report is not: keep the replaced file's mode, or
+    // use the usual 0644.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(target).map_or(0o644, |m| m.permissions().mode() & 0o777);
+        tmp.as_file()
+            .set_permissions(std::fs::Permissions::from_mode(mode))
+            .map_err(|e| fail(e.to_string()))?;
+    }
     tmp.as_file().sync_all().map_err(|e| fail(e.to_string()))?;
     tmp.persist(target).map_err(|e| fail(e.error.to_string()))?;
     Ok(())

@@ -1,8 +1,179 @@
-//! Placeholder replaced below.
+//! The HTML report (`--format html --output report.html`): one self-contained file — inline
+//! CSS and inline SVG charts, no scripts, fonts or network — with the itemized tables, cost by
+//! component, by table and by access pattern, and for a comparison its scenarios and the
+//! waterfall of its steps. The page is a minijinja template (escaping every value); the charts
+//! come from `charts`.
+
+use minijinja::{Environment, Value, context};
+use rust_decimal::Decimal;
+
 use super::period::Period;
+use super::{charts, money};
 use crate::scenario::Comparison;
 
+const TEMPLATE: &str = include_str!("report.html");
+
+/// A template value from JSON.
+fn v(json: serde_json::Value) -> Value {
+    Value::from(minijinja::value::Serde(json))
+}
+
+fn signed(d: Decimal, currency: &str) -> String {
+    let text = money::display(d, currency);
+    if d > Decimal::ZERO && text != money::display(Decimal::ZERO, currency) {
+        format!("+{text}")
+    } else {
+        text
+    }
+}
+
+fn class(d: Decimal) -> &'static str {
+    if d < Decimal::ZERO {
+        "down"
+    } else if d > Decimal::ZERO {
+        "up"
+    } else {
+        ""
+    }
+}
+
 #[must_use]
-pub fn render(_c: &Comparison, _p: Period) -> String {
-    String::new()
+pub fn render(c: &Comparison, period: Period) -> String {
+    let e = &c.baseline;
+    let cur = &e.currency;
+    let show = |d: Decimal| money::display(d, cur);
+    let cell = |d: Option<Decimal>| d.map_or_else(|| "—".to_string(), show);
+    let scenarios: Vec<Value> = c
+        .scenarios
+        .iter()
+        .map(|s| {
+            let percent = if e.total.is_zero() { "—".to_string() } else { format!("{} %", (s.delta * Decimal::from(100) / e.total).round_dp(1)) };
+            v(serde_json::json!({
+                "name": s.name, "kind": s.kind.name(), "description": s.description,
+                "total": show(s.estimate.total), "delta": signed(s.delta, cur), "percent": percent, "class": class(s.delta),
+            }))
+        })
+        .collect();
+    let mut rows: Vec<Value> = Vec::new();
+    let mut lines: Vec<Value> = Vec::new();
+    if c.scenarios.is_empty() {
+        for (table, subtotal) in e.table_subtotals() {
+            for l in e.line_items.iter().filter(|l| *l.table == table) {
+                lines.push(v(serde_json::json!({
+                    "table": table, "label": l.label,
+                    "quantity": l.quantity.map_or_else(|| "depends on usage".to_string(), money::quantity),
+                    "unit": l.unit, "unit_price": l.unit_price.normalize().to_string(), "cost": cell(l.cost),
+                })));
+            }
+            lines.push(v(serde_json::json!({"table": "", "label": format!("Subtotal {table}"), "quantity": "", "unit": "", "unit_price": "", "cost": show(subtotal), "subtotal": true})));
+        }
+    } else {
+        for table in c.tables() {
+            for r in c.rows.iter().filter(|r| r.table == table) {
+                let cells: Vec<serde_json::Value> = r
+                    .scenarios
+                    .iter()
+                    .map(|v| {
+                        let delta = v.unwrap_or_default() - r.baseline.unwrap_or_default();
+                        serde_json::json!({"value": cell(*v), "delta": signed(delta, cur), "class": class(delta)})
+                    })
+                    .collect();
+                rows.push(v(serde_json::json!({"table": r.table, "label": r.label, "baseline": cell(r.baseline), "cells": cells})));
+            }
+            let base = c.table_total(table, None);
+            let cells: Vec<serde_json::Value> = (0..c.scenarios.len())
+                .map(|i| {
+                    let v = c.table_total(table, Some(i));
+                    serde_json::json!({"value": show(v), "delta": signed(v - base, cur), "class": class(v - base)})
+                })
+                .collect();
+            rows.push(v(serde_json::json!({"table": "", "label": format!("Subtotal {table}"), "baseline": show(base), "cells": cells, "subtotal": true})));
+        }
+    }
+    let components: Vec<(String, Decimal)> = e
+        .component_costs()
+        .into_iter()
+        .map(|(k, v)| (k.name().to_string(), v))
+        .collect();
+    let tables = e.table_subtotals();
+    let patterns = e.pattern_costs();
+    let waterfall = c.waterfall().map(|w| {
+        let steps: Vec<(String, Decimal)> = w
+            .steps
+            .iter()
+            .map(|(n, d)| ((*n).to_string(), *d))
+            .collect();
+        charts::waterfall(
+            &format!("From baseline to the last step ({cur})"),
+            w.start,
+            &steps,
+            w.end,
+            cur,
+        )
+    });
+    let p = &e.price_table;
+    let meta = format!(
+        "Monthly estimate for {period} · prices {} ({}, {}), effective {} · {}-hour month · GB = {} · free tier {}",
+        p.id,
+        p.region,
+        p.currency,
+        p.effective,
+        e.settings.month_hours.normalize(),
+        e.settings.gb.name(),
+        if e.settings.free_tier {
+            "applied"
+        } else {
+            "off"
+        }
+    );
+    let (total_label, total) = match c.scenarios.last() {
+        Some(last) => (
+            "Baseline → last scenario".to_string(),
+            format!(
+                "{} {} → {} {}",
+                money::symbol(cur),
+                show(e.total),
+                money::symbol(cur),
+                show(last.estimate.total)
+            ),
+        ),
+        None => (
+            "Monthly total".to_string(),
+            format!("{} {}", money::symbol(cur), show(e.total)),
+        ),
+    };
+    let mut warnings = e.warnings.clone();
+    for s in &c.scenarios {
+        warnings.extend(
+            s.estimate
+                .warnings
+                .iter()
+                .map(|w| format!("{}: {w}", s.name)),
+        );
+    }
+    let mut env = Environment::new();
+    if env.add_template("report.html", TEMPLATE).is_err() {
+        return String::new();
+    }
+    let Ok(template) = env.get_template("report.html") else {
+        return String::new();
+    };
+    template
+        .render(context! {
+            title => format!("ddbcost: {}", e.workload),
+            total_label, total,
+            currency => cur,
+            meta,
+            scenarios,
+            rows,
+            lines,
+            waterfall => waterfall.map(Value::from_safe_string),
+            by_component => Value::from_safe_string(charts::bars(&format!("Cost by component ({cur})"), &components, cur)),
+            by_table => Value::from_safe_string(charts::bars(&format!("Cost by table ({cur})"), &tables, cur)),
+            by_pattern => Value::from_safe_string(charts::bars(&format!("Cost by access pattern ({cur})"), &patterns, cur)),
+            notes => c.notes.clone(),
+            warnings,
+            footer => format!("Generated by ddbcost. {}.", money::policy(cur)),
+        })
+        .unwrap_or_default()
 }

@@ -1,0 +1,168 @@
+//! Charts for the HTML report, drawn as inline SVG with plotters: horizontal bars (cost by
+//! component, by table, by access pattern) and a waterfall of cumulative steps. Chart
+//! geometry is floating point; the amounts printed beside the bars come from the exact
+//! figures, rounded by `money`.
+
+use plotters::prelude::*;
+use rust_decimal::Decimal;
+use rust_decimal::prelude::ToPrimitive;
+
+use super::money;
+
+const WIDTH: u32 = 760;
+const BAR_HEIGHT: u32 = 26;
+const BLUE: RGBColor = RGBColor(52, 101, 164);
+const GREEN: RGBColor = RGBColor(78, 154, 6);
+const RED: RGBColor = RGBColor(204, 0, 0);
+const GREY: RGBColor = RGBColor(120, 120, 120);
+
+fn f(d: Decimal) -> f64 {
+    d.to_f64().unwrap_or(0.0)
+}
+
+/// Horizontal bars, largest first, each labelled with its rounded amount.
+#[must_use]
+pub fn bars(title: &str, items: &[(String, Decimal)], currency: &str) -> String {
+    let mut items: Vec<&(String, Decimal)> = items.iter().filter(|(_, v)| !v.is_zero()).collect();
+    items.sort_by(|a, b| b.1.cmp(&a.1));
+    let height = 70 + BAR_HEIGHT * u32::try_from(items.len().max(1)).unwrap_or(1);
+    let max = items
+        .iter()
+        .map(|(_, v)| f(*v))
+        .fold(0.0_f64, f64::max)
+        .max(1e-9);
+    let min = items.iter().map(|(_, v)| f(*v)).fold(0.0_f64, f64::min);
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (WIDTH, height)).into_drawing_area();
+        let _ = root.fill(&WHITE);
+        let n = items.len().max(1);
+        let chart = ChartBuilder::on(&root)
+            .caption(title, ("sans-serif", 18))
+            .margin(10)
+            .x_label_area_size(20)
+            .y_label_area_size(10)
+            .build_cartesian_2d(min * 1.05..max * 1.9, 0f64..n as f64);
+        let Ok(mut chart) = chart else {
+            return String::new();
+        };
+        let _ = chart
+            .configure_mesh()
+            .disable_y_mesh()
+            .disable_x_mesh()
+            .y_labels(0)
+            .x_labels(6)
+            .x_label_formatter(&|x| format!("{x:.0}"))
+            .draw();
+        for (i, (_, value)) in items.iter().enumerate() {
+            let top = n as f64 - i as f64;
+            let v = f(*value);
+            let color = if v < 0.0 { GREEN } else { BLUE };
+            let _ = chart.draw_series(std::iter::once(Rectangle::new(
+                [(0.0, top - 0.8), (v, top - 0.2)],
+                color.filled(),
+            )));
+            let _ = chart.draw_series(std::iter::once(Text::new(
+                format!(
+                    "{}  {} {}",
+                    items[i].0,
+                    money::display(*value, currency),
+                    currency
+                ),
+                (v.max(0.0) + max * 0.01, top - 0.35),
+                ("sans-serif", 13),
+            )));
+        }
+        let _ = root.present();
+    }
+    svg_or_empty(svg)
+}
+
+/// Start, each step's delta as a floating bar (green down, red up), end.
+#[must_use]
+pub fn waterfall(
+    title: &str,
+    start: Decimal,
+    steps: &[(String, Decimal)],
+    end: Decimal,
+    currency: &str,
+) -> String {
+    let mut bars: Vec<(String, f64, f64, RGBColor, Decimal)> =
+        vec![("baseline".into(), 0.0, f(start), GREY, start)];
+    let mut running = start;
+    for (name, delta) in steps {
+        let from = f(running);
+        running += *delta;
+        let color = if *delta < Decimal::ZERO { GREEN } else { RED };
+        bars.push((name.clone(), from, f(running), color, *delta));
+    }
+    bars.push(("end".into(), 0.0, f(end), GREY, end));
+    let max = bars
+        .iter()
+        .map(|b| b.1.max(b.2))
+        .fold(0.0_f64, f64::max)
+        .max(1e-9);
+    let n = bars.len();
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (WIDTH, 340)).into_drawing_area();
+        let _ = root.fill(&WHITE);
+        let chart = ChartBuilder::on(&root)
+            .caption(title, ("sans-serif", 18))
+            .margin(10)
+            .x_label_area_size(40)
+            .y_label_area_size(60)
+            .build_cartesian_2d(0f64..n as f64, 0f64..max * 1.25);
+        let Ok(mut chart) = chart else {
+            return String::new();
+        };
+        let _ = chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .disable_y_mesh()
+            .x_labels(0)
+            .y_label_formatter(&|y| format!("{y:.0}"))
+            .draw();
+        for (i, (name, from, to, color, amount)) in bars.iter().enumerate() {
+            let x = i as f64;
+            let _ = chart.draw_series(std::iter::once(Rectangle::new(
+                [(x + 0.15, *from), (x + 0.85, *to)],
+                color.filled(),
+            )));
+            let text = if i == 0 || i + 1 == n {
+                money::display(*amount, currency)
+            } else {
+                signed(*amount, currency)
+            };
+            let top = from.max(*to);
+            let _ = chart.draw_series(std::iter::once(Text::new(
+                text,
+                (x + 0.18, top + max * 0.04),
+                ("sans-serif", 13),
+            )));
+            let _ = chart.draw_series(std::iter::once(Text::new(
+                name.clone(),
+                (x + 0.18, top + max * 0.10),
+                ("sans-serif", 12),
+            )));
+        }
+        let _ = root.present();
+    }
+    svg_or_empty(svg)
+}
+
+fn signed(d: Decimal, currency: &str) -> String {
+    if d > Decimal::ZERO {
+        format!("+{}", money::display(d, currency))
+    } else {
+        money::display(d, currency)
+    }
+}
+
+fn svg_or_empty(svg: String) -> String {
+    if svg.starts_with("<svg") {
+        svg
+    } else {
+        String::new()
+    }
+}

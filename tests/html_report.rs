@@ -1,0 +1,62 @@
+//! The HTML report: one self-contained file (no scripts, stylesheets, fonts or fetches), with
+//! its charts inline, values escaped, and the waterfall of a comparison's steps.
+
+mod common;
+
+use common::{Case, temp_workload};
+
+fn html(args: &[&str]) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("report.html");
+    Case::new()
+        .args(args)
+        .args([
+            "--format",
+            "html",
+            "--period",
+            "2026-12",
+            "--output",
+            &out.to_string_lossy(),
+        ])
+        .run()
+        .success();
+    std::fs::read_to_string(out).unwrap()
+}
+
+#[test]
+fn the_comparison_report_is_self_contained_with_charts_and_a_waterfall() {
+    let page = html(&["compare", "workloads/cloudshop.yaml"]);
+    assert!(page.starts_with("<!DOCTYPE html>"));
+    for forbidden in ["<script", "<link", "@import", "url(", "src=\"http"] {
+        assert!(!page.contains(forbidden), "{forbidden}");
+    }
+    // Four inline SVG charts: the waterfall, by component, by table, by access pattern.
+    assert_eq!(page.matches("<svg").count(), 4);
+    assert!(page.contains("Waterfall"));
+    assert!(page.contains("1,243.54") && page.contains("487.06"));
+    assert!(page.contains("28.9 %"), "the break-even note");
+}
+
+#[test]
+fn an_estimate_report_has_its_line_items_and_three_charts() {
+    let page = html(&["estimate", "workloads/marketplace-us-east-1.yaml"]);
+    assert_eq!(page.matches("<svg").count(), 3);
+    assert!(page.contains("Subtotal listings"));
+    assert!(!page.contains("Waterfall"));
+}
+
+#[test]
+fn values_are_escaped() {
+    let (_dir, path) = temp_workload(
+        "name: \"<b>bold</b> & co\"\nprices: aws-us-east-1\ntables:\n  t:\n    storage: 1 GB\n",
+    );
+    let page = html(&["estimate", &path]);
+    assert!(page.contains("&lt;b&gt;bold&lt;&#x2f;b&gt; &amp; co"));
+    assert!(!page.contains("<b>bold"));
+    // Chart labels too: a table named `<t>&` appears escaped in the SVG.
+    let (_dir, path) =
+        temp_workload("prices: aws-us-east-1\ntables:\n  \"<t>&\":\n    storage: 1 GB\n");
+    let page = html(&["estimate", &path]);
+    assert!(!page.contains("<t>&"));
+    assert!(page.contains("&lt;t&gt;&amp;  0.25 USD"));
+}
