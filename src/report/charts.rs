@@ -24,7 +24,7 @@ fn f(d: Decimal) -> f64 {
 #[must_use]
 pub fn bars(title: &str, items: &[(String, Decimal)], currency: &str) -> String {
     let mut items: Vec<&(String, Decimal)> = items.iter().filter(|(_, v)| !v.is_zero()).collect();
-    items.sort_by(|a, b| b.1.cmp(&a.1));
+    items.sort_by_key(|item| std::cmp::Reverse(item.1));
     let height = 70 + BAR_HEIGHT * u32::try_from(items.len().max(1)).unwrap_or(1);
     let max = items
         .iter()
