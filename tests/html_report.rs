@@ -60,3 +60,28 @@ fn values_are_escaped() {
     assert!(!page.contains("<t>&"));
     assert!(page.contains("&lt;t&gt;&amp;  0.25 USD"));
 }
+
+#[test]
+fn output_under_a_file_is_refused_without_a_partial_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("plain.txt");
+    std::fs::write(&file, "x").unwrap();
+    let target = file.join("report.html");
+    Case::new()
+        .args([
+            "estimate",
+            "workloads/cloudshop.yaml",
+            "--format",
+            "html",
+            "--output",
+            &target.to_string_lossy(),
+        ])
+        .run()
+        .code(1)
+        .stderr_has("cannot write");
+    assert_eq!(
+        std::fs::read_dir(dir.path()).unwrap().count(),
+        1,
+        "nothing else was written"
+    );
+}
