@@ -23,6 +23,8 @@ use crate::model::{
 
 /// The largest item DynamoDB stores: 400 KB.
 pub const MAX_ITEM_BYTES: u32 = 409_600;
+/// The most requests a second a pattern may state.
+const MAX_RATE_PER_SECOND: u64 = 1_000_000_000_000;
 /// A stream `GetRecords` call returns at most 1,000 records.
 const MAX_RECORDS_PER_CALL: u32 = 1000;
 
@@ -915,6 +917,17 @@ impl Cx<'_> {
             parse_rate,
             "a rate such as `400/s` or `41M/month` (a plain number is per second)",
         )?;
+        // No table serves a trillion requests a second: such a rate is a unit typo, and would
+        // only make numbers nobody can use.
+        let per_second = rate.monthly(Decimal::from(730)).and_then(|m| m.checked_div(Decimal::from(2_628_000)));
+        if per_second.is_none_or(|r| r > Decimal::from(MAX_RATE_PER_SECOND)) {
+            return Err(self.err(
+                &f("rate"),
+                position(&p.rate),
+                format!("`{}` is above 10^12 requests a second", p.rate.value),
+                "Consider checking the unit (`/month` rather than `/s`?) and the multiplier (M = 10^6, B = 10^9).",
+            ));
+        }
         let item_size_bytes = self.item_size(p.item_size.as_ref(), &f("item_size"))?;
 
         let items = self.count(p.items.as_ref(), &f("items"))?;

@@ -23,7 +23,18 @@ pub fn position<T>(value: &Spanned<T>) -> Option<(u64, u64)> {
 /// Malformed YAML, a value of the wrong type, an unknown field or value.
 pub fn parse<T: DeserializeOwned>(text: &str, file: &str) -> Result<T, Error> {
     let mut path = None;
-    let result = serde_saphyr::with_deserializer_from_str(text, |de| {
+    // Workloads and price tables are small: a tight budget stops alias bombs and deep
+    // nesting early, in little memory.
+    let options = serde_saphyr::options! {
+        budget: serde_saphyr::budget! {
+            max_nodes: 50_000,
+            max_aliases: 1_000,
+            max_depth: 48,
+            max_total_scalar_bytes: 16 * 1024 * 1024,
+            max_recorded_anchor_bytes: 1024 * 1024,
+        },
+    };
+    let result = serde_saphyr::with_deserializer_from_str_with_options(text, options, |de| {
         serde_path_to_error::deserialize::<_, T>(de).map_err(|e| {
             path = Some(e.path().to_string());
             e.into_inner()
@@ -89,6 +100,9 @@ fn help_for(message: &str) -> String {
                 ),
             };
         }
+    }
+    if message.starts_with("budget breached") {
+        return "Consider a smaller document: ddbcost refuses YAML that expands past 50,000 nodes, 1,000 aliases or 48 levels (a guard against alias bombs and runaway nesting).".to_string();
     }
     if message.starts_with("duplicate mapping key") {
         return "Consider giving each entry a distinct name: a repeated key would silently replace the first.".to_string();

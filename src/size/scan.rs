@@ -350,7 +350,6 @@ fn run_unit(
         let text = trim(&text);
         let shape = options.shape.unwrap_or_else(|| detect_shape(text));
         measure(text, 1, shape, options, &wanted, summary, &mut done, each)?;
-        done.lines = 1;
         return Ok(done);
     }
     let mut pos = unit.start;
