@@ -23,6 +23,9 @@ use crate::model::{
 
 /// The largest item DynamoDB stores: 400 KB.
 pub const MAX_ITEM_BYTES: u32 = 409_600;
+/// The most items one operation may touch (and a table may hold): far beyond any real table,
+/// and low enough that unit arithmetic on them cannot leave a decimal's range.
+const MAX_ITEMS: u64 = 1_000_000_000_000_000;
 /// The most requests a second a pattern may state.
 const MAX_RATE_PER_SECOND: u64 = 1_000_000_000_000;
 /// A stream `GetRecords` call returns at most 1,000 records.
@@ -602,7 +605,17 @@ impl Cx<'_> {
             name: name.to_string(),
             class,
             capacity,
-            items: self.count(t.items.as_ref(), &format!("{path}.items"))?,
+            items: match self.count(t.items.as_ref(), &format!("{path}.items"))? {
+                Some(n) if n > Decimal::from(MAX_ITEMS) => {
+                    return Err(self.err(
+                        &format!("{path}.items"),
+                        t.items.as_ref().and_then(position),
+                        "a table of more than 10^15 items",
+                        "Consider a multiplier typo (B for M)?",
+                    ));
+                }
+                other => other,
+            },
             item_size_bytes,
             storage: self.size(t.storage.as_ref(), &format!("{path}.storage"))?,
             key_size_bytes,
@@ -919,7 +932,9 @@ impl Cx<'_> {
         )?;
         // No table serves a trillion requests a second: such a rate is a unit typo, and would
         // only make numbers nobody can use.
-        let per_second = rate.monthly(Decimal::from(730)).and_then(|m| m.checked_div(Decimal::from(2_628_000)));
+        let per_second = rate
+            .monthly(Decimal::from(730))
+            .and_then(|m| m.checked_div(Decimal::from(2_628_000)));
         if per_second.is_none_or(|r| r > Decimal::from(MAX_RATE_PER_SECOND)) {
             return Err(self.err(
                 &f("rate"),
@@ -931,6 +946,16 @@ impl Cx<'_> {
         let item_size_bytes = self.item_size(p.item_size.as_ref(), &f("item_size"))?;
 
         let items = self.count(p.items.as_ref(), &f("items"))?;
+        if let (Some(n), Some(s)) = (items, p.items.as_ref())
+            && n > Decimal::from(MAX_ITEMS)
+        {
+            return Err(self.err(
+                &f("items"),
+                position(s),
+                format!("`{}` items per operation is above 10^15", s.value),
+                "Consider the items one operation touches; a multiplier typo (B for M)?",
+            ));
+        }
         let items_per_op = match (operation.is_multi_item(), items) {
             (true, Some(n)) => n,
             (true, None) => {

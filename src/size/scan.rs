@@ -341,12 +341,17 @@ fn run_unit(
         Box::new(BufReader::with_capacity(1 << 20, f))
     };
     if unit.whole && !line_delimited(path).map_err(io)? {
-        // One (pretty-printed) document per file: read it whole, within a bound.
+        // One (pretty-printed) document per file: read it whole, within a bound. A document
+        // past the bound cannot hold an item of at most 400 KB.
+        let bound = MAX_ITEM_BYTES * 16;
         let mut text = Vec::new();
-        reader
-            .take(MAX_ITEM_BYTES * 16)
-            .read_to_end(&mut text)
-            .map_err(io)?;
+        reader.take(bound + 1).read_to_end(&mut text).map_err(io)?;
+        done.lines = 1;
+        if text.len() as u64 > bound {
+            summary.oversized += 1;
+            done.examples.push((1, format!("a document of more than {bound} bytes: its item is over the 400 KB (409,600 B) limit")));
+            return Ok(done);
+        }
         let text = trim(&text);
         let shape = options.shape.unwrap_or_else(|| detect_shape(text));
         measure(text, 1, shape, options, &wanted, summary, &mut done, each)?;
