@@ -9,19 +9,39 @@ use std::process::Command;
 #[test]
 fn every_error_in_the_catalogue_reads_as_documented() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let mut cases: Vec<PathBuf> = std::fs::read_dir(root.join("tests/errors")).unwrap().map(|e| e.unwrap().path()).filter(|p| p.is_dir()).collect();
+    let mut cases: Vec<PathBuf> = std::fs::read_dir(root.join("tests/errors"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .collect();
     cases.sort();
-    assert!(cases.len() >= 40, "the catalogue covers the user-facing errors");
+    assert!(
+        cases.len() >= 40,
+        "the catalogue covers the user-facing errors"
+    );
     let mut failures = Vec::new();
     for case in &cases {
-        let read = |f: &str| std::fs::read_to_string(case.join(f)).unwrap_or_else(|_| panic!("{}/{f}", case.display()));
-        let args: Vec<String> = read("args").lines().map(|a| a.replace("{root}", &root.to_string_lossy())).collect();
+        let read = |f: &str| {
+            std::fs::read_to_string(case.join(f))
+                .unwrap_or_else(|_| panic!("{}/{f}", case.display()))
+        };
+        let args: Vec<String> = read("args")
+            .lines()
+            .map(|a| a.replace("{root}", &root.to_string_lossy()))
+            .collect();
         let code: i32 = read("code").trim().parse().unwrap();
-        let out = Command::new(env!("CARGO_BIN_EXE_ddbcost")).args(&args).current_dir(case).output().unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_ddbcost"))
+            .args(&args)
+            .current_dir(case)
+            .output()
+            .unwrap();
         let stderr = String::from_utf8_lossy(&out.stderr);
         let name = case.file_name().unwrap().to_string_lossy();
         if out.status.code() != Some(code) {
-            failures.push(format!("{name}: exit {:?}, expected {code}\n{stderr}", out.status.code()));
+            failures.push(format!(
+                "{name}: exit {:?}, expected {code}\n{stderr}",
+                out.status.code()
+            ));
         }
         for line in read("expected").lines().filter(|l| !l.is_empty()) {
             if !stderr.contains(line) {

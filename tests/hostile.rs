@@ -165,3 +165,18 @@ fn numbers_past_what_a_decimal_holds_overflow_into_an_error() {
         .code(1)
         .stderr_has("items per operation is above 10^15");
 }
+
+#[test]
+fn a_mapping_nested_100000_deep_in_a_patch_is_refused() {
+    let yaml = format!(
+        "prices: aws-us-east-1\ntables:\n  t:\n    storage: 1 GB\nscenarios:\n  alternatives:\n    - name: deep\n      patch: {}1{}\n",
+        "{a: ".repeat(100_000),
+        "}".repeat(100_000)
+    );
+    let (_d, path) = temp_workload(&yaml);
+    Case::new()
+        .args(["compare", &path])
+        .run()
+        .code(1)
+        .stderr_has("budget breached: Depth");
+}
