@@ -2,6 +2,9 @@
 //! files' shape (`raw`); conversion (`workload`, `prices`) validates them into `model` types
 //! where invalid states cannot be expressed. YAML parsing lives in `yaml` alone.
 
+mod capacity;
+mod index;
+mod pattern;
 pub mod prices;
 pub mod quantity;
 pub mod raw;

@@ -1,0 +1,164 @@
+//! Validating a table's secondary indexes: projection, the sizes their entries need, sparse
+//! shares and key moves, and their own capacity on provisioned tables.
+
+use rust_decimal::Decimal;
+
+use super::raw::*;
+use super::workload::Cx;
+use super::yaml::position;
+use crate::error::Error;
+use crate::model::*;
+
+impl Cx<'_> {
+    pub(super) fn index(
+        &self,
+        table_path: &str,
+        name: &str,
+        i: &RawIndex,
+        capacity: &CapacityMode,
+        table_key: Option<Decimal>,
+        table_item: Option<Decimal>,
+    ) -> Result<Index, Error> {
+        let path = format!("{table_path}.indexes.{name}");
+        let p = |f: &str| format!("{path}.{f}");
+        let kind = match i.kind {
+            RawIndexKind::Gsi => IndexKind::Global,
+            RawIndexKind::Lsi => IndexKind::Local,
+        };
+        let entry_size_bytes = self.item_bytes(i.entry_size.as_ref(), &p("entry_size"))?;
+        let key_size_bytes = self.item_bytes(i.key_size.as_ref(), &p("key_size"))?;
+        let projected = self.item_bytes(i.projected_size.as_ref(), &p("projected_size"))?;
+        let projection = match (i.projection.value, projected) {
+            (RawProjection::KeysOnly, None) => Projection::KeysOnly,
+            (RawProjection::All, None) => Projection::All,
+            (RawProjection::Include, Some(projected_bytes)) => {
+                Projection::Include { projected_bytes }
+            }
+            (RawProjection::Include, None) if entry_size_bytes.is_some() => Projection::Include {
+                projected_bytes: Decimal::ZERO,
+            },
+            (RawProjection::Include, None) => {
+                return Err(self.err(&p("projection"), position(&i.projection), "an `include` projection needs `projected_size` (bytes of the included attributes)", "Consider `projected_size: 120 B`, or `entry_size` for the whole entry."));
+            }
+            (_, Some(_)) => {
+                return Err(self.err(
+                    &p("projected_size"),
+                    position(&i.projection),
+                    "`projected_size` applies only to `projection: include`",
+                    "Consider removing it, or `projection: include`.",
+                ));
+            }
+        };
+        if entry_size_bytes.is_none() {
+            let needs_keys = !matches!(projection, Projection::All);
+            if needs_keys && (table_key.is_none() || key_size_bytes.is_none()) {
+                return Err(self.err(&path, position(&i.projection), "the index entry size cannot be derived: it needs the table's `key_size` and the index's `key_size`", "Consider adding `key_size` to the table and to the index (bytes of the key attributes' names and values), or `entry_size` to the index."));
+            }
+            if !needs_keys && table_item.is_none() {
+                return Err(self.err(
+                    &path,
+                    position(&i.projection),
+                    "an ALL projection copies the item, but the table has no `item_size`",
+                    "Consider adding `item_size` to the table, or `entry_size` to the index.",
+                ));
+            }
+        }
+        let moving = self.share(
+            i.updates_moving_key.as_ref(),
+            &p("updates_moving_key"),
+            Decimal::ZERO,
+        )?;
+        let adding = self.share(
+            i.updates_adding_key.as_ref(),
+            &p("updates_adding_key"),
+            Decimal::ZERO,
+        )?;
+        let removing = self.share(
+            i.updates_removing_key.as_ref(),
+            &p("updates_removing_key"),
+            Decimal::ZERO,
+        )?;
+        if moving + adding + removing > Decimal::ONE {
+            return Err(self.err(
+                &path,
+                position(&i.projection),
+                "`updates_moving_key` + `updates_adding_key` + `updates_removing_key` is above 1",
+                "Consider shares of all updates that add up to at most 1.",
+            ));
+        }
+        // ALL sees every attribute change; KEYS_ONLY none; INCLUDE is assumed to (1) unless
+        // the workload says how often an included attribute changes.
+        let touching_default = match projection {
+            Projection::KeysOnly => Decimal::ZERO,
+            _ => Decimal::ONE,
+        };
+        let rcu = self.count(i.rcu.as_ref(), &p("rcu"))?;
+        let wcu = self.count(i.wcu.as_ref(), &p("wcu"))?;
+        let own = rcu.is_some() || wcu.is_some() || i.auto_scaling.is_some();
+        let index_capacity = match (kind, capacity) {
+            (IndexKind::Local, _) if own => {
+                return Err(self.err(
+                    &path,
+                    position(&i.projection),
+                    "an LSI shares the table's capacity and takes no `rcu`/`wcu`/`auto_scaling`",
+                    "Consider removing them from the LSI.",
+                ));
+            }
+            (IndexKind::Global, CapacityMode::OnDemand) if own => {
+                return Err(self.err(
+                    &path,
+                    position(&i.projection),
+                    "a GSI of an on-demand table takes no provisioned capacity",
+                    "Consider removing it, or making the table provisioned.",
+                ));
+            }
+            (IndexKind::Local, _) | (IndexKind::Global, CapacityMode::OnDemand) => None,
+            (IndexKind::Global, CapacityMode::Provisioned(table_cap)) => {
+                let (read, write) = match (rcu, wcu, &i.auto_scaling) {
+                    (Some(r), Some(w), None) => (Capacity::Fixed(r), Capacity::Fixed(w)),
+                    (None, None, Some(a)) => self.auto_scaling(a, &p("auto_scaling"))?,
+                    // AWS applies a table's auto scaling settings to its GSIs by default.
+                    (None, None, None)
+                        if matches!(table_cap.read, Capacity::AutoScaling { .. }) =>
+                    {
+                        (table_cap.read, table_cap.write)
+                    }
+                    _ => {
+                        return Err(self.err(&path, position(&i.projection), "a GSI of a provisioned table needs its own `rcu` and `wcu` (or `auto_scaling`)", "Consider adding `rcu` and `wcu` to the index."));
+                    }
+                };
+                Some(ProvisionedCapacity {
+                    read,
+                    write,
+                    reserved: None,
+                })
+            }
+        };
+        let observed = match &i.observed {
+            Some(o) => IndexObserved {
+                read_units: self.count(o.read_units.as_ref(), &p("observed.read_units"))?,
+                write_units: self.count(o.write_units.as_ref(), &p("observed.write_units"))?,
+                storage: self.size(o.storage.as_ref(), &p("observed.storage"))?,
+            },
+            None => IndexObserved::default(),
+        };
+        Ok(Index {
+            name: name.to_string(),
+            kind,
+            projection,
+            key_size_bytes,
+            entry_size_bytes,
+            key_share: self.share(i.key_share.as_ref(), &p("key_share"), Decimal::ONE)?,
+            updates_moving_key: moving,
+            updates_adding_key: adding,
+            updates_removing_key: removing,
+            updates_touching_projection: self.share(
+                i.updates_touching_projection.as_ref(),
+                &p("updates_touching_projection"),
+                touching_default,
+            )?,
+            capacity: index_capacity,
+            observed,
+        })
+    }
+}

@@ -1,0 +1,268 @@
+//! Validating access patterns: operation, rate, sizes, items, consistency (no strong reads on a
+//! GSI), the index a query runs on, and per-pattern index effects.
+
+use rust_decimal::Decimal;
+
+use super::quantity::{parse_count, parse_rate, parse_share};
+use super::raw::*;
+use super::suggest;
+use super::workload::{Cx, MAX_ITEMS, MAX_RATE_PER_SECOND};
+use super::yaml::position;
+use crate::error::Error;
+use crate::model::*;
+
+impl Cx<'_> {
+    pub(super) fn pattern(
+        &self,
+        table_path: &str,
+        name: &str,
+        p: &RawPattern,
+        table: &Table,
+    ) -> Result<AccessPattern, Error> {
+        let path = format!("{table_path}.patterns.{name}");
+        let f = |field: &str| format!("{path}.{field}");
+        let operation = operation(p.op.value);
+        let rate = self.scalar(
+            &p.rate,
+            &f("rate"),
+            parse_rate,
+            "a rate such as `400/s` or `41M/month` (a plain number is per second)",
+        )?;
+        // No table serves a trillion requests a second: such a rate is a unit typo, and would
+        // only make numbers nobody can use.
+        let per_second = rate
+            .monthly(Decimal::from(730))
+            .and_then(|m| m.checked_div(Decimal::from(2_628_000)));
+        if per_second.is_none_or(|r| r > Decimal::from(MAX_RATE_PER_SECOND)) {
+            return Err(self.err(
+                &f("rate"),
+                position(&p.rate),
+                format!("`{}` is above 10^12 requests a second", p.rate.value),
+                "Consider checking the unit (`/month` rather than `/s`?) and the multiplier (M = 10^6, B = 10^9).",
+            ));
+        }
+        let item_size_bytes = self.item_size(p.item_size.as_ref(), &f("item_size"))?;
+
+        let items = self.count(p.items.as_ref(), &f("items"))?;
+        if let (Some(n), Some(s)) = (items, p.items.as_ref())
+            && n > Decimal::from(MAX_ITEMS)
+        {
+            return Err(self.err(
+                &f("items"),
+                position(s),
+                format!("`{}` items per operation is above 10^15", s.value),
+                "Consider the items one operation touches; a multiplier typo (B for M)?",
+            ));
+        }
+        let items_per_op = match (operation.is_multi_item(), items) {
+            (true, Some(n)) => n,
+            (true, None) => {
+                return Err(self.err(&path, position(&p.op), format!("a `{}` needs `items` (items per operation)", operation.name()), match operation {
+                    Operation::Scan => "Consider `items:` the number of items the scan evaluates (filters do not reduce it).",
+                    Operation::Query => "Consider `items:` the number of items a query returns (their sizes are summed, then rounded to 4 KB).",
+                    _ => "Consider `items:` the number of items in the batch or transaction.",
+                }));
+            }
+            (false, Some(_)) => {
+                return Err(self.err(
+                    &f("items"),
+                    position(&p.op),
+                    format!(
+                        "a `{}` works on one item and takes no `items`",
+                        operation.name()
+                    ),
+                    "Consider `batch-get`, `batch-write` or `query` for several items.",
+                ));
+            }
+            (false, None) => Decimal::ONE,
+        };
+        let limit = match operation {
+            Operation::BatchWrite => Some(25),
+            Operation::BatchGet | Operation::TransactGet | Operation::TransactWrite => Some(100),
+            _ => None,
+        };
+        if let (Some(limit), Some(items_scalar)) = (limit, p.items.as_ref())
+            && (items_per_op > Decimal::from(limit) || items_per_op < Decimal::ONE)
+        {
+            return Err(self.err(
+                &f("items"),
+                position(items_scalar),
+                format!(
+                    "a `{}` holds 1 to {limit} items, not `{}`",
+                    operation.name(),
+                    items_scalar.value
+                ),
+                "Consider splitting it into several operations (a higher rate).",
+            ));
+        }
+
+        let index = match &p.index {
+            None => None,
+            Some(iname) => {
+                let Some(index) = table.indexes.iter().find(|i| i.name == iname.value) else {
+                    let names: Vec<&str> = table.indexes.iter().map(|i| i.name.as_str()).collect();
+                    let help = suggest::consider(&iname.value, &names, "the table's indexes");
+                    return Err(self.err(
+                        &f("index"),
+                        position(iname),
+                        format!("table `{}` has no index `{}`", table.name, iname.value),
+                        help,
+                    ));
+                };
+                if !matches!(operation, Operation::Query | Operation::Scan) {
+                    return Err(self.err(
+                        &f("index"),
+                        position(iname),
+                        format!(
+                            "a `{}` cannot run on an index; only `query` and `scan` can",
+                            operation.name()
+                        ),
+                        "Consider `op: query` on the index.",
+                    ));
+                }
+                Some(index)
+            }
+        };
+        if p.fetch_base_items && !index.is_some_and(|i| i.kind == IndexKind::Local) {
+            return Err(self.err(
+                &f("fetch_base_items"),
+                position(&p.op),
+                "only a query on an LSI can fetch non-projected attributes from the table",
+                "Consider removing `fetch_base_items`, or querying the table.",
+            ));
+        }
+
+        let consistency = match (&p.consistency, operation.is_read(), operation) {
+            (Some(c), false, _) | (Some(c), _, Operation::TransactGet) => {
+                return Err(self.err(&f("consistency"), position(c), format!("a `{}` has no read consistency", operation.name()), "Consider removing `consistency`; transactional reads always cost 2 units per 4 KB."));
+            }
+            (Some(c), true, _) => {
+                let parsed = parse_consistency(&c.value).map_err(|why| {
+                    let help = match suggest::closest(c.value.trim(), ["strong", "eventual"]) {
+                        Some(close) => format!("Consider `{close}` (did you mean it?), or a share such as `92% eventual`."),
+                        None => "Consider `strong`, `eventual`, or a share such as `92% eventual`.".to_string(),
+                    };
+                    self.err(&f("consistency"), position(c), why, help)
+                })?;
+                let on_gsi = index.is_some_and(|i| i.kind == IndexKind::Global);
+                if on_gsi && parsed != Consistency::Eventual {
+                    return Err(self.err(&f("consistency"), position(c), format!("a strongly consistent read on GSI `{}`: GSIs support eventual consistency only", index.map_or("", |i| i.name.as_str())), "Consider `consistency: eventual`, or querying the table or an LSI."));
+                }
+                parsed
+            }
+            (None, true, Operation::TransactGet) => Consistency::Strong,
+            (None, true, _) if index.is_some_and(|i| i.kind == IndexKind::Global) => {
+                Consistency::Eventual
+            }
+            (None, true, _) => {
+                return Err(self.err(&path, position(&p.op), format!("read pattern `{name}` does not say its consistency"), "Consider `consistency: eventual` (half price, DynamoDB's default) or `consistency: strong`."));
+            }
+            (None, false, _) => Consistency::Strong,
+        };
+
+        let mut index_effects = Vec::new();
+        for (iname, effect) in &p.index_effects {
+            let epath = f(&format!("index_effects.{iname}"));
+            if !table.indexes.iter().any(|i| &i.name == iname) {
+                let names: Vec<&str> = table.indexes.iter().map(|i| i.name.as_str()).collect();
+                return Err(self.err(
+                    &epath,
+                    position(effect),
+                    format!("table `{}` has no index `{iname}`", table.name),
+                    suggest::consider(iname, &names, "the table's indexes"),
+                ));
+            }
+            if operation.is_read() {
+                return Err(self.err(
+                    &epath,
+                    position(effect),
+                    "a read pattern writes no index entries",
+                    "Consider removing `index_effects` from this read pattern.",
+                ));
+            }
+            index_effects.push((iname.clone(), self.scalar(effect, &epath, parse_index_effect, "one of `none`, `put`, `add`, `remove`, `update`, `move`, or index writes per item written such as `0.5`")?));
+        }
+
+        let size_known = item_size_bytes.is_some()
+            || table.item_size_bytes.is_some()
+            || index.is_some_and(|i| {
+                i.entry_size_bytes.is_some() || !matches!(i.projection, Projection::All)
+            });
+        if !size_known {
+            return Err(self.err(&path, position(&p.op), format!("pattern `{name}` has no `item_size` and the table has none"), "Consider `item_size: 1.2 KB` on the pattern or the table (for writes: the larger of the item before and after)."));
+        }
+        Ok(AccessPattern {
+            name: name.to_string(),
+            operation,
+            rate,
+            item_size_bytes,
+            items_per_op,
+            consistency,
+            index: index.map(|i| i.name.clone()),
+            fetches_base_items: p.fetch_base_items,
+            description: p.description.clone(),
+            index_effects,
+            traffic: p
+                .traffic
+                .as_ref()
+                .map(|tr| self.traffic(tr, &f("traffic")))
+                .transpose()?,
+        })
+    }
+}
+
+/// `strong`, `eventual`, or a share of eventually consistent reads: `92% eventual`.
+fn parse_consistency(text: &str) -> Result<Consistency, String> {
+    match text.trim() {
+        "strong" => Ok(Consistency::Strong),
+        "eventual" => Ok(Consistency::Eventual),
+        other => {
+            let share = other
+                .strip_suffix("eventual")
+                .map(str::trim)
+                .ok_or_else(|| format!("unknown consistency `{other}`"))?;
+            let eventual_share =
+                parse_share(share).map_err(|why| format!("{why} in consistency `{other}`"))?;
+            Ok(match eventual_share {
+                s if s.is_zero() => Consistency::Strong,
+                s if s == Decimal::ONE => Consistency::Eventual,
+                eventual_share => Consistency::Mixed { eventual_share },
+            })
+        }
+    }
+}
+
+/// An index effect keyword (DESIGN.md §3) as index writes per item written: an item without
+/// the key writes nothing (`none`), a put of an item carrying it or an update that adds or
+/// removes it or changes a projected attribute writes 1, an update that moves it writes 2.
+fn parse_index_effect(text: &str) -> Result<Decimal, String> {
+    match text.trim() {
+        "none" => Ok(Decimal::ZERO),
+        "put" | "add" | "remove" | "update" | "delete" => Ok(Decimal::ONE),
+        "move" => Ok(Decimal::TWO),
+        other => {
+            let n = parse_count(other).map_err(|_| format!("unknown index effect `{other}`"))?;
+            if n > Decimal::TWO {
+                return Err(format!(
+                    "`{other}` index writes per item is above 2 (a key move)"
+                ));
+            }
+            Ok(n)
+        }
+    }
+}
+
+fn operation(op: RawOperation) -> Operation {
+    match op {
+        RawOperation::Get => Operation::Get,
+        RawOperation::BatchGet => Operation::BatchGet,
+        RawOperation::Query => Operation::Query,
+        RawOperation::Scan => Operation::Scan,
+        RawOperation::Put => Operation::Put,
+        RawOperation::Update => Operation::Update,
+        RawOperation::Delete => Operation::Delete,
+        RawOperation::BatchWrite => Operation::BatchWrite,
+        RawOperation::TransactGet => Operation::TransactGet,
+        RawOperation::TransactWrite => Operation::TransactWrite,
+    }
+}
