@@ -47,26 +47,7 @@ pub fn policy(currency: &str) -> String {
 pub fn display(amount: Decimal, currency: &str) -> String {
     let digits = minor_digits(currency);
     let rounded = round(amount, currency);
-    let text = format!("{:.*}", digits as usize, rounded.abs());
-    let (int, frac) = text
-        .split_once('.')
-        .map_or((text.as_str(), None), |(i, f)| (i, Some(f)));
-    let mut grouped = String::new();
-    for (i, c) in int.chars().enumerate() {
-        if i > 0 && (int.len() - i) % 3 == 0 {
-            grouped.push(',');
-        }
-        grouped.push(c);
-    }
-    let sign = if rounded.is_sign_negative() && !rounded.is_zero() {
-        "-"
-    } else {
-        ""
-    };
-    match frac {
-        Some(f) => format!("{sign}{grouped}.{f}"),
-        None => format!("{sign}{grouped}"),
-    }
+    grouped(&format!("{:.*}", digits as usize, rounded.abs()), rounded)
 }
 
 /// A quantity for people: at most 4 decimals, trailing zeros dropped, thousands grouped.
@@ -75,26 +56,30 @@ pub fn quantity(q: Decimal) -> String {
     let q = q
         .round_dp_with_strategy(4, RoundingStrategy::MidpointAwayFromZero)
         .normalize();
-    let text = q.abs().to_string();
+    grouped(&q.abs().to_string(), q)
+}
+
+/// `text` (the absolute value of `value`, written out) with its integer digits grouped by
+/// thousands and the sign of `value`.
+fn grouped(text: &str, value: Decimal) -> String {
     let (int, frac) = text
         .split_once('.')
-        .map_or((text.as_str(), None), |(i, f)| (i, Some(f)));
-    let mut grouped = String::new();
+        .map_or((text, None), |(i, f)| (i, Some(f)));
+    let mut out = String::with_capacity(text.len() + text.len() / 3 + 1);
+    if value.is_sign_negative() && !value.is_zero() {
+        out.push('-');
+    }
     for (i, c) in int.chars().enumerate() {
         if i > 0 && (int.len() - i) % 3 == 0 {
-            grouped.push(',');
+            out.push(',');
         }
-        grouped.push(c);
+        out.push(c);
     }
-    let sign = if q.is_sign_negative() && !q.is_zero() {
-        "-"
-    } else {
-        ""
-    };
-    match frac {
-        Some(f) => format!("{sign}{grouped}.{f}"),
-        None => format!("{sign}{grouped}"),
+    if let Some(f) = frac {
+        out.push('.');
+        out.push_str(f);
     }
+    out
 }
 
 #[cfg(test)]
