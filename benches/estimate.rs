@@ -1,5 +1,6 @@
 //! Benchmarks of the engine (issue: under 50 µs per estimate of a 5-table, 30-pattern
-//! workload) and of loading + estimating the CloudShop example.
+//! workload) — with every feature on every table (the worst case: 80 line items), and with
+//! what typical tables have (45 line items) — and of loading + estimating CloudShop.
 
 use std::fmt::Write;
 use std::hint::black_box;
@@ -45,6 +46,36 @@ fn five_tables_thirty_patterns() -> String {
     y
 }
 
+/// Five tables of six patterns with what most tables have: one GSI, PITR, no stream or
+/// replica.
+fn five_typical_tables() -> String {
+    let mut y = String::from("prices: aws-us-east-1\ntables:\n");
+    for t in 0..5 {
+        let _ = write!(
+            y,
+            "  t{t}:
+    items: {items}M
+    item_size: {size} B
+    key_size: 40 B
+    pitr: true
+    indexes:
+      by-owner: {{ type: gsi, projection: include, projected_size: 120 B, key_size: 30 B }}
+    patterns:
+      get: {{ op: get, rate: {r}00/s, consistency: eventual }}
+      list: {{ op: query, rate: 50/s, items: 25, consistency: strong }}
+      by-owner: {{ op: query, index: by-owner, rate: 20/s, items: 10 }}
+      put: {{ op: put, rate: 10/s }}
+      update: {{ op: update, rate: 30/s }}
+      delete: {{ op: delete, rate: 2/s }}
+",
+            items = t + 1,
+            size = 700 + 300 * t,
+            r = t + 1,
+        );
+    }
+    y
+}
+
 fn book() -> PriceBook {
     let primary = prices::resolve("aws-us-east-1").unwrap();
     let others = vec![prices::resolve("aws-us-east-2").unwrap()];
@@ -71,6 +102,25 @@ fn bench_engine(c: &mut Criterion) {
     });
 }
 
+fn bench_typical(c: &mut Criterion) {
+    let (workload, _) = load::parse_workload(&five_typical_tables(), "bench.yaml").unwrap();
+    assert_eq!(
+        workload
+            .tables
+            .iter()
+            .map(|t| t.patterns.len())
+            .sum::<usize>(),
+        30
+    );
+    let book = book();
+    let settings = Settings::default();
+    c.bench_function("engine: 5 typical tables, 30 patterns", |b| {
+        b.iter(|| {
+            engine::estimate(black_box(&workload), black_box(&book), black_box(&settings)).unwrap()
+        });
+    });
+}
+
 fn bench_load_and_estimate(c: &mut Criterion) {
     let text = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
@@ -89,5 +139,10 @@ fn bench_load_and_estimate(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, bench_engine, bench_load_and_estimate);
+criterion_group!(
+    benches,
+    bench_engine,
+    bench_typical,
+    bench_load_and_estimate
+);
 criterion_main!(benches);
