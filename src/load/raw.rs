@@ -306,7 +306,9 @@ impl<'de> Deserialize<'de> for RawItemSize {
             fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<RawItemSize, E> {
                 // The parser hands a plain decimal over as a binary float; sizes are read
                 // exactly from their text, so ask for the text with its unit.
-                Err(E::custom("a fractional size needs its unit, e.g. `114.5 B` or `3.5 KB`"))
+                Err(E::custom(
+                    "a fractional size needs its unit, e.g. `114.5 B` or `3.5 KB`",
+                ))
             }
             fn visit_map<A: serde::de::MapAccess<'de>>(
                 self,
