@@ -24,8 +24,7 @@ fn book(id: &str) -> PriceBook {
 }
 
 /// A provisioned, auto-scaled table with a GSI whose projection and sparsity vary.
-fn sweep_base() -> Workload {
-    let yaml = "prices: aws-us-east-1
+const SWEEP: &str = "prices: aws-us-east-1
 tables:
   orders:
     items: 40M
@@ -41,7 +40,9 @@ tables:
       buyer-orders: { op: query, index: by-buyer, rate: 80/s, items: 20 }
       ship-order: { op: update, rate: 20/s }
 ";
-    load::parse_workload(yaml, "sweep.yaml").unwrap().0
+
+fn sweep_base() -> Workload {
+    load::parse_workload(SWEEP, "sweep.yaml").unwrap().0
 }
 
 fn variants() -> impl Iterator<Item = (Decimal, usize, TableClass, Decimal)> {
@@ -129,23 +130,7 @@ fn bench_sweep(c: &mut Criterion) {
 }
 
 fn bench_patch_sweep(c: &mut Criterion) {
-    let base_text = "prices: aws-us-east-1
-tables:
-  orders:
-    items: 40M
-    item_size: 1.2 KB
-    key_size: 40 B
-    capacity: { mode: provisioned, auto_scaling: { target: 70% } }
-    traffic: { peak: { multiplier: 3, hours: 6, start: 16 } }
-    indexes:
-      by-buyer: { type: gsi, projection: include, projected_size: 120 B, key_size: 40 B }
-    patterns:
-      place-order: { op: transact-write, rate: 20/s, items: 2 }
-      get-order: { op: get, rate: 250/s, consistency: strong }
-      buyer-orders: { op: query, index: by-buyer, rate: 80/s, items: 20 }
-      ship-order: { op: update, rate: 20/s }
-";
-    let (base, _) = scenario::scenario_documents(base_text, "sweep.yaml", &[]).unwrap();
+    let (base, _) = scenario::scenario_documents(SWEEP, "sweep.yaml", &[]).unwrap();
     let book = book("aws-us-east-1");
     let settings = Settings::default();
     let projections = [
