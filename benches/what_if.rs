@@ -31,7 +31,7 @@ tables:
     item_size: 1.2 KB
     key_size: 40 B
     capacity: { mode: provisioned, auto_scaling: { target: 70% } }
-    traffic: { peak: { multiplier: 3, hours: 6, start: 16 } }
+    traffic: { peak: { times_off_peak: 3, hours: 6, start: 16 } }
     indexes:
       by-buyer: { type: gsi, projection: include, projected_size: 120 B, key_size: 40 B }
     patterns:

@@ -5,6 +5,10 @@
 //! Data flows one way: `load` (files → validated `model`) → `engine` (pure pricing → `Estimate`)
 //! → `report` (rendering, the only place where money is rounded) → `output` (atomic writes).
 
+// A user's number must never end in a panic or a wrapped value: every arithmetic operator
+// in the library is checked (or states why it cannot overflow).
+#![deny(clippy::arithmetic_side_effects)]
+
 pub mod cli;
 pub mod commands;
 pub mod engine;

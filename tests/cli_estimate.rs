@@ -166,21 +166,22 @@ fn csv_has_one_row_per_line_item_and_reconciles() {
         .collect();
     assert_eq!(header, ddbcost::report::finance::HEADER);
     let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
-    // One row per line item, then the total row.
-    assert_eq!(rows.len(), doc.line_items.len() + 1);
+    // One row per line item and nothing else: no total row among the data (a column sum in a
+    // finance tool must give the month once, not twice).
+    assert_eq!(rows.len(), doc.line_items.len());
     let col = |name: &str| header.iter().position(|h| h == name).unwrap();
     assert_eq!(&rows[0][col("billing_period_start")], "2026-12-01");
     assert_eq!(&rows[0][col("billing_period_end")], "2027-01-01");
     assert_eq!(&rows[0][col("scenario")], "baseline");
-    let (lines, total) = rows.split_at(rows.len() - 1);
+    let lines = &rows[..];
     let sum: Decimal = lines
         .iter()
         .filter(|r| !r[col("cost")].is_empty())
         .map(|r| dec(&r[col("cost")]))
         .sum();
+    // Summing the whole `cost` column gives the month's exact total.
     assert_eq!(sum, doc.total);
-    assert_eq!(&total[0][col("key")], "TOTAL");
-    assert_eq!(dec(&total[0][col("cost")]), doc.total);
+    assert!(lines.iter().all(|r| &r[col("key")] != "TOTAL"));
     // No thousands separators, `.` decimals.
     assert!(lines.iter().all(|r| !r[col("cost")].contains(',')));
 }
@@ -197,8 +198,7 @@ fn csv_says_when_rounded_lines_miss_the_rounded_total() {
         .args(["estimate", &path, "--format", "csv", "--period", "2026-12"])
         .run()
         .success()
-        .stdout_has("the rounded lines add up to 0.03 USD, the exact total rounds to 0.02 USD")
-        .stderr_has("warning: baseline: the rounded lines add up to 0.03 USD");
+        .stderr_has("warning: baseline: the rounded lines add up to 0.03 USD, the exact total rounds to 0.02 USD");
 }
 
 #[test]
@@ -229,6 +229,8 @@ fn focus_list_cost_is_unit_price_times_quantity() {
             "workloads/cloudshop.yaml",
             "--format",
             "focus",
+            "--scenario",
+            "provisioned-auto-scaling",
             "--period",
             "2026-12",
         ])
@@ -266,7 +268,7 @@ fn focus_list_cost_is_unit_price_times_quantity() {
     }
     let col = |name: &str| header.iter().position(|h| h == name).unwrap();
     let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
-    assert!(rows.len() > 12, "baseline and scenarios");
+    assert!(rows.len() > 5, "the scenario's lines");
     for r in &rows {
         assert_eq!(
             dec(&r[col("ListCost")]),
@@ -276,13 +278,66 @@ fn focus_list_cost_is_unit_price_times_quantity() {
         assert_eq!(&r[col("x_CostType")], "Estimate");
         assert_eq!(&r[col("ChargePeriodStart")], "2026-12-01T00:00:00Z");
     }
-    // The baseline's BilledCost adds up to its total: €1,243.54.
-    let baseline: Decimal = rows
+    // One scenario per FOCUS file: summing BilledCost over the whole file gives that
+    // scenario's month, the total `compare --format json` reports for it.
+    assert!(
+        rows.iter()
+            .all(|r| &r[col("x_Scenario")] == "provisioned-auto-scaling")
+    );
+    let billed: Decimal = rows.iter().map(|r| dec(&r[col("BilledCost")])).sum();
+    let out = Case::new()
+        .args(["compare", "workloads/cloudshop.yaml", "--format", "json"])
+        .run()
+        .success();
+    let doc: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    let scenario = doc["scenarios"]
+        .as_array()
+        .unwrap()
         .iter()
-        .filter(|r| &r[col("x_Scenario")] == "baseline")
-        .map(|r| dec(&r[col("BilledCost")]))
+        .find(|s| s["name"] == "provisioned-auto-scaling")
+        .unwrap();
+    assert_eq!(billed, dec(scenario["total"].as_str().unwrap()));
+}
+
+#[test]
+fn focus_of_an_estimate_sums_to_one_month() {
+    // The baseline alone: its BilledCost adds up to its total, €1,243.54 (asserted with its
+    // arithmetic in `cloudshop_reproduces_the_case_line_by_line`).
+    let out = Case::new()
+        .args([
+            "estimate",
+            "workloads/cloudshop.yaml",
+            "--format",
+            "focus",
+            "--period",
+            "2026-12",
+        ])
+        .run()
+        .success();
+    let mut reader = csv::Reader::from_reader(out.stdout.as_bytes());
+    let header: Vec<String> = reader
+        .headers()
+        .unwrap()
+        .iter()
+        .map(str::to_string)
+        .collect();
+    let col = |name: &str| header.iter().position(|h| h == name).unwrap();
+    let billed: Decimal = reader
+        .records()
+        .map(|r| dec(&r.unwrap()[col("BilledCost")]))
         .sum();
-    assert_eq!(baseline, dec("1243.54"));
+    assert_eq!(billed, dec("1243.54"));
+}
+
+#[test]
+fn focus_of_a_comparison_of_several_scenarios_is_refused() {
+    // Stacking the baseline and three scenarios in one FOCUS file would sum to four months.
+    Case::new()
+        .args(["compare", "workloads/cloudshop.yaml", "--format", "focus"])
+        .run()
+        .code(2)
+        .stderr_has("a FOCUS export holds one month of one scenario")
+        .stderr_has("--scenario NAME");
 }
 
 #[test]

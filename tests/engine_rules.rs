@@ -309,7 +309,7 @@ fn on_demand_peaks_above_a_new_tables_throughput_warn() {
     // 4,000 WRU/s at peak is not above 4,000; 3,100/s is (4,133 WRU/s).
     let w = |rate: &str| {
         table(&format!(
-            "    item_size: 1 KB\n    traffic: {{ peak: {{ multiplier: 2, hours: 12 }} }}\n    patterns:\n      p: {{ op: put, rate: {rate} }}\n"
+            "    item_size: 1 KB\n    traffic: {{ peak: {{ times_off_peak: 2, hours: 12 }} }}\n    patterns:\n      p: {{ op: put, rate: {rate} }}\n"
         ))
     };
     assert!(estimate(&w("3000/s"), "aws-us-east-1").warnings.is_empty());

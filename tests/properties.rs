@@ -248,9 +248,9 @@ proptest! {
             whole.sizes.add(*s);
             if i < cut { a.sizes.add(*s) } else { b.sizes.add(*s) }
         }
-        a.merge(&b);
+        a.merge(&b).expect("small counts");
         prop_assert_eq!(a.sizes.stats(), whole.sizes.stats());
-        let back = Summary::from_document(&a.document());
+        let back = Summary::from_document(&a.document()).expect("its own document");
         prop_assert_eq!(back.sizes, whole.sizes);
     }
 }

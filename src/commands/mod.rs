@@ -166,7 +166,7 @@ fn estimate(args: &EstimateArgs) -> Result<(), Error> {
         Format::Csv if by != Breakdown::Line => report::csv::render(&estimate, by),
         Format::Markdown => report::markdown::estimate(&estimate, by),
         Format::Csv | Format::Focus | Format::Html => {
-            let comparison = scenario::compare(estimate, Vec::new());
+            let comparison = scenario::compare(estimate, Vec::new())?;
             export(
                 &comparison,
                 args.format,
@@ -196,16 +196,22 @@ fn export(
                 .map_or(0, |d| d.as_secs()),
         ),
     };
-    let mut estimates: Vec<(&str, &Estimate)> = vec![("baseline", &comparison.baseline)];
-    estimates.extend(
-        comparison
-            .scenarios
-            .iter()
-            .map(|s| (s.name.as_str(), &s.estimate)),
-    );
     Ok(match format {
         Format::Focus => {
-            let (text, skipped) = report::focus::render(&estimates, period);
+            // A FOCUS file is billing data: summed by a FinOps tool it must be one month of
+            // one scenario. An estimate exports its baseline, a comparison its one scenario.
+            let one: (&str, &Estimate) = match comparison.scenarios.as_slice() {
+                [] => ("baseline", &comparison.baseline),
+                [s] => (s.name.as_str(), &s.estimate),
+                many => {
+                    return Err(Error::usage(format!(
+                        "a FOCUS export holds one month of one scenario, and this comparison has {}",
+                        many.len()
+                    ))
+                    .help("Consider `--scenario NAME` to export one scenario (and `estimate --format focus` for the baseline); `--format csv` holds every scenario with a `scenario` column to filter on."));
+                }
+            };
+            let (text, skipped) = report::focus::render(&[one], period);
             if skipped > 0 {
                 eprintln!(
                     "warning: {skipped} line(s) whose usage is unknown have no cost and are not in the FOCUS export"
@@ -222,7 +228,7 @@ fn export(
             report::html::render(comparison, period)
         }
         _ => {
-            let (text, warnings) = report::finance::render(&estimates, period, export.excel);
+            let (text, warnings) = report::finance::render(comparison, period, export.excel);
             for w in warnings {
                 eprintln!("warning: {w}");
             }
@@ -240,11 +246,25 @@ fn compare(args: &CompareArgs) -> Result<(), Error> {
         return Err(Error::usage(format!("`{file}` has no scenarios to compare"))
             .help("Consider adding `scenarios: { steps: [...], alternatives: [...] }` to the workload, or `--set PATH=VALUE`."));
     }
-    let docs = scenario::select(docs, &args.scenarios)?;
+    let shown = scenario::select(&docs, &args.scenarios)?;
     let (base_estimate, _) = price(&baseline, &base_settings, &args.settings, file)?;
-    let mut results = Vec::with_capacity(docs.len());
+    // A step's own delta is measured from the step before it in the workload's sequence,
+    // even when that step is not shown: price every step up to the last one shown.
+    let last_step_shown = shown
+        .iter()
+        .filter(|&&i| docs[i].kind == ScenarioKind::Step)
+        .max()
+        .copied();
+    let mut results = Vec::with_capacity(shown.len());
     let mut notes = Vec::new();
-    for doc in docs {
+    let mut previous_step_total = base_estimate.total;
+    for (i, doc) in docs.into_iter().enumerate() {
+        let is_shown = shown.contains(&i);
+        let needed_as_step =
+            doc.kind == ScenarioKind::Step && last_step_shown.is_some_and(|last| i <= last);
+        if !is_shown && !needed_as_step {
+            continue;
+        }
         let (workload, file_settings) = scenario::workload_of(&doc, file)?;
         let (estimate, book) = price(
             &workload,
@@ -260,10 +280,23 @@ fn compare(args: &CompareArgs) -> Result<(), Error> {
             .file(file)
             .help("Consider price tables in one currency for a comparison."));
         }
+        let previous_total = (doc.kind == ScenarioKind::Step).then_some(previous_step_total);
+        if doc.kind == ScenarioKind::Step {
+            previous_step_total = estimate.total;
+        }
+        if !is_shown {
+            continue;
+        }
         notes.extend(break_even_notes(&baseline, &workload, &book, &doc.name));
-        results.push((doc.name, doc.description, doc.kind, estimate));
+        results.push(scenario::ScenarioInput {
+            name: doc.name,
+            description: doc.description,
+            kind: doc.kind,
+            estimate,
+            previous_total,
+        });
     }
-    let mut comparison = scenario::compare(base_estimate, results);
+    let mut comparison = scenario::compare(base_estimate, results)?;
     comparison.notes = notes;
     emit_comparison(
         &comparison,
@@ -295,7 +328,12 @@ fn break_even_notes(
             continue;
         }
         if let Some((reads, writes)) = engine::break_even_utilization(&book.primary, table.class) {
-            let pct = |u: Decimal| (u * Decimal::from(100)).round_dp(1).normalize();
+            let pct = |u: Decimal| {
+                engine::percent(u).map_or_else(
+                    || "(too large to show)".to_string(),
+                    |p| p.round_dp(1).normalize().to_string(),
+                )
+            };
             out.push(format!(
                 "scenario `{name}`, table `{}`: on-demand and provisioned capacity cost the same at {} % average utilization for reads and {} % for writes ({}); provisioned is cheaper above them",
                 table.name,
@@ -366,8 +404,14 @@ fn diff(args: &DiffArgs) -> Result<(), Error> {
     }
     let comparison = scenario::compare(
         old,
-        vec![(args.new.clone(), None, ScenarioKind::Alternative, new)],
-    );
+        vec![scenario::ScenarioInput {
+            name: args.new.clone(),
+            description: None,
+            kind: ScenarioKind::Alternative,
+            estimate: new,
+            previous_total: None,
+        }],
+    )?;
     emit_comparison(
         &comparison,
         args.format,
@@ -401,11 +445,10 @@ fn budget_gate(
     if let Some(limit) = fail_increase
         && new > old
     {
-        let increase = if old.is_zero() {
-            None
-        } else {
-            Some((new - old) * Decimal::from(100) / old)
-        };
+        // `None`: from zero, or a rise too large to represent — both cross any limit.
+        let increase = new
+            .checked_sub(old)
+            .and_then(|rise| engine::percent_of(rise, old));
         if increase.is_none_or(|pct| pct > limit) {
             let pct = increase.map_or_else(
                 || "from zero".to_string(),

@@ -19,9 +19,14 @@ pub(super) fn run(args: &SizeArgs) -> Result<(), Error> {
                     .at(Some((e.line() as u64, e.column() as u64)))
                     .help("Consider files printed by `ddbcost size --format json`.")
             })?;
-            let summary = Summary::from_document(&doc);
+            let refuse = |why: String| {
+                Error::input(format!("cannot merge this summary: {why}"))
+                    .file(file.as_str())
+                    .help("Consider summaries printed by this version's `ddbcost size --format json`, unedited.")
+            };
+            let summary = Summary::from_document(&doc).map_err(refuse)?;
             match total.as_mut() {
-                Some(t) => t.merge(&summary),
+                Some(t) => t.merge(&summary).map_err(refuse)?,
                 None => total = Some(summary),
             }
         }

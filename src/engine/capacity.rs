@@ -127,12 +127,8 @@ pub fn hourly_demand(
         // One profile for all: the monthly total spread by the table's profile.
         let total = observed.unwrap_or_else(|| usage.total(metric));
         let average = checked::div(total, seconds, &table.name)?;
-        for (h, d) in demand.iter_mut().enumerate() {
-            *d = checked::mul(
-                average,
-                table_profile.hourly[h % table_profile.hourly.len()],
-                &table.name,
-            )?;
+        for (d, m) in demand.iter_mut().zip(table_profile.hourly.iter().cycle()) {
+            *d = checked::mul(average, *m, &table.name)?;
         }
         return Ok(demand);
     }
@@ -143,16 +139,8 @@ pub fn hourly_demand(
         }
         let profile = pattern.traffic.as_ref().unwrap_or(table_profile);
         let average = checked::div(monthly, seconds, &pattern.name)?;
-        for (h, d) in demand.iter_mut().enumerate() {
-            *d = checked::add(
-                *d,
-                checked::mul(
-                    average,
-                    profile.hourly[h % profile.hourly.len()],
-                    &pattern.name,
-                )?,
-                &pattern.name,
-            )?;
+        for (d, m) in demand.iter_mut().zip(profile.hourly.iter().cycle()) {
+            *d = checked::add(*d, checked::mul(average, *m, &pattern.name)?, &pattern.name)?;
         }
     }
     Ok(demand)
@@ -162,7 +150,7 @@ pub fn hourly_demand(
 /// more each hour, at most 27.
 #[must_use]
 pub fn decreases_allowed(hour: usize) -> usize {
-    (4 + hour).min(27)
+    hour.saturating_add(4).min(27)
 }
 
 /// Capacity for `demand` (units per second, hour by hour over the profile's period).
@@ -179,8 +167,7 @@ pub fn plan(
         Capacity::Fixed(units) => {
             // Fixed capacity needs no profile: exact units × hours.
             let unit_hours = checked::mul(units, month_hours, context)?;
-            let unreserved =
-                checked::mul((units - reserved).max(Decimal::ZERO), month_hours, context)?;
+            let unreserved = checked::mul(unreserved_units(units, reserved), month_hours, context)?;
             return Ok(Plan {
                 unit_hours,
                 unreserved_unit_hours: unreserved,
@@ -190,7 +177,7 @@ pub fn plan(
                 description: format!("{} × {} h", units.normalize(), month_hours.normalize()),
             });
         }
-        Capacity::AutoScaling { target, min, max } => auto_scale(demand, target, min, max),
+        Capacity::AutoScaling { target, min, max } => auto_scale(demand, target, min, max)?,
     };
     let (target, min, max) = match capacity {
         Capacity::AutoScaling { target, min, max } => (target, min, max),
@@ -198,7 +185,7 @@ pub fn plan(
     };
     let sum = checked::sum(hourly.iter().copied(), context)?;
     let unreserved_sum = checked::sum(
-        hourly.iter().map(|u| (*u - reserved).max(Decimal::ZERO)),
+        hourly.iter().map(|u| unreserved_units(*u, reserved)),
         context,
     )?;
     // Hours of the period → hours of the month: multiply first, divide once.
@@ -217,7 +204,9 @@ pub fn plan(
         short_hours: demand.iter().zip(&hourly).filter(|(d, c)| *d > *c).count(),
         description: format!(
             "auto scaling at {} % target, {}–{} units, averaging {}",
-            (target * Decimal::from(100)).normalize(),
+            crate::engine::percent(target)
+                .unwrap_or_default()
+                .normalize(),
             min.normalize(),
             max.normalize(),
             average_units.round_dp(1).normalize()
@@ -228,17 +217,27 @@ pub fn plan(
 /// Hour-by-hour auto scaling: capacity rises to demand / target at once (AWS reacts within
 /// minutes), falls only when the day's decrease budget allows, and stays within [min, max].
 /// The period is simulated twice so that the first hours start from a steady state.
-fn auto_scale(demand: &[Decimal], target: Decimal, min: Decimal, max: Decimal) -> Vec<Decimal> {
+fn auto_scale(
+    demand: &[Decimal],
+    target: Decimal,
+    min: Decimal,
+    max: Decimal,
+) -> Result<Vec<Decimal>, EngineError> {
     let desired: Vec<Decimal> = demand
         .iter()
-        .map(|d| (*d / target).ceil().max(min).min(max))
-        .collect();
+        .map(|d| {
+            Ok(checked::div(*d, target, "auto scaling")?
+                .ceil()
+                .max(min)
+                .min(max))
+        })
+        .collect::<Result<_, EngineError>>()?;
     let mut current = desired.last().copied().unwrap_or(min);
     let mut out = vec![Decimal::ZERO; demand.len()];
     for pass in 0..2 {
         let mut decreases = 0;
         for (h, want) in desired.iter().enumerate() {
-            let hour_of_day = h % 24;
+            let hour_of_day = h.checked_rem(24).unwrap_or(0);
             if hour_of_day == 0 {
                 decreases = 0;
             }
@@ -246,14 +245,23 @@ fn auto_scale(demand: &[Decimal], target: Decimal, min: Decimal, max: Decimal) -
                 current = *want;
             } else if *want < current && decreases < decreases_allowed(hour_of_day) {
                 current = *want;
-                decreases += 1;
+                decreases = decreases.saturating_add(1);
             }
             if pass == 1 {
                 out[h] = current;
             }
         }
     }
-    out
+    Ok(out)
+}
+
+/// Units above the reserved ones (never negative): `reserved` ≤ the units' own bound, so the
+/// subtraction of two non-negative decimals cannot overflow.
+fn unreserved_units(units: Decimal, reserved: Decimal) -> Decimal {
+    units
+        .checked_sub(reserved)
+        .unwrap_or_default()
+        .max(Decimal::ZERO)
 }
 
 #[cfg(test)]
@@ -329,7 +337,7 @@ mod tests {
         let demand: Vec<Decimal> = (0..24)
             .map(|h| if h % 2 == 0 { dec("70") } else { dec("7") })
             .collect();
-        let out = auto_scale(&demand, dec("0.7"), dec("1"), dec("1000"));
+        let out = auto_scale(&demand, dec("0.7"), dec("1"), dec("1000")).expect("small numbers");
         assert_eq!(out[1], dec("10"));
         assert_eq!(out[23], dec("10"));
     }

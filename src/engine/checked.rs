@@ -15,6 +15,10 @@ pub fn add(a: Decimal, b: Decimal, context: &str) -> Result<Decimal, EngineError
     a.checked_add(b).ok_or_else(|| overflow(context))
 }
 
+pub fn sub(a: Decimal, b: Decimal, context: &str) -> Result<Decimal, EngineError> {
+    a.checked_sub(b).ok_or_else(|| overflow(context))
+}
+
 pub fn mul(a: Decimal, b: Decimal, context: &str) -> Result<Decimal, EngineError> {
     a.checked_mul(b).ok_or_else(|| overflow(context))
 }

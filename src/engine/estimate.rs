@@ -5,12 +5,13 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
+use indexmap::IndexMap;
 use rust_decimal::Decimal;
 
 use crate::model::Settings;
 
 /// The billing dimension a line item belongs to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Component {
     /// Read request units or capacity, of the table and of its indexes (AWS bills both as
     /// reads).
@@ -149,30 +150,29 @@ pub struct Estimate {
 
 impl Estimate {
     /// Tables in the order they appear, with their exact subtotals.
+    ///
+    /// Sums here cannot overflow: the engine summed every cost with checked arithmetic,
+    /// positive lines before credits, so each partial sum is bounded by one it already
+    /// computed. `saturating_add` states that without a panic path.
     #[must_use]
     pub fn table_subtotals(&self) -> Vec<(String, Decimal)> {
-        let mut out: Vec<(String, Decimal)> = Vec::new();
+        let mut out: IndexMap<&str, Decimal> = IndexMap::new();
         for item in &self.line_items {
-            let cost = item.cost.unwrap_or_default();
-            match out.iter_mut().find(|(t, _)| *t == *item.table) {
-                Some((_, sum)) => *sum += cost,
-                None => out.push((item.table.to_string(), cost)),
-            }
+            let sum = out.entry(&item.table).or_default();
+            *sum = sum.saturating_add(item.cost.unwrap_or_default());
         }
-        out
+        out.into_iter().map(|(t, c)| (t.to_string(), c)).collect()
     }
 
     /// Cost per component, in the order components are declared.
     #[must_use]
     pub fn component_costs(&self) -> Vec<(Component, Decimal)> {
-        let mut out: Vec<(Component, Decimal)> = Vec::new();
+        let mut out: IndexMap<Component, Decimal> = IndexMap::new();
         for item in &self.line_items {
-            let cost = item.cost.unwrap_or_default();
-            match out.iter_mut().find(|(c, _)| *c == item.component) {
-                Some((_, sum)) => *sum += cost,
-                None => out.push((item.component, cost)),
-            }
+            let sum = out.entry(item.component).or_default();
+            *sum = sum.saturating_add(item.cost.unwrap_or_default());
         }
+        let mut out: Vec<(Component, Decimal)> = out.into_iter().collect();
         out.sort_by_key(|(c, _)| *c);
         out
     }
@@ -180,21 +180,22 @@ impl Estimate {
     /// Cost per access pattern, in order of first appearance, then the unattributed rest.
     #[must_use]
     pub fn pattern_costs(&self) -> Vec<(String, Decimal)> {
-        let mut out: Vec<(String, Decimal)> = Vec::new();
+        let mut out: IndexMap<(&str, &str), Decimal> = IndexMap::new();
         let mut unattributed = Decimal::ZERO;
         for item in &self.line_items {
             let Some(cost) = item.cost else { continue };
             if item.attribution.is_empty() {
-                unattributed += cost;
+                unattributed = unattributed.saturating_add(cost);
             }
             for a in &item.attribution {
-                let name = format!("{}/{}", item.table, a.pattern);
-                match out.iter_mut().find(|(p, _)| *p == name) {
-                    Some((_, sum)) => *sum += a.cost,
-                    None => out.push((name, a.cost)),
-                }
+                let sum = out.entry((&item.table, &a.pattern)).or_default();
+                *sum = sum.saturating_add(a.cost);
             }
         }
+        let mut out: Vec<(String, Decimal)> = out
+            .into_iter()
+            .map(|((t, p), c)| (format!("{t}/{p}"), c))
+            .collect();
         out.push(("(not attributable to a pattern)".to_string(), unattributed));
         out
     }

@@ -88,7 +88,7 @@ pub fn lines(
                 unit,
                 basis: Basis::Derived,
             },
-            -price,
+            Decimal::ZERO.saturating_sub(price),
             price_key.path(),
             Some(credited),
             Weights::NONE,

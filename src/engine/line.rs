@@ -141,7 +141,7 @@ impl<'a> Pricer<'a> {
             None => None,
         };
         let attribution = match (cost, quantity) {
-            (Some(c), Some(q)) => attribute(c, q, unit_price, weights),
+            (Some(c), Some(q)) => attribute(c, q, unit_price, weights, &spec.key)?,
             _ => Vec::new(),
         };
         let basis = if quantity.is_none() {
@@ -173,25 +173,26 @@ pub fn attribute(
     quantity: Decimal,
     unit_price: Decimal,
     weights: Weights<'_>,
-) -> Vec<Attribution> {
+    context: &str,
+) -> Result<Vec<Attribution>, EngineError> {
     let total = weights.total();
     if total <= Decimal::ZERO {
-        return Vec::new();
+        return Ok(Vec::new());
     }
     // Decimal division is the engine's most expensive operation. When the quantity is the
     // weights' sum in millions (derived request lines), a pattern's share is simply its
     // weight in millions × the unit price; otherwise one division per line.
     let per_unit = if millions(total) == quantity {
-        unit_price * Decimal::new(1, 6)
+        checked::mul(unit_price, Decimal::new(1, 6), context)?
     } else {
-        cost / total
+        checked::div(cost, total, context)?
     };
     let mut out: Vec<Attribution> = Vec::with_capacity(weights.pattern_count());
     let mut given = Decimal::ZERO;
     for (name, w) in weights.each() {
         if w > Decimal::ZERO {
-            let share = w * per_unit;
-            given += share;
+            let share = checked::mul(w, per_unit, context)?;
+            given = checked::add(given, share, context)?;
             out.push(Attribution {
                 pattern: Arc::clone(name),
                 cost: share,
@@ -201,9 +202,9 @@ pub fn attribute(
     // The last share absorbs the rounding of the 28-digit arithmetic, so that the shares add
     // up to the line's cost exactly.
     if let Some(last) = out.last_mut() {
-        last.cost += cost - given;
+        last.cost = checked::add(last.cost, checked::sub(cost, given, context)?, context)?;
     }
-    out
+    Ok(out)
 }
 
 /// Units → millions of units, the quantity requests are priced in.
@@ -211,8 +212,11 @@ pub fn millions(units: Decimal) -> Decimal {
     // Dividing by 10^6 only moves the decimal point: raise the scale (exact, and far cheaper
     // than a division) unless it would pass the maximum of 28.
     let mut m = units;
-    if m.scale() + 6 <= 28 && m.set_scale(m.scale() + 6).is_ok() {
+    if m.scale() <= 22 && m.set_scale(m.scale().saturating_add(6)).is_ok() {
         return m;
     }
-    units / Decimal::from(MILLION)
+    // Division by a positive constant makes a number smaller: it cannot overflow.
+    units
+        .checked_div(Decimal::from(MILLION))
+        .unwrap_or_default()
 }

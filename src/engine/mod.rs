@@ -39,7 +39,7 @@ pub fn estimate(
 ) -> Result<Estimate, EngineError> {
     let pricer = line::Pricer::new(prices, settings);
     // Roughly 16 lines per table with every feature on; avoids regrowing a vector of lines.
-    let mut lines = Vec::with_capacity(16 * workload.tables.len() + 4);
+    let mut lines = Vec::with_capacity(workload.tables.len().saturating_mul(16).saturating_add(4));
     let mut warnings = Vec::new();
     for table in &workload.tables {
         let usage = usage::table_usage(table, settings)?;
@@ -104,17 +104,46 @@ pub fn break_even_utilization(
 ) -> Option<(rust_decimal::Decimal, rust_decimal::Decimal)> {
     use crate::model::PriceKey;
     use rust_decimal::Decimal;
-    let per_unit_hour =
-        |per_million: Decimal| per_million * Decimal::from(3600) / Decimal::from(1_000_000);
+    // Custom price tables may hold any price: every step is checked, and a ratio that cannot
+    // be represented (or a zero on-demand price) gives no break-even.
+    let per_unit_hour = |per_million: Decimal| {
+        per_million
+            .checked_mul(Decimal::from(3600))?
+            .checked_div(Decimal::from(1_000_000))
+    };
     let reads = prices
         .get(&PriceKey::RcuHour(class))?
-        .checked_div(per_unit_hour(prices.get(&PriceKey::ReadPerMillion(class))?))?;
+        .checked_div(per_unit_hour(
+            prices.get(&PriceKey::ReadPerMillion(class))?,
+        )?)?;
     let writes = prices
         .get(&PriceKey::WcuHour(class))?
         .checked_div(per_unit_hour(
             prices.get(&PriceKey::WritePerMillion(class))?,
-        ))?;
+        )?)?;
     Some((reads, writes))
+}
+
+/// `share` as a percentage (× 100), or `None` when it cannot be represented.
+#[must_use]
+pub fn percent(share: rust_decimal::Decimal) -> Option<rust_decimal::Decimal> {
+    share.checked_mul(rust_decimal::Decimal::ONE_HUNDRED)
+}
+
+/// `part` as a percentage of `whole`, or `None` when `whole` is zero or the ratio cannot be
+/// represented (extreme custom prices).
+#[must_use]
+pub fn percent_of(
+    part: rust_decimal::Decimal,
+    whole: rust_decimal::Decimal,
+) -> Option<rust_decimal::Decimal> {
+    if whole.is_zero() {
+        return None;
+    }
+    percent(part.checked_div(whole)?).or_else(|| {
+        part.checked_mul(rust_decimal::Decimal::ONE_HUNDRED)?
+            .checked_div(whole)
+    })
 }
 
 /// Decimal literal for tests: `dec("40.8")`.

@@ -20,11 +20,16 @@ pub fn index_entry_bytes(table: &Table, index: &Index, item_bytes: Decimal) -> D
     if let Some(entry) = index.entry_size_bytes {
         return entry;
     }
-    let keys = table.key_size_bytes.unwrap_or_default() + index.key_size_bytes.unwrap_or_default();
+    // Every size here was bounded at load (an item is at most 400 KB): the sums are small,
+    // and saturating arithmetic states it without a panic path.
+    let keys = table
+        .key_size_bytes
+        .unwrap_or_default()
+        .saturating_add(index.key_size_bytes.unwrap_or_default());
     match index.projection {
         Projection::All => item_bytes,
         Projection::KeysOnly => keys,
-        Projection::Include { projected_bytes } => keys + projected_bytes,
+        Projection::Include { projected_bytes } => keys.saturating_add(projected_bytes),
     }
 }
 
@@ -33,7 +38,7 @@ pub fn index_entry_bytes(table: &Table, index: &Index, item_bytes: Decimal) -> D
 pub fn overhead_bytes(table: &Table) -> Decimal {
     let mut overhead = Decimal::from(ITEM_OVERHEAD_BYTES);
     if !table.replicas.is_empty() {
-        overhead += Decimal::from(GLOBAL_TABLE_OVERHEAD_BYTES);
+        overhead = overhead.saturating_add(Decimal::from(GLOBAL_TABLE_OVERHEAD_BYTES));
     }
     overhead
 }
@@ -58,7 +63,11 @@ pub fn table_gb(table: &Table, settings: &Settings) -> Result<Option<Decimal>, E
     }
     match (table.items, table.item_size_bytes) {
         (Some(items), Some(size)) => {
-            let bytes = checked::mul(items, size + overhead_bytes(table), context)?;
+            let bytes = checked::mul(
+                items,
+                checked::add(size, overhead_bytes(table), context)?,
+                context,
+            )?;
             checked::div(bytes, settings.gb.gb_bytes(), context).map(Some)
         }
         _ => Ok(None),
@@ -78,7 +87,11 @@ pub fn index_gb(
     let (Some(items), Some(item_bytes)) = (table.items, table.item_size_bytes) else {
         return Ok(None);
     };
-    let entry = index_entry_bytes(table, index, item_bytes) + overhead_bytes(table);
+    let entry = checked::add(
+        index_entry_bytes(table, index, item_bytes),
+        overhead_bytes(table),
+        context,
+    )?;
     let entries = checked::mul(items, index.key_share, context)?;
     let bytes = checked::mul(entries, entry, context)?;
     checked::div(bytes, settings.gb.gb_bytes(), context).map(Some)

@@ -105,7 +105,7 @@ fn on_demand(
         .iter()
         .any(|p| p.operation.is_read() && (p.index.is_none() || p.fetches_base_items));
     let any_writes = table.patterns.iter().any(|p| !p.operation.is_read());
-    let mut requests = Vec::with_capacity(2 + 2 * table.indexes.len());
+    let mut requests = Vec::with_capacity(table.indexes.len().saturating_mul(2).saturating_add(2));
     if reads_on_table || table.observed.read_units.is_some() {
         requests.push(RequestLine {
             key: cat!(t, "/reads"),
@@ -327,7 +327,7 @@ fn reserved_lines(
     term: ReservedTerm,
     out: &mut Vec<LineItem>,
 ) -> Result<(), EngineError> {
-    let blocks = units / Decimal::from(100);
+    let blocks = checked::div(units, Decimal::ONE_HUNDRED, t)?;
     let upper = if kind == CapacityKind::Rcu {
         "RCU"
     } else {

@@ -12,13 +12,13 @@ const WRITE_UNIT_BYTES: u32 = 1024;
 /// A Query or Scan page holds at most 1 MB of data.
 const PAGE_BYTES: u32 = 1_048_576;
 
-fn ceil_units(bytes: Decimal, unit_bytes: u32) -> Decimal {
+fn ceil_units(bytes: Decimal, unit_bytes: u32) -> Option<Decimal> {
     // Whole, non-negative byte counts (the common case) round up in integer arithmetic;
     // decimal division is the engine's most expensive operation.
     if let Some(n) = whole(bytes) {
-        return Decimal::from(n.div_ceil(u128::from(unit_bytes)));
+        return Some(Decimal::from(n.div_ceil(u128::from(unit_bytes))));
     }
-    (bytes / Decimal::from(unit_bytes)).ceil()
+    Some(bytes.checked_div(Decimal::from(unit_bytes))?.ceil())
 }
 
 /// A whole, non-negative decimal as an integer (sizes and counts far below 2^96).
@@ -27,55 +27,65 @@ fn whole(d: Decimal) -> Option<u128> {
 }
 
 /// Read units for one item of `item_bytes`: rounded up to 4 KB, at least 1 (a missing item
-/// still costs a read).
+/// still costs a read). `None` only for a size too large to represent.
 #[must_use]
-pub fn item_read_units(item_bytes: Decimal) -> Decimal {
-    ceil_units(item_bytes, READ_UNIT_BYTES).max(Decimal::ONE)
+pub fn item_read_units(item_bytes: Decimal) -> Option<Decimal> {
+    Some(ceil_units(item_bytes, READ_UNIT_BYTES)?.max(Decimal::ONE))
 }
 
 /// Write units for one item of `item_bytes`: rounded up to 1 KB, at least 1.
 #[must_use]
-pub fn item_write_units(item_bytes: Decimal) -> Decimal {
-    ceil_units(item_bytes, WRITE_UNIT_BYTES).max(Decimal::ONE)
+pub fn item_write_units(item_bytes: Decimal) -> Option<Decimal> {
+    Some(ceil_units(item_bytes, WRITE_UNIT_BYTES)?.max(Decimal::ONE))
 }
 
 /// Units read by one Query returning `items` of `item_bytes`: summed, then rounded once per
 /// page of at most 1 MB (a logical query over more than 1 MB is several requests).
 #[must_use]
-pub fn query_read_units(item_bytes: Decimal, items: Decimal) -> Decimal {
+pub fn query_read_units(item_bytes: Decimal, items: Decimal) -> Option<Decimal> {
     paged_read_units(item_bytes, items)
 }
 
 /// Units read by one Scan evaluating `items` of `item_bytes`, paged like a Query: on the
 /// items evaluated, since filters and projections do not reduce it.
 #[must_use]
-pub fn scan_read_units(item_bytes: Decimal, items: Decimal) -> Decimal {
+pub fn scan_read_units(item_bytes: Decimal, items: Decimal) -> Option<Decimal> {
     paged_read_units(item_bytes, items)
 }
 
 /// Pages of at most 1 MB of whole items, each page's summed size rounded up to 4 KB.
-fn paged_read_units(item_bytes: Decimal, items: Decimal) -> Decimal {
+/// Every step is checked: `None` when a figure cannot be represented.
+fn paged_read_units(item_bytes: Decimal, items: Decimal) -> Option<Decimal> {
     // Whole sizes and counts (the common case) page in integer arithmetic.
     if let (Some(size), Some(n)) = (whole(item_bytes), whole(items)) {
         let size = size.max(1);
-        let per_page = (u128::from(PAGE_BYTES) / size).max(1);
-        let (full_pages, rest) = (n / per_page, n % per_page);
+        let per_page = u128::from(PAGE_BYTES).checked_div(size)?.max(1);
+        let (full_pages, rest) = (n.checked_div(per_page)?, n.checked_rem(per_page)?);
         let unit = u128::from(READ_UNIT_BYTES);
-        let units = full_pages * (per_page * size).div_ceil(unit) + (rest * size).div_ceil(unit);
-        return Decimal::from(units.max(1));
+        let page_units = per_page.checked_mul(size)?.div_ceil(unit);
+        let rest_units = rest.checked_mul(size)?.div_ceil(unit);
+        let units = full_pages
+            .checked_mul(page_units)?
+            .checked_add(rest_units)?;
+        return Decimal::try_from_i128_with_scale(i128::try_from(units.max(1)).ok()?, 0).ok();
     }
     let page = Decimal::from(PAGE_BYTES);
     let size = item_bytes.max(Decimal::ONE);
-    let per_page = (page / size).floor().max(Decimal::ONE);
-    let full_pages = (items / per_page).floor();
-    let rest_items = items - full_pages * per_page;
-    let full_page_units = ceil_units(per_page * size, READ_UNIT_BYTES);
+    let per_page = page.checked_div(size)?.floor().max(Decimal::ONE);
+    let full_pages = items.checked_div(per_page)?.floor();
+    let rest_items = items.checked_sub(full_pages.checked_mul(per_page)?)?;
+    let full_page_units = ceil_units(per_page.checked_mul(size)?, READ_UNIT_BYTES)?;
     let rest_units = if rest_items.is_zero() {
         Decimal::ZERO
     } else {
-        ceil_units(rest_items * size, READ_UNIT_BYTES)
+        ceil_units(rest_items.checked_mul(size)?, READ_UNIT_BYTES)?
     };
-    (full_pages * full_page_units + rest_units).max(Decimal::ONE)
+    Some(
+        full_pages
+            .checked_mul(full_page_units)?
+            .checked_add(rest_units)?
+            .max(Decimal::ONE),
+    )
 }
 
 /// The multiplier a consistency applies to strongly consistent read units.
@@ -84,8 +94,10 @@ pub fn consistency_factor(consistency: Consistency) -> Decimal {
     match consistency {
         Consistency::Strong => Decimal::ONE,
         Consistency::Eventual => Decimal::new(5, 1),
-        // Strong reads at 1, eventual at ½: 1 − share / 2.
-        Consistency::Mixed { eventual_share } => Decimal::ONE - eventual_share / Decimal::TWO,
+        // Strong reads at 1, eventual at ½: 1 − share / 2 (the share is in [0, 1] by load,
+        // so neither step can overflow).
+        Consistency::Mixed { eventual_share } => Decimal::ONE
+            .saturating_sub(eventual_share.checked_div(Decimal::TWO).unwrap_or_default()),
     }
 }
 
@@ -97,27 +109,35 @@ pub fn read_units_per_op(
     consistency: Consistency,
     item_bytes: Decimal,
     items: Decimal,
-) -> Decimal {
+) -> Option<Decimal> {
     let factor = consistency_factor(consistency);
     match operation {
-        Operation::Get => item_read_units(item_bytes) * factor,
-        Operation::BatchGet => item_read_units(item_bytes) * items * factor,
-        Operation::Query => query_read_units(item_bytes, items) * factor,
-        Operation::Scan => scan_read_units(item_bytes, items) * factor,
-        Operation::TransactGet => item_read_units(item_bytes) * items * Decimal::TWO,
-        _ => Decimal::ZERO,
+        Operation::Get => item_read_units(item_bytes)?.checked_mul(factor),
+        Operation::BatchGet => item_read_units(item_bytes)?
+            .checked_mul(items)?
+            .checked_mul(factor),
+        Operation::Query => query_read_units(item_bytes, items)?.checked_mul(factor),
+        Operation::Scan => scan_read_units(item_bytes, items)?.checked_mul(factor),
+        Operation::TransactGet => item_read_units(item_bytes)?
+            .checked_mul(items)?
+            .checked_mul(Decimal::TWO),
+        _ => Some(Decimal::ZERO),
     }
 }
 
 /// Write units consumed on the base table by one write operation. Transactions cost 2×.
 #[must_use]
-pub fn write_units_per_op(operation: Operation, item_bytes: Decimal, items: Decimal) -> Decimal {
-    let per_item = item_write_units(item_bytes);
+pub fn write_units_per_op(
+    operation: Operation,
+    item_bytes: Decimal,
+    items: Decimal,
+) -> Option<Decimal> {
+    let per_item = item_write_units(item_bytes)?;
     match operation {
-        Operation::Put | Operation::Update | Operation::Delete => per_item,
-        Operation::BatchWrite => per_item * items,
-        Operation::TransactWrite => per_item * items * Decimal::TWO,
-        _ => Decimal::ZERO,
+        Operation::Put | Operation::Update | Operation::Delete => Some(per_item),
+        Operation::BatchWrite => per_item.checked_mul(items),
+        Operation::TransactWrite => per_item.checked_mul(items)?.checked_mul(Decimal::TWO),
+        _ => Some(Decimal::ZERO),
     }
 }
 
@@ -132,6 +152,7 @@ pub fn items_written_per_op(operation: Operation, items: Decimal) -> Decimal {
 }
 
 #[cfg(test)]
+#[allow(clippy::arithmetic_side_effects)]
 mod tests {
     use super::*;
     use crate::engine::dec;
@@ -139,7 +160,7 @@ mod tests {
     #[track_caller]
     fn reads(op: Operation, c: Consistency, bytes: &str, items: &str, expected: &str) {
         assert_eq!(
-            read_units_per_op(op, c, dec(bytes), dec(items)),
+            read_units_per_op(op, c, dec(bytes), dec(items)).expect("small"),
             dec(expected),
             "{op:?} {c:?} {bytes} B × {items}"
         );
@@ -170,16 +191,21 @@ mod tests {
             Consistency::Strong,
             dec("1536"),
             dec("1"),
-        );
+        )
+        .expect("small");
         let b = read_units_per_op(
             Operation::BatchGet,
             Consistency::Strong,
             dec("6656"),
             dec("1"),
-        );
+        )
+        .expect("small");
         assert_eq!(a + b, dec("3"));
         // The same two sizes in one Query: 8 KB summed → 2 units, not 3.
-        assert_eq!(query_read_units(dec("4096"), dec("2")), dec("2"));
+        assert_eq!(
+            query_read_units(dec("4096"), dec("2")).expect("small"),
+            dec("2")
+        );
     }
 
     #[test]
@@ -225,7 +251,10 @@ mod tests {
     fn queries_over_1mb_are_paged() {
         // 300 items of 4,000 B = 1,200,000 B: page 1 holds 262 items (1,048,000 B → 256
         // units), page 2 holds 38 (152,000 B → 37.1 → 38 units): 294, not ceil(1.2 MB) = 293.
-        assert_eq!(query_read_units(dec("4000"), dec("300")), dec("294"));
+        assert_eq!(
+            query_read_units(dec("4000"), dec("300")).expect("small"),
+            dec("294")
+        );
     }
 
     #[test]
@@ -233,20 +262,20 @@ mod tests {
         // 500 B → 1 unit; 1,025 B → 2 units; 4 KB → 4 units.
         assert_eq!(
             write_units_per_op(Operation::Put, dec("500"), dec("1")),
-            dec("1")
+            Some(dec("1"))
         );
         assert_eq!(
             write_units_per_op(Operation::Update, dec("1025"), dec("1")),
-            dec("2")
+            Some(dec("2"))
         );
         assert_eq!(
             write_units_per_op(Operation::Delete, dec("4096"), dec("1")),
-            dec("4")
+            Some(dec("4"))
         );
         // Deleting a missing item still costs 1.
         assert_eq!(
             write_units_per_op(Operation::Delete, dec("0"), dec("1")),
-            dec("1")
+            Some(dec("1"))
         );
     }
 
@@ -255,12 +284,12 @@ mod tests {
         // 3 items × ceil(500 / 1024) = 3 × 1, × 2 for the transaction = 6.
         assert_eq!(
             write_units_per_op(Operation::TransactWrite, dec("500"), dec("3")),
-            dec("6")
+            Some(dec("6"))
         );
         // BatchWrite rounds each item: 3 × ceil(1.5 KB) = 3 × 2 = 6 (no transaction factor).
         assert_eq!(
             write_units_per_op(Operation::BatchWrite, dec("1536"), dec("3")),
-            dec("6")
+            Some(dec("6"))
         );
     }
 }

@@ -31,6 +31,10 @@ pub struct PatternUsage {
     pub plain_write_units: Decimal,
     /// Bytes written (replicated to each other region).
     pub bytes_written: Decimal,
+    /// Reads and writes the table's own capacity serves: the table's plus its LSIs'
+    /// (computed once, with overflow checks).
+    pub base_read_units: Decimal,
+    pub base_write_units: Decimal,
 }
 
 impl PatternUsage {
@@ -44,7 +48,23 @@ impl PatternUsage {
             items_written: Decimal::ZERO,
             plain_write_units: Decimal::ZERO,
             bytes_written: Decimal::ZERO,
+            base_read_units: Decimal::ZERO,
+            base_write_units: Decimal::ZERO,
         }
+    }
+
+    /// Fills the base-capacity sums: own units plus the LSIs' (checked).
+    fn with_base(mut self, lsis: &[usize], context: &str) -> Result<Self, EngineError> {
+        self.base_read_units = checked::sum(
+            std::iter::once(self.read_units).chain(lsis.iter().map(|&i| self.index_read_units[i])),
+            context,
+        )?;
+        self.base_write_units = checked::sum(
+            std::iter::once(self.write_units)
+                .chain(lsis.iter().map(|&i| self.index_write_units[i])),
+            context,
+        )?;
+        Ok(self)
     }
 
     /// Adds `other` into `self`, refusing overflow.
@@ -92,20 +112,12 @@ pub enum Metric {
 }
 
 impl Metric {
-    fn of(self, p: &PatternUsage, lsis: &[usize]) -> Decimal {
+    fn of(self, p: &PatternUsage) -> Decimal {
         match self {
             Metric::Reads => p.read_units,
             Metric::Writes => p.write_units,
-            Metric::BaseReads => {
-                p.read_units + lsis.iter().map(|&i| p.index_read_units[i]).sum::<Decimal>()
-            }
-            Metric::BaseWrites => {
-                p.write_units
-                    + lsis
-                        .iter()
-                        .map(|&i| p.index_write_units[i])
-                        .sum::<Decimal>()
-            }
+            Metric::BaseReads => p.base_read_units,
+            Metric::BaseWrites => p.base_write_units,
             Metric::IndexReads(i) => p.index_read_units[i],
             Metric::IndexWrites(i) => p.index_write_units[i],
             Metric::ItemsWritten => p.items_written,
@@ -141,11 +153,9 @@ impl<'a> Weights<'a> {
     /// Each pattern's name and weight.
     pub fn each(&self) -> impl Iterator<Item = (&'a Arc<str>, Decimal)> + 'a {
         let metric = self.metric;
-        self.usage.into_iter().flat_map(move |u| {
-            u.patterns
-                .iter()
-                .map(move |p| (&p.name, metric.of(p, &u.lsis)))
-        })
+        self.usage
+            .into_iter()
+            .flat_map(move |u| u.patterns.iter().map(move |p| (&p.name, metric.of(p))))
     }
 }
 
@@ -173,7 +183,7 @@ impl TableUsage {
 
     /// The month's total of `metric` over all patterns.
     pub fn total(&self, metric: Metric) -> Decimal {
-        metric.of(&self.totals, &self.lsis)
+        metric.of(&self.totals)
     }
 }
 
@@ -190,16 +200,25 @@ pub fn table_usage(table: &Table, settings: &Settings) -> Result<TableUsage, Eng
         ttl_delete_bytes: Decimal::ZERO,
     };
     for pattern in &table.patterns {
-        let p = pattern_usage(table, pattern, settings)?;
+        let p = pattern_usage(table, pattern, settings)?.with_base(&usage.lsis, &pattern.name)?;
         usage.totals.add(&p, &table.name)?;
         usage.patterns.push(p);
     }
+    usage.totals = std::mem::replace(
+        &mut usage.totals,
+        PatternUsage::zero(Arc::from("(total)"), 0),
+    )
+    .with_base(&usage.lsis, &table.name)?;
     if let Some(rate) = table.ttl_deletes {
         let context = table.name.as_str();
         let deletes = checked::some(rate.monthly(settings.month_hours), context)?;
         let size = table.item_size_bytes.unwrap_or_default();
         usage.ttl_deletes = deletes;
-        usage.ttl_delete_units = mul(deletes, units::item_write_units(size), context)?;
+        usage.ttl_delete_units = mul(
+            deletes,
+            checked::some(units::item_write_units(size), context)?,
+            context,
+        )?;
         usage.ttl_delete_bytes = mul(deletes, size, context)?;
     }
     Ok(usage)
@@ -235,18 +254,29 @@ fn pattern_usage(
     let mut usage = PatternUsage::zero(Arc::from(pattern.name.as_str()), table.indexes.len());
     let op = pattern.operation;
     if op.is_read() {
-        let per_op = units::read_units_per_op(op, pattern.consistency, size, items);
+        let per_op = checked::some(
+            units::read_units_per_op(op, pattern.consistency, size, items),
+            context,
+        )?;
         match (index_pos, index) {
             (Some(pos), Some(index)) => {
                 if pattern.fetches_base_items {
                     // LSI query fetching non-projected attributes: the index part is rounded
                     // once over the entries, each fetched item on its own for its whole size.
                     let entry = index_entry_bytes(table, index, size);
-                    let index_part =
-                        units::read_units_per_op(op, pattern.consistency, entry, items);
-                    let fetch = units::item_read_units(size)
-                        * items
-                        * units::consistency_factor(pattern.consistency);
+                    let index_part = checked::some(
+                        units::read_units_per_op(op, pattern.consistency, entry, items),
+                        context,
+                    )?;
+                    let fetch = mul(
+                        mul(
+                            checked::some(units::item_read_units(size), context)?,
+                            items,
+                            context,
+                        )?,
+                        units::consistency_factor(pattern.consistency),
+                        context,
+                    )?;
                     usage.index_read_units[pos] = mul(ops, index_part, context)?;
                     usage.read_units = mul(ops, fetch, context)?;
                 } else {
@@ -257,19 +287,31 @@ fn pattern_usage(
         }
         return Ok(usage);
     }
-    usage.write_units = mul(ops, units::write_units_per_op(op, size, items), context)?;
+    usage.write_units = mul(
+        ops,
+        checked::some(units::write_units_per_op(op, size, items), context)?,
+        context,
+    )?;
     let item_writes = units::items_written_per_op(op, items);
     usage.items_written = mul(ops, item_writes, context)?;
-    usage.plain_write_units = mul(usage.items_written, units::item_write_units(size), context)?;
+    usage.plain_write_units = mul(
+        usage.items_written,
+        checked::some(units::item_write_units(size), context)?,
+        context,
+    )?;
     usage.bytes_written = mul(usage.items_written, size, context)?;
     for (pos, index) in table.indexes.iter().enumerate() {
         let writes_per_item = pattern
             .index_effects
             .iter()
             .find(|(name, _)| *name == index.name)
-            .map_or_else(|| index_writes_per_item(op, index), |(_, w)| *w);
-        let entry_units = units::item_write_units(index_entry_bytes(table, index, size));
-        let per_item = writes_per_item * entry_units;
+            .map_or_else(|| index_writes_per_item(op, index), |(_, w)| Some(*w));
+        let writes_per_item = checked::some(writes_per_item, context)?;
+        let entry_units = checked::some(
+            units::item_write_units(index_entry_bytes(table, index, size)),
+            context,
+        )?;
+        let per_item = mul(writes_per_item, entry_units, context)?;
         usage.index_write_units[pos] = mul(usage.items_written, per_item, context)?;
     }
     Ok(usage)
@@ -281,20 +323,28 @@ fn pattern_usage(
 /// an indexed item writes 1; a delete removes the entry (1). Transactions and batches count
 /// their items as puts. LSIs follow the same rules.
 #[must_use]
-pub fn index_writes_per_item(op: Operation, index: &Index) -> Decimal {
+pub fn index_writes_per_item(op: Operation, index: &Index) -> Option<Decimal> {
     match op {
         Operation::Update => {
-            let key_changes =
-                index.updates_moving_key + index.updates_adding_key + index.updates_removing_key;
-            let others = (Decimal::ONE - key_changes).max(Decimal::ZERO);
-            Decimal::TWO * index.updates_moving_key
-                + index.updates_adding_key
-                + index.updates_removing_key
-                + others * index.key_share * index.updates_touching_projection
+            // Shares are in [0, 1] by load; checked all the same.
+            let key_changes = index
+                .updates_moving_key
+                .checked_add(index.updates_adding_key)?
+                .checked_add(index.updates_removing_key)?;
+            let others = Decimal::ONE.checked_sub(key_changes)?.max(Decimal::ZERO);
+            Decimal::TWO
+                .checked_mul(index.updates_moving_key)?
+                .checked_add(index.updates_adding_key)?
+                .checked_add(index.updates_removing_key)?
+                .checked_add(
+                    others
+                        .checked_mul(index.key_share)?
+                        .checked_mul(index.updates_touching_projection)?,
+                )
         }
         Operation::Put | Operation::Delete | Operation::BatchWrite | Operation::TransactWrite => {
-            index.key_share
+            Some(index.key_share)
         }
-        _ => Decimal::ZERO,
+        _ => Some(Decimal::ZERO),
     }
 }

@@ -4,7 +4,7 @@
 
 use rust_decimal::Decimal;
 
-use super::quantity::{parse_count, parse_share};
+use super::quantity::parse_share;
 use super::raw::*;
 use super::workload::Cx;
 use super::yaml::{self, position};
@@ -21,8 +21,8 @@ impl Cx<'_> {
         let Some(c) = c else {
             return Ok(CapacityMode::OnDemand);
         };
-        let rcu = self.count(c.rcu.as_ref(), &format!("{path}.rcu"))?;
-        let wcu = self.count(c.wcu.as_ref(), &format!("{path}.wcu"))?;
+        let rcu = self.units(c.rcu.as_ref(), &format!("{path}.rcu"), "`rcu`")?;
+        let wcu = self.units(c.wcu.as_ref(), &format!("{path}.wcu"), "`wcu`")?;
         if c.mode.value == RawMode::OnDemand {
             if rcu.is_some() || wcu.is_some() || c.auto_scaling.is_some() {
                 return Err(self.err(
@@ -37,14 +37,34 @@ impl Cx<'_> {
             }
             return Ok(CapacityMode::OnDemand);
         }
-        let (read, write) = match (rcu, wcu, &c.auto_scaling) {
-            (Some(rcu), Some(wcu), None) => (Capacity::Fixed(rcu), Capacity::Fixed(wcu)),
-            (None, None, Some(a)) => self.auto_scaling(a, &format!("{path}.auto_scaling"))?,
-            (_, _, Some(_)) => {
-                return Err(self.err(path, position(&c.mode), "a provisioned table has either fixed `rcu` and `wcu` or `auto_scaling`, not both", "Consider removing `rcu`/`wcu` (auto scaling sizes capacity hour by hour)."));
+        // Each dimension on its own: fixed units where `rcu`/`wcu` is given, auto scaling
+        // otherwise (AWS scales reads and writes with separate scalable targets).
+        let scaled = match &c.auto_scaling {
+            Some(a) => {
+                let apath = format!("{path}.auto_scaling");
+                if rcu.is_some() && wcu.is_some() {
+                    return Err(self.err(&apath, position(&c.mode), "`auto_scaling` scales nothing: both `rcu` and `wcu` are fixed", "Consider removing `rcu` or `wcu` for the dimension to scale, or removing `auto_scaling`."));
+                }
+                for (fixed, kind, bounds) in [
+                    (rcu.is_some(), "rcu", [&a.min_rcu, &a.max_rcu]),
+                    (wcu.is_some(), "wcu", [&a.min_wcu, &a.max_wcu]),
+                ] {
+                    if fixed && bounds.iter().any(|b| b.is_some()) {
+                        return Err(self.err(&apath, position(&c.mode), format!("`auto_scaling` bounds `{kind}`, which `{kind}` fixes"), format!("Consider removing `{kind}` to scale it, or `min_{kind}`/`max_{kind}`.")));
+                    }
+                }
+                Some(self.auto_scaling(a, &apath)?)
             }
+            None => None,
+        };
+        let (read, write) = match (rcu, wcu, scaled) {
+            (Some(rcu), Some(wcu), None) => (Capacity::Fixed(rcu), Capacity::Fixed(wcu)),
+            (rcu, wcu, Some((scaled_read, scaled_write))) => (
+                rcu.map_or(scaled_read, Capacity::Fixed),
+                wcu.map_or(scaled_write, Capacity::Fixed),
+            ),
             _ => {
-                return Err(self.err(path, position(&c.mode), "a provisioned table needs both `rcu` and `wcu`, or `auto_scaling`", "Consider `rcu: 100` and `wcu: 50` (units per second), or `auto_scaling: { target: 70% }`."));
+                return Err(self.err(path, position(&c.mode), "a provisioned table needs both `rcu` and `wcu`, or `auto_scaling` for the dimension not fixed", "Consider `rcu: 100` and `wcu: 50` (units per second), or `auto_scaling: { target: 70% }` (both dimensions, or the one without fixed units)."));
             }
         };
         let reserved = match &c.reserved {
@@ -61,9 +81,12 @@ impl Cx<'_> {
                 }
                 let block = |s: Option<&Scalar>, field: &str| -> Result<Decimal, Error> {
                     let units = self
-                        .count(s, &format!("{rpath}.{field}"))?
+                        .whole(s, &format!("{rpath}.{field}"), "reserved capacity")?
                         .unwrap_or_default();
-                    if !(units % Decimal::from(100)).is_zero() {
+                    if !units
+                        .checked_rem(Decimal::ONE_HUNDRED)
+                        .is_some_and(|r| r.is_zero())
+                    {
                         return Err(self.err(
                             &format!("{rpath}.{field}"),
                             s.and_then(position),
@@ -131,7 +154,7 @@ impl Cx<'_> {
         };
         let bound = |s: Option<&Scalar>, field: &str, default: u32| -> Result<Decimal, Error> {
             Ok(self
-                .count(s, &format!("{path}.{field}"))?
+                .units(s, &format!("{path}.{field}"), &format!("`{field}`"))?
                 .unwrap_or_else(|| Decimal::from(default)))
         };
         let mut out = Vec::new();
@@ -210,28 +233,43 @@ impl Cx<'_> {
         let hourly: Vec<Decimal> = if raw.flat.is_some() {
             vec![Decimal::ONE; 24]
         } else if let Some(peak) = &raw.peak {
-            let m = multiplier(&peak.multiplier, &format!("{path}.peak.multiplier"))?;
-            let hours = self.scalar(
-                &peak.hours,
-                &format!("{path}.peak.hours"),
-                parse_count,
-                "a number of hours between 1 and 23",
-            )?;
-            let start = match &peak.start {
-                Some(s) => self.scalar(
-                    s,
-                    &format!("{path}.peak.start"),
-                    parse_count,
-                    "an hour of the day, 0 to 23",
-                )?,
-                None => Decimal::ZERO,
+            let ppath = format!("{path}.peak");
+            let factor = match (&peak.times_off_peak, &peak.times_average, &peak.multiplier) {
+                (Some(m), None, None) => {
+                    PeakFactor::OffPeak(multiplier(m, &format!("{ppath}.times_off_peak"))?)
+                }
+                (None, Some(m), None) => {
+                    PeakFactor::Average(multiplier(m, &format!("{ppath}.times_average"))?)
+                }
+                (None, None, Some(m)) => {
+                    return Err(self.err(&format!("{ppath}.multiplier"), position(m), "`multiplier` is ambiguous: a multiple of the off-peak hours, or of the day's average?", format!("Consider `times_off_peak: {v}` (each peak hour carries {v}× an off-peak hour's traffic) or `times_average: {v}` ({v}× the day's average hour).", v = m.value.trim())));
+                }
+                _ => {
+                    return Err(self.err(
+                        &ppath,
+                        pos,
+                        "a peak needs exactly one of `times_off_peak` or `times_average`",
+                        "Consider `peak: { times_average: 3, hours: 4, start: 18 }`.",
+                    ));
+                }
             };
-            if hours < Decimal::ONE
-                || hours > Decimal::from(23)
-                || !hours.fract().is_zero()
-                || start > Decimal::from(23)
-                || !start.fract().is_zero()
-            {
+            let hours = self
+                .whole(
+                    Some(&peak.hours),
+                    &format!("{path}.peak.hours"),
+                    "peak `hours`",
+                )?
+                .and_then(|h| u32::try_from(h.mantissa()).ok())
+                .unwrap_or(0);
+            let start = self
+                .whole(
+                    peak.start.as_ref(),
+                    &format!("{path}.peak.start"),
+                    "peak `start`",
+                )?
+                .map_or(Some(0), |h| u32::try_from(h.mantissa()).ok())
+                .unwrap_or(u32::MAX);
+            if !(1..=23).contains(&hours) || start > 23 {
                 return Err(self.err(
                     &format!("{path}.peak"),
                     pos,
@@ -239,19 +277,30 @@ impl Cx<'_> {
                     "Consider `peak: { multiplier: 3, hours: 4, start: 18 }`.",
                 ));
             }
-            let (hours, start) = (
-                u32::try_from(hours.mantissa()).unwrap_or(0),
-                u32::try_from(start.mantissa()).unwrap_or(0),
-            );
-            (0..24u32)
-                .map(|h| {
-                    if (h + 24 - start) % 24 < hours {
-                        m
-                    } else {
-                        Decimal::ONE
+            let (m, off) = match factor {
+                PeakFactor::OffPeak(m) => (m, Decimal::ONE),
+                PeakFactor::Average(m) => {
+                    // Peak hours at m × the average leave (24 − m·h) for the 24 − h others.
+                    let peak_share = m.checked_mul(Decimal::from(hours));
+                    let day = Decimal::from(24);
+                    let rest = peak_share.and_then(|p| day.checked_sub(p));
+                    match rest {
+                        Some(rest) if rest >= Decimal::ZERO => {
+                            let off = rest
+                                .checked_div(Decimal::from(24u32.saturating_sub(hours)))
+                                .unwrap_or_default();
+                            if off.is_zero() {
+                                return Err(self.err(&format!("{ppath}.times_average"), pos, "a peak that carries the whole day leaves no off-peak traffic", "Consider an `hourly` profile with zeros where there is no traffic."));
+                            }
+                            (m, off)
+                        }
+                        _ => {
+                            return Err(self.err(&format!("{ppath}.times_average"), pos, format!("{} hours at {}× the average are more than a day's traffic", hours, m.normalize()), "Consider `times_average` × `hours` at most 24 (the day's traffic is 24 average hours)."));
+                        }
                     }
-                })
-                .collect()
+                }
+            };
+            peak_profile(m, off, hours, start)
         } else if let Some(values) = &raw.hourly {
             day(values, &format!("{path}.hourly"))?
         } else if let Some(w) = &raw.weekly {
@@ -271,7 +320,17 @@ impl Cx<'_> {
         } else {
             unreachable!("one profile kind is given")
         };
-        let sum: Decimal = hourly.iter().sum();
+        let sum = hourly
+            .iter()
+            .try_fold(Decimal::ZERO, |acc, m| acc.checked_add(*m))
+            .ok_or_else(|| {
+                self.err(
+                    path,
+                    pos,
+                    "traffic multipliers too large to add up exactly",
+                    "Consider multipliers relative to an ordinary hour (1 = average), e.g. `3`.",
+                )
+            })?;
         if sum.is_zero() {
             return Err(self.err(
                 path,
@@ -280,9 +339,59 @@ impl Cx<'_> {
                 "Consider multipliers relative to an ordinary hour (1 = average).",
             ));
         }
-        let mean = sum / Decimal::from(hourly.len());
-        Ok(TrafficProfile {
-            hourly: hourly.into_iter().map(|m| m / mean).collect(),
-        })
+        // Normalized to a mean of 1, so that a profile shapes the month's traffic without
+        // changing its total: m × n / sum (multiply first; exact for whole multipliers).
+        let n = Decimal::from(hourly.len());
+        let too_large = || {
+            self.err(
+                path,
+                pos,
+                "traffic multipliers too far apart to normalize exactly",
+                "Consider multipliers relative to an ordinary hour (1 = average), e.g. `3`.",
+            )
+        };
+        let hourly = hourly
+            .into_iter()
+            .map(|m| m.checked_mul(n).and_then(|x| x.checked_div(sum)))
+            .collect::<Option<Vec<Decimal>>>()
+            .ok_or_else(too_large)?;
+        Ok(TrafficProfile { hourly })
     }
+
+    /// Provisioned capacity units (`rcu`, `wcu`, auto-scaling bounds): whole, at least 1
+    /// (AWS refuses 0 and fractions).
+    fn units(&self, s: Option<&Scalar>, path: &str, what: &str) -> Result<Option<Decimal>, Error> {
+        let units = self.whole(s, path, what)?;
+        if units.is_some_and(|u| u < Decimal::ONE) {
+            return Err(self.err(
+                path,
+                s.and_then(position),
+                format!("{what} must be at least 1 (AWS's minimum for provisioned capacity)"),
+                "Consider `1` or more, or on-demand capacity for a table with no traffic.",
+            ));
+        }
+        Ok(units)
+    }
+}
+
+/// How a peak's size is stated.
+enum PeakFactor {
+    /// Each peak hour is m × an off-peak hour.
+    OffPeak(Decimal),
+    /// Each peak hour is m × the day's average hour.
+    Average(Decimal),
+}
+
+/// A day with a peak of `hours` hours from `start` (UTC, wrapping past midnight) at
+/// `peak`, the other hours at `off`.
+fn peak_profile(peak: Decimal, off: Decimal, hours: u32, start: u32) -> Vec<Decimal> {
+    (0..24u32)
+        .map(|h| {
+            // Hours since the peak started, modulo a day: both operands are below 24.
+            let since = h
+                .checked_sub(start)
+                .unwrap_or_else(|| h.saturating_add(24).saturating_sub(start));
+            if since < hours { peak } else { off }
+        })
+        .collect()
 }

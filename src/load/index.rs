@@ -78,7 +78,8 @@ impl Cx<'_> {
             &p("updates_removing_key"),
             Decimal::ZERO,
         )?;
-        if moving + adding + removing > Decimal::ONE {
+        // Each share is in [0, 1]: the sum is at most 3 and cannot overflow.
+        if moving.saturating_add(adding).saturating_add(removing) > Decimal::ONE {
             return Err(self.err(
                 &path,
                 position(&i.projection),

@@ -133,7 +133,9 @@ pub fn parse_size(text: &str) -> Result<DataSize, String> {
 pub fn parse_share(text: &str) -> Result<Decimal, String> {
     let t = text.trim();
     let value = match t.strip_suffix('%') {
-        Some(pct) => parse_number(pct)? / Decimal::from(100),
+        Some(pct) => parse_number(pct)?
+            .checked_div(Decimal::ONE_HUNDRED)
+            .ok_or_else(|| format!("`{t}` is not a percentage"))?,
         None => parse_number(t)?,
     };
     if value < Decimal::ZERO || value > Decimal::ONE {

@@ -117,8 +117,12 @@ pub struct RawTraffic {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawPeak {
-    /// Traffic in the peak hours as a multiple of the rest of the day.
-    pub multiplier: Scalar,
+    /// Traffic in each peak hour as a multiple of an off-peak hour's.
+    pub times_off_peak: Option<Scalar>,
+    /// Traffic in each peak hour as a multiple of the day's average hour.
+    pub times_average: Option<Scalar>,
+    /// Refused with a message: it read as "3× for 4 hours" but meant neither exactly.
+    pub multiplier: Option<Scalar>,
     pub hours: Scalar,
     /// Hour of day (UTC) the peak starts; default 0.
     pub start: Option<Scalar>,

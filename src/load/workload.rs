@@ -176,6 +176,28 @@ impl Cx<'_> {
         .transpose()
     }
 
+    /// A whole number (capacity units, hours, blocks): read from its decimal value, so `4.0`
+    /// is 4 and `4.5` is refused with its path — never the digits without their scale.
+    pub(super) fn whole(
+        &self,
+        s: Option<&Scalar>,
+        path: &str,
+        what: &str,
+    ) -> Result<Option<Decimal>, Error> {
+        let Some(value) = self.count(s, path)? else {
+            return Ok(None);
+        };
+        if !value.fract().is_zero() {
+            return Err(self.err(
+                path,
+                s.and_then(position),
+                format!("{what} must be a whole number, not {}", value.normalize()),
+                "Consider a whole number: DynamoDB counts these in whole units.",
+            ));
+        }
+        Ok(Some(value.trunc().normalize()))
+    }
+
     pub(super) fn share(
         &self,
         s: Option<&Scalar>,

@@ -63,7 +63,7 @@ fn strip_position(raw: &str) -> String {
     let first = raw.lines().next().unwrap_or(raw);
     let first = first.strip_prefix("error: ").unwrap_or(first);
     let first = match first.find(": ") {
-        Some(i) if first.starts_with("line ") => &first[i + 2..],
+        Some(i) if first.starts_with("line ") => first.get(i.saturating_add(2)..).unwrap_or(first),
         _ => first,
     };
     let first = match first.rfind(" at line ") {

@@ -57,6 +57,8 @@ pub const PRICE_SLOTS: usize = 31;
 impl PriceKey {
     /// A dense index for the keys that do not name a region, for O(1) lookups.
     #[must_use]
+    // Small constant offsets (at most 30): no user number reaches this arithmetic.
+    #[allow(clippy::arithmetic_side_effects)]
     pub fn slot(&self) -> Option<usize> {
         let class = |c: &TableClass| match c {
             TableClass::Standard => 0,
@@ -126,6 +128,8 @@ impl PriceKey {
     }
 }
 
+// Constants 0–3: no user number reaches this arithmetic.
+#[allow(clippy::arithmetic_side_effects)]
 fn reserved_slot(kind: CapacityKind, term: ReservedTerm) -> usize {
     let k = match kind {
         CapacityKind::Rcu => 0,

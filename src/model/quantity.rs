@@ -103,11 +103,11 @@ impl DataSize {
             SizeUnit::B => self.amount.checked_div(gb_bytes),
             unit => {
                 let mut v = self.amount;
-                let p = unit.power() - 3;
+                let p = unit.power().saturating_sub(3);
                 for _ in 0..p.max(0) {
                     v = v.checked_mul(step)?;
                 }
-                for _ in 0..(-p).max(0) {
+                for _ in 0..p.saturating_neg().max(0) {
                     v = v.checked_div(step)?;
                 }
                 Some(v)

@@ -25,7 +25,9 @@ fn f(d: Decimal) -> f64 {
 pub fn bars(title: &str, items: &[(String, Decimal)], currency: &str) -> String {
     let mut items: Vec<&(String, Decimal)> = items.iter().filter(|(_, v)| !v.is_zero()).collect();
     items.sort_by_key(|item| std::cmp::Reverse(item.1));
-    let height = 70 + BAR_HEIGHT * u32::try_from(items.len().max(1)).unwrap_or(1);
+    let height = BAR_HEIGHT
+        .saturating_mul(u32::try_from(items.len().max(1)).unwrap_or(1))
+        .saturating_add(70);
     let max = items
         .iter()
         .map(|(_, v)| f(*v))
@@ -83,18 +85,19 @@ pub fn bars(title: &str, items: &[(String, Decimal)], currency: &str) -> String 
 pub fn waterfall(
     title: &str,
     start: Decimal,
-    steps: &[(String, Decimal)],
+    steps: &[(String, Decimal, Decimal)],
     end: Decimal,
     currency: &str,
 ) -> String {
     let mut bars: Vec<(String, f64, f64, RGBColor, Decimal)> =
         vec![("baseline".into(), 0.0, f(start), GREY, start)];
-    let mut running = start;
-    for (name, delta) in steps {
-        let from = f(running);
-        running += *delta;
+    // Each step carries its running total (computed exactly by `compare`): bars go from the
+    // previous running total to this one.
+    let mut from = f(start);
+    for (name, delta, running) in steps {
         let color = if *delta < Decimal::ZERO { GREEN } else { RED };
-        bars.push((name.clone(), from, f(running), color, *delta));
+        bars.push((name.clone(), from, f(*running), color, *delta));
+        from = f(*running);
     }
     bars.push(("end".into(), 0.0, f(end), GREY, end));
     let max = bars
@@ -129,7 +132,7 @@ pub fn waterfall(
                 [(x + 0.15, *from), (x + 0.85, *to)],
                 color.filled(),
             )));
-            let text = if i == 0 || i + 1 == n {
+            let text = if i == 0 || i.saturating_add(1) == n {
                 money::display(*amount, currency)
             } else {
                 signed(*amount, currency)

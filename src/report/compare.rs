@@ -14,10 +14,6 @@ use crate::scenario::Comparison;
 
 pub const COMPARE_SCHEMA: &str = "ddbcost.compare/v1";
 
-fn pct(delta: Decimal, base: Decimal) -> Option<Decimal> {
-    (!base.is_zero()).then(|| (delta * Decimal::from(100) / base).round_dp(2).normalize())
-}
-
 fn signed(d: Decimal, currency: &str) -> String {
     let text = money::display(d, currency);
     if d > Decimal::ZERO && text != money::display(Decimal::ZERO, currency) {
@@ -27,8 +23,8 @@ fn signed(d: Decimal, currency: &str) -> String {
     }
 }
 
-fn signed_pct(delta: Decimal, base: Decimal) -> String {
-    match pct(delta, base) {
+fn signed_pct(percent: Option<Decimal>) -> String {
+    match percent {
         Some(p) if p > Decimal::ZERO => format!("+{} %", p.round_dp(1)),
         Some(p) => format!("{} %", p.round_dp(1)),
         None => "—".to_string(),
@@ -54,28 +50,23 @@ pub fn table(c: &Comparison) -> String {
     }
     let mut b = Builder::default();
     b.push_record(header);
-    for table in c.tables() {
-        for r in c.rows.iter().filter(|r| r.table == table) {
+    for t in &c.tables {
+        for r in c.rows.iter().filter(|r| r.table == t.table) {
             let mut row = vec![r.table.clone(), r.label.clone(), cell(r.baseline, cur)];
-            for v in &r.scenarios {
+            for (v, d) in r.scenarios.iter().zip(&r.deltas) {
                 row.push(cell(*v, cur));
-                row.push(signed(
-                    v.unwrap_or_default() - r.baseline.unwrap_or_default(),
-                    cur,
-                ));
+                row.push(signed(*d, cur));
             }
             b.push_record(row);
         }
-        let base = c.table_total(table, None);
         let mut row = vec![
             String::new(),
-            format!("Subtotal {table}"),
-            money::display(base, cur),
+            format!("Subtotal {}", t.table),
+            money::display(t.baseline, cur),
         ];
-        for i in 0..c.scenarios.len() {
-            let v = c.table_total(table, Some(i));
-            row.push(money::display(v, cur));
-            row.push(signed(v - base, cur));
+        for (v, d) in t.scenarios.iter().zip(&t.deltas) {
+            row.push(money::display(*v, cur));
+            row.push(signed(*d, cur));
         }
         b.push_record(row);
     }
@@ -88,7 +79,21 @@ pub fn table(c: &Comparison) -> String {
             money::display(c.baseline.total, cur)
         ),
     ];
-    let mut percent = vec![String::new(), "Δ vs baseline".to_string(), String::new()];
+    let any_step = c.scenarios.iter().any(|s| s.step_delta.is_some());
+    let mut percent = vec![
+        String::new(),
+        if any_step {
+            "Δ vs baseline (steps: cumulative)".to_string()
+        } else {
+            "Δ vs baseline".to_string()
+        },
+        String::new(),
+    ];
+    let mut own = vec![
+        String::new(),
+        "Δ of the step alone".to_string(),
+        String::new(),
+    ];
     for s in &c.scenarios {
         total.push(format!(
             "{} {}",
@@ -97,10 +102,15 @@ pub fn table(c: &Comparison) -> String {
         ));
         total.push(signed(s.delta, cur));
         percent.push(String::new());
-        percent.push(signed_pct(s.delta, c.baseline.total));
+        percent.push(signed_pct(s.delta_percent));
+        own.push(String::new());
+        own.push(s.step_delta.map_or_else(String::new, |d| signed(d, cur)));
     }
     b.push_record(total);
     b.push_record(percent);
+    if any_step {
+        b.push_record(own);
+    }
     let mut t = b.build();
     t.with(Style::rounded());
     t.modify(Columns::new(2..), Alignment::right());
@@ -116,7 +126,13 @@ pub fn table(c: &Comparison) -> String {
             None => out.push_str(&format!("  {} ({kind})\n", s.name)),
         }
     }
-    if let Some(crate::scenario::Waterfall { start, steps, end }) = c.waterfall() {
+    if let Some(crate::scenario::Waterfall {
+        start,
+        steps,
+        end,
+        change,
+    }) = c.waterfall()
+    {
         let mut w = Builder::default();
         w.push_record([
             "Waterfall",
@@ -128,18 +144,16 @@ pub fn table(c: &Comparison) -> String {
             String::new(),
             money::display(start, cur),
         ]);
-        let mut running = start;
-        for (name, delta) in steps {
-            running += delta;
+        for step in steps {
             w.push_record([
-                name.to_string(),
-                signed(delta, cur),
-                money::display(running, cur),
+                step.name.to_string(),
+                signed(step.delta, cur),
+                money::display(step.running, cur),
             ]);
         }
         w.push_record([
             "end".to_string(),
-            signed(end - start, cur),
+            signed(change, cur),
             money::display(end, cur),
         ]);
         let mut wt = w.build();
@@ -185,10 +199,11 @@ pub struct ScenarioDoc {
     pub description: Option<String>,
     pub total: Decimal,
     pub total_rounded: Decimal,
-    /// Total minus the baseline's.
+    /// Total minus the baseline's (for a step: cumulative, every earlier step included).
     pub delta: Decimal,
     pub delta_percent: Option<Decimal>,
-    /// For a step: total minus the previous step's.
+    /// For a step: its own change, total minus the previous step's in the workload's
+    /// sequence (shown or not).
     pub step_delta: Option<Decimal>,
     pub line_items: Vec<LineItemDoc>,
     pub warnings: Vec<String>,
@@ -203,6 +218,8 @@ pub struct RowDoc {
     pub baseline: Option<Decimal>,
     /// Cost in each scenario, in the order of `scenarios`; `null` where the line is absent.
     pub scenarios: Vec<Option<Decimal>>,
+    /// Each scenario's cost minus the baseline's (an absent line counts as zero).
+    pub deltas: Vec<Decimal>,
 }
 
 #[derive(Debug, Serialize, Deserialize, PartialEq, Eq)]
@@ -216,11 +233,11 @@ pub struct WaterfallDoc {
 pub struct StepDoc {
     pub name: String,
     pub delta: Decimal,
+    pub running_total: Decimal,
 }
 
 #[must_use]
 pub fn document(c: &Comparison) -> CompareDoc {
-    let base_total = c.baseline.total;
     CompareDoc {
         schema: COMPARE_SCHEMA.to_string(),
         currency: c.baseline.currency.clone(),
@@ -235,7 +252,7 @@ pub fn document(c: &Comparison) -> CompareDoc {
                 total: s.estimate.total.normalize(),
                 total_rounded: money::round(s.estimate.total, &s.estimate.currency),
                 delta: s.delta.normalize(),
-                delta_percent: pct(s.delta, base_total),
+                delta_percent: s.delta_percent.map(|p| p.round_dp(2).normalize()),
                 step_delta: s.step_delta.map(|d| d.normalize()),
                 line_items: json::line_item_docs(&s.estimate),
                 warnings: s.estimate.warnings.clone(),
@@ -255,23 +272,22 @@ pub fn document(c: &Comparison) -> CompareDoc {
                     .iter()
                     .map(|v| v.map(|v| v.normalize()))
                     .collect(),
+                deltas: r.deltas.iter().map(|d| d.normalize()).collect(),
             })
             .collect(),
-        waterfall: c
-            .waterfall()
-            .map(
-                |crate::scenario::Waterfall { start, steps, end }| WaterfallDoc {
-                    start: start.normalize(),
-                    steps: steps
-                        .into_iter()
-                        .map(|(name, delta)| StepDoc {
-                            name: name.to_string(),
-                            delta: delta.normalize(),
-                        })
-                        .collect(),
-                    end: end.normalize(),
-                },
-            ),
+        waterfall: c.waterfall().map(|w| WaterfallDoc {
+            start: w.start.normalize(),
+            steps: w
+                .steps
+                .into_iter()
+                .map(|s| StepDoc {
+                    name: s.name.to_string(),
+                    delta: s.delta.normalize(),
+                    running_total: s.running.normalize(),
+                })
+                .collect(),
+            end: w.end.normalize(),
+        }),
         notes: c.notes.clone(),
     }
 }
@@ -289,11 +305,13 @@ pub fn json(c: &Comparison) -> String {
 pub fn markdown(c: &Comparison) -> String {
     let cur = &c.baseline.currency;
     let base = c.baseline.total;
+    let any_step = c.scenarios.iter().any(|s| s.step_delta.is_some());
     let mut out = format!("## ddbcost: {}\n\n", markdown::cell(&c.baseline.workload));
     let mut rows = vec![vec![
         "baseline".to_string(),
         String::new(),
         money::display(base, cur),
+        String::new(),
         String::new(),
         String::new(),
     ]];
@@ -303,40 +321,50 @@ pub fn markdown(c: &Comparison) -> String {
             s.kind.name().to_string(),
             money::display(s.estimate.total, cur),
             signed(s.delta, cur),
-            signed_pct(s.delta, base),
+            signed_pct(s.delta_percent),
+            s.step_delta.map_or_else(String::new, |d| signed(d, cur)),
         ]);
     }
-    out.push_str(&markdown::table(
-        &[
-            "Scenario",
-            "Kind",
-            &format!("Monthly ({cur})"),
-            "Δ vs baseline",
-            "Δ %",
-        ],
-        &[false, false, true, true, true],
-        &rows,
-    ));
-    if let Some(crate::scenario::Waterfall { start, steps, end }) = c.waterfall() {
+    let mut header = vec![
+        "Scenario".to_string(),
+        "Kind".to_string(),
+        format!("Monthly ({cur})"),
+        if any_step {
+            "Δ vs baseline (cumulative for steps)".to_string()
+        } else {
+            "Δ vs baseline".to_string()
+        },
+        "Δ %".to_string(),
+        "Δ of the step alone".to_string(),
+    ];
+    let mut right = vec![false, false, true, true, true, true];
+    if !any_step {
+        header.pop();
+        right.pop();
+        for r in &mut rows {
+            r.pop();
+        }
+    }
+    let header_refs: Vec<&str> = header.iter().map(String::as_str).collect();
+    out.push_str(&markdown::table(&header_refs, &right, &rows));
+    if let Some(w) = c.waterfall() {
         out.push_str("\n### Waterfall\n\n");
         let mut rows = vec![vec![
             "baseline".to_string(),
             String::new(),
-            money::display(start, cur),
+            money::display(w.start, cur),
         ]];
-        let mut running = start;
-        for (name, delta) in steps {
-            running += delta;
+        for step in w.steps {
             rows.push(vec![
-                name.to_string(),
-                signed(delta, cur),
-                money::display(running, cur),
+                step.name.to_string(),
+                signed(step.delta, cur),
+                money::display(step.running, cur),
             ]);
         }
         rows.push(vec![
             "end".to_string(),
-            signed(end - start, cur),
-            money::display(end, cur),
+            signed(w.change, cur),
+            money::display(w.end, cur),
         ]);
         out.push_str(&markdown::table(
             &["Step", "Δ", "Running total"],
@@ -368,19 +396,16 @@ pub fn markdown(c: &Comparison) -> String {
             .iter()
             .map(|r| {
                 let mut row = vec![r.table.clone(), r.label.clone(), cell(r.baseline, cur)];
-                for v in &r.scenarios {
+                for (v, d) in r.scenarios.iter().zip(&r.deltas) {
                     row.push(cell(*v, cur));
-                    row.push(signed(
-                        v.unwrap_or_default() - r.baseline.unwrap_or_default(),
-                        cur,
-                    ));
+                    row.push(signed(*d, cur));
                 }
                 row
             })
             .collect();
         let header_refs: Vec<&str> = header.iter().map(String::as_str).collect();
         out.push_str(&markdown::table(&header_refs, &right, &rows));
-        let unchanged = c.rows.len() - changed.len();
+        let unchanged = c.rows.len().saturating_sub(changed.len());
         if unchanged > 0 {
             out.push_str(&format!("\n{unchanged} line item(s) unchanged.\n"));
         }

@@ -147,10 +147,11 @@ pub fn render(estimates: &[(&str, &Estimate)], period: Period) -> (String, usize
     for (scenario, e) in estimates {
         for i in &e.line_items {
             let (Some(quantity), Some(cost)) = (i.quantity, i.cost) else {
-                skipped += 1;
+                skipped = usize::saturating_add(skipped, 1);
                 continue;
             };
-            let list_cost = quantity * i.unit_price;
+            // The engine computed the cost as quantity × unit price (checked): the same product.
+            let list_cost = quantity.checked_mul(i.unit_price).unwrap_or(cost);
             let d = decimal;
             let usage = category(i) == "Usage";
             let unit = focus_unit(i.unit, e.settings.gb == crate::model::GbConvention::Binary);

@@ -47,7 +47,7 @@ pub fn render(c: &Comparison, period: Period) -> String {
         .scenarios
         .iter()
         .map(|s| {
-            let percent = if e.total.is_zero() { "—".to_string() } else { format!("{} %", (s.delta * Decimal::from(100) / e.total).round_dp(1)) };
+            let percent = s.delta_percent.map_or_else(|| "—".to_string(), |p| format!("{} %", p.round_dp(1)));
             v(serde_json::json!({
                 "name": s.name, "kind": s.kind.name(), "description": s.description,
                 "total": show(s.estimate.total), "delta": signed(s.delta, cur), "percent": percent, "class": class(s.delta),
@@ -68,26 +68,27 @@ pub fn render(c: &Comparison, period: Period) -> String {
             lines.push(v(serde_json::json!({"table": "", "label": format!("Subtotal {table}"), "quantity": "", "unit": "", "unit_price": "", "cost": show(subtotal), "subtotal": true})));
         }
     } else {
-        for table in c.tables() {
-            for r in c.rows.iter().filter(|r| r.table == table) {
+        for t in &c.tables {
+            for r in c.rows.iter().filter(|r| r.table == t.table) {
                 let cells: Vec<serde_json::Value> = r
                     .scenarios
                     .iter()
-                    .map(|v| {
-                        let delta = v.unwrap_or_default() - r.baseline.unwrap_or_default();
-                        serde_json::json!({"value": cell(*v), "delta": signed(delta, cur), "class": class(delta)})
+                    .zip(&r.deltas)
+                    .map(|(v, delta)| {
+                        serde_json::json!({"value": cell(*v), "delta": signed(*delta, cur), "class": class(*delta)})
                     })
                     .collect();
                 rows.push(v(serde_json::json!({"table": r.table, "label": r.label, "baseline": cell(r.baseline), "cells": cells})));
             }
-            let base = c.table_total(table, None);
-            let cells: Vec<serde_json::Value> = (0..c.scenarios.len())
-                .map(|i| {
-                    let v = c.table_total(table, Some(i));
-                    serde_json::json!({"value": show(v), "delta": signed(v - base, cur), "class": class(v - base)})
+            let cells: Vec<serde_json::Value> = t
+                .scenarios
+                .iter()
+                .zip(&t.deltas)
+                .map(|(v, delta)| {
+                    serde_json::json!({"value": show(*v), "delta": signed(*delta, cur), "class": class(*delta)})
                 })
                 .collect();
-            rows.push(v(serde_json::json!({"table": "", "label": format!("Subtotal {table}"), "baseline": show(base), "cells": cells, "subtotal": true})));
+            rows.push(v(serde_json::json!({"table": "", "label": format!("Subtotal {}", t.table), "baseline": show(t.baseline), "cells": cells, "subtotal": true})));
         }
     }
     let components: Vec<(String, Decimal)> = e
@@ -98,10 +99,10 @@ pub fn render(c: &Comparison, period: Period) -> String {
     let tables = e.table_subtotals();
     let patterns = e.pattern_costs();
     let waterfall = c.waterfall().map(|w| {
-        let steps: Vec<(String, Decimal)> = w
+        let steps: Vec<(String, Decimal, Decimal)> = w
             .steps
             .iter()
-            .map(|(n, d)| ((*n).to_string(), *d))
+            .map(|s| (s.name.to_string(), s.delta, s.running))
             .collect();
         charts::waterfall(
             &format!("From baseline to the last step ({cur})"),

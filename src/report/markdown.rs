@@ -69,11 +69,8 @@ pub fn estimate(e: &Estimate, by: Breakdown) -> String {
         money::display(e.total, c)
     );
     let share = |cost: Decimal| {
-        if e.total.is_zero() {
-            "-".to_string()
-        } else {
-            format!("{} %", (cost * Decimal::from(100) / e.total).round_dp(1))
-        }
+        crate::engine::percent_of(cost, e.total)
+            .map_or_else(|| "-".to_string(), |p| format!("{} %", p.round_dp(1)))
     };
     match by {
         Breakdown::Line => {

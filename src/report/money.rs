@@ -65,12 +65,12 @@ fn grouped(text: &str, value: Decimal) -> String {
     let (int, frac) = text
         .split_once('.')
         .map_or((text, None), |(i, f)| (i, Some(f)));
-    let mut out = String::with_capacity(text.len() + text.len() / 3 + 1);
+    let mut out = String::with_capacity(text.len().saturating_mul(2));
     if value.is_sign_negative() && !value.is_zero() {
         out.push('-');
     }
     for (i, c) in int.chars().enumerate() {
-        if i > 0 && (int.len() - i) % 3 == 0 {
+        if i > 0 && int.len().saturating_sub(i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);

@@ -29,6 +29,9 @@ impl Period {
     }
 
     /// The month containing `unix_seconds` (UTC).
+    // The clock's days since 1970 (below 2^44 for a u64 of seconds): every intermediate of
+    // the algorithm stays far inside i64.
+    #[allow(clippy::arithmetic_side_effects)]
     #[must_use]
     pub fn containing(unix_seconds: u64) -> Period {
         // Civil-from-days (Howard Hinnant's algorithm).
@@ -51,13 +54,13 @@ impl Period {
     pub fn next(self) -> Period {
         if self.month == 12 {
             Period {
-                year: self.year + 1,
+                year: self.year.saturating_add(1),
                 month: 1,
             }
         } else {
             Period {
                 year: self.year,
-                month: self.month + 1,
+                month: self.month.saturating_add(1),
             }
         }
     }

@@ -12,7 +12,12 @@ use rust_decimal::Decimal;
 
 fn rows(summary: &Summary) -> Vec<[String; 2]> {
     let s = summary.sizes.stats();
-    let n = |v: u128| quantity(Decimal::from(v as u64));
+    let n = |v: u128| {
+        quantity(Decimal::from_i128_with_scale(
+            i128::try_from(v).unwrap_or(i128::MAX),
+            0,
+        ))
+    };
     let mean = s
         .mean()
         .map_or_else(|| "—".to_string(), |m| quantity(m.round_dp(1)));
@@ -42,17 +47,28 @@ fn rows(summary: &Summary) -> Vec<[String; 2]> {
             format!(
                 "{} / {} / {}",
                 n(s.read_units),
-                quantity(Decimal::from(s.read_units as u64) / Decimal::TWO),
-                n(s.read_units * 2)
+                quantity(
+                    Decimal::from_i128_with_scale(
+                        i128::try_from(s.read_units).unwrap_or(i128::MAX),
+                        0
+                    )
+                    .checked_div(Decimal::TWO)
+                    .unwrap_or_default(),
+                ),
+                n(s.read_units.saturating_mul(2))
             ),
         ],
         [
             "Write units, each item once: standard / transactional".to_string(),
-            format!("{} / {}", n(s.write_units), n(s.write_units * 2)),
+            format!(
+                "{} / {}",
+                n(s.write_units),
+                n(s.write_units.saturating_mul(2))
+            ),
         ],
         [
             "Stored bytes (+100 B per item)".to_string(),
-            n(s.total_bytes + 100 * u128::from(s.items)),
+            n(s.stored_bytes()),
         ],
         [
             "Items ≤ 102 B above a 1 KB boundary".to_string(),
@@ -94,7 +110,7 @@ fn rows(summary: &Summary) -> Vec<[String; 2]> {
                 n(u128::from(e.max)),
                 n(u128::from(e.p99)),
                 n(e.write_units),
-                n(e.total_bytes + 100 * u128::from(e.items))
+                n(e.stored_bytes())
             ),
         ]);
     }

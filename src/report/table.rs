@@ -107,11 +107,8 @@ fn shares(e: &Estimate, what: &str, rows: Vec<(String, Decimal)>) -> String {
     let mut b = Builder::default();
     b.push_record([what, &format!("Monthly ({c})"), "Share"]);
     for (name, cost) in rows {
-        let share = if e.total.is_zero() {
-            "-".to_string()
-        } else {
-            format!("{} %", (cost * Decimal::from(100) / e.total).round_dp(1))
-        };
+        let share = crate::engine::percent_of(cost, e.total)
+            .map_or_else(|| "-".to_string(), |p| format!("{} %", p.round_dp(1)));
         b.push_record([name, money::display(cost, c), share]);
     }
     b.push_record([

@@ -1,10 +1,25 @@
 //! Comparing estimates: line items joined on their stable keys (never on labels), totals and
-//! deltas against the baseline, and for cumulative steps the delta of each step.
+//! deltas against the baseline, and for cumulative steps the delta of each step on its own.
+//! Every sum and difference is computed here, once, with checked arithmetic, so that the
+//! renderers only format numbers and an extreme custom price ends in an error, not a panic.
 
+use indexmap::IndexMap;
 use rust_decimal::Decimal;
 
 use super::ScenarioKind;
-use crate::engine::{Component, Estimate};
+use crate::engine::{Component, EngineError, Estimate, percent_of};
+
+/// What `compare` is given for one scenario.
+#[derive(Debug, Clone)]
+pub struct ScenarioInput {
+    pub name: String,
+    pub description: Option<String>,
+    pub kind: ScenarioKind,
+    pub estimate: Estimate,
+    /// For a step: the total of the step before it in the workload's sequence (the baseline's
+    /// for the first), whether or not that step is shown.
+    pub previous_total: Option<Decimal>,
+}
 
 /// One scenario's estimate and how it differs.
 #[derive(Debug, Clone)]
@@ -13,9 +28,12 @@ pub struct ScenarioResult {
     pub description: Option<String>,
     pub kind: ScenarioKind,
     pub estimate: Estimate,
-    /// Total minus the baseline's total.
+    /// Total minus the baseline's total: cumulative for a step (it includes every earlier
+    /// step's change).
     pub delta: Decimal,
-    /// For a step: total minus the previous step's (or the baseline's) total.
+    /// `delta` as a percentage of the baseline total (`None` for a zero baseline).
+    pub delta_percent: Option<Decimal>,
+    /// For a step: its own change, total minus the previous step's (or the baseline's).
     pub step_delta: Option<Decimal>,
 }
 
@@ -29,6 +47,17 @@ pub struct Row {
     pub label: String,
     pub baseline: Option<Decimal>,
     pub scenarios: Vec<Option<Decimal>>,
+    /// Each scenario's cost minus the baseline's (an absent line counts as zero).
+    pub deltas: Vec<Decimal>,
+}
+
+/// A table's subtotal in the baseline and in each scenario, with the deltas.
+#[derive(Debug, Clone)]
+pub struct TableTotals {
+    pub table: String,
+    pub baseline: Decimal,
+    pub scenarios: Vec<Decimal>,
+    pub deltas: Vec<Decimal>,
 }
 
 #[derive(Debug, Clone)]
@@ -36,17 +65,33 @@ pub struct Comparison {
     pub baseline: Estimate,
     pub scenarios: Vec<ScenarioResult>,
     pub rows: Vec<Row>,
+    /// Tables in order of first appearance, with their subtotals.
+    pub tables: Vec<TableTotals>,
     /// Remarks worth reading next to the numbers (break-even utilization…).
     pub notes: Vec<String>,
 }
 
-/// The cumulative steps as a waterfall: start, the delta of each step, end.
+/// One row of the waterfall: a step's own change and the running total after it.
+#[derive(Debug, Clone)]
+pub struct WaterfallStep<'a> {
+    pub name: &'a str,
+    pub delta: Decimal,
+    pub running: Decimal,
+}
+
+/// The cumulative steps as a waterfall: start, the delta of each step, end. When only some
+/// steps are shown, the change of the steps left out is one row of its own, so the deltas
+/// always add up to end − start.
 #[derive(Debug, Clone)]
 pub struct Waterfall<'a> {
     pub start: Decimal,
-    pub steps: Vec<(&'a str, Decimal)>,
+    pub steps: Vec<WaterfallStep<'a>>,
     pub end: Decimal,
+    pub change: Decimal,
 }
+
+/// The waterfall's label for the change of steps that are not shown.
+pub const OMITTED_STEPS: &str = "(steps not shown)";
 
 impl Comparison {
     /// The waterfall of the cumulative steps, if there are any.
@@ -58,107 +103,140 @@ impl Comparison {
             .filter(|s| s.kind == ScenarioKind::Step)
             .collect();
         let last = steps.last()?;
+        let mut out = Vec::with_capacity(steps.len());
+        let mut running = self.baseline.total;
+        for s in &steps {
+            let own = s.step_delta.unwrap_or(s.delta);
+            // The total before this step, as the workload's sequence has it.
+            let before = s.estimate.total.checked_sub(own)?;
+            if before != running {
+                out.push(WaterfallStep {
+                    name: OMITTED_STEPS,
+                    delta: before.checked_sub(running)?,
+                    running: before,
+                });
+            }
+            out.push(WaterfallStep {
+                name: &s.name,
+                delta: own,
+                running: s.estimate.total,
+            });
+            running = s.estimate.total;
+        }
         Some(Waterfall {
             start: self.baseline.total,
-            steps: steps
-                .iter()
-                .map(|s| (s.name.as_str(), s.step_delta.unwrap_or(s.delta)))
-                .collect(),
+            steps: out,
             end: last.estimate.total,
+            change: last.delta,
         })
-    }
-
-    /// Subtotal of `table` in column `column` (`None` = baseline).
-    #[must_use]
-    pub fn table_total(&self, table: &str, column: Option<usize>) -> Decimal {
-        self.rows
-            .iter()
-            .filter(|r| r.table == table)
-            .filter_map(|r| match column {
-                None => r.baseline,
-                Some(i) => r.scenarios[i],
-            })
-            .sum()
-    }
-
-    /// Tables in order of first appearance.
-    #[must_use]
-    pub fn tables(&self) -> Vec<&str> {
-        let mut out: Vec<&str> = Vec::new();
-        for r in &self.rows {
-            if !out.contains(&r.table.as_str()) {
-                out.push(&r.table);
-            }
-        }
-        out
     }
 }
 
-/// Joins `scenarios` (name, description, kind, estimate — steps in order) with `baseline`.
-#[must_use]
+fn overflow(context: &str) -> EngineError {
+    EngineError::Overflow {
+        context: context.to_string(),
+    }
+}
+
+fn sub(a: Decimal, b: Decimal, context: &str) -> Result<Decimal, EngineError> {
+    a.checked_sub(b).ok_or_else(|| overflow(context))
+}
+
+fn add(a: Decimal, b: Decimal, context: &str) -> Result<Decimal, EngineError> {
+    a.checked_add(b).ok_or_else(|| overflow(context))
+}
+
+/// Joins `scenarios` (steps in order) with `baseline`.
+///
+/// # Errors
+/// A delta or subtotal too large to represent (extreme custom prices).
 pub fn compare(
     baseline: Estimate,
-    scenarios: Vec<(String, Option<String>, ScenarioKind, Estimate)>,
-) -> Comparison {
-    let mut rows: Vec<Row> = baseline
-        .line_items
-        .iter()
-        .map(|l| Row {
-            key: l.key.clone(),
-            table: l.table.to_string(),
-            component: l.component,
-            label: l.label.to_string(),
-            baseline: l.cost,
-            scenarios: vec![None; scenarios.len()],
-        })
-        .collect();
-    let mut index: std::collections::HashMap<String, usize> = rows
-        .iter()
-        .enumerate()
-        .map(|(i, r)| (r.key.clone(), i))
-        .collect();
-    let mut results = Vec::with_capacity(scenarios.len());
-    let mut previous_step = baseline.total;
-    for (i, (name, description, kind, estimate)) in scenarios.into_iter().enumerate() {
-        for l in &estimate.line_items {
-            match index.get(&l.key) {
-                Some(&r) => rows[r].scenarios[i] = l.cost,
-                None => {
-                    index.insert(l.key.clone(), rows.len());
-                    let mut cells = vec![None; results.len() + 1];
-                    cells[i] = l.cost;
-                    rows.push(Row {
-                        key: l.key.clone(),
-                        table: l.table.to_string(),
-                        component: l.component,
-                        label: l.label.to_string(),
-                        baseline: None,
-                        scenarios: cells,
-                    });
-                }
-            }
+    scenarios: Vec<ScenarioInput>,
+) -> Result<Comparison, EngineError> {
+    let n = scenarios.len();
+    // Rows keyed by line key: one lookup per line, whatever the number of lines.
+    let mut rows: IndexMap<String, Row> = IndexMap::with_capacity(baseline.line_items.len());
+    for l in &baseline.line_items {
+        rows.insert(
+            l.key.clone(),
+            Row {
+                key: l.key.clone(),
+                table: l.table.to_string(),
+                component: l.component,
+                label: l.label.to_string(),
+                baseline: l.cost,
+                scenarios: vec![None; n],
+                deltas: Vec::new(),
+            },
+        );
+    }
+    let mut results = Vec::with_capacity(n);
+    for (i, input) in scenarios.into_iter().enumerate() {
+        for l in &input.estimate.line_items {
+            let row = rows.entry(l.key.clone()).or_insert_with(|| Row {
+                key: l.key.clone(),
+                table: l.table.to_string(),
+                component: l.component,
+                label: l.label.to_string(),
+                baseline: None,
+                // A cell per scenario from the start: a line that a later scenario also has
+                // is filled in when that scenario's turn comes.
+                scenarios: vec![None; n],
+                deltas: Vec::new(),
+            });
+            row.scenarios[i] = l.cost;
         }
-        let step_delta = (kind == ScenarioKind::Step).then(|| estimate.total - previous_step);
-        if kind == ScenarioKind::Step {
-            previous_step = estimate.total;
-        }
+        let total = input.estimate.total;
+        let delta = sub(total, baseline.total, &input.name)?;
+        let step_delta = match (input.kind, input.previous_total) {
+            (ScenarioKind::Step, Some(previous)) => Some(sub(total, previous, &input.name)?),
+            (ScenarioKind::Step, None) => Some(delta),
+            (ScenarioKind::Alternative, _) => None,
+        };
         results.push(ScenarioResult {
-            name,
-            description,
-            kind,
-            delta: estimate.total - baseline.total,
+            name: input.name,
+            description: input.description,
+            kind: input.kind,
+            delta,
+            delta_percent: percent_of(delta, baseline.total),
             step_delta,
-            estimate,
+            estimate: input.estimate,
         });
     }
-    let n = results.len();
-    for row in &mut rows {
-        row.scenarios.resize(n, None);
+    let mut tables: IndexMap<String, TableTotals> = IndexMap::new();
+    for row in rows.values_mut() {
+        let base = row.baseline.unwrap_or_default();
+        row.deltas = row
+            .scenarios
+            .iter()
+            .map(|v| sub(v.unwrap_or_default(), base, &row.key))
+            .collect::<Result<_, _>>()?;
+        let t = tables
+            .entry(row.table.clone())
+            .or_insert_with(|| TableTotals {
+                table: row.table.clone(),
+                baseline: Decimal::ZERO,
+                scenarios: vec![Decimal::ZERO; n],
+                deltas: Vec::new(),
+            });
+        t.baseline = add(t.baseline, base, &row.table)?;
+        for (sum, v) in t.scenarios.iter_mut().zip(&row.scenarios) {
+            *sum = add(*sum, v.unwrap_or_default(), &row.table)?;
+        }
     }
-    Comparison {
+    for t in tables.values_mut() {
+        t.deltas = t
+            .scenarios
+            .iter()
+            .map(|v| sub(*v, t.baseline, &t.table))
+            .collect::<Result<_, _>>()?;
+    }
+    Ok(Comparison {
         baseline,
         scenarios: results,
-        rows,
+        rows: rows.into_values().collect(),
+        tables: tables.into_values().collect(),
         notes: Vec::new(),
-    }
+    })
 }

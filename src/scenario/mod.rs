@@ -9,7 +9,10 @@
 mod compare;
 mod patch;
 
-pub use compare::{Comparison, Row, ScenarioResult, Waterfall, compare};
+pub use compare::{
+    Comparison, OMITTED_STEPS, Row, ScenarioInput, ScenarioResult, TableTotals, Waterfall,
+    WaterfallStep, compare,
+};
 pub use patch::{check_names, merge_patch};
 
 use serde_json::{Map, Value};
@@ -186,14 +189,12 @@ pub fn workload_of(doc: &ScenarioDoc, file: &str) -> Result<(Workload, SettingsO
     load::workload_from_value(doc.doc.clone(), file, &label)
 }
 
-/// Keeps the scenarios named in `selected` (all when empty); unknown names are errors.
+/// The positions of the scenarios named in `selected` (all when empty), in the workload's
+/// order; unknown names are errors.
 ///
 /// # Errors
 /// A selected name no scenario has.
-pub fn select(docs: Vec<ScenarioDoc>, selected: &[String]) -> Result<Vec<ScenarioDoc>, Error> {
-    if selected.is_empty() {
-        return Ok(docs);
-    }
+pub fn select(docs: &[ScenarioDoc], selected: &[String]) -> Result<Vec<usize>, Error> {
     let names: Vec<&str> = docs.iter().map(|d| d.name.as_str()).collect();
     for s in selected {
         if !names.contains(&s.as_str()) {
@@ -206,8 +207,7 @@ pub fn select(docs: Vec<ScenarioDoc>, selected: &[String]) -> Result<Vec<Scenari
             );
         }
     }
-    Ok(docs
-        .into_iter()
-        .filter(|d| selected.contains(&d.name))
+    Ok((0..docs.len())
+        .filter(|&i| selected.is_empty() || selected.contains(&docs[i].name))
         .collect())
 }

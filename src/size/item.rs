@@ -114,8 +114,9 @@ impl<'de> Visitor<'de> for ItemSeed<'_> {
                 Shape::DynamoDb => map.next_value_seed(Typed)?,
                 Shape::Plain => map.next_value_seed(Plain)?,
             };
-            let attribute = name.len() as u64 + value;
-            size.bytes += attribute;
+            // Sizes saturate: anything past 400 KB is reported as oversized whatever its size.
+            let attribute = (name.len() as u64).saturating_add(value);
+            size.bytes = size.bytes.saturating_add(attribute);
             if let Some(i) = self.wanted.iter().position(|w| *w == name) {
                 size.attributes.push((i, attribute));
             }
@@ -174,7 +175,7 @@ impl<'de, S: DeserializeSeed<'de, Value = u64> + Copy> Visitor<'de> for SetOf<S>
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<u64, A::Error> {
         let mut total = 0;
         while let Some(v) = seq.next_element_seed(self.0)? {
-            total += v;
+            total = u64::saturating_add(total, v);
         }
         Ok(total)
     }
@@ -248,7 +249,7 @@ impl<'de, S: DeserializeSeed<'de, Value = u64> + Copy> Visitor<'de> for ListOf<S
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<u64, A::Error> {
         let mut total = 3;
         while let Some(v) = seq.next_element_seed(self.0)? {
-            total += v + 1;
+            total = u64::saturating_add(total, v.saturating_add(1));
         }
         Ok(total)
     }
@@ -270,7 +271,10 @@ impl<'de, S: DeserializeSeed<'de, Value = u64> + Copy> Visitor<'de> for MapOf<S>
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<u64, A::Error> {
         let mut total = 3;
         while let Some(key) = map.next_key::<Cow<'de, str>>()? {
-            total += key.len() as u64 + map.next_value_seed(self.0)? + 1;
+            let entry = (key.len() as u64)
+                .saturating_add(map.next_value_seed(self.0)?)
+                .saturating_add(1);
+            total = u64::saturating_add(total, entry);
         }
         Ok(total)
     }

@@ -11,12 +11,12 @@ pub const MAX_ITEM_BYTES: u64 = 409_600;
 pub fn number_size(text: &str) -> Option<u64> {
     let bytes = text.trim().as_bytes();
     let (negative, rest) = match bytes.first()? {
-        b'-' => (true, &bytes[1..]),
-        b'+' => (false, &bytes[1..]),
+        b'-' => (true, bytes.get(1..)?),
+        b'+' => (false, bytes.get(1..)?),
         _ => (false, bytes),
     };
     let (mantissa, exponent) = match rest.iter().position(|b| *b == b'e' || *b == b'E') {
-        Some(i) => (&rest[..i], Some(&rest[i + 1..])),
+        Some(i) => (rest.get(..i)?, Some(rest.get(i.checked_add(1)?..)?)),
         None => (rest, None),
     };
     let exponent: i64 = match exponent {
@@ -28,7 +28,7 @@ pub fn number_size(text: &str) -> Option<u64> {
     let mut point: Option<usize> = None;
     for b in mantissa {
         match b {
-            b'0'..=b'9' => digits.push(b - b'0'),
+            b'0'..=b'9' => digits.push(b.wrapping_sub(b'0')), // b ≥ b'0' here
             b'.' if point.is_none() => point = Some(digits.len()),
             _ => return None,
         }
@@ -36,20 +36,26 @@ pub fn number_size(text: &str) -> Option<u64> {
     if digits.is_empty() || digits.len() > 38 + 200 {
         return None;
     }
-    let point = i64::try_from(point.unwrap_or(digits.len())).ok()? + exponent;
+    let point = i64::try_from(point.unwrap_or(digits.len()))
+        .ok()?
+        .checked_add(exponent)?;
     // Drop leading and trailing zeros: the value is 0.d1…dn × 10^e with d1 ≠ 0.
     let first = match digits.iter().position(|d| *d != 0) {
         Some(i) => i,
         None => return Some(1), // zero
     };
     let last = digits.iter().rposition(|d| *d != 0).unwrap_or(first);
-    let e = point - i64::try_from(first).ok()?;
-    let n = i64::try_from(last - first + 1).ok()?;
+    let e = point.checked_sub(i64::try_from(first).ok()?)?;
+    let n = i64::try_from(last.checked_sub(first)?.checked_add(1)?).ok()?;
     // Significant digits sit at powers of ten e−1 down to e−n; base-100 pairs group powers
     // (2j, 2j+1), aligned at the decimal point.
-    let pairs = (e - 1).div_euclid(2) - (e - n).div_euclid(2) + 1;
+    let pairs = e
+        .checked_sub(1)?
+        .div_euclid(2)
+        .checked_sub(e.checked_sub(n)?.div_euclid(2))?
+        .checked_add(1)?;
     let pairs = u64::try_from(pairs).ok()?;
-    Some(1 + pairs + u64::from(negative))
+    pairs.checked_add(1)?.checked_add(u64::from(negative))
 }
 
 /// Decoded length of standard base64 `text`, or `None` if it is not valid base64.
@@ -63,14 +69,15 @@ pub fn base64_len(text: &str) -> Option<u64> {
     if padding > 2 {
         return None;
     }
-    let body = &b[..b.len() - padding];
+    let body = b.get(..b.len().checked_sub(padding)?)?;
     if !body
         .iter()
         .all(|c| c.is_ascii_alphanumeric() || *c == b'+' || *c == b'/')
     {
         return None;
     }
-    Some((b.len() / 4 * 3 - padding) as u64)
+    let decoded = (b.len() / 4).checked_mul(3)?.checked_sub(padding)?;
+    u64::try_from(decoded).ok()
 }
 
 #[cfg(test)]

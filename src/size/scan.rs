@@ -156,7 +156,7 @@ fn trim(line: &[u8]) -> &[u8] {
     let end = line
         .iter()
         .rposition(|b| !b.is_ascii_whitespace())
-        .map_or(start, |e| e + 1);
+        .map_or(start, |e| e.saturating_add(1));
     &line[start..end]
 }
 
@@ -179,7 +179,7 @@ pub fn scan(files: &[PathBuf], options: &ScanOptions) -> Result<Summary, Error> 
         if splittable {
             let mut start = 0;
             while start < len {
-                let end = (start + CHUNK_BYTES).min(len);
+                let end = start.saturating_add(CHUNK_BYTES).min(len);
                 units.push(Unit {
                     file: i,
                     start,
@@ -207,7 +207,7 @@ pub fn scan(files: &[PathBuf], options: &ScanOptions) -> Result<Summary, Error> 
     let stop = AtomicBool::new(false);
     let results: Mutex<Vec<Option<Result<UnitDone, Error>>>> =
         Mutex::new((0..units.len()).map(|_| None).collect());
-    let workers: Vec<Summary> = std::thread::scope(|s| {
+    let workers: Vec<Option<Summary>> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..jobs.clamp(1, units.len().max(1)))
             .map(|_| {
                 s.spawn(|| {
@@ -229,6 +229,7 @@ pub fn scan(files: &[PathBuf], options: &ScanOptions) -> Result<Summary, Error> 
                         if options.strict && matches!(&done, Ok(d) if d.failure.is_some()) {
                             stop.store(true, Ordering::Relaxed);
                         }
+                        // A poisoned lock means another worker panicked: the run fails below.
                         if let Ok(mut r) = results.lock() {
                             r[i] = Some(done);
                         }
@@ -237,27 +238,46 @@ pub fn scan(files: &[PathBuf], options: &ScanOptions) -> Result<Summary, Error> 
                 })
             })
             .collect();
-        handles.into_iter().filter_map(|h| h.join().ok()).collect()
+        handles.into_iter().map(|h| h.join().ok()).collect()
     });
+    // A worker that panicked took its items with it: fail the run rather than report a
+    // summary that silently misses them.
+    let worker_failed = || {
+        Error::input("a worker thread failed while sizing items; no summary is reported")
+            .help("Consider `--jobs 1`, and report the input that caused it.")
+    };
+    let workers: Vec<Summary> = workers
+        .into_iter()
+        .collect::<Option<_>>()
+        .ok_or_else(worker_failed)?;
+    let results = results.into_inner().map_err(|_| worker_failed())?;
     let mut total = Summary::with_indexes(&names);
     for w in &workers {
-        total.merge(w);
+        total
+            .merge(w)
+            .map_err(|why| Error::input(format!("cannot add up the item counts: {why}")))?;
     }
-    total.files = files.len() as u64;
+    total.files = u64::try_from(files.len()).unwrap_or(u64::MAX);
     // Lines are counted per unit; a chunk's line numbers start after the chunks before it.
     let mut line_offset = vec![0u64; files.len()];
-    for (unit, done) in units.iter().zip(results.into_inner().unwrap_or_default()) {
-        let Some(done) = done else { continue }; // not run after a strict stop
+    let stopped = stop.load(Ordering::Relaxed);
+    for (unit, done) in units.iter().zip(results) {
+        let Some(done) = done else {
+            if stopped {
+                continue; // not run after a strict stop
+            }
+            return Err(worker_failed());
+        };
         let done = done?;
         let name = files[unit.file].display().to_string();
         let offset = line_offset[unit.file];
         if let Some((line, message)) = done.failure {
-            return Err(strict_error(message, name, offset + line));
+            return Err(strict_error(message, name, offset.saturating_add(line)));
         }
         for (line, message) in done.examples {
-            total.example(format!("{name}:{}: {message}", offset + line));
+            total.example(format!("{name}:{}: {message}", offset.saturating_add(line)));
         }
-        line_offset[unit.file] += done.lines;
+        line_offset[unit.file] = line_offset[unit.file].saturating_add(done.lines);
     }
     Ok(total)
 }
@@ -307,7 +327,7 @@ pub fn each_item(
             total.example(format!("{name}:{line}: {message}"));
         }
     }
-    total.files = files.len() as u64;
+    total.files = u64::try_from(files.len()).unwrap_or(u64::MAX);
     Ok(total)
 }
 
@@ -322,7 +342,9 @@ fn run_unit(
 ) -> Result<UnitDone, Error> {
     let io = |e: std::io::Error| io_error(path, &e);
     let file = File::open(path).map_err(io)?;
-    summary.input_bytes += unit.end - unit.start;
+    summary.input_bytes = summary
+        .input_bytes
+        .saturating_add(unit.end.saturating_sub(unit.start));
     let wanted = wanted_attributes(options);
     let mut done = UnitDone {
         lines: 0,
@@ -348,7 +370,7 @@ fn run_unit(
         reader.take(bound + 1).read_to_end(&mut text).map_err(io)?;
         done.lines = 1;
         if text.len() as u64 > bound {
-            summary.oversized += 1;
+            summary.oversized = summary.oversized.saturating_add(1);
             done.examples.push((1, format!("a document of more than {bound} bytes: its item is over the 400 KB (409,600 B) limit")));
             return Ok(done);
         }
@@ -363,10 +385,12 @@ fn run_unit(
         // A line straddling the chunk's start belongs to the chunk before.
         let mut byte = [0u8; 1];
         let mut before = File::open(path).map_err(io)?;
-        before.seek(SeekFrom::Start(unit.start - 1)).map_err(io)?;
+        before
+            .seek(SeekFrom::Start(unit.start.saturating_sub(1)))
+            .map_err(io)?;
         before.read_exact(&mut byte).map_err(io)?;
         if byte[0] != b'\n' {
-            pos += reader.read_until(b'\n', &mut line).map_err(io)? as u64;
+            pos = pos.saturating_add(reader.read_until(b'\n', &mut line).map_err(io)? as u64);
         }
     }
     let mut shape = options.shape;
@@ -379,8 +403,8 @@ fn run_unit(
         if n == 0 {
             break;
         }
-        pos += n as u64;
-        done.lines += 1;
+        pos = pos.saturating_add(n as u64);
+        done.lines = done.lines.saturating_add(1);
         let text = trim(&line);
         if text.is_empty() {
             continue;
@@ -410,7 +434,7 @@ fn measure(
 ) -> Result<bool, Error> {
     match size_item(text, shape, wanted) {
         Ok(size) if size.bytes > MAX_ITEM_BYTES => {
-            summary.oversized += 1;
+            summary.oversized = summary.oversized.saturating_add(1);
             if done.examples.len() < 20 {
                 done.examples.push((
                     line,
@@ -434,13 +458,13 @@ fn measure(
             let why = inner
                 .rsplit_once(" at line ")
                 .map_or(inner.as_str(), |(w, _)| w);
-            let line = line + e.line().saturating_sub(1) as u64;
+            let line = line.saturating_add(e.line().saturating_sub(1) as u64);
             let message = format!("malformed item: {why} (column {})", e.column());
             if options.strict {
                 done.failure = Some((line, message));
                 return Ok(false);
             }
-            summary.bad += 1;
+            summary.bad = summary.bad.saturating_add(1);
             if done.examples.len() < 20 {
                 done.examples.push((line, message));
             }
@@ -480,7 +504,7 @@ fn index_entries(
     };
     for (spec, out) in options.indexes.iter().zip(summary.indexes.iter_mut()) {
         if spec.keys.iter().any(|k| attr(k).is_none()) {
-            out.skipped += 1;
+            out.skipped = out.skipped.saturating_add(1);
             continue;
         }
         let entry = match &spec.projection {

@@ -24,22 +24,45 @@ pub struct Histogram {
 impl Default for Histogram {
     fn default() -> Self {
         Histogram {
-            counts: vec![0; MAX_ITEM_BYTES as usize + 1],
+            counts: vec![0; (MAX_ITEM_BYTES as usize).saturating_add(1)],
         }
     }
 }
 
 impl Histogram {
     pub fn add(&mut self, size: u64) {
-        if let Some(c) = self.counts.get_mut(size as usize) {
-            *c += 1;
+        if let Some(c) = usize::try_from(size)
+            .ok()
+            .and_then(|s| self.counts.get_mut(s))
+        {
+            // 2^64 items cannot be read in a lifetime: saturating states it without a panic.
+            *c = c.saturating_add(1);
         }
     }
 
-    pub fn merge(&mut self, other: &Histogram) {
-        for (a, b) in self.counts.iter_mut().zip(&other.counts) {
-            *a += b;
-        }
+    /// The number of items counted (checked: `None` past 2^64).
+    #[must_use]
+    pub fn items(&self) -> Option<u64> {
+        self.counts.iter().try_fold(0u64, |a, c| a.checked_add(*c))
+    }
+
+    /// Adds `other` into `self`, refusing a total past 2^64 items (`self` is unchanged then).
+    ///
+    /// # Errors
+    /// The merged counts do not fit in 64 bits.
+    pub fn merge(&mut self, other: &Histogram) -> Result<(), String> {
+        let merged: Option<Vec<u64>> = self
+            .counts
+            .iter()
+            .zip(&other.counts)
+            .map(|(a, b)| a.checked_add(*b))
+            .collect();
+        let merged = Histogram {
+            counts: merged.ok_or("a size is counted more than 2^64 times")?,
+        };
+        merged.items().ok_or("more than 2^64 items in all")?;
+        *self = merged;
+        Ok(())
     }
 
     /// Non-zero buckets as (size, count).
@@ -51,28 +74,41 @@ impl Histogram {
             .map(|(s, c)| (s as u64, *c))
     }
 
-    #[must_use]
-    pub fn from_buckets(buckets: &[(u64, u64)]) -> Self {
+    /// The histogram of serialized buckets.
+    ///
+    /// # Errors
+    /// A size above 400 KB, a size listed twice, or counts past 2^64 items.
+    pub fn from_buckets(buckets: &[(u64, u64)]) -> Result<Self, String> {
         let mut h = Histogram::default();
         for (size, count) in buckets {
-            if let Some(c) = h.counts.get_mut(*size as usize) {
-                *c += count;
+            let c = usize::try_from(*size)
+                .ok()
+                .and_then(|s| h.counts.get_mut(s))
+                .ok_or_else(|| format!("size {size} is above the 409,600-byte item limit"))?;
+            if *c != 0 {
+                return Err(format!("size {size} is listed twice"));
             }
+            *c = *count;
         }
-        h
+        h.items().ok_or("more than 2^64 items in all")?;
+        Ok(h)
     }
 
+    // Counts sum to at most 2^64 (checked by `add`, `merge` and `from_buckets`) and sizes are
+    // at most 409,600 < 2^19, so every product and sum below fits in u128 (< 2^102), and the
+    // rank products (items × 99) too.
+    #[allow(clippy::arithmetic_side_effects)]
     #[must_use]
     pub fn stats(&self) -> Stats {
         let mut s = Stats::default();
-        let items: u64 = self.counts.iter().sum();
+        let items: u64 = self.items().unwrap_or(u64::MAX);
         s.items = items;
         if items == 0 {
             return s;
         }
-        let rank = |p: u64| (items * p).div_ceil(100).max(1); // nearest rank
+        let rank = |p: u128| (u128::from(items) * p).div_ceil(100).max(1); // nearest rank
         let (r50, r90, r99) = (rank(50), rank(90), rank(99));
-        let mut seen = 0;
+        let mut seen: u128 = 0;
         let mut first = true;
         for (size, count) in self.buckets() {
             if first {
@@ -82,7 +118,7 @@ impl Histogram {
             s.max = size;
             s.total_bytes += u128::from(size) * u128::from(count);
             let before = seen;
-            seen += count;
+            seen += u128::from(count);
             for (r, slot) in [(r50, &mut s.p50), (r90, &mut s.p90), (r99, &mut s.p99)] {
                 if before < r && r <= seen {
                     *slot = size;
@@ -126,7 +162,18 @@ pub struct Stats {
 impl Stats {
     #[must_use]
     pub fn mean(&self) -> Option<Decimal> {
-        (self.items > 0).then(|| Decimal::from(self.total_bytes as u64) / Decimal::from(self.items))
+        if self.items == 0 {
+            return None;
+        }
+        Decimal::from_i128_with_scale(i128::try_from(self.total_bytes).ok()?, 0)
+            .checked_div(Decimal::from(self.items))
+    }
+
+    /// Bytes stored: item bytes + 100 B per item (fits: see `Histogram::stats`).
+    #[must_use]
+    pub fn stored_bytes(&self) -> u128 {
+        self.total_bytes
+            .saturating_add(u128::from(self.items).saturating_mul(100))
     }
 }
 
@@ -173,24 +220,32 @@ impl Summary {
     }
 
     /// Adds `other` into `self` exactly.
-    pub fn merge(&mut self, other: &Summary) {
-        self.sizes.merge(&other.sizes);
-        self.oversized += other.oversized;
-        self.bad += other.bad;
-        self.files += other.files;
-        self.input_bytes += other.input_bytes;
+    ///
+    /// # Errors
+    /// A count past 2^64: refused, never wrapped.
+    pub fn merge(&mut self, other: &Summary) -> Result<(), String> {
+        let add = |a: u64, b: u64, what: &str| {
+            a.checked_add(b)
+                .ok_or_else(|| format!("the {what} add up past 2^64"))
+        };
+        self.sizes.merge(&other.sizes)?;
+        self.oversized = add(self.oversized, other.oversized, "oversized items")?;
+        self.bad = add(self.bad, other.bad, "malformed items")?;
+        self.files = add(self.files, other.files, "files")?;
+        self.input_bytes = add(self.input_bytes, other.input_bytes, "input bytes")?;
         for e in &other.examples {
             self.example(e.clone());
         }
         for o in &other.indexes {
             match self.indexes.iter_mut().find(|i| i.name == o.name) {
                 Some(i) => {
-                    i.entries.merge(&o.entries);
-                    i.skipped += o.skipped;
+                    i.entries.merge(&o.entries)?;
+                    i.skipped = add(i.skipped, o.skipped, "items without the index key")?;
                 }
                 None => self.indexes.push(o.clone()),
             }
         }
+        Ok(())
     }
 }
 
@@ -264,17 +319,21 @@ impl Summary {
             max: s.max,
             read_units: UnitsDoc {
                 strong: Some(s.read_units.to_string()),
-                eventual: Some(Decimal::from(s.read_units as u64) / Decimal::TWO),
+                eventual: Decimal::from_i128_with_scale(
+                    i128::try_from(s.read_units).unwrap_or(i128::MAX),
+                    0,
+                )
+                .checked_div(Decimal::TWO),
                 standard: None,
-                transactional: (s.read_units * 2).to_string(),
+                transactional: s.read_units.saturating_mul(2).to_string(),
             },
             write_units: UnitsDoc {
                 strong: None,
                 eventual: None,
                 standard: Some(s.write_units.to_string()),
-                transactional: (s.write_units * 2).to_string(),
+                transactional: s.write_units.saturating_mul(2).to_string(),
             },
-            stored_bytes: (s.total_bytes + 100 * u128::from(s.items)).to_string(),
+            stored_bytes: s.stored_bytes().to_string(),
             just_above_1kb: s.just_above_1kb,
             just_above_4kb: s.just_above_4kb,
             oversized: self.oversized,
@@ -295,7 +354,7 @@ impl Summary {
                         p99: e.p99,
                         max: e.max,
                         write_units: e.write_units.to_string(),
-                        stored_bytes: (e.total_bytes + 100 * u128::from(e.items)).to_string(),
+                        stored_bytes: e.stored_bytes().to_string(),
                         histogram: i.entries.buckets().collect(),
                     }
                 })
@@ -304,30 +363,62 @@ impl Summary {
         }
     }
 
-    /// Reads a summary back from its document (for `--merge`).
-    #[must_use]
-    pub fn from_document(doc: &SummaryDoc) -> Self {
-        Summary {
-            sizes: Histogram::from_buckets(&doc.histogram),
+    /// Reads a summary back from its document (for `--merge`): the schema must be this
+    /// version's, and the histogram must agree with the counts the document states.
+    ///
+    /// # Errors
+    /// Another schema, a size out of range or listed twice, or counts that disagree.
+    pub fn from_document(doc: &SummaryDoc) -> Result<Self, String> {
+        if doc.schema != SIZE_SCHEMA {
+            return Err(format!(
+                "the summary's schema is `{}`; this ddbcost reads `{SIZE_SCHEMA}`",
+                doc.schema
+            ));
+        }
+        let sizes = Histogram::from_buckets(&doc.histogram)?;
+        if sizes.items() != Some(doc.items) {
+            return Err(format!(
+                "the histogram counts {} items but `items` says {}",
+                sizes
+                    .items()
+                    .map_or_else(|| "more than 2^64".into(), |n| n.to_string()),
+                doc.items
+            ));
+        }
+        let mut indexes = Vec::with_capacity(doc.indexes.len());
+        for i in &doc.indexes {
+            let entries = Histogram::from_buckets(&i.histogram)
+                .map_err(|e| format!("index `{}`: {e}", i.name))?;
+            if entries.items() != Some(i.entries) {
+                return Err(format!(
+                    "index `{}`: the histogram counts {} entries but `entries` says {}",
+                    i.name,
+                    entries
+                        .items()
+                        .map_or_else(|| "more than 2^64".into(), |n| n.to_string()),
+                    i.entries
+                ));
+            }
+            indexes.push(IndexSizes {
+                name: i.name.clone(),
+                entries,
+                skipped: i.skipped,
+            });
+        }
+        Ok(Summary {
+            sizes,
             oversized: doc.oversized,
             bad: doc.bad,
             examples: doc.examples.clone(),
-            indexes: doc
-                .indexes
-                .iter()
-                .map(|i| IndexSizes {
-                    name: i.name.clone(),
-                    entries: Histogram::from_buckets(&i.histogram),
-                    skipped: i.skipped,
-                })
-                .collect(),
+            indexes,
             files: doc.files,
             input_bytes: doc.input_bytes,
-        }
+        })
     }
 }
 
 #[cfg(test)]
+#[allow(clippy::arithmetic_side_effects)]
 mod tests {
     use super::*;
 
@@ -365,10 +456,10 @@ mod tests {
                 b.sizes.add(*s)
             }
         }
-        a.merge(&b);
+        a.merge(&b).expect("small counts");
         assert_eq!(a.sizes, whole.sizes);
         // And through the serialized document.
-        let round = Summary::from_document(&whole.document());
+        let round = Summary::from_document(&whole.document()).expect("its own document");
         assert_eq!(round.sizes, whole.sizes);
     }
 }
