@@ -110,12 +110,173 @@ fn help_for(message: &str) -> String {
     "Consider checking the value against the README's workload reference.".to_string()
 }
 
-/// Parses `text` into an untyped document (for merge patches). Integers stay exact; decimal
-/// numbers pass through `f64` and are written back in their shortest form, which is their
-/// original text for up to 15 significant digits.
+/// Parses `text` into an untyped document (for merge patches) without ever reading a number:
+/// each number keeps the text it was written as (`1234.5678901234567891` stays those 23
+/// characters, as a JSON string), so a scenario's document holds exactly what the workload
+/// file says and the typed loader reads every number from its text, as it does for the
+/// baseline. Booleans, nulls and strings keep their YAML meaning.
 ///
 /// # Errors
-/// Malformed YAML.
+/// Malformed YAML, or a number whose text cannot be located in the input.
 pub fn parse_value(text: &str, file: &str) -> Result<serde_json::Value, Error> {
-    parse(text, file)
+    let node: Spanned<Node> = parse(text, file)?;
+    to_value(node, text).map_err(|why| {
+        Error::input(why)
+            .file(file)
+            .help("Consider quoting the number (`\"1.5\"`): quantities are read from their text.")
+    })
+}
+
+/// An untyped YAML node whose numbers are only located, never converted.
+#[derive(Debug)]
+enum Node {
+    Null,
+    Bool(bool),
+    Number,
+    Text(String),
+    Seq(Vec<Spanned<Node>>),
+    Map(Vec<(String, Spanned<Node>)>),
+}
+
+/// The JSON value of `node`: numbers become the text `source` has at their span.
+fn to_value(node: Spanned<Node>, source: &str) -> Result<serde_json::Value, String> {
+    use serde_json::Value;
+    Ok(match node.value {
+        Node::Null => Value::Null,
+        Node::Bool(b) => Value::Bool(b),
+        Node::Text(t) => Value::String(t),
+        Node::Number => {
+            // `defined` is where the scalar is written (an alias points back to its anchor).
+            let span = node.defined.span();
+            let raw = span
+                .byte_offset()
+                .zip(span.byte_len())
+                .and_then(|(at, len)| {
+                    let at = usize::try_from(at).ok()?;
+                    source.get(at..at.checked_add(usize::try_from(len).ok()?)?)
+                })
+                .map(str::trim)
+                .filter(|t| !t.is_empty())
+                .ok_or_else(|| {
+                    format!(
+                        "the number at line {} cannot be read from its text",
+                        node.defined.line()
+                    )
+                })?;
+            Value::String(raw.to_string())
+        }
+        Node::Seq(items) => Value::Array(
+            items
+                .into_iter()
+                .map(|n| to_value(n, source))
+                .collect::<Result<_, _>>()?,
+        ),
+        Node::Map(entries) => {
+            let mut map = serde_json::Map::with_capacity(entries.len());
+            for (k, v) in entries {
+                map.insert(k, to_value(v, source)?);
+            }
+            Value::Object(map)
+        }
+    })
+}
+
+impl<'de> serde::Deserialize<'de> for Node {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(NodeVisitor)
+    }
+}
+
+struct NodeVisitor;
+
+impl<'de> serde::de::Visitor<'de> for NodeVisitor {
+    type Value = Node;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a YAML value")
+    }
+    fn visit_unit<E>(self) -> Result<Node, E> {
+        Ok(Node::Null)
+    }
+    fn visit_none<E>(self) -> Result<Node, E> {
+        Ok(Node::Null)
+    }
+    fn visit_some<D: serde::Deserializer<'de>>(self, d: D) -> Result<Node, D::Error> {
+        serde::Deserialize::deserialize(d)
+    }
+    fn visit_bool<E>(self, b: bool) -> Result<Node, E> {
+        Ok(Node::Bool(b))
+    }
+    // Numbers: the value is dropped unread; `to_value` takes the text at the node's span.
+    fn visit_i64<E>(self, _: i64) -> Result<Node, E> {
+        Ok(Node::Number)
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<Node, E> {
+        Ok(Node::Number)
+    }
+    fn visit_i128<E>(self, _: i128) -> Result<Node, E> {
+        Ok(Node::Number)
+    }
+    fn visit_u128<E>(self, _: u128) -> Result<Node, E> {
+        Ok(Node::Number)
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<Node, E> {
+        Ok(Node::Number)
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Node, E> {
+        Ok(Node::Text(v.to_string()))
+    }
+    fn visit_string<E>(self, v: String) -> Result<Node, E> {
+        Ok(Node::Text(v))
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Node, A::Error> {
+        let mut items = Vec::new();
+        while let Some(item) = seq.next_element::<Spanned<Node>>()? {
+            items.push(item);
+        }
+        Ok(Node::Seq(items))
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Node, A::Error> {
+        let mut entries = Vec::new();
+        while let Some(key) = map.next_key::<Key>()? {
+            entries.push((key.0, map.next_value::<Spanned<Node>>()?));
+        }
+        Ok(Node::Map(entries))
+    }
+}
+
+/// A mapping key as text, whatever YAML would type it as (`2024:` names a table too).
+struct Key(String);
+
+impl<'de> serde::Deserialize<'de> for Key {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let key: Spanned<String> = serde::Deserialize::deserialize(d)?;
+        Ok(Key(key.value))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn numbers_keep_their_text() {
+        let doc = parse_value(
+            "a: 1234.5678901234567891\nb: [1e3, -0.000000000000000000000000001, 7e28]\nc: { d: 12, e: '3.5', f: true, g: ~ }\nh: &x 0.1\ni: *x\n2024: 5\n",
+            "t.yaml",
+        )
+        .expect("valid YAML");
+        assert_eq!(
+            doc,
+            json!({
+                "a": "1234.5678901234567891",
+                "b": ["1e3", "-0.000000000000000000000000001", "7e28"],
+                "c": {"d": "12", "e": "3.5", "f": true, "g": null},
+                "h": "0.1",
+                "i": "0.1",
+                "2024": "5",
+            })
+        );
+    }
 }
