@@ -43,7 +43,14 @@ pub fn estimate(
     let mut warnings = Vec::new();
     for table in &workload.tables {
         let usage = usage::table_usage(table, settings)?;
-        let sizes = sizes::TableSizes::of(table, settings)?;
+        // With a TTL retention and no stated count, the items stored are the inserts of one
+        // retention period (steady state).
+        let retained = retained_items(table, &usage, settings)?;
+        let sized = retained.map(|items| crate::model::Table {
+            items: Some(items),
+            ..table.clone()
+        });
+        let sizes = sizes::TableSizes::of(sized.as_ref().unwrap_or(table), settings)?;
         let plans = capacity::table_plans(table, &usage, settings.month_hours)?;
         throughput::lines(
             &pricer,
@@ -53,7 +60,21 @@ pub fn estimate(
             &mut lines,
             &mut warnings,
         )?;
-        lines.extend(storage::lines(&pricer, table, &sizes)?);
+        let storage_lines = storage::lines(&pricer, table, &sizes)?;
+        lines.extend(storage_lines.into_iter().map(|mut l| {
+            if let (Some(items), Some(ttl)) = (retained, table.ttl)
+                && l.component == Component::Storage
+            {
+                l.label = std::borrow::Cow::Owned(format!(
+                    "{} — {} items: {} inserts a month kept {} (TTL)",
+                    l.label,
+                    items.round_dp(0).normalize(),
+                    usage.inserts.round_dp(0).normalize(),
+                    ttl.describe()
+                ));
+            }
+            l
+        }));
         lines.extend(streams::lines(&pricer, table, &usage)?);
         lines.extend(replicas::lines(
             &pricer,
@@ -91,6 +112,20 @@ pub fn estimate(
         excluded,
         warnings,
     })
+}
+
+/// Items a table holds when TTL removes them after `ttl` and the workload states no count:
+/// inserts per month × the retention in months.
+fn retained_items(
+    table: &crate::model::Table,
+    usage: &usage::TableUsage,
+    settings: &Settings,
+) -> Result<Option<rust_decimal::Decimal>, EngineError> {
+    let (None, None, Some(ttl)) = (table.items, table.storage, table.ttl) else {
+        return Ok(None);
+    };
+    let months = checked::some(ttl.months(settings.month_hours), &table.name)?;
+    checked::mul(usage.inserts, months, &table.name).map(Some)
 }
 
 /// Utilization at which provisioned capacity costs the same as on-demand requests, for reads

@@ -147,8 +147,19 @@ pub fn lines(
             Weights::NONE,
         )?);
 
-        let bytes = checked::add(usage.total(Metric::BytesWritten), usage.ttl_delete_bytes, t)?;
-        let transfer_gb = checked::div(bytes, pricer.settings.gb.gb_bytes(), t)?;
+        // The bytes replicated are known from write patterns only: observed write units say
+        // nothing of item sizes, and provisioned capacity without patterns says nothing of
+        // what is written. Then the line depends on usage, like unknown storage.
+        let has_write_patterns = table.patterns.iter().any(|p| !p.operation.is_read());
+        let provisioned = matches!(table.capacity, crate::model::CapacityMode::Provisioned(_));
+        let transfer_known = table.observed.write_units.is_none()
+            && (has_write_patterns || (!provisioned && table.ttl_deletes.is_none()));
+        let transfer_gb = if transfer_known {
+            let bytes = checked::add(usage.total(Metric::BytesWritten), usage.ttl_delete_bytes, t)?;
+            Some(checked::div(bytes, pricer.settings.gb.gb_bytes(), t)?)
+        } else {
+            None
+        };
         let source = pricer.table_for(pricer.primary_region(), &prefix)?;
         let key = cat!(prefix, "/transfer");
         let (price_key, price) =
@@ -177,7 +188,7 @@ pub fn lines(
             },
             price,
             price_key.path(),
-            Some(transfer_gb),
+            transfer_gb,
             usage.weights(Metric::BytesWritten),
         )?);
     }

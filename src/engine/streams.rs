@@ -29,7 +29,7 @@ pub fn lines(
     let records = checked::add(usage.total(Metric::ItemsWritten), usage.ttl_deletes, t)?;
     let record_weights = usage.weights(Metric::ItemsWritten);
 
-    if table.ttl_deletes.is_some() {
+    if table.ttl_deletes.is_some() || table.ttl.is_some() {
         let deletes = usage.ttl_deletes;
         out.push(pricer.line_at(
             LineSpec {

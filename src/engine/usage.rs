@@ -10,7 +10,7 @@ use super::EngineError;
 use super::checked::{self, mul};
 use super::sizes::index_entry_bytes;
 use super::units;
-use crate::model::{AccessPattern, Index, IndexKind, Operation, Settings, Table};
+use crate::model::{AccessPattern, Index, IndexKind, Operation, Settings, SizeClass, Table};
 
 /// What one pattern consumes in a month.
 #[derive(Debug, Clone)]
@@ -168,6 +168,8 @@ pub struct TableUsage {
     pub lsis: Vec<usize>,
     /// Items deleted by TTL in a month (free, but streamed and replicated).
     pub ttl_deletes: Decimal,
+    /// New items a month: items put, less the share of puts that overwrite.
+    pub inserts: Decimal,
     /// Write units of those deletes if they were charged (replicas, CDC).
     pub ttl_delete_units: Decimal,
     pub ttl_delete_bytes: Decimal,
@@ -196,11 +198,24 @@ pub fn table_usage(table: &Table, settings: &Settings) -> Result<TableUsage, Eng
             .filter(|&i| table.indexes[i].kind == IndexKind::Local)
             .collect(),
         ttl_deletes: Decimal::ZERO,
+        inserts: Decimal::ZERO,
         ttl_delete_units: Decimal::ZERO,
         ttl_delete_bytes: Decimal::ZERO,
     };
     for pattern in &table.patterns {
         let p = pattern_usage(table, pattern, settings)?.with_base(&usage.lsis, &pattern.name)?;
+        if matches!(
+            pattern.operation,
+            Operation::Put | Operation::BatchWrite | Operation::TransactWrite
+        ) {
+            let context = pattern.name.as_str();
+            let new = mul(
+                p.items_written,
+                checked::sub(Decimal::ONE, pattern.overwrites, context)?,
+                context,
+            )?;
+            usage.inserts = checked::add(usage.inserts, new, context)?;
+        }
         usage.totals.add(&p, &table.name)?;
         usage.patterns.push(p);
     }
@@ -209,14 +224,23 @@ pub fn table_usage(table: &Table, settings: &Settings) -> Result<TableUsage, Eng
         PatternUsage::zero(Arc::from("(total)"), 0),
     )
     .with_base(&usage.lsis, &table.name)?;
-    if let Some(rate) = table.ttl_deletes {
+    // Stated TTL deletes, or with a retention the steady state: every month, what was inserted
+    // one retention earlier expires — as many items as are inserted.
+    let ttl_deletes = match (table.ttl_deletes, table.ttl) {
+        (Some(rate), _) => Some(checked::some(
+            rate.monthly(settings.month_hours),
+            &table.name,
+        )?),
+        (None, Some(_)) => Some(usage.inserts),
+        (None, None) => None,
+    };
+    if let Some(deletes) = ttl_deletes {
         let context = table.name.as_str();
-        let deletes = checked::some(rate.monthly(settings.month_hours), context)?;
         let size = table.item_size_bytes.unwrap_or_default();
         usage.ttl_deletes = deletes;
         usage.ttl_delete_units = mul(
             deletes,
-            checked::some(units::item_write_units(size), context)?,
+            per_item(&table_classes(table), units::item_write_units, context)?,
             context,
         )?;
         usage.ttl_delete_bytes = mul(deletes, size, context)?;
@@ -237,6 +261,63 @@ fn item_bytes(table: &Table, pattern: &AccessPattern, index: Option<&Index>) -> 
     }
 }
 
+/// The table's item sizes: its classes, or one class of its average size.
+fn table_classes(table: &Table) -> Vec<SizeClass> {
+    if table.item_size_classes.is_empty() {
+        vec![SizeClass {
+            bytes: table.item_size_bytes.unwrap_or_default(),
+            weight: Decimal::ONE,
+        }]
+    } else {
+        table.item_size_classes.clone()
+    }
+}
+
+/// The item sizes a pattern touches, for rules that round per item: the pattern's own
+/// classes, else the table's (a pattern without its own size reads the table's items).
+/// `(size, weight)` pairs; a single class of the average size when items do not differ.
+fn size_classes(table: &Table, pattern: &AccessPattern) -> Vec<SizeClass> {
+    let (mean, classes) = match pattern.item_size_bytes {
+        Some(mean) => (mean, &pattern.item_size_classes),
+        None => (
+            table.item_size_bytes.unwrap_or_default(),
+            &table.item_size_classes,
+        ),
+    };
+    if classes.is_empty() {
+        vec![SizeClass {
+            bytes: mean,
+            weight: Decimal::ONE,
+        }]
+    } else {
+        classes.clone()
+    }
+}
+
+/// The average over `classes` of a per-item figure: Σ weight × f(size) / Σ weight. DynamoDB
+/// rounds every item on its own, so a mix of 1.5 KB and 6.5 KB items reads 1 and 2 units, not
+/// twice the units of a 4 KB mean.
+fn per_item(
+    classes: &[SizeClass],
+    f: impl Fn(Decimal) -> Option<Decimal>,
+    context: &str,
+) -> Result<Decimal, EngineError> {
+    if let [one] = classes {
+        return checked::some(f(one.bytes), context);
+    }
+    let mut weighted = Decimal::ZERO;
+    let mut weights = Decimal::ZERO;
+    for c in classes {
+        let value = checked::some(f(c.bytes), context)?;
+        weighted = checked::add(weighted, mul(c.weight, value, context)?, context)?;
+        weights = checked::add(weights, c.weight, context)?;
+    }
+    if weights.is_zero() {
+        return Ok(Decimal::ZERO);
+    }
+    checked::div(weighted, weights, context)
+}
+
 fn pattern_usage(
     table: &Table,
     pattern: &AccessPattern,
@@ -249,15 +330,33 @@ fn pattern_usage(
         .as_ref()
         .and_then(|name| table.indexes.iter().position(|i| &i.name == name));
     let index = index_pos.map(|i| &table.indexes[i]);
+    // The mean size: right for a Query or Scan (their items are summed, then rounded once per
+    // page) and for bytes; per-item rules average over the size classes.
     let size = item_bytes(table, pattern, index);
+    let classes = size_classes(table, pattern);
+    // What one item of `bytes` reads: itself, or its entry on the index queried.
+    let read_bytes = |bytes: Decimal| match (pattern.item_size_bytes, index) {
+        (None, Some(index)) if !pattern.fetches_base_items => {
+            index_entry_bytes(table, index, bytes)
+        }
+        _ => bytes,
+    };
     let items = pattern.items_per_op;
     let mut usage = PatternUsage::zero(Arc::from(pattern.name.as_str()), table.indexes.len());
     let op = pattern.operation;
     if op.is_read() {
-        let per_op = checked::some(
-            units::read_units_per_op(op, pattern.consistency, size, items),
-            context,
-        )?;
+        let per_op = if matches!(op, Operation::Query | Operation::Scan) {
+            checked::some(
+                units::read_units_per_op(op, pattern.consistency, size, items),
+                context,
+            )?
+        } else {
+            per_item(
+                &classes,
+                |b| units::read_units_per_op(op, pattern.consistency, read_bytes(b), items),
+                context,
+            )?
+        };
         match (index_pos, index) {
             (Some(pos), Some(index)) => {
                 if pattern.fetches_base_items {
@@ -270,7 +369,7 @@ fn pattern_usage(
                     )?;
                     let fetch = mul(
                         mul(
-                            checked::some(units::item_read_units(size), context)?,
+                            per_item(&classes, units::item_read_units, context)?,
                             items,
                             context,
                         )?,
@@ -289,14 +388,18 @@ fn pattern_usage(
     }
     usage.write_units = mul(
         ops,
-        checked::some(units::write_units_per_op(op, size, items), context)?,
+        per_item(
+            &classes,
+            |b| units::write_units_per_op(op, b, items),
+            context,
+        )?,
         context,
     )?;
     let item_writes = units::items_written_per_op(op, items);
     usage.items_written = mul(ops, item_writes, context)?;
     usage.plain_write_units = mul(
         usage.items_written,
-        checked::some(units::item_write_units(size), context)?,
+        per_item(&classes, units::item_write_units, context)?,
         context,
     )?;
     usage.bytes_written = mul(usage.items_written, size, context)?;
@@ -305,10 +408,14 @@ fn pattern_usage(
             .index_effects
             .iter()
             .find(|(name, _)| *name == index.name)
-            .map_or_else(|| index_writes_per_item(op, index), |(_, w)| Some(*w));
+            .map_or_else(
+                || index_writes_per_item(op, index, pattern.overwrites),
+                |(_, w)| Some(*w),
+            );
         let writes_per_item = checked::some(writes_per_item, context)?;
-        let entry_units = checked::some(
-            units::item_write_units(index_entry_bytes(table, index, size)),
+        let entry_units = per_item(
+            &classes,
+            |b| units::item_write_units(index_entry_bytes(table, index, b)),
             context,
         )?;
         let per_item = mul(writes_per_item, entry_units, context)?;
@@ -318,33 +425,46 @@ fn pattern_usage(
 }
 
 /// Index writes caused by writing one item (DESIGN.md §3, secondary-index writes): a put of
-/// an item carrying the key writes 1 entry; an update that moves the key writes 2 (delete +
+/// a new item carrying the key writes 1 entry; an update that moves the key writes 2 (delete +
 /// put), one that adds or removes it writes 1, and one that changes a projected attribute of
-/// an indexed item writes 1; a delete removes the entry (1). Transactions and batches count
+/// an indexed item writes 1; a delete removes the entry (1). A put that overwrites an existing
+/// item is an update as far as the index can tell: measured on DynamoDB, replacing an item
+/// whose key and projected attributes do not change writes no index entry (1 WCU in all), so
+/// the `overwrites` share of puts follows the update rules. Transactions and batches count
 /// their items as puts. LSIs follow the same rules.
 #[must_use]
-pub fn index_writes_per_item(op: Operation, index: &Index) -> Option<Decimal> {
+pub fn index_writes_per_item(op: Operation, index: &Index, overwrites: Decimal) -> Option<Decimal> {
     match op {
-        Operation::Update => {
-            // Shares are in [0, 1] by load; checked all the same.
-            let key_changes = index
-                .updates_moving_key
-                .checked_add(index.updates_adding_key)?
-                .checked_add(index.updates_removing_key)?;
-            let others = Decimal::ONE.checked_sub(key_changes)?.max(Decimal::ZERO);
-            Decimal::TWO
-                .checked_mul(index.updates_moving_key)?
-                .checked_add(index.updates_adding_key)?
-                .checked_add(index.updates_removing_key)?
-                .checked_add(
-                    others
-                        .checked_mul(index.key_share)?
-                        .checked_mul(index.updates_touching_projection)?,
-                )
+        Operation::Update => update_writes(index),
+        Operation::Put | Operation::BatchWrite | Operation::TransactWrite => {
+            // (1 − overwrites) × key_share + overwrites × the update rule.
+            let inserts = Decimal::ONE
+                .checked_sub(overwrites)?
+                .checked_mul(index.key_share)?;
+            if overwrites.is_zero() {
+                return Some(inserts);
+            }
+            inserts.checked_add(overwrites.checked_mul(update_writes(index)?)?)
         }
-        Operation::Put | Operation::Delete | Operation::BatchWrite | Operation::TransactWrite => {
-            Some(index.key_share)
-        }
+        Operation::Delete => Some(index.key_share),
         _ => Some(Decimal::ZERO),
     }
+}
+
+/// Index writes of one update, from the index's `updates_*` shares (each in [0, 1] by load).
+fn update_writes(index: &Index) -> Option<Decimal> {
+    let key_changes = index
+        .updates_moving_key
+        .checked_add(index.updates_adding_key)?
+        .checked_add(index.updates_removing_key)?;
+    let others = Decimal::ONE.checked_sub(key_changes)?.max(Decimal::ZERO);
+    Decimal::TWO
+        .checked_mul(index.updates_moving_key)?
+        .checked_add(index.updates_adding_key)?
+        .checked_add(index.updates_removing_key)?
+        .checked_add(
+            others
+                .checked_mul(index.key_share)?
+                .checked_mul(index.updates_touching_projection)?,
+        )
 }

@@ -41,7 +41,18 @@ impl Cx<'_> {
                 "Consider checking the unit (`/month` rather than `/s`?) and the multiplier (M = 10^6, B = 10^9).",
             ));
         }
-        let item_size_bytes = self.item_size(p.item_size.as_ref(), &f("item_size"))?;
+        let item_size = self.item_size(p.item_size.as_ref(), &f("item_size"))?;
+        let item_size_bytes = item_size.as_ref().map(|(mean, _)| *mean);
+        let item_size_classes = item_size.map(|(_, c)| c).unwrap_or_default();
+        let overwrites = self.share(p.overwrites.as_ref(), &f("overwrites"), Decimal::ZERO)?;
+        if p.overwrites.is_some()
+            && !matches!(
+                operation,
+                Operation::Put | Operation::BatchWrite | Operation::TransactWrite
+            )
+        {
+            return Err(self.err(&f("overwrites"), p.overwrites.as_ref().and_then(position), format!("`overwrites` describes puts, and this pattern is a `{}`", operation.name()), "Consider removing it: an update states what it changes on each index (`updates_moving_key`, `updates_touching_projection`…)."));
+        }
 
         let items = self.count(p.items.as_ref(), &f("items"))?;
         if let (Some(n), Some(s)) = (items, p.items.as_ref())
@@ -196,6 +207,8 @@ impl Cx<'_> {
             operation,
             rate,
             item_size_bytes,
+            item_size_classes,
+            overwrites,
             items_per_op,
             consistency,
             index: index.map(|i| i.name.clone()),

@@ -129,6 +129,37 @@ pub fn parse_size(text: &str) -> Result<DataSize, String> {
     })
 }
 
+/// A retention period: `90 days`, `12 weeks`, `6 months`, `1 year`, `36 hours`.
+pub fn parse_retention(text: &str) -> Result<crate::model::Retention, String> {
+    use crate::model::Retention;
+    let t = text.trim();
+    let (num, unit) = t
+        .split_once(char::is_whitespace)
+        .map_or_else(|| split_suffix(t), |(n, u)| (n, u.trim()));
+    let n = non_negative(parse_number(num)?, t)?;
+    if n.is_zero() {
+        return Err(format!("`{t}` keeps nothing"));
+    }
+    let hours = |per: u32| {
+        n.checked_mul(Decimal::from(per))
+            .map(Retention::Hours)
+            .ok_or_else(|| format!("`{t}` is too long"))
+    };
+    match unit.to_ascii_lowercase().trim_end_matches('s') {
+        "h" | "hour" => hours(1),
+        "d" | "day" => hours(24),
+        "w" | "week" => hours(168),
+        "month" => Ok(Retention::Months(n)),
+        "y" | "year" => n
+            .checked_mul(Decimal::from(12))
+            .map(Retention::Months)
+            .ok_or_else(|| format!("`{t}` is too long")),
+        _ => Err(format!(
+            "`{t}` has no time unit (hours, days, weeks, months or years)"
+        )),
+    }
+}
+
 /// A share between 0 and 1, as a fraction (`0.92`) or a percentage (`92%`).
 pub fn parse_share(text: &str) -> Result<Decimal, String> {
     let t = text.trim();

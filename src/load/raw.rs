@@ -158,6 +158,9 @@ pub struct RawTable {
     #[serde(default)]
     pub replicas: Vec<Spanned<String>>,
     pub ttl_deletes: Option<Scalar>,
+    /// How long items live before TTL removes them (`90 days`): with the puts' rates, the
+    /// number of items stored and the TTL deletes follow.
+    pub ttl: Option<Scalar>,
     pub traffic: Option<Spanned<RawTraffic>>,
     #[serde(default)]
     pub indexes: IndexMap<String, RawIndex>,
@@ -273,6 +276,8 @@ pub struct RawPattern {
     pub item_size: Option<Spanned<RawItemSize>>,
     pub items: Option<Scalar>,
     pub consistency: Option<Scalar>,
+    /// Share of puts that replace an existing item (default 0: every put inserts).
+    pub overwrites: Option<Scalar>,
     pub index: Option<Spanned<String>>,
     #[serde(default)]
     pub fetch_base_items: bool,
@@ -287,7 +292,19 @@ pub struct RawPattern {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RawItemSize {
     Text(String),
+    /// A plain number: its text is taken from the source at the node's span, never read
+    /// through a float.
+    Number,
     Sample(String),
+    /// Items of several sizes: `[{ size: 1.8 KB, share: 90% }, { size: 4.5 KB, share: 10% }]`.
+    Classes(Vec<RawSizeClass>),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawSizeClass {
+    pub size: Scalar,
+    pub share: Scalar,
 }
 
 impl<'de> Deserialize<'de> for RawItemSize {
@@ -301,18 +318,26 @@ impl<'de> Deserialize<'de> for RawItemSize {
             fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<RawItemSize, E> {
                 Ok(RawItemSize::Text(v.to_string()))
             }
-            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<RawItemSize, E> {
-                Ok(RawItemSize::Text(v.to_string()))
+            // Plain numbers: the value is dropped unread; the loader takes the text at the
+            // node's span (sizes are read exactly from their text).
+            fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<RawItemSize, E> {
+                Ok(RawItemSize::Number)
             }
-            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<RawItemSize, E> {
-                Ok(RawItemSize::Text(v.to_string()))
+            fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<RawItemSize, E> {
+                Ok(RawItemSize::Number)
             }
             fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<RawItemSize, E> {
-                // The parser hands a plain decimal over as a binary float; sizes are read
-                // exactly from their text, so ask for the text with its unit.
-                Err(E::custom(
-                    "a fractional size needs its unit, e.g. `114.5 B` or `3.5 KB`",
-                ))
+                Ok(RawItemSize::Number)
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<RawItemSize, A::Error> {
+                let mut classes = Vec::new();
+                while let Some(c) = seq.next_element::<RawSizeClass>()? {
+                    classes.push(c);
+                }
+                Ok(RawItemSize::Classes(classes))
             }
             fn visit_map<A: serde::de::MapAccess<'de>>(
                 self,

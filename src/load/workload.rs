@@ -8,13 +8,13 @@ use rust_decimal::Decimal;
 use super::quantity::{parse_count, parse_rate, parse_share, parse_size};
 use super::raw::{
     RawBackups, RawClass, RawConsumer, RawConsumerKind, RawGb, RawItemSize, RawObserved,
-    RawSettings, RawTable, RawWorkload, Scalar,
+    RawSettings, RawSizeClass, RawTable, RawWorkload, Scalar,
 };
 use super::yaml::{self, position};
 use crate::error::Error;
 use crate::model::{
-    Backups, ConsumerKind, DataSize, GbConvention, Stream, StreamConsumer, Table, TableClass,
-    TableObserved, Workload,
+    Backups, ConsumerKind, DataSize, GbConvention, SizeClass, Stream, StreamConsumer, Table,
+    TableClass, TableObserved, Workload,
 };
 
 /// The largest item DynamoDB stores: 400 KB.
@@ -241,6 +241,17 @@ impl Cx<'_> {
             parse_size,
             "a size such as `3.5 KB` or `800` (bytes)",
         )?;
+        if size.unit == crate::model::SizeUnit::B
+            && !size.amount.fract().is_zero()
+            && !s.value.trim().ends_with(['b', 'B'])
+        {
+            return Err(self.err(
+                path,
+                position(s),
+                format!("a fractional size needs its unit: `{}`", s.value.trim()),
+                "Consider writing the unit, e.g. `114.5 B` or `3.5 KB`.",
+            ));
+        }
         let bytes =
             size.to_bytes()
                 .filter(|b| *b <= Decimal::from(MAX_ITEM_BYTES))
@@ -255,23 +266,39 @@ impl Cx<'_> {
         Ok(Some(bytes))
     }
 
-    /// An item size written out, or the mean size of the items in a sample file (relative to
-    /// the workload's folder), measured by DynamoDB's rules.
+    /// An item size written out, a list of size classes, or the sizes of the items in a sample
+    /// file (relative to the workload's folder), measured by DynamoDB's rules. Returns the
+    /// mean size and, when items differ, the classes it is made of (request units are rounded
+    /// per item, so the engine rounds each class on its own).
     pub(super) fn item_size(
         &self,
         s: Option<&yaml::Spanned<RawItemSize>>,
         path: &str,
-    ) -> Result<Option<Decimal>, Error> {
+    ) -> Result<Option<(Decimal, Vec<SizeClass>)>, Error> {
         let Some(s) = s else { return Ok(None) };
+        let spanned = |value: String| yaml::Spanned {
+            value,
+            referenced: s.referenced,
+            defined: s.defined,
+        };
         match &s.value {
-            RawItemSize::Text(text) => {
-                let scalar = yaml::Spanned {
-                    value: text.clone(),
-                    referenced: s.referenced,
-                    defined: s.defined,
-                };
-                self.item_bytes(Some(&scalar), path)
+            RawItemSize::Text(text) => Ok(self
+                .item_bytes(Some(&spanned(text.clone())), path)?
+                .map(|b| (b, Vec::new()))),
+            RawItemSize::Number => {
+                let text = yaml::source_text(s, self.text).ok_or_else(|| {
+                    self.err(
+                        path,
+                        position(s),
+                        "this size cannot be read from its text",
+                        "Consider quoting it with its unit, e.g. `\"3.5 KB\"`.",
+                    )
+                })?;
+                Ok(self
+                    .item_bytes(Some(&spanned(text.to_string())), path)?
+                    .map(|b| (b, Vec::new())))
             }
+            RawItemSize::Classes(classes) => self.size_classes(classes, path, s).map(Some),
             RawItemSize::Sample(file) => {
                 let Some(base) = &self.base_dir else {
                     return Err(self.err(
@@ -299,7 +326,18 @@ impl Cx<'_> {
                     ));
                 }
                 match stats.mean() {
-                    Some(mean) => Ok(Some(mean)),
+                    // The sample's own distribution: one class per size, weighted by its count.
+                    Some(mean) => Ok(Some((
+                        mean,
+                        measured
+                            .sizes
+                            .buckets()
+                            .map(|(bytes, count)| SizeClass {
+                                bytes: Decimal::from(bytes),
+                                weight: Decimal::from(count),
+                            })
+                            .collect(),
+                    ))),
                     None => Err(self.err(
                         path,
                         position(s),
@@ -309,6 +347,51 @@ impl Cx<'_> {
                 }
             }
         }
+    }
+
+    /// `[{ size, share }, …]`: sizes of at most 400 KB whose shares add up to exactly 1.
+    fn size_classes(
+        &self,
+        classes: &[RawSizeClass],
+        path: &str,
+        s: &yaml::Spanned<RawItemSize>,
+    ) -> Result<(Decimal, Vec<SizeClass>), Error> {
+        if classes.is_empty() {
+            return Err(self.err(
+                path,
+                position(s),
+                "an empty list of item sizes",
+                "Consider `[{ size: 1.8 KB, share: 90% }, { size: 4.5 KB, share: 10% }]`.",
+            ));
+        }
+        let mut out = Vec::with_capacity(classes.len());
+        let (mut total_share, mut mean) = (Decimal::ZERO, Decimal::ZERO);
+        for (i, c) in classes.iter().enumerate() {
+            let p = format!("{path}[{i}]");
+            let bytes = self
+                .item_bytes(Some(&c.size), &format!("{p}.size"))?
+                .unwrap_or_default();
+            let share = self.share(Some(&c.share), &format!("{p}.share"), Decimal::ZERO)?;
+            // Shares are at most 1 each and sizes at most 409,600 B: sums stay small.
+            total_share = total_share.saturating_add(share);
+            mean = mean.saturating_add(bytes.saturating_mul(share));
+            out.push(SizeClass {
+                bytes,
+                weight: share,
+            });
+        }
+        if total_share != Decimal::ONE {
+            return Err(self.err(
+                path,
+                position(s),
+                format!(
+                    "the shares of the item sizes add up to {}, not 1",
+                    total_share.normalize()
+                ),
+                "Consider shares that cover every item once, e.g. `90%` and `10%`.",
+            ));
+        }
+        Ok((mean, out))
     }
 
     pub(super) fn settings(&self, s: &RawSettings) -> Result<SettingsOverrides, Error> {
@@ -349,7 +432,9 @@ impl Cx<'_> {
             _ => TableClass::Standard,
         };
         let capacity = self.capacity(t.capacity.as_ref(), &format!("{path}.capacity"), class)?;
-        let item_size_bytes = self.item_size(t.item_size.as_ref(), &format!("{path}.item_size"))?;
+        let item_size = self.item_size(t.item_size.as_ref(), &format!("{path}.item_size"))?;
+        let item_size_bytes = item_size.as_ref().map(|(mean, _)| *mean);
+        let item_size_classes = item_size.map(|(_, c)| c).unwrap_or_default();
         let key_size_bytes = self.item_bytes(t.key_size.as_ref(), &format!("{path}.key_size"))?;
         let mut indexes = Vec::new();
         for (iname, i) in &t.indexes {
@@ -378,6 +463,7 @@ impl Cx<'_> {
                 other => other,
             },
             item_size_bytes,
+            item_size_classes,
             storage: self.size(t.storage.as_ref(), &format!("{path}.storage"))?,
             key_size_bytes,
             pitr: t.pitr,
@@ -389,6 +475,18 @@ impl Cx<'_> {
                 .traffic
                 .as_ref()
                 .map(|tr| self.traffic(tr, &format!("{path}.traffic")))
+                .transpose()?,
+            ttl: t
+                .ttl
+                .as_ref()
+                .map(|s| {
+                    self.scalar(
+                        s,
+                        &format!("{path}.ttl"),
+                        super::quantity::parse_retention,
+                        "a retention such as `90 days`",
+                    )
+                })
                 .transpose()?,
             ttl_deletes: t
                 .ttl_deletes

@@ -17,6 +17,16 @@ pub fn position<T>(value: &Spanned<T>) -> Option<(u64, u64)> {
     (loc.line() > 0).then(|| (loc.line(), loc.column()))
 }
 
+/// The text a spanned node was written as in `source` (where it is defined: an alias points
+/// back to its anchor), trimmed. `None` when the span has no byte offsets.
+pub fn source_text<'a, T>(value: &Spanned<T>, source: &'a str) -> Option<&'a str> {
+    let span = value.defined.span();
+    let at = usize::try_from(span.byte_offset()?).ok()?;
+    let len = usize::try_from(span.byte_len()?).ok()?;
+    let text = source.get(at..at.checked_add(len)?)?.trim();
+    (!text.is_empty()).then_some(text)
+}
+
 /// Deserializes `text` (the contents of `file`) into `T`, rejecting unknown fields.
 ///
 /// # Errors

@@ -106,6 +106,10 @@ pub struct Table {
     pub items: Option<Decimal>,
     /// Average item size in bytes (attribute names + values, without the 100 B overhead).
     pub item_size_bytes: Option<Decimal>,
+    /// The sizes the average is made of, when items differ (a list of classes or a sample):
+    /// request units are rounded per item, so each class is rounded on its own. Empty when
+    /// every item has the average size.
+    pub item_size_classes: Vec<SizeClass>,
     /// Table size stated directly (overrides items × size for storage).
     pub storage: Option<DataSize>,
     /// Bytes of the table's key attributes (names + values), used for index entries.
@@ -118,6 +122,8 @@ pub struct Table {
     pub replicas: Vec<String>,
     /// Items expired by TTL per month.
     pub ttl_deletes: Option<Rate>,
+    /// How long an item lives before TTL removes it.
+    pub ttl: Option<Retention>,
     /// How the table's traffic spreads over the day or week (flat when `None`).
     pub traffic: Option<TrafficProfile>,
     pub indexes: Vec<Index>,
@@ -304,6 +310,47 @@ pub enum Consistency {
     },
 }
 
+/// A retention period: hours (from hours, days, weeks) or months (of the settings' month).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Retention {
+    Hours(Decimal),
+    Months(Decimal),
+}
+
+impl Retention {
+    /// The period in months of `month_hours` hours.
+    #[must_use]
+    pub fn months(self, month_hours: Decimal) -> Option<Decimal> {
+        match self {
+            Retention::Hours(h) => h.checked_div(month_hours),
+            Retention::Months(m) => Some(m),
+        }
+    }
+
+    /// `90 days`, as written back in a label.
+    #[must_use]
+    pub fn describe(self) -> String {
+        match self {
+            Retention::Hours(h) => {
+                let days = h.checked_div(Decimal::from(24)).unwrap_or_default();
+                if days.fract().is_zero() {
+                    format!("{} days", days.normalize())
+                } else {
+                    format!("{} hours", h.normalize())
+                }
+            }
+            Retention::Months(m) => format!("{} months", m.normalize()),
+        }
+    }
+}
+
+/// Items of one size, and how many of them (a weight: a share, or a count in a sample).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SizeClass {
+    pub bytes: Decimal,
+    pub weight: Decimal,
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct AccessPattern {
     pub name: String,
@@ -312,6 +359,11 @@ pub struct AccessPattern {
     /// Bytes per item read or written (for writes: the larger of before and after); `None`
     /// means the table's average item size (or, on an index, the index entry size).
     pub item_size_bytes: Option<Decimal>,
+    /// The pattern's own size classes (see `Table::item_size_classes`).
+    pub item_size_classes: Vec<SizeClass>,
+    /// Share of puts that replace an existing item (0 = every put inserts). An overwrite
+    /// writes index entries only where it changes them, by the index's `updates_*` rules.
+    pub overwrites: Decimal,
     /// Items per operation: returned by a query, evaluated by a scan, in a batch or transaction.
     pub items_per_op: Decimal,
     pub consistency: Consistency,
