@@ -1,7 +1,7 @@
 //! The command line, declared with clap. Parsing only validates the shape of the arguments;
 //! `commands` turns them into a configuration and runs them.
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -12,6 +12,58 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+}
+
+impl Cli {
+    /// Parses `args` like `Cli::try_parse_from`, then groups `compare`'s `--set`s under the
+    /// `--alt NAME` before them (clap's derive keeps each option's values but not how they
+    /// interleave, so the positions are read from the matches).
+    ///
+    /// # Errors
+    /// A usage error, or `--help`/`--version` (which clap reports as errors to print).
+    pub fn try_parse_ordered_from<I, T>(args: I) -> Result<Cli, clap::Error>
+    where
+        I: IntoIterator<Item = T>,
+        T: Into<std::ffi::OsString> + Clone,
+    {
+        let matches = Cli::command().try_get_matches_from(args)?;
+        let mut cli = Cli::from_arg_matches(&matches)?;
+        if let (Command::Compare(c), Some(("compare", m))) =
+            (&mut cli.command, matches.subcommand())
+        {
+            let positioned = |id: &str| -> Vec<(usize, String)> {
+                match (m.indices_of(id), m.get_many::<String>(id)) {
+                    (Some(at), Some(values)) => at.zip(values.cloned()).collect(),
+                    _ => Vec::new(),
+                }
+            };
+            let mut events: Vec<(usize, bool, String)> = positioned("alts")
+                .into_iter()
+                .map(|(i, v)| (i, true, v))
+                .chain(positioned("sets").into_iter().map(|(i, v)| (i, false, v)))
+                .collect();
+            events.sort_by_key(|e| e.0);
+            let mut groups: Vec<(String, Vec<String>)> = Vec::new();
+            for (_, is_alt, value) in events {
+                if is_alt {
+                    groups.push((value, Vec::new()));
+                } else {
+                    match groups.last_mut() {
+                        Some(g) => g.1.push(value),
+                        None => groups.push(("--set".to_string(), vec![value])),
+                    }
+                }
+            }
+            if let Some((name, _)) = groups.iter().find(|g| g.1.is_empty()) {
+                return Err(Cli::command().error(
+                    clap::error::ErrorKind::ValueValidation,
+                    format!("--alt {name} has no --set after it (each alternative is the --set options that follow its --alt)"),
+                ));
+            }
+            c.alternatives = groups;
+        }
+        Ok(cli)
+    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -159,9 +211,19 @@ pub struct CompareArgs {
     /// Show only these scenarios (repeatable; steps are still applied cumulatively).
     #[arg(long = "scenario", value_name = "NAME")]
     pub scenarios: Vec<String>,
-    /// One more alternative: change a field, e.g. `--set tables.orders.class=standard-ia` (repeatable).
+    /// Change a field, e.g. `--set tables.orders.class=standard-ia` (repeatable). The `--set`s
+    /// after an `--alt NAME` make that alternative; those before any `--alt` make together one
+    /// alternative named `--set`.
     #[arg(long = "set", value_name = "PATH=VALUE")]
     pub sets: Vec<String>,
+    /// Start a named alternative made of the `--set`s that follow (repeatable):
+    /// `--alt ia --set tables.orders.class=standard-ia --alt prov --set …`.
+    #[arg(long = "alt", value_name = "NAME")]
+    pub alts: Vec<String>,
+    /// The alternatives the command line makes, `(name, --set values)`, in order (filled by
+    /// `Cli::try_parse_ordered_from`).
+    #[arg(skip)]
+    pub alternatives: Vec<(String, Vec<String>)>,
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
     /// Write the report to this file (atomically) instead of standard output.

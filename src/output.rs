@@ -12,6 +12,21 @@ use crate::error::Error;
 /// # Errors
 /// The directory does not exist or is not writable, or the disk is full.
 pub fn write_atomic(path: &str, contents: &[u8]) -> Result<(), Error> {
+    stream_atomic(path, &mut |w| {
+        w.write_all(contents)
+            .map_err(|e| Error::input(format!("cannot write `{path}`: {e}")))
+    })
+}
+
+/// Streams what `write` produces into `path` atomically: into a temporary file beside it,
+/// renamed over the target only when `write` succeeds (a failed run leaves nothing behind).
+///
+/// # Errors
+/// The directory does not exist or is not writable, the disk is full, or `write` fails.
+pub fn stream_atomic(
+    path: &str,
+    write: &mut dyn FnMut(&mut dyn Write) -> Result<(), Error>,
+) -> Result<(), Error> {
     let target = Path::new(path);
     let dir = match target.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
@@ -31,12 +46,16 @@ pub fn write_atomic(path: &str, contents: &[u8]) -> Result<(), Error> {
     if target.is_dir() {
         return Err(fail("it is a directory".into()));
     }
-    let mut tmp = tempfile::Builder::new()
+    let tmp = tempfile::Builder::new()
         .prefix(".ddbcost-")
         .suffix(".tmp")
         .tempfile_in(dir)
         .map_err(|e| fail(e.to_string()))?;
-    tmp.write_all(contents).map_err(|e| fail(e.to_string()))?;
+    let mut buffered = std::io::BufWriter::new(tmp);
+    write(&mut buffered)?;
+    let tmp = buffered
+        .into_inner()
+        .map_err(|e| fail(e.error().to_string()))?;
     // A temporary file is private (0600); a report is not: keep the replaced file's mode, or
     // use the usual 0644.
     #[cfg(unix)]
@@ -52,14 +71,40 @@ pub fn write_atomic(path: &str, contents: &[u8]) -> Result<(), Error> {
     Ok(())
 }
 
-/// Writes to `output` if given, else to standard output.
+/// Streams what `write` produces to `output` (atomically) if given and not `-`, else to
+/// standard output.
+///
+/// # Errors
+/// As `stream_atomic`, or standard output is closed.
+pub fn stream(
+    output: Option<&str>,
+    write: &mut dyn FnMut(&mut dyn Write) -> Result<(), Error>,
+) -> Result<(), Error> {
+    match output {
+        Some(path) if path != "-" => stream_atomic(path, write),
+        _ => {
+            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+            write(&mut out)?;
+            match out.flush() {
+                Ok(()) => Ok(()),
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+                Err(e) => Err(Error::input(format!(
+                    "cannot write to standard output: {e}"
+                ))),
+            }
+        }
+    }
+}
+
+/// Writes to `output` if given (and not `-`), else to standard output.
 ///
 /// # Errors
 /// As `write_atomic`, or standard output is closed.
 pub fn emit(output: Option<&str>, contents: &str) -> Result<(), Error> {
     match output {
-        Some(path) => write_atomic(path, contents.as_bytes()),
-        None => {
+        // `-o -` is standard output, as the shell convention has it (not a file named `-`).
+        Some(path) if path != "-" => write_atomic(path, contents.as_bytes()),
+        _ => {
             let mut out = std::io::stdout().lock();
             match out
                 .write_all(contents.as_bytes())

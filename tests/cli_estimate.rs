@@ -99,12 +99,47 @@ fn every_bundled_workload_estimates_in_every_format() {
         }
         count += 1;
         let p = path.to_string_lossy().into_owned();
-        for format in ["table", "json", "csv"] {
-            for by in ["line", "pattern", "component"] {
+        let dir = tempfile::tempdir().unwrap();
+        for format in ["table", "json", "csv", "markdown", "focus", "html"] {
+            let out = dir.path().join(format!("report.{format}"));
+            let out = out.to_string_lossy();
+            let bys: &[&str] = if matches!(format, "table" | "csv" | "markdown") {
+                &["line", "pattern", "component"]
+            } else {
+                &["line"]
+            };
+            for by in bys {
                 Case::new()
-                    .args(["estimate", &p, "--format", format, "--by", by])
+                    .args(["estimate", &p, "--format", format, "--by", by, "-o", &out])
                     .run()
                     .success();
+                assert!(
+                    std::fs::metadata(&*out).unwrap().len() > 0,
+                    "{p} {format} {by}"
+                );
+            }
+            // A comparison in the same format, where the workload has scenarios.
+            if std::fs::read_to_string(&path)
+                .unwrap()
+                .contains("\nscenarios:")
+            {
+                let mut args = vec!["compare", &p, "--format", format, "-o", &out];
+                let first;
+                if format == "focus" {
+                    // One scenario per FOCUS file.
+                    let json = Case::new()
+                        .args(["compare", &p, "--format", "json"])
+                        .run()
+                        .success();
+                    let doc: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+                    first = doc["scenarios"][0]["name"].as_str().unwrap().to_string();
+                    args.extend(["--scenario", first.as_str()]);
+                }
+                Case::new().args(args).run().success();
+                assert!(
+                    std::fs::metadata(&*out).unwrap().len() > 0,
+                    "{p} compare {format}"
+                );
             }
         }
         // JSON: lines reconcile with the total, and every known line has a rounded cost.

@@ -140,13 +140,50 @@ fn warn(estimate: &Estimate, format: Format, output: Option<&str>) {
     }
 }
 
+/// Options a format would accept and silently ignore are usage errors.
+fn check_options(format: Format, export: &ExportArgs, by: Option<By>) -> Result<(), Error> {
+    let refuse = |what: String, help: &str| Err(Error::usage(what).help(help.to_string()));
+    let name = format!("{format:?}").to_ascii_lowercase();
+    if export.excel && format != Format::Csv {
+        return refuse(
+            format!("`--excel` shapes CSV, and the format is {name}"),
+            "Consider `--format csv --excel`.",
+        );
+    }
+    if export.period.is_some() && !matches!(format, Format::Csv | Format::Focus | Format::Html) {
+        return refuse(
+            format!("`--period` dates CSV, FOCUS and HTML exports, and the format is {name}"),
+            "Consider `--format csv|focus|html`, or leaving `--period` out.",
+        );
+    }
+    if let Some(by) = by
+        && by != By::Line
+        && !matches!(format, Format::Table | Format::Csv | Format::Markdown)
+    {
+        return refuse(
+            format!("`--by` shapes the table, CSV and Markdown views, and the format is {name}"),
+            "Consider `--format table|csv|markdown`; JSON holds every breakdown already.",
+        );
+    }
+    if by.is_some_and(|b| b != By::Line) && (export.excel || export.period.is_some()) {
+        return refuse(
+            "`--excel` and `--period` shape the finance CSV of line items, not a `--by` summary"
+                .to_string(),
+            "Consider leaving out `--by` for the finance CSV.",
+        );
+    }
+    Ok(())
+}
+
 fn estimate(args: &EstimateArgs) -> Result<(), Error> {
+    check_options(args.format, &args.export, Some(args.by))?;
     let file = args.workload.as_str();
     let text = load::read_file(file)?;
     let (workload, file_settings) = if args.sets.is_empty() {
         load::parse_workload(&text, file)?
     } else {
-        let (_, docs) = scenario::scenario_documents(&text, file, &args.sets)?;
+        let (_, docs) =
+            scenario::scenario_documents(&text, file, &[("--set".to_string(), args.sets.clone())])?;
         let doc = docs
             .iter()
             .find(|d| d.name == "--set")
@@ -238,10 +275,11 @@ fn export(
 }
 
 fn compare(args: &CompareArgs) -> Result<(), Error> {
+    check_options(args.format, &args.export, None)?;
     let file = args.workload.as_str();
     let text = load::read_file(file)?;
     let (baseline, base_settings) = load::parse_workload(&text, file)?;
-    let (_, docs) = scenario::scenario_documents(&text, file, &args.sets)?;
+    let (_, docs) = scenario::scenario_documents(&text, file, &args.alternatives)?;
     if docs.is_empty() {
         return Err(Error::usage(format!("`{file}` has no scenarios to compare"))
             .help("Consider adding `scenarios: { steps: [...], alternatives: [...] }` to the workload, or `--set PATH=VALUE`."));
@@ -368,6 +406,7 @@ fn emit_comparison(
 }
 
 fn diff(args: &DiffArgs) -> Result<(), Error> {
+    check_options(args.format, &args.export, None)?;
     let fail_above = args
         .fail_above
         .as_deref()
@@ -466,6 +505,12 @@ fn budget_gate(
 }
 
 fn list_prices(args: &PricesArgs) -> Result<(), Error> {
+    if matches!(args.format, Format::Focus | Format::Html) {
+        return Err(Error::usage(
+            "`prices` lists price tables as a table, JSON, CSV or Markdown, not FOCUS or HTML",
+        )
+        .help("Consider `--format table|json|csv|markdown`."));
+    }
     let tables = prices::bundled()?;
     let text = match args.format {
         Format::Json => {

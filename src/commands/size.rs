@@ -9,6 +9,7 @@ use crate::report;
 pub(super) fn run(args: &SizeArgs) -> Result<(), Error> {
     use crate::size::scan::{self, ScanOptions};
     use crate::size::summary::{Summary, SummaryDoc};
+    refuse_ignored_options(args)?;
     if args.merge {
         let mut total: Option<Summary> = None;
         for file in &args.inputs {
@@ -48,23 +49,47 @@ pub(super) fn run(args: &SizeArgs) -> Result<(), Error> {
             .map(|i| parse_index_spec(i, &args.key))
             .collect::<Result<_, _>>()?,
     };
-    let files = scan::expand(&args.inputs)?;
+    // `-` is standard input: copied to a private temporary file first, so that it is read
+    // like any other file (chunked, in constant memory).
+    let stdin_copy = if args.inputs.iter().any(|i| i == load::STDIN) {
+        let mut tmp = tempfile::NamedTempFile::new()
+            .map_err(|e| Error::input(format!("cannot buffer standard input: {e}")))?;
+        std::io::copy(&mut std::io::stdin().lock(), &mut tmp)
+            .map_err(|e| Error::input(format!("cannot read standard input: {e}")))?;
+        Some(tmp)
+    } else {
+        None
+    };
+    let inputs: Vec<String> = args
+        .inputs
+        .iter()
+        .map(|i| match (&stdin_copy, i.as_str()) {
+            (Some(tmp), load::STDIN) => tmp.path().display().to_string(),
+            _ => i.clone(),
+        })
+        .collect();
+    let files = scan::expand(&inputs)?;
     if args.per_item {
-        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-        use std::io::Write;
-        let _ = writeln!(out, "file,line,bytes,read_units_strong,write_units");
-        let mut row = |r: scan::ItemRow| {
-            let (read, write) = (r.bytes.div_ceil(4096).max(1), r.bytes.div_ceil(1024).max(1));
-            let file = r.file.replace('"', "\"\"");
-            writeln!(out, "\"{file}\",{},{},{read},{write}", r.line, r.bytes)
-                .map_err(|e| Error::input(format!("cannot write to standard output: {e}")))
-        };
-        let summary = scan::each_item(&files, &options, &mut row)?;
-        let _ = out.flush();
-        for e in &summary.examples {
-            eprintln!("warning: {e}");
-        }
-        return Ok(());
+        // Streamed (constant memory) to --output, atomically, or to standard output.
+        let stdin_name = stdin_copy.as_ref().map(|t| t.path().display().to_string());
+        return output::stream(args.output.as_deref(), &mut |out| {
+            let broken = |e: std::io::Error| Error::input(format!("cannot write the rows: {e}"));
+            writeln!(out, "file,line,bytes,read_units_strong,write_units").map_err(broken)?;
+            let mut row = |r: scan::ItemRow| {
+                let (read, write) = (r.bytes.div_ceil(4096).max(1), r.bytes.div_ceil(1024).max(1));
+                let file = if stdin_name.as_deref() == Some(r.file.as_str()) {
+                    "-".to_string()
+                } else {
+                    r.file.replace('"', "\"\"")
+                };
+                writeln!(out, "\"{file}\",{},{},{read},{write}", r.line, r.bytes).map_err(broken)
+            };
+            let summary = scan::each_item(&files, &options, &mut row)?;
+            for e in &summary.examples {
+                eprintln!("warning: {e}");
+            }
+            Ok(())
+        });
     }
     let summary = scan::scan(&files, &options)?;
     if args.format != Format::Json {
@@ -75,6 +100,39 @@ pub(super) fn run(args: &SizeArgs) -> Result<(), Error> {
     output::emit(args.output.as_deref(), &render_size(&summary, args.format))
 }
 
+/// Options that would be accepted and silently ignored are usage errors.
+fn refuse_ignored_options(args: &SizeArgs) -> Result<(), Error> {
+    let refuse =
+        |what: &str, help: &str| Err(Error::usage(what.to_string()).help(help.to_string()));
+    if matches!(args.format, Format::Focus | Format::Html) {
+        return refuse(
+            "`size` prints a table, JSON, CSV or Markdown, not FOCUS or HTML",
+            "Consider `--format table|json|csv|markdown`.",
+        );
+    }
+    if args.merge
+        && (args.per_item
+            || args.strict
+            || !args.key.is_empty()
+            || !args.indexes.is_empty()
+            || args.input != InputShape::Auto
+            || args.jobs != 0)
+    {
+        return refuse(
+            "`--merge` reads summaries, so `--per-item`, `--strict`, `--key`, `--index`, `--input` and `--jobs` do not apply",
+            "Consider giving those options when the summaries are made.",
+        );
+    }
+    if args.per_item && (args.format != Format::Table || args.jobs != 0 || !args.indexes.is_empty())
+    {
+        return refuse(
+            "`--per-item` prints one CSV row per item, in file order, on one thread: `--format`, `--jobs` and `--index` do not apply",
+            "Consider leaving them out, or dropping `--per-item` for the distribution.",
+        );
+    }
+    Ok(())
+}
+
 fn render_size(summary: &crate::size::summary::Summary, format: Format) -> String {
     match format {
         Format::Json => {
@@ -83,9 +141,8 @@ fn render_size(summary: &crate::size::summary::Summary, format: Format) -> Strin
             s
         }
         Format::Markdown => report::size::markdown(summary),
-        Format::Table | Format::Csv | Format::Focus | Format::Html => {
-            report::size::table(summary, format == Format::Csv)
-        }
+        Format::Csv => report::size::table(summary, true),
+        Format::Table | Format::Focus | Format::Html => report::size::table(summary, false),
     }
 }
 

@@ -16,6 +16,9 @@ pub use workload::{MAX_ITEM_BYTES, SettingsOverrides, parse_workload, workload_f
 
 use crate::error::Error;
 
+/// The file name that means standard input (and, for `--output`, standard output).
+pub const STDIN: &str = "-";
+
 /// The largest input file we read (workloads and price tables are small; this bounds memory).
 pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
 
@@ -25,6 +28,27 @@ pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
 /// Missing, unreadable, a directory or special file, too large, or not UTF-8.
 pub fn read_file(path: &str) -> Result<String, Error> {
     use std::io::Read;
+    if path == STDIN {
+        let mut bytes = Vec::new();
+        std::io::stdin()
+            .lock()
+            .take(MAX_FILE_BYTES.saturating_add(1))
+            .read_to_end(&mut bytes)
+            .map_err(|e| Error::input(format!("cannot read standard input: {e}")))?;
+        if u64::try_from(bytes.len()).unwrap_or(u64::MAX) > MAX_FILE_BYTES {
+            return Err(Error::input(format!(
+                "standard input holds more than the {MAX_FILE_BYTES} bytes a workload or price table may be"
+            ))
+            .help("Consider whether this is the right input; workloads are a few kilobytes."));
+        }
+        return String::from_utf8(bytes).map_err(|e| {
+            Error::input(format!(
+                "standard input is not UTF-8 text (invalid byte at offset {})",
+                e.utf8_error().valid_up_to()
+            ))
+            .help("Consider UTF-8 text.")
+        });
+    }
     let meta = std::fs::metadata(path).map_err(|e| io_error(path, &e))?;
     if !meta.is_file() {
         return Err(Error::input(format!("`{path}` is not a regular file"))

@@ -1,7 +1,8 @@
 //! What-if scenarios. A scenario is a partial workload document merged onto the baseline with
 //! JSON Merge Patch semantics (RFC 7386) on the maps keyed by name. `steps` are cumulative,
 //! each applied on top of the previous one (a story like CloudShop's); `alternatives` each
-//! apply to the baseline; `--set path=value` on the command line makes one more alternative.
+//! apply to the baseline; on the command line, `--alt NAME` followed by `--set path=value`s makes
+//! a named alternative (the `--set`s before any `--alt` make one together).
 //! `compare` joins the estimates' line items on their stable keys.
 //!
 //! This module works on documents and estimates only: no files, no printing.
@@ -82,7 +83,7 @@ pub fn parse_set(arg: &str) -> Result<Value, Error> {
 pub fn scenario_documents(
     text: &str,
     file: &str,
-    sets: &[String],
+    command_line: &[(String, Vec<String>)],
 ) -> Result<(Value, Vec<ScenarioDoc>), Error> {
     let mut base = yaml::parse_value(text, file)?;
     let scenarios = base
@@ -148,7 +149,7 @@ pub fn scenario_documents(
             )?;
         }
     }
-    if !sets.is_empty() {
+    for (name, sets) in command_line {
         let mut doc = base.clone();
         for arg in sets {
             let patch = parse_set(arg)?;
@@ -160,7 +161,7 @@ pub fn scenario_documents(
         }
         add(
             ScenarioDoc {
-                name: "--set".to_string(),
+                name: name.clone(),
                 description: Some(sets.join(", ")),
                 kind: ScenarioKind::Alternative,
                 doc,
