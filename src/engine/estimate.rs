@@ -164,6 +164,20 @@ impl Estimate {
         out.into_iter().map(|(t, c)| (t.to_string(), c)).collect()
     }
 
+    /// The line items of each table, tables in order of first appearance, with the exact
+    /// subtotal: one pass over the lines, whatever the number of tables.
+    #[must_use]
+    pub fn lines_by_table(&self) -> Vec<(&str, Decimal, Vec<&LineItem>)> {
+        let mut out: IndexMap<&str, (Decimal, Vec<&LineItem>)> = IndexMap::new();
+        for item in &self.line_items {
+            let (sum, lines) = out.entry(&item.table).or_default();
+            // Bounded by the checked total (see `table_subtotals`).
+            *sum = sum.saturating_add(item.cost.unwrap_or_default());
+            lines.push(item);
+        }
+        out.into_iter().map(|(t, (s, l))| (t, s, l)).collect()
+    }
+
     /// Cost per component, in the order components are declared.
     #[must_use]
     pub fn component_costs(&self) -> Vec<(Component, Decimal)> {

@@ -8,6 +8,9 @@ use serde::de::DeserializeOwned;
 use super::suggest;
 use crate::error::Error;
 
+/// The node budget of a small document (larger ones get one node per byte).
+const MIN_NODE_BUDGET: usize = 50_000;
+
 /// A scalar with the position it was written at.
 pub type Spanned<T> = serde_saphyr::Spanned<T>;
 
@@ -33,11 +36,14 @@ pub fn source_text<'a, T>(value: &Spanned<T>, source: &'a str) -> Option<&'a str
 /// Malformed YAML, a value of the wrong type, an unknown field or value.
 pub fn parse<T: DeserializeOwned>(text: &str, file: &str) -> Result<T, Error> {
     let mut path = None;
-    // Workloads and price tables are small: a tight budget stops alias bombs and deep
-    // nesting early, in little memory.
+    // A budget that scales with the input: an honest document has at most about one node per
+    // byte it is written in (a node takes at least a character and a separator), so a
+    // 1,000-table workload passes, while an alias bomb — many nodes out of few bytes — is
+    // stopped after as many nodes as its text has bytes, early and in little memory.
+    let max_nodes = text.len().max(MIN_NODE_BUDGET);
     let options = serde_saphyr::options! {
         budget: serde_saphyr::budget! {
-            max_nodes: 50_000,
+            max_nodes: max_nodes,
             max_aliases: 1_000,
             max_depth: 48,
             max_total_scalar_bytes: 16 * 1024 * 1024,
@@ -112,7 +118,7 @@ fn help_for(message: &str) -> String {
         }
     }
     if message.starts_with("budget breached") {
-        return "Consider a smaller document: ddbcost refuses YAML that expands past 50,000 nodes, 1,000 aliases or 48 levels (a guard against alias bombs and runaway nesting).".to_string();
+        return "Consider a document without runaway aliases or nesting: ddbcost refuses YAML that expands to more nodes than it has bytes (at least 50,000), uses more than 1,000 aliases, or nests deeper than 48 levels (a guard against alias bombs).".to_string();
     }
     if message.starts_with("duplicate mapping key") {
         return "Consider giving each entry a distinct name: a repeated key would silently replace the first.".to_string();

@@ -50,8 +50,8 @@ pub fn table(c: &Comparison) -> String {
     }
     let mut b = Builder::default();
     b.push_record(header);
-    for t in &c.tables {
-        for r in c.rows.iter().filter(|r| r.table == t.table) {
+    for (t, table_rows) in c.rows_by_table() {
+        for r in table_rows {
             let mut row = vec![r.table.clone(), r.label.clone(), cell(r.baseline, cur)];
             for (v, d) in r.scenarios.iter().zip(&r.deltas) {
                 row.push(cell(*v, cur));

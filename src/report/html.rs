@@ -57,8 +57,8 @@ pub fn render(c: &Comparison, period: Period) -> String {
     let mut rows: Vec<Value> = Vec::new();
     let mut lines: Vec<Value> = Vec::new();
     if c.scenarios.is_empty() {
-        for (table, subtotal) in e.table_subtotals() {
-            for l in e.line_items.iter().filter(|l| *l.table == table) {
+        for (table, subtotal, items) in e.lines_by_table() {
+            for l in items {
                 lines.push(v(serde_json::json!({
                     "table": table, "label": l.label,
                     "quantity": l.quantity.map_or_else(|| "depends on usage".to_string(), money::quantity),
@@ -68,8 +68,8 @@ pub fn render(c: &Comparison, period: Period) -> String {
             lines.push(v(serde_json::json!({"table": "", "label": format!("Subtotal {table}"), "quantity": "", "unit": "", "unit_price": "", "cost": show(subtotal), "subtotal": true})));
         }
     } else {
-        for t in &c.tables {
-            for r in c.rows.iter().filter(|r| r.table == t.table) {
+        for (t, table_rows) in c.rows_by_table() {
+            for r in table_rows {
                 let cells: Vec<serde_json::Value> = r
                     .scenarios
                     .iter()

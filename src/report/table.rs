@@ -41,9 +41,8 @@ fn lines(e: &Estimate) -> String {
         "Unit price",
         &format!("Monthly ({c})"),
     ]);
-    let subtotals = e.table_subtotals();
-    for (table, subtotal) in &subtotals {
-        for item in e.line_items.iter().filter(|i| *i.table == **table) {
+    for (table, subtotal, items) in e.lines_by_table() {
+        for item in items {
             let (quantity, cost) = match (item.quantity, item.cost) {
                 (Some(q), Some(cost)) => (money::quantity(q), money::display(cost, c)),
                 _ => (
@@ -58,7 +57,7 @@ fn lines(e: &Estimate) -> String {
                 _ => item.label.to_string(),
             };
             b.push_record([
-                table.clone(),
+                table.to_string(),
                 label,
                 quantity,
                 item.unit.to_string(),
@@ -72,7 +71,7 @@ fn lines(e: &Estimate) -> String {
             String::new(),
             String::new(),
             String::new(),
-            money::display(*subtotal, c),
+            money::display(subtotal, c),
         ]);
     }
     b.push_record([

@@ -94,6 +94,25 @@ pub struct Waterfall<'a> {
 pub const OMITTED_STEPS: &str = "(steps not shown)";
 
 impl Comparison {
+    /// Each table's totals with its rows, in order: one pass over the rows.
+    #[must_use]
+    pub fn rows_by_table(&self) -> Vec<(&TableTotals, Vec<&Row>)> {
+        let position: std::collections::HashMap<&str, usize> = self
+            .tables
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (t.table.as_str(), i))
+            .collect();
+        let mut out: Vec<(&TableTotals, Vec<&Row>)> =
+            self.tables.iter().map(|t| (t, Vec::new())).collect();
+        for r in &self.rows {
+            if let Some(&i) = position.get(r.table.as_str()) {
+                out[i].1.push(r);
+            }
+        }
+        out
+    }
+
     /// The waterfall of the cumulative steps, if there are any.
     #[must_use]
     pub fn waterfall(&self) -> Option<Waterfall<'_>> {
