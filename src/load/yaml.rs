@@ -42,6 +42,9 @@ pub fn parse<T: DeserializeOwned>(text: &str, file: &str) -> Result<T, Error> {
     // stopped after as many nodes as its text has bytes, early and in little memory.
     let max_nodes = text.len().max(MIN_NODE_BUDGET);
     let options = serde_saphyr::options! {
+        // YAML 1.2 booleans only (`true`/`false`): `on`, `yes` or `no` are text, so a scenario
+        // named `on` or a country code `NO` is never read as a boolean.
+        strict_booleans: true,
         budget: serde_saphyr::budget! {
             max_nodes: max_nodes,
             max_aliases: 1_000,
