@@ -276,6 +276,22 @@ fn export(
 
 fn compare(args: &CompareArgs) -> Result<(), Error> {
     check_options(args.format, &args.export, None)?;
+    let comparison = comparison(args)?;
+    emit_comparison(
+        &comparison,
+        args.format,
+        &args.export,
+        args.output.as_deref(),
+    )
+}
+
+/// The comparison `compare` prints: the workload's scenarios and the command line's
+/// alternatives, the ones selected with `--scenario` (steps still cumulative, and each step's
+/// own delta measured from the step before it).
+///
+/// # Errors
+/// As `compare`: a bad workload or scenario, a missing price, no scenarios.
+pub fn comparison(args: &CompareArgs) -> Result<Comparison, Error> {
     let file = args.workload.as_str();
     let text = load::read_file(file)?;
     let (baseline, base_settings) = load::parse_workload(&text, file)?;
@@ -336,12 +352,7 @@ fn compare(args: &CompareArgs) -> Result<(), Error> {
     }
     let mut comparison = scenario::compare(base_estimate, results)?;
     comparison.notes = notes;
-    emit_comparison(
-        &comparison,
-        args.format,
-        &args.export,
-        args.output.as_deref(),
-    )
+    Ok(comparison)
 }
 
 /// Where a scenario switches a table between on-demand and provisioned, the utilization at

@@ -37,32 +37,8 @@ impl Cx<'_> {
             }
             return Ok(CapacityMode::OnDemand);
         }
-        // Each dimension on its own: fixed units where `rcu`/`wcu` is given, auto scaling
-        // otherwise (AWS scales reads and writes with separate scalable targets).
-        let scaled = match &c.auto_scaling {
-            Some(a) => {
-                let apath = format!("{path}.auto_scaling");
-                if rcu.is_some() && wcu.is_some() {
-                    return Err(self.err(&apath, position(&c.mode), "`auto_scaling` scales nothing: both `rcu` and `wcu` are fixed", "Consider removing `rcu` or `wcu` for the dimension to scale, or removing `auto_scaling`."));
-                }
-                for (fixed, kind, bounds) in [
-                    (rcu.is_some(), "rcu", [&a.min_rcu, &a.max_rcu]),
-                    (wcu.is_some(), "wcu", [&a.min_wcu, &a.max_wcu]),
-                ] {
-                    if fixed && bounds.iter().any(|b| b.is_some()) {
-                        return Err(self.err(&apath, position(&c.mode), format!("`auto_scaling` bounds `{kind}`, which `{kind}` fixes"), format!("Consider removing `{kind}` to scale it, or `min_{kind}`/`max_{kind}`.")));
-                    }
-                }
-                Some(self.auto_scaling(a, &apath)?)
-            }
-            None => None,
-        };
-        let (read, write) = match (rcu, wcu, scaled) {
-            (Some(rcu), Some(wcu), None) => (Capacity::Fixed(rcu), Capacity::Fixed(wcu)),
-            (rcu, wcu, Some((scaled_read, scaled_write))) => (
-                rcu.map_or(scaled_read, Capacity::Fixed),
-                wcu.map_or(scaled_write, Capacity::Fixed),
-            ),
+        let (read, write) = match self.dimensions(rcu, wcu, c.auto_scaling.as_ref(), path)? {
+            (Some(read), Some(write)) => (read, write),
             _ => {
                 return Err(self.err(path, position(&c.mode), "a provisioned table needs both `rcu` and `wcu`, or `auto_scaling` for the dimension not fixed", "Consider `rcu: 100` and `wcu: 50` (units per second), or `auto_scaling: { target: 70% }` (both dimensions, or the one without fixed units)."));
             }
@@ -123,6 +99,45 @@ impl Cx<'_> {
             write,
             reserved,
         }))
+    }
+
+    /// Reads and writes, each on its own: fixed units where `rcu`/`wcu` is given, auto scaling
+    /// where it is not and `auto_scaling` is (AWS scales reads and writes with separate
+    /// scalable targets), `None` where neither is given.
+    pub(super) fn dimensions(
+        &self,
+        rcu: Option<Decimal>,
+        wcu: Option<Decimal>,
+        auto_scaling: Option<&RawAutoScaling>,
+        path: &str,
+    ) -> Result<(Option<Capacity>, Option<Capacity>), Error> {
+        let Some(a) = auto_scaling else {
+            return Ok((rcu.map(Capacity::Fixed), wcu.map(Capacity::Fixed)));
+        };
+        let apath = format!("{path}.auto_scaling");
+        if rcu.is_some() && wcu.is_some() {
+            return Err(self.err(&apath, None, "`auto_scaling` scales nothing: both `rcu` and `wcu` are fixed", "Consider removing `rcu` or `wcu` for the dimension to scale, or removing `auto_scaling`."));
+        }
+        for (fixed, kind, bounds) in [
+            (rcu.is_some(), "rcu", [&a.min_rcu, &a.max_rcu]),
+            (wcu.is_some(), "wcu", [&a.min_wcu, &a.max_wcu]),
+        ] {
+            if fixed && bounds.iter().any(|b| b.is_some()) {
+                return Err(self.err(
+                    &apath,
+                    None,
+                    format!("`auto_scaling` bounds `{kind}`, which `{kind}` fixes"),
+                    format!(
+                        "Consider removing `{kind}` to scale it, or `min_{kind}`/`max_{kind}`."
+                    ),
+                ));
+            }
+        }
+        let (scaled_read, scaled_write) = self.auto_scaling(a, &apath)?;
+        Ok((
+            Some(rcu.map_or(scaled_read, Capacity::Fixed)),
+            Some(wcu.map_or(scaled_write, Capacity::Fixed)),
+        ))
     }
 
     /// Auto scaling for reads and writes: target utilization 20–90 % (default 70 %),
@@ -360,7 +375,12 @@ impl Cx<'_> {
 
     /// Provisioned capacity units (`rcu`, `wcu`, auto-scaling bounds): whole, at least 1
     /// (AWS refuses 0 and fractions).
-    fn units(&self, s: Option<&Scalar>, path: &str, what: &str) -> Result<Option<Decimal>, Error> {
+    pub(super) fn units(
+        &self,
+        s: Option<&Scalar>,
+        path: &str,
+        what: &str,
+    ) -> Result<Option<Decimal>, Error> {
         let units = self.whole(s, path, what)?;
         if units.is_some_and(|u| u < Decimal::ONE) {
             return Err(self.err(

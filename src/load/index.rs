@@ -93,8 +93,8 @@ impl Cx<'_> {
             Projection::KeysOnly => Decimal::ZERO,
             _ => Decimal::ONE,
         };
-        let rcu = self.count(i.rcu.as_ref(), &p("rcu"))?;
-        let wcu = self.count(i.wcu.as_ref(), &p("wcu"))?;
+        let rcu = self.units(i.rcu.as_ref(), &p("rcu"), "`rcu`")?;
+        let wcu = self.units(i.wcu.as_ref(), &p("wcu"), "`wcu`")?;
         let own = rcu.is_some() || wcu.is_some() || i.auto_scaling.is_some();
         let index_capacity = match (kind, capacity) {
             (IndexKind::Local, _) if own => {
@@ -115,18 +115,18 @@ impl Cx<'_> {
             }
             (IndexKind::Local, _) | (IndexKind::Global, CapacityMode::OnDemand) => None,
             (IndexKind::Global, CapacityMode::Provisioned(table_cap)) => {
-                let (read, write) = match (rcu, wcu, &i.auto_scaling) {
-                    (Some(r), Some(w), None) => (Capacity::Fixed(r), Capacity::Fixed(w)),
-                    (None, None, Some(a)) => self.auto_scaling(a, &p("auto_scaling"))?,
-                    // AWS applies a table's auto scaling settings to its GSIs by default.
-                    (None, None, None)
-                        if matches!(table_cap.read, Capacity::AutoScaling { .. }) =>
-                    {
-                        (table_cap.read, table_cap.write)
-                    }
-                    _ => {
-                        return Err(self.err(&path, position(&i.projection), "a GSI of a provisioned table needs its own `rcu` and `wcu` (or `auto_scaling`)", "Consider adding `rcu` and `wcu` to the index."));
-                    }
+                // Each dimension on its own; one the GSI does not state inherits the table's
+                // auto scaling (AWS applies a table's auto scaling settings to its GSIs by
+                // default), never the table's fixed units.
+                let (read, write) = self.dimensions(rcu, wcu, i.auto_scaling.as_ref(), &path)?;
+                let inherit = |own: Option<Capacity>, table: Capacity| {
+                    own.or(matches!(table, Capacity::AutoScaling { .. }).then_some(table))
+                };
+                let (Some(read), Some(write)) = (
+                    inherit(read, table_cap.read),
+                    inherit(write, table_cap.write),
+                ) else {
+                    return Err(self.err(&path, position(&i.projection), "a GSI of a provisioned table needs its own `rcu` and `wcu` (or `auto_scaling`, its own or the table's) for each dimension", "Consider adding `rcu` and `wcu` to the index."));
                 };
                 Some(ProvisionedCapacity {
                     read,
