@@ -284,3 +284,50 @@ fn a_workload_can_measure_its_item_size_from_a_sample() {
         .stderr_has("nowhere.json")
         .stderr_has("at tables.t.item_size");
 }
+
+#[test]
+fn the_chunked_parallel_path_gives_the_same_summary_and_line_numbers() {
+    // A file split into 1 KB chunks sized on two threads: the same histogram as one thread
+    // reading it whole, and a malformed line reported at its true line number.
+    use ddbcost::size::scan::{ScanOptions, scan};
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = String::new();
+    for i in 0..2000 {
+        if i == 1234 {
+            text.push_str("{not json\n");
+        } else {
+            text.push_str(&format!(
+                "{{\"pk\":{{\"S\":\"item-{i}\"}},\"n\":{{\"N\":\"{i}\"}}}}\n"
+            ));
+        }
+    }
+    let path = dir.path().join("items.json");
+    std::fs::write(&path, &text).unwrap();
+    let files = vec![path];
+    let whole = scan(
+        &files,
+        &ScanOptions {
+            jobs: 1,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let chunked = scan(
+        &files,
+        &ScanOptions {
+            jobs: 2,
+            chunk_bytes: Some(1024),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    assert!(text.len() > 40 * 1024, "many chunks");
+    assert_eq!(whole.sizes, chunked.sizes);
+    assert_eq!((whole.bad, chunked.bad), (1, 1));
+    assert!(
+        chunked.examples[0].contains("items.json:1235:"),
+        "{:?}",
+        chunked.examples
+    );
+    assert_eq!(whole.examples, chunked.examples);
+}

@@ -48,6 +48,7 @@ pub(super) fn run(args: &SizeArgs) -> Result<(), Error> {
             .iter()
             .map(|i| parse_index_spec(i, &args.key))
             .collect::<Result<_, _>>()?,
+        chunk_bytes: None,
     };
     // `-` is standard input: copied to a private temporary file first, so that it is read
     // like any other file (chunked, in constant memory).

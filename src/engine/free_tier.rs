@@ -39,10 +39,14 @@ pub fn lines(
             "free tier",
         )
     };
+    let storage_label = format!(
+        "Free tier: {} GB storage (Standard)",
+        allowance.storage_gb.normalize()
+    );
     let credits = [
         (
             "storage",
-            "Free tier: 25 GB storage (Standard)",
+            storage_label.as_str(),
             PriceKey::StorageGbMonth(TableClass::Standard),
             allowance.storage_gb,
             "GB-month",
@@ -83,7 +87,7 @@ pub fn lines(
                 key,
                 table: &Arc::from("(account)"),
                 component: Component::FreeTier,
-                label: Cow::Borrowed(label),
+                label: Cow::Owned(label.to_string()),
                 region,
                 unit,
                 basis: Basis::Derived,

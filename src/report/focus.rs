@@ -157,7 +157,8 @@ pub fn render(estimates: &[(&str, &Estimate)], period: Period) -> (String, usize
             let unit = focus_unit(i.unit, e.settings.gb == crate::model::GbConvention::Binary);
             let region_known = !i.region.is_empty() && i.region.contains('-');
             let resource = format!("{}/table/{}", e.workload, i.table);
-            let _ = w.write_record([
+            // Every field ASCII, whatever the workload's names and labels hold.
+            let record = [
                 d(cost),
                 // Not an AWS account number: an all-digit id would also read as a number.
                 ascii(&format!("estimate:{}", e.workload)),
@@ -224,7 +225,8 @@ pub fn render(estimates: &[(&str, &Estimate)], period: Period) -> (String, usize
                 i.key.clone(),
                 i.patterns().join(";"),
                 i.basis.name().to_string(),
-            ]);
+            ];
+            let _ = w.write_record(record.iter().map(|f| ascii(f)));
         }
     }
     (

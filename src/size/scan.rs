@@ -47,6 +47,9 @@ pub struct ScanOptions {
     /// The table's key attributes (for index entries).
     pub table_keys: Vec<String>,
     pub indexes: Vec<IndexSpec>,
+    /// Bytes per chunk a large uncompressed file is split into (`None`: 32 MiB). Tests set
+    /// it small to run the chunked, parallel path on small files.
+    pub chunk_bytes: Option<u64>,
 }
 
 /// One item's measurement, for `--per-item`.
@@ -173,13 +176,14 @@ pub fn scan(files: &[PathBuf], options: &ScanOptions) -> Result<Summary, Error> 
     let mut units = Vec::new();
     for (i, f) in files.iter().enumerate() {
         let len = std::fs::metadata(f).map_err(|e| io_error(f, &e))?.len();
-        let splittable = len > CHUNK_BYTES
+        let chunk = options.chunk_bytes.unwrap_or(CHUNK_BYTES).max(1);
+        let splittable = len > chunk
             && !is_gzip(f).map_err(|e| io_error(f, &e))?
             && line_delimited(f).map_err(|e| io_error(f, &e))?;
         if splittable {
             let mut start = 0;
             while start < len {
-                let end = start.saturating_add(CHUNK_BYTES).min(len);
+                let end = start.saturating_add(chunk).min(len);
                 units.push(Unit {
                     file: i,
                     start,
