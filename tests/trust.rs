@@ -28,15 +28,6 @@ fn total_of(doc: &serde_json::Value, scenario: &str) -> Decimal {
     dec(s["total"].as_str().unwrap())
 }
 
-fn estimate_total(path: &str) -> Decimal {
-    let out = Case::new()
-        .args(["estimate", path, "--format", "json"])
-        .run()
-        .success();
-    let doc: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
-    dec(doc["total"].as_str().unwrap())
-}
-
 const ONE_TABLE: &str = "prices: aws-us-east-1
 tables:
   orders:
