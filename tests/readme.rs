@@ -1,0 +1,85 @@
+//! The README is a contract: every `console` block in it is a command and (part of) what it
+//! prints. This test runs each command from the repository root and checks that every line
+//! the block shows is a line of the output (`…` lines elide), so a header, a figure or a
+//! layout the README documents cannot drift from what the tool prints.
+
+mod common;
+
+use common::root;
+
+struct Block {
+    command: Vec<String>,
+    lines: Vec<String>,
+    at: usize,
+}
+
+fn blocks(readme: &str) -> Vec<Block> {
+    let mut out = Vec::new();
+    let mut current: Option<(usize, usize, Vec<String>)> = None;
+    for (n, raw) in readme.lines().enumerate() {
+        let trimmed = raw.trim_start();
+        let indent = raw.len().saturating_sub(trimmed.len());
+        match &mut current {
+            None if trimmed == "```console" => current = Some((n + 1, indent, Vec::new())),
+            Some((_, _, _)) if trimmed == "```" => {
+                let (at, _, body) = current.take().unwrap();
+                let (first, rest) = body.split_first().expect("a console block has a command");
+                let command = first
+                    .strip_prefix("$ ddbcost ")
+                    .unwrap_or_else(|| {
+                        panic!("README.md:{at}: a console block starts with `$ ddbcost`")
+                    })
+                    .split_whitespace()
+                    .map(str::to_string)
+                    .collect();
+                out.push(Block {
+                    command,
+                    lines: rest.to_vec(),
+                    at,
+                });
+            }
+            Some((_, indent_of_block, body)) => {
+                let line = raw.get(*indent_of_block..).unwrap_or("").trim_end();
+                body.push(line.to_string());
+            }
+            None => {}
+        }
+    }
+    out
+}
+
+#[test]
+fn every_console_block_of_the_readme_is_what_the_tool_prints() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let blocks = blocks(&readme);
+    assert!(blocks.len() >= 5, "the README shows its commands");
+    let mut failures = Vec::new();
+    for b in &blocks {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_ddbcost"))
+            .args(&b.command)
+            .current_dir(root())
+            .output()
+            .unwrap();
+        if !out.status.success() {
+            failures.push(format!(
+                "README.md:{}: `ddbcost {}` failed: {}",
+                b.at,
+                b.command.join(" "),
+                String::from_utf8_lossy(&out.stderr)
+            ));
+            continue;
+        }
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let printed: Vec<&str> = stdout.lines().map(str::trim_end).collect();
+        for line in b.lines.iter().filter(|l| !l.is_empty() && l.trim() != "…") {
+            if !printed.contains(&line.as_str()) {
+                failures.push(format!(
+                    "README.md:{}: `ddbcost {}` does not print\n  {line}\nit prints:\n{stdout}",
+                    b.at,
+                    b.command.join(" ")
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n---\n"));
+}
