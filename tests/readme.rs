@@ -83,3 +83,52 @@ fn every_console_block_of_the_readme_is_what_the_tool_prints() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n---\n"));
 }
+
+#[test]
+fn the_readme_error_table_is_the_catalogue() {
+    // One row per folder of tests/errors/, in order, with its command, exit code and an
+    // excerpt of the message the catalogue checks.
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let start = readme
+        .find("| error | command | exit | message (excerpt) |")
+        .expect("the error table");
+    let rows: Vec<Vec<String>> = readme[start..]
+        .lines()
+        .skip(2)
+        .take_while(|l| l.starts_with('|'))
+        .map(|l| {
+            l.trim_matches('|')
+                .split(" | ")
+                .map(|c| c.trim().replace("\\|", "|"))
+                .collect()
+        })
+        .collect();
+    let mut folders: Vec<String> = std::fs::read_dir(root().join("tests/errors"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    folders.sort();
+    let names: Vec<String> = rows
+        .iter()
+        .map(|r| r[0].trim_matches('`').to_string())
+        .collect();
+    assert_eq!(names, folders, "README error table vs tests/errors/");
+    for row in &rows {
+        let dir = root().join("tests/errors").join(row[0].trim_matches('`'));
+        let read = |f: &str| std::fs::read_to_string(dir.join(f)).unwrap();
+        assert_eq!(
+            row[1].trim_matches('`'),
+            read("args").lines().next().unwrap(),
+            "{}",
+            row[0]
+        );
+        assert_eq!(row[2], read("code").trim(), "{}", row[0]);
+        let excerpt = row[3].trim_matches('`');
+        assert!(
+            read("expected").contains(excerpt) || read("expected").contains(&row[3]),
+            "{}: `{}` is not in its expected message",
+            row[0],
+            row[3]
+        );
+    }
+}

@@ -764,3 +764,52 @@ fn a_workload_of_a_thousand_tables_loads() {
     let e = estimate(&text, "aws-us-east-1");
     assert_eq!(e.table_subtotals().len(), 1000);
 }
+
+// §14 --------------------------------------------------------------------------------------
+
+#[test]
+fn the_free_tier_label_states_the_price_tables_allowance() {
+    // A price table granting 10 GB: the credit line says 10 GB (10 GB × $0.25 = −$2.50).
+    let dir = tempfile::tempdir().unwrap();
+    let base = std::fs::read_to_string(common::root().join("pricing/aws-us-east-1.yaml")).unwrap();
+    let prices = dir.path().join("ten.yaml");
+    std::fs::write(&prices, base.replace("storage_gb: 25", "storage_gb: 10")).unwrap();
+    let w = dir.path().join("w.yaml");
+    std::fs::write(&w, "tables:\n  t:\n    storage: 100 GB\n").unwrap();
+    let out = Case::new()
+        .args([
+            "estimate",
+            &w.to_string_lossy(),
+            "--prices",
+            &prices.to_string_lossy(),
+            "--free-tier",
+            "--format",
+            "json",
+        ])
+        .run()
+        .success();
+    let doc: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    let credit = doc["line_items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["key"] == "account/free-tier/storage")
+        .unwrap();
+    assert_eq!(credit["label"], "Free tier: 10 GB storage (Standard)");
+    assert_eq!(dec(credit["cost"].as_str().unwrap()), dec("-2.50"));
+}
+
+#[test]
+fn every_focus_field_is_ascii_whatever_the_names_hold() {
+    // Table, pattern and workload names in other scripts: FOCUS text stays ASCII.
+    let (_dir, path) = temp_workload(
+        "name: Commandes — été\nprices: aws-us-east-1\ntables:\n  commandes-été:\n    item_size: 1 KB\n    patterns:\n      écrire→x: { op: put, rate: 1/s }\n",
+    );
+    let out = Case::new()
+        .args([
+            "estimate", &path, "--format", "focus", "--period", "2026-12",
+        ])
+        .run()
+        .success();
+    assert!(out.stdout.is_ascii(), "{}", out.stdout);
+}
