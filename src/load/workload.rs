@@ -555,7 +555,7 @@ impl Cx<'_> {
         let p = |f: &str| format!("{table_path}.backups.{f}");
         Ok(Backups {
             retained: self
-                .count(b.retained.as_ref(), &p("retained"))?
+                .whole(b.retained.as_ref(), &p("retained"), "`retained` backups")?
                 .unwrap_or_default(),
             restores_per_month: self
                 .count(b.restores_per_month.as_ref(), &p("restores_per_month"))?

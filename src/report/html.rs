@@ -51,6 +51,7 @@ pub fn render(c: &Comparison, period: Period) -> String {
             v(serde_json::json!({
                 "name": s.name, "kind": s.kind.name(), "description": s.description,
                 "total": show(s.estimate.total), "delta": signed(s.delta, cur), "percent": percent, "class": class(s.delta),
+                "step_delta": s.step_delta.map(|d| signed(d, cur)), "step_class": s.step_delta.map_or("", class),
             }))
         })
         .collect();
@@ -166,6 +167,7 @@ pub fn render(c: &Comparison, period: Period) -> String {
             currency => cur,
             meta,
             scenarios,
+            any_step => c.scenarios.iter().any(|s| s.step_delta.is_some()),
             rows,
             lines,
             waterfall => waterfall.map(Value::from_safe_string),
