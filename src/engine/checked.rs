@@ -5,28 +5,34 @@ use rust_decimal::Decimal;
 
 use super::EngineError;
 
+#[cold]
 fn overflow(context: &str) -> EngineError {
     EngineError::Overflow {
         context: context.to_string(),
     }
 }
 
+#[inline]
 pub fn add(a: Decimal, b: Decimal, context: &str) -> Result<Decimal, EngineError> {
     a.checked_add(b).ok_or_else(|| overflow(context))
 }
 
+#[inline]
 pub fn sub(a: Decimal, b: Decimal, context: &str) -> Result<Decimal, EngineError> {
     a.checked_sub(b).ok_or_else(|| overflow(context))
 }
 
+#[inline]
 pub fn mul(a: Decimal, b: Decimal, context: &str) -> Result<Decimal, EngineError> {
     a.checked_mul(b).ok_or_else(|| overflow(context))
 }
 
+#[inline]
 pub fn div(a: Decimal, b: Decimal, context: &str) -> Result<Decimal, EngineError> {
     a.checked_div(b).ok_or_else(|| overflow(context))
 }
 
+#[inline]
 pub fn sum<I: IntoIterator<Item = Decimal>>(
     values: I,
     context: &str,
@@ -36,6 +42,7 @@ pub fn sum<I: IntoIterator<Item = Decimal>>(
         .try_fold(Decimal::ZERO, |acc, v| add(acc, v, context))
 }
 
+#[inline]
 pub fn some(value: Option<Decimal>, context: &str) -> Result<Decimal, EngineError> {
     value.ok_or_else(|| overflow(context))
 }

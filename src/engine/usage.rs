@@ -55,6 +55,11 @@ impl PatternUsage {
 
     /// Fills the base-capacity sums: own units plus the LSIs' (checked).
     fn with_base(mut self, lsis: &[usize], context: &str) -> Result<Self, EngineError> {
+        if lsis.is_empty() {
+            self.base_read_units = self.read_units;
+            self.base_write_units = self.write_units;
+            return Ok(self);
+        }
         self.base_read_units = checked::sum(
             std::iter::once(self.read_units).chain(lsis.iter().map(|&i| self.index_read_units[i])),
             context,
@@ -168,7 +173,8 @@ pub struct TableUsage {
     pub lsis: Vec<usize>,
     /// Items deleted by TTL in a month (free, but streamed and replicated).
     pub ttl_deletes: Decimal,
-    /// New items a month: items put, less the share of puts that overwrite.
+    /// New items a month: items put, less the share of puts that overwrite (counted only for a
+    /// table with a TTL retention, the one rule that needs it).
     pub inserts: Decimal,
     /// Write units of those deletes if they were charged (replicas, CDC).
     pub ttl_delete_units: Decimal,
@@ -191,9 +197,10 @@ impl TableUsage {
 
 pub fn table_usage(table: &Table, settings: &Settings) -> Result<TableUsage, EngineError> {
     let n = table.indexes.len();
+    let total_name: Arc<str> = Arc::from("(total)");
     let mut usage = TableUsage {
         patterns: Vec::with_capacity(table.patterns.len()),
-        totals: PatternUsage::zero(Arc::from("(total)"), n),
+        totals: PatternUsage::zero(Arc::clone(&total_name), n),
         lsis: (0..n)
             .filter(|&i| table.indexes[i].kind == IndexKind::Local)
             .collect(),
@@ -204,10 +211,13 @@ pub fn table_usage(table: &Table, settings: &Settings) -> Result<TableUsage, Eng
     };
     for pattern in &table.patterns {
         let p = pattern_usage(table, pattern, settings)?.with_base(&usage.lsis, &pattern.name)?;
-        if matches!(
-            pattern.operation,
-            Operation::Put | Operation::BatchWrite | Operation::TransactWrite
-        ) {
+        // Inserts matter only to a TTL retention (items stored, items expiring).
+        if table.ttl.is_some()
+            && matches!(
+                pattern.operation,
+                Operation::Put | Operation::BatchWrite | Operation::TransactWrite
+            )
+        {
             let context = pattern.name.as_str();
             let new = mul(
                 p.items_written,
@@ -219,11 +229,11 @@ pub fn table_usage(table: &Table, settings: &Settings) -> Result<TableUsage, Eng
         usage.totals.add(&p, &table.name)?;
         usage.patterns.push(p);
     }
-    usage.totals = std::mem::replace(
+    let totals = std::mem::replace(
         &mut usage.totals,
-        PatternUsage::zero(Arc::from("(total)"), 0),
-    )
-    .with_base(&usage.lsis, &table.name)?;
+        PatternUsage::zero(Arc::clone(&total_name), 0),
+    );
+    usage.totals = totals.with_base(&usage.lsis, &table.name)?;
     // Stated TTL deletes, or with a retention the steady state: every month, what was inserted
     // one retention earlier expires — as many items as are inserted.
     let ttl_deletes = match (table.ttl_deletes, table.ttl) {
@@ -240,7 +250,11 @@ pub fn table_usage(table: &Table, settings: &Settings) -> Result<TableUsage, Eng
         usage.ttl_deletes = deletes;
         usage.ttl_delete_units = mul(
             deletes,
-            per_item(&table_classes(table), units::item_write_units, context)?,
+            per_item(
+                table_classes(table).as_slice(),
+                units::item_write_units,
+                context,
+            )?,
             context,
         )?;
         usage.ttl_delete_bytes = mul(deletes, size, context)?;
@@ -262,35 +276,42 @@ fn item_bytes(table: &Table, pattern: &AccessPattern, index: Option<&Index>) -> 
 }
 
 /// The table's item sizes: its classes, or one class of its average size.
-fn table_classes(table: &Table) -> Vec<SizeClass> {
-    if table.item_size_classes.is_empty() {
-        vec![SizeClass {
-            bytes: table.item_size_bytes.unwrap_or_default(),
-            weight: Decimal::ONE,
-        }]
-    } else {
-        table.item_size_classes.clone()
+fn table_classes(table: &Table) -> Classes<'_> {
+    Classes::of(table.item_size_bytes, &table.item_size_classes)
+}
+
+/// Item sizes without an allocation: one average size, or the stated classes.
+enum Classes<'a> {
+    One([SizeClass; 1]),
+    Many(&'a [SizeClass]),
+}
+
+impl<'a> Classes<'a> {
+    fn of(mean: Option<Decimal>, classes: &'a [SizeClass]) -> Self {
+        if classes.is_empty() {
+            Classes::One([SizeClass {
+                bytes: mean.unwrap_or_default(),
+                weight: Decimal::ONE,
+            }])
+        } else {
+            Classes::Many(classes)
+        }
+    }
+
+    fn as_slice(&self) -> &[SizeClass] {
+        match self {
+            Classes::One(one) => one,
+            Classes::Many(many) => many,
+        }
     }
 }
 
 /// The item sizes a pattern touches, for rules that round per item: the pattern's own
 /// classes, else the table's (a pattern without its own size reads the table's items).
-/// `(size, weight)` pairs; a single class of the average size when items do not differ.
-fn size_classes(table: &Table, pattern: &AccessPattern) -> Vec<SizeClass> {
-    let (mean, classes) = match pattern.item_size_bytes {
-        Some(mean) => (mean, &pattern.item_size_classes),
-        None => (
-            table.item_size_bytes.unwrap_or_default(),
-            &table.item_size_classes,
-        ),
-    };
-    if classes.is_empty() {
-        vec![SizeClass {
-            bytes: mean,
-            weight: Decimal::ONE,
-        }]
-    } else {
-        classes.clone()
+fn size_classes<'a>(table: &'a Table, pattern: &'a AccessPattern) -> Classes<'a> {
+    match pattern.item_size_bytes {
+        Some(mean) => Classes::of(Some(mean), &pattern.item_size_classes),
+        None => table_classes(table),
     }
 }
 
@@ -334,6 +355,7 @@ fn pattern_usage(
     // page) and for bytes; per-item rules average over the size classes.
     let size = item_bytes(table, pattern, index);
     let classes = size_classes(table, pattern);
+    let classes = classes.as_slice();
     // What one item of `bytes` reads: itself, or its entry on the index queried.
     let read_bytes = |bytes: Decimal| match (pattern.item_size_bytes, index) {
         (None, Some(index)) if !pattern.fetches_base_items => {
@@ -352,7 +374,7 @@ fn pattern_usage(
             )?
         } else {
             per_item(
-                &classes,
+                classes,
                 |b| units::read_units_per_op(op, pattern.consistency, read_bytes(b), items),
                 context,
             )?
@@ -369,7 +391,7 @@ fn pattern_usage(
                     )?;
                     let fetch = mul(
                         mul(
-                            per_item(&classes, units::item_read_units, context)?,
+                            per_item(classes, units::item_read_units, context)?,
                             items,
                             context,
                         )?,
@@ -389,7 +411,7 @@ fn pattern_usage(
     usage.write_units = mul(
         ops,
         per_item(
-            &classes,
+            classes,
             |b| units::write_units_per_op(op, b, items),
             context,
         )?,
@@ -399,7 +421,7 @@ fn pattern_usage(
     usage.items_written = mul(ops, item_writes, context)?;
     usage.plain_write_units = mul(
         usage.items_written,
-        per_item(&classes, units::item_write_units, context)?,
+        per_item(classes, units::item_write_units, context)?,
         context,
     )?;
     usage.bytes_written = mul(usage.items_written, size, context)?;
@@ -414,7 +436,7 @@ fn pattern_usage(
             );
         let writes_per_item = checked::some(writes_per_item, context)?;
         let entry_units = per_item(
-            &classes,
+            classes,
             |b| units::item_write_units(index_entry_bytes(table, index, b)),
             context,
         )?;
@@ -438,12 +460,12 @@ pub fn index_writes_per_item(op: Operation, index: &Index, overwrites: Decimal) 
         Operation::Update => update_writes(index),
         Operation::Put | Operation::BatchWrite | Operation::TransactWrite => {
             // (1 − overwrites) × key_share + overwrites × the update rule.
+            if overwrites.is_zero() {
+                return Some(index.key_share);
+            }
             let inserts = Decimal::ONE
                 .checked_sub(overwrites)?
                 .checked_mul(index.key_share)?;
-            if overwrites.is_zero() {
-                return Some(inserts);
-            }
             inserts.checked_add(overwrites.checked_mul(update_writes(index)?)?)
         }
         Operation::Delete => Some(index.key_share),
