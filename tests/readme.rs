@@ -132,3 +132,114 @@ fn the_readme_error_table_is_the_catalogue() {
         );
     }
 }
+
+/// The keys of a JSON object, in order.
+fn keys(v: &serde_json::Value) -> Vec<String> {
+    v.as_object().unwrap().keys().cloned().collect()
+}
+
+#[test]
+fn the_json_documents_have_the_fields_the_readme_names() {
+    // The README's "Output formats" section names these fields; the documents have exactly
+    // them, and each is named in the README in backticks.
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let run = |args: &[&str]| -> serde_json::Value {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_ddbcost"))
+            .args(args)
+            .current_dir(root())
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let estimate = run(&["estimate", "workloads/cloudshop.yaml", "--format", "json"]);
+    let compare = run(&["compare", "workloads/cloudshop.yaml", "--format", "json"]);
+    let expected: [(&serde_json::Value, &[&str]); 6] = [
+        (
+            &estimate,
+            &[
+                "schema",
+                "workload",
+                "currency",
+                "total",
+                "total_rounded",
+                "rounding",
+                "price_table",
+                "settings",
+                "tables",
+                "line_items",
+                "patterns",
+                "excluded",
+                "warnings",
+            ],
+        ),
+        (
+            &estimate["line_items"][0],
+            &[
+                "key",
+                "table",
+                "component",
+                "label",
+                "region",
+                "quantity",
+                "unit",
+                "unit_price",
+                "price_key",
+                "cost",
+                "cost_rounded",
+                "basis",
+                "patterns",
+                "attribution",
+            ],
+        ),
+        (
+            &compare,
+            &[
+                "schema",
+                "currency",
+                "baseline",
+                "scenarios",
+                "rows",
+                "waterfall",
+                "notes",
+            ],
+        ),
+        (
+            &compare["scenarios"][0],
+            &[
+                "name",
+                "kind",
+                "description",
+                "total",
+                "total_rounded",
+                "delta",
+                "delta_percent",
+                "step_delta",
+                "line_items",
+                "warnings",
+            ],
+        ),
+        (
+            &compare["rows"][0],
+            &[
+                "key",
+                "table",
+                "component",
+                "label",
+                "baseline",
+                "scenarios",
+                "deltas",
+            ],
+        ),
+        (
+            &compare["waterfall"]["steps"][0],
+            &["name", "delta", "running_total"],
+        ),
+    ];
+    for (doc, fields) in expected {
+        assert_eq!(keys(doc), *fields);
+        for f in fields {
+            assert!(readme.contains(&format!("`{f}`")), "the README names `{f}`");
+        }
+    }
+}
