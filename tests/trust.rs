@@ -813,3 +813,24 @@ fn every_focus_field_is_ascii_whatever_the_names_hold() {
         .success();
     assert!(out.stdout.is_ascii(), "{}", out.stdout);
 }
+
+#[test]
+fn a_gsi_fixes_one_dimension_and_inherits_the_tables_auto_scaling_for_the_other() {
+    // The table scales reads and writes at 50 %; its GSI fixes 3 WCU and inherits auto
+    // scaling for reads: GSI writes = 3 × 730 = 2,190 WCU-hours, exactly.
+    let text = "prices: aws-us-east-1
+tables:
+  t:
+    item_size: 1 KB
+    capacity: { mode: provisioned, auto_scaling: { target: 50% } }
+    indexes:
+      g: { type: gsi, projection: all, wcu: 3 }
+    patterns:
+      q: { op: query, index: g, items: 1, rate: 10/s }
+      p: { op: put, rate: 1/s }
+";
+    let e = estimate(text, "aws-us-east-1");
+    assert_eq!(quantity(&e, "t/gsi/g/writes"), dec("2190"));
+    // Reads scale: 10 queries/s × 0.5 RCU (eventual) = 5 RCU/s at 50 % → 10 RCU × 730 h.
+    assert_eq!(quantity(&e, "t/gsi/g/reads"), dec("7300"));
+}
