@@ -53,12 +53,12 @@ pub fn parse_workload(text: &str, file: &str) -> Result<(Workload, SettingsOverr
 /// # Errors
 /// As `parse_workload`, without line and column.
 pub fn workload_from_value(
-    mut doc: serde_json::Value,
+    doc: serde_json::Value,
     file: &str,
     label: &str,
 ) -> Result<(Workload, SettingsOverrides), Error> {
-    // Quantities are read from their text: give numbers back the text they were written as.
-    stringify_numbers(&mut doc);
+    // Quantities are read from their text: `yaml::parse_value` keeps every number as the text
+    // it was written as, so no number (and no float) reaches this point.
     let raw: RawWorkload = serde_path_to_error::deserialize(doc).map_err(|e| {
         let path = e.path().to_string();
         let message = e.into_inner().to_string();
@@ -72,15 +72,6 @@ pub fn workload_from_value(
         .parent()
         .map(std::path::Path::to_path_buf);
     convert(&raw, label, "", base)
-}
-
-fn stringify_numbers(v: &mut serde_json::Value) {
-    match v {
-        serde_json::Value::Number(n) => *v = serde_json::Value::String(n.to_string()),
-        serde_json::Value::Array(items) => items.iter_mut().for_each(stringify_numbers),
-        serde_json::Value::Object(map) => map.values_mut().for_each(stringify_numbers),
-        _ => {}
-    }
 }
 
 fn convert(
