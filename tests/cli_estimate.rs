@@ -349,17 +349,10 @@ fn focus_of_an_estimate_sums_to_one_month() {
         ])
         .run()
         .success();
-    let mut reader = csv::Reader::from_reader(out.stdout.as_bytes());
-    let header: Vec<String> = reader
-        .headers()
-        .unwrap()
+    let (header, rows) = common::csv_table(&out.stdout);
+    let billed: Decimal = rows
         .iter()
-        .map(str::to_string)
-        .collect();
-    let col = |name: &str| header.iter().position(|h| h == name).unwrap();
-    let billed: Decimal = reader
-        .records()
-        .map(|r| dec(&r.unwrap()[col("BilledCost")]))
+        .map(|r| dec(&r[common::column(&header, "BilledCost")]))
         .sum();
     assert_eq!(billed, dec("1243.54"));
 }

@@ -473,12 +473,7 @@ fn a_sample_item_size_uses_its_distribution_not_its_mean() {
         .run()
         .success();
     let doc: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
-    let reads = doc["line_items"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|l| l["key"] == "t/reads")
-        .unwrap();
+    let reads = common::json_line(&doc, "t/reads");
     // k (1 B) + value: 1,497 B → 1 unit, 6,597 B → 2 units; mean 4,047 B would say 1.
     assert_eq!(dec(reads["quantity"].as_str().unwrap()), dec("1.5"));
 }
@@ -586,15 +581,8 @@ fn exports_sum_to_one_month_of_one_scenario() {
         .run()
         .success();
     let doc = compare_json("workloads/cloudshop.yaml", &[]);
-    let mut reader = csv::Reader::from_reader(out.stdout.as_bytes());
-    let header: Vec<String> = reader
-        .headers()
-        .unwrap()
-        .iter()
-        .map(str::to_string)
-        .collect();
-    let col = |n: &str| header.iter().position(|h| h == n).unwrap();
-    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    let (header, rows) = common::csv_table(&out.stdout);
+    let col = |n: &str| common::column(&header, n);
     assert!(rows.iter().all(|r| &r[col("key")] != "TOTAL"));
     let base_total = dec(doc["baseline"]["total"].as_str().unwrap());
     for s in doc["scenarios"].as_array().unwrap() {
@@ -789,12 +777,7 @@ fn the_free_tier_label_states_the_price_tables_allowance() {
         .run()
         .success();
     let doc: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
-    let credit = doc["line_items"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|l| l["key"] == "account/free-tier/storage")
-        .unwrap();
+    let credit = common::json_line(&doc, "account/free-tier/storage");
     assert_eq!(credit["label"], "Free tier: 10 GB storage (Standard)");
     assert_eq!(dec(credit["cost"].as_str().unwrap()), dec("-2.50"));
 }

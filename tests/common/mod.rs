@@ -148,3 +148,36 @@ pub fn quantity(e: &Estimate, key: &str) -> Decimal {
 pub fn cost(e: &Estimate, key: &str) -> Decimal {
     line(e, key).cost.expect("known cost")
 }
+
+/// A CSV document as its header and rows.
+pub fn csv_table(text: &str) -> (Vec<String>, Vec<csv::StringRecord>) {
+    let mut reader = csv::Reader::from_reader(text.as_bytes());
+    let header = reader
+        .headers()
+        .expect("a CSV header")
+        .iter()
+        .map(str::to_string)
+        .collect();
+    let rows = reader.records().map(|r| r.expect("a CSV row")).collect();
+    (header, rows)
+}
+
+/// The position of `name` in a CSV header.
+#[track_caller]
+pub fn column(header: &[String], name: &str) -> usize {
+    header
+        .iter()
+        .position(|h| h == name)
+        .unwrap_or_else(|| panic!("no column {name} in {header:?}"))
+}
+
+/// The line item `key` of a JSON estimate document.
+#[track_caller]
+pub fn json_line<'a>(doc: &'a serde_json::Value, key: &str) -> &'a serde_json::Value {
+    doc["line_items"]
+        .as_array()
+        .expect("line_items")
+        .iter()
+        .find(|l| l["key"] == key)
+        .unwrap_or_else(|| panic!("no line {key}"))
+}
