@@ -100,6 +100,9 @@ fn convert(
         tables.push(cx.table(name, t)?);
     }
     let name = raw.name.clone().unwrap_or_else(|| {
+        if file == super::STDIN {
+            return "standard input".to_string();
+        }
         std::path::Path::new(file)
             .file_stem()
             .map_or_else(|| file.to_string(), |s| s.to_string_lossy().into_owned())
