@@ -93,7 +93,7 @@ pub enum InputShape {
 #[derive(Debug, Args)]
 pub struct SizeArgs {
     /// Item files (DynamoDB JSON, plain JSON, export-to-S3 `.json`/`.json.gz`) or folders; with
-    /// `--merge`, summaries printed by `size --format json`.
+    /// `--merge`, summaries printed by `size --format json`; `-` reads standard input.
     #[arg(required = true)]
     pub inputs: Vec<String>,
     #[arg(long, value_enum, default_value_t = Format::Table)]
@@ -119,7 +119,8 @@ pub struct SizeArgs {
     /// Merge summaries (from `size --format json`) instead of reading items.
     #[arg(long)]
     pub merge: bool,
-    /// Write the report to this file (atomically) instead of standard output.
+    /// Write the report to this file (atomically) instead of standard output (`-`: standard
+    /// output).
     #[arg(long, short)]
     pub output: Option<String>,
 }
@@ -168,11 +169,12 @@ pub enum Gb {
 
 #[derive(Debug, Args)]
 pub struct EstimateArgs {
-    /// Workload file (YAML), e.g. workloads/cloudshop.yaml.
+    /// Workload file (YAML), e.g. workloads/cloudshop.yaml, or `-` for standard input.
     pub workload: String,
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
-    /// Write the report to this file (atomically) instead of standard output.
+    /// Write the report to this file (atomically) instead of standard output (`-`: standard
+    /// output).
     #[arg(long, short)]
     pub output: Option<String>,
     /// Break the bill down per line item (default), per access pattern or per component.
@@ -206,7 +208,7 @@ pub struct SettingsArgs {
 
 #[derive(Debug, Args)]
 pub struct CompareArgs {
-    /// Workload file (YAML) with `scenarios:`.
+    /// Workload file (YAML) with `scenarios:` (or `--set`s), or `-` for standard input.
     pub workload: String,
     /// Show only these scenarios (repeatable; steps are still applied cumulatively).
     #[arg(long = "scenario", value_name = "NAME")]
@@ -226,7 +228,8 @@ pub struct CompareArgs {
     pub alternatives: Vec<(String, Vec<String>)>,
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
-    /// Write the report to this file (atomically) instead of standard output.
+    /// Write the report to this file (atomically) instead of standard output (`-`: standard
+    /// output).
     #[arg(long, short)]
     pub output: Option<String>,
     #[command(flatten)]
@@ -243,7 +246,8 @@ pub struct DiffArgs {
     pub new: String,
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
-    /// Write the report to this file (atomically) instead of standard output.
+    /// Write the report to this file (atomically) instead of standard output (`-`: standard
+    /// output).
     #[arg(long, short)]
     pub output: Option<String>,
     /// Exit with code 3 when the new monthly total is above this amount.
