@@ -263,7 +263,32 @@ pub struct DiffArgs {
 }
 
 #[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true)]
 pub struct PricesArgs {
+    #[command(subcommand)]
+    pub action: Option<PricesAction>,
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum PricesAction {
+    /// Import the AWS Price List for AmazonDynamoDB (the bulk offer file, optionally gzipped,
+    /// or `aws pricing get-products` pages) as one price table per region.
+    Import(ImportArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ImportArgs {
+    /// Price-list files: `offers/v1.0/aws/AmazonDynamoDB/current/index.json` (or a region's),
+    /// `.gz` accepted, or the JSON printed by `aws pricing get-products --service-code
+    /// AmazonDynamoDB` (several pages may be given).
+    #[arg(required = true)]
+    pub inputs: Vec<String>,
+    /// Where to write `aws-<region>.yaml` (atomically; existing tables are replaced).
+    #[arg(long, value_name = "DIR")]
+    pub output_dir: String,
+    /// List every SKU that maps to no price (they are always counted).
+    #[arg(long)]
+    pub verbose: bool,
 }

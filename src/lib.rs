@@ -16,6 +16,7 @@ pub mod error;
 pub mod load;
 pub mod model;
 pub mod output;
+pub mod pricelist;
 pub mod report;
 pub mod scenario;
 pub mod size;

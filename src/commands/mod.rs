@@ -1,6 +1,7 @@
 //! Running a parsed command line: loading inputs, calling the engine, rendering, writing.
 //! The only module (with `main`) that touches files and standard streams.
 
+mod import;
 mod size;
 
 use rust_decimal::Decimal;
@@ -516,6 +517,9 @@ fn budget_gate(
 }
 
 fn list_prices(args: &PricesArgs) -> Result<(), Error> {
+    if let Some(crate::cli::PricesAction::Import(import)) = &args.action {
+        return import::run(import);
+    }
     if matches!(args.format, Format::Focus | Format::Html) {
         return Err(Error::usage(
             "`prices` lists price tables as a table, JSON, CSV or Markdown, not FOCUS or HTML",

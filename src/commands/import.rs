@@ -1,0 +1,101 @@
+//! `ddbcost prices import`: reading AWS Price List files (gzip or not), building one price
+//! table per region, checking each parses back as a price table, and writing them atomically.
+
+use std::io::Read;
+
+use crate::cli::ImportArgs;
+use crate::error::Error;
+use crate::load::prices::parse_price_table;
+use crate::output;
+use crate::pricelist::{self, parse};
+
+/// The largest price-list file read (the all-region bulk file is a few megabytes).
+const MAX_PRICE_LIST_BYTES: u64 = 512 * 1024 * 1024;
+
+fn read(path: &str) -> Result<Vec<u8>, Error> {
+    let fail = |why: String| {
+        Error::input(format!("`{path}` cannot be read: {why}"))
+            .file(path)
+            .help("Consider checking the path of the price-list file.")
+    };
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(MAX_PRICE_LIST_BYTES).read_to_end(&mut bytes))
+        .map_err(|e| fail(e.to_string()))?;
+    if bytes.starts_with(&[0x1f, 0x8b]) {
+        let mut plain = Vec::new();
+        flate2::read::MultiGzDecoder::new(bytes.as_slice())
+            .take(MAX_PRICE_LIST_BYTES)
+            .read_to_end(&mut plain)
+            .map_err(|e| fail(format!("not valid gzip ({e})")))?;
+        return Ok(plain);
+    }
+    Ok(bytes)
+}
+
+pub(super) fn run(args: &ImportArgs) -> Result<(), Error> {
+    let dir = std::path::Path::new(&args.output_dir);
+    if !dir.is_dir() {
+        return Err(Error::usage(format!(
+            "--output-dir `{}` is not a directory",
+            args.output_dir
+        ))
+        .help("Consider creating it first (mkdir -p)."));
+    }
+    let mut lists = Vec::with_capacity(args.inputs.len());
+    for input in &args.inputs {
+        lists.push(parse::parse(&read(input)?, input)?);
+    }
+    let import = pricelist::import(&lists)
+        .map_err(|why| Error::input(format!("the price lists disagree: {why}")))?;
+    if import.tables.is_empty() {
+        return Err(
+            Error::input("the price lists hold no DynamoDB price ddbcost uses")
+                .help("Consider the AmazonDynamoDB offer file; `--verbose` lists what it holds."),
+        );
+    }
+    let mut summary = String::new();
+    for table in import.tables.values() {
+        let text = pricelist::render(table, &import);
+        let path = dir.join(format!("aws-{}.yaml", table.region));
+        let shown = path.display().to_string();
+        // What is written must be a valid price table: read it back before writing.
+        parse_price_table(&text, &shown)?;
+        output::write_atomic(&shown, text.as_bytes())?;
+        summary.push_str(&format!(
+            "aws-{}: {} prices{}{} -> {shown}\n",
+            table.region,
+            table.prices.len(),
+            if table.free_tier.len() == 4 {
+                ", free tier"
+            } else {
+                ""
+            },
+            if table.reserved.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    ", reserved {}",
+                    table.reserved.keys().cloned().collect::<Vec<_>>().join("/")
+                )
+            }
+        ));
+    }
+    if !import.unmapped.is_empty() {
+        eprintln!(
+            "note: {} SKU(s) map to no ddbcost price{}",
+            import.unmapped.len(),
+            if args.verbose {
+                ":"
+            } else {
+                " (--verbose lists them)"
+            }
+        );
+        if args.verbose {
+            for (usage_type, sku, why) in &import.unmapped {
+                eprintln!("  {usage_type} (SKU {sku}): {why}");
+            }
+        }
+    }
+    output::emit(None, &summary)
+}

@@ -1,0 +1,264 @@
+//! Importing the AWS Price List for `AmazonDynamoDB` (`ddbcost prices import`): the price
+//! list's SKUs (`parse`), mapped by usage type (`mapping`), become one ddbcost price table per
+//! region, written in the bundled tables' YAML format. Prices are converted exactly (decimal
+//! per-unit prices × 10^6 for the per-million prices, × 100 for reserved blocks). A first tier
+//! priced 0 is the free tier; prices the list does not hold stay absent; SKUs that map to
+//! nothing are counted and listed, never dropped silently.
+
+pub mod mapping;
+pub mod parse;
+
+use std::collections::BTreeMap;
+
+use rust_decimal::Decimal;
+
+use mapping::{FreeTierField, Target};
+use parse::{PriceList, Sku};
+
+/// A price table built from the price list, before it is written.
+#[derive(Debug, Clone, Default)]
+pub struct Imported {
+    pub region: String,
+    pub currency: String,
+    /// Price-table paths (`standard.read_per_million`) and their prices.
+    pub prices: BTreeMap<&'static str, Decimal>,
+    /// `rcu_1y` → (upfront, hourly) per block of 100 units.
+    pub reserved: BTreeMap<String, (Decimal, Decimal)>,
+    pub free_tier: BTreeMap<&'static str, Decimal>,
+    /// Tiers past the first priced one, kept as notes (the engine prices the first).
+    pub further_tiers: Vec<String>,
+}
+
+/// What an import found.
+#[derive(Debug, Clone, Default)]
+pub struct Import {
+    pub tables: BTreeMap<String, Imported>,
+    /// The offer's version and publication date (the first input that states them).
+    pub version: Option<String>,
+    pub publication_date: Option<String>,
+    pub files: Vec<String>,
+    /// SKUs that map to no price (usage type, SKU, why).
+    pub unmapped: Vec<(String, String, String)>,
+}
+
+/// Hours in the longest month: AWS states the provisioned free tier as 18,600 unit-hours,
+/// 25 units × 744 hours.
+const FREE_TIER_MONTH_HOURS: u32 = 744;
+
+/// Builds the price tables of every region the price lists hold.
+///
+/// # Errors
+/// Two inputs disagreeing on a price, or a price too large to convert.
+pub fn import(lists: &[PriceList]) -> Result<Import, String> {
+    let mut out = Import::default();
+    for list in lists {
+        out.files.push(list.file.clone());
+        if out.version.is_none() {
+            out.version.clone_from(&list.version);
+        }
+        if out.publication_date.is_none() {
+            out.publication_date.clone_from(&list.publication_date);
+        }
+        for sku in &list.skus {
+            add_sku(&mut out, sku)?;
+        }
+    }
+    Ok(out)
+}
+
+fn add_sku(out: &mut Import, sku: &Sku) -> Result<(), String> {
+    let (prefix_region, base) = mapping::split_usage_type(&sku.usage_type);
+    let unmapped = |out: &mut Import, why: &str| {
+        out.unmapped
+            .push((sku.usage_type.clone(), sku.sku.clone(), why.to_string()));
+    };
+    let Some(row) = mapping::row(base) else {
+        unmapped(out, "no price-table field for this usage type");
+        return Ok(());
+    };
+    if let (Some(group), false) = (&sku.group, row.groups.is_empty())
+        && !row.groups.contains(&group.as_str())
+    {
+        unmapped(
+            out,
+            &format!("group `{group}` does not confirm the usage type"),
+        );
+        return Ok(());
+    }
+    let region = sku
+        .region_code
+        .clone()
+        .or_else(|| prefix_region.map(str::to_string))
+        .unwrap_or_default();
+    match row.target {
+        Target::Price { path, factor } => {
+            // Tiers in order: a first tier priced 0 with an end is the free tier.
+            let mut tiers = sku.on_demand.iter().peekable();
+            let Some(first) = tiers.peek() else {
+                unmapped(out, "no on-demand price");
+                return Ok(());
+            };
+            let currency = first.currency.clone();
+            let table = table(out, &region, &currency)?;
+            if first.price.is_zero() && first.end.is_some() && sku.on_demand.len() > 1 {
+                if let (Some(field), Some(end)) = (row.free_tier, first.end) {
+                    let (name, amount) = match field {
+                        FreeTierField::StorageGb => ("storage_gb", end),
+                        FreeTierField::StreamReads => ("stream_reads", end),
+                        FreeTierField::Rcu => (
+                            "rcu",
+                            end.checked_div(Decimal::from(FREE_TIER_MONTH_HOURS))
+                                .ok_or("a free tier too large")?,
+                        ),
+                        FreeTierField::Wcu => (
+                            "wcu",
+                            end.checked_div(Decimal::from(FREE_TIER_MONTH_HOURS))
+                                .ok_or("a free tier too large")?,
+                        ),
+                    };
+                    table.free_tier.insert(name, amount.normalize());
+                }
+                tiers.next();
+            }
+            let Some(priced) = tiers.next() else {
+                return Ok(());
+            };
+            let price = priced
+                .price
+                .checked_mul(Decimal::from(factor))
+                .ok_or_else(|| format!("SKU {}: the price is too large", sku.sku))?
+                .normalize();
+            if let Some(previous) = table.prices.insert(path, price)
+                && previous != price
+            {
+                return Err(format!(
+                    "{region}: `{path}` is {previous} in one SKU and {price} in SKU {} ({})",
+                    sku.sku, sku.usage_type
+                ));
+            }
+            for further in tiers {
+                table.further_tiers.push(format!(
+                    "{path}: from {} {} at {} per {} (per AWS unit)",
+                    further.begin.normalize(),
+                    further.unit,
+                    further.price.normalize(),
+                    further.unit
+                ));
+            }
+        }
+        Target::Reserved { kind } => {
+            let mut any = false;
+            for term in &sku.reserved {
+                let (Some(upfront), Some(hourly)) = (term.upfront, term.hourly) else {
+                    continue;
+                };
+                let hundred = Decimal::ONE_HUNDRED;
+                let block = (
+                    upfront
+                        .checked_mul(hundred)
+                        .ok_or("a reserved fee too large")?
+                        .normalize(),
+                    hourly
+                        .checked_mul(hundred)
+                        .ok_or("a reserved fee too large")?
+                        .normalize(),
+                );
+                let table = table(out, &region, &term.currency)?;
+                table
+                    .reserved
+                    .insert(format!("{kind}_{}y", term.years), block);
+                any = true;
+            }
+            if !any {
+                unmapped(out, "no reserved term with an upfront and an hourly fee");
+            }
+        }
+    }
+    Ok(())
+}
+
+fn table<'a>(
+    out: &'a mut Import,
+    region: &str,
+    currency: &str,
+) -> Result<&'a mut Imported, String> {
+    let t = out
+        .tables
+        .entry(region.to_string())
+        .or_insert_with(|| Imported {
+            region: region.to_string(),
+            currency: currency.to_string(),
+            ..Imported::default()
+        });
+    if t.currency != currency {
+        return Err(format!(
+            "{region}: prices in both {} and {currency}",
+            t.currency
+        ));
+    }
+    Ok(t)
+}
+
+/// The YAML price table of `t`, in the bundled tables' format.
+#[must_use]
+pub fn render(t: &Imported, import: &Import) -> String {
+    let effective = import
+        .publication_date
+        .as_deref()
+        .and_then(|d| d.get(..10))
+        .unwrap_or("unknown");
+    let version = import.version.as_deref().unwrap_or("unknown");
+    let mut y = String::new();
+    y.push_str(&format!(
+        "# Imported by `ddbcost prices import` from the AWS Price List for AmazonDynamoDB.\n# A price not stated here is not in the price list: a workload that needs it is refused.\nid: aws-{}\nregion: {}\ncurrency: {}\n",
+        t.region, t.region, t.currency
+    ));
+    y.push_str(&format!(
+        "source: \"AWS Price List AmazonDynamoDB, offer version {version}, from {}\"\neffective: {effective}\n",
+        import.files.join(", ").replace('"', "'")
+    ));
+    if !t.further_tiers.is_empty() {
+        y.push_str(&format!(
+            "notes: \"Further tiers (not priced by ddbcost, which uses the first priced tier): {}\"\n",
+            t.further_tiers.join("; ").replace('"', "'")
+        ));
+    }
+    for class in ["standard", "standard_ia"] {
+        let fields: Vec<(&str, &Decimal)> = t
+            .prices
+            .iter()
+            .filter_map(|(path, v)| {
+                path.strip_prefix(class)
+                    .and_then(|rest| rest.strip_prefix('.'))
+                    .map(|f| (f, v))
+            })
+            .collect();
+        if !fields.is_empty() {
+            y.push_str(&format!("{class}:\n"));
+            for (f, v) in fields {
+                y.push_str(&format!("  {f}: {v}\n"));
+            }
+        }
+    }
+    for (path, v) in &t.prices {
+        if !path.contains('.') {
+            y.push_str(&format!("{path}: {v}\n"));
+        }
+    }
+    let allowance = ["storage_gb", "stream_reads", "rcu", "wcu"];
+    if allowance.iter().all(|k| t.free_tier.contains_key(k)) {
+        y.push_str("free_tier:\n");
+        for k in allowance {
+            y.push_str(&format!("  {k}: {}\n", t.free_tier[k]));
+        }
+    }
+    if !t.reserved.is_empty() {
+        y.push_str("reserved:                              # per block of 100 units\n");
+        for (k, (upfront, hourly)) in &t.reserved {
+            y.push_str(&format!(
+                "  {k}: {{ upfront: {upfront}, hourly: {hourly} }}\n"
+            ));
+        }
+    }
+    y
+}

@@ -1,0 +1,307 @@
+//! Reading the AWS Price List for `AmazonDynamoDB` in its two public shapes — the bulk offer
+//! file (`offers/v1.0/aws/AmazonDynamoDB/current/index.json`, all regions, or
+//! `…/current/<region>/index.json`) and the output of `aws pricing get-products
+//! --service-code AmazonDynamoDB` (whose `PriceList` entries are JSON documents as strings) —
+//! into SKUs with their terms. Prices stay decimal strings until `rust_decimal` reads them.
+
+use std::collections::HashMap;
+
+use rust_decimal::Decimal;
+use serde::Deserialize;
+
+use crate::error::Error;
+
+/// One product of the price list and its prices.
+#[derive(Debug, Clone)]
+pub struct Sku {
+    pub sku: String,
+    pub product_family: String,
+    pub usage_type: String,
+    pub region_code: Option<String>,
+    pub group: Option<String>,
+    pub on_demand: Vec<Dimension>,
+    pub reserved: Vec<ReservedTerm>,
+}
+
+/// A price dimension: a tier `[begin, end)` of usage at `price` per unit.
+#[derive(Debug, Clone)]
+pub struct Dimension {
+    pub begin: Decimal,
+    /// `None` for `Inf`.
+    pub end: Option<Decimal>,
+    pub unit: String,
+    pub price: Decimal,
+    pub currency: String,
+}
+
+/// A reserved term: its length, purchase option and per-unit fees.
+#[derive(Debug, Clone)]
+pub struct ReservedTerm {
+    pub years: u32,
+    pub purchase_option: String,
+    pub upfront: Option<Decimal>,
+    pub hourly: Option<Decimal>,
+    pub currency: String,
+}
+
+/// What one input file holds.
+#[derive(Debug, Clone)]
+pub struct PriceList {
+    pub file: String,
+    pub version: Option<String>,
+    pub publication_date: Option<String>,
+    pub skus: Vec<Sku>,
+}
+
+#[derive(Deserialize)]
+struct RawProduct {
+    sku: String,
+    #[serde(rename = "productFamily", default)]
+    product_family: String,
+    #[serde(default)]
+    attributes: HashMap<String, String>,
+}
+
+#[derive(Deserialize)]
+struct RawOfferTerm {
+    #[serde(rename = "priceDimensions", default)]
+    price_dimensions: HashMap<String, RawDimension>,
+    #[serde(rename = "termAttributes", default)]
+    term_attributes: HashMap<String, String>,
+}
+
+#[derive(Deserialize)]
+struct RawDimension {
+    #[serde(rename = "beginRange", default)]
+    begin_range: Option<String>,
+    #[serde(rename = "endRange", default)]
+    end_range: Option<String>,
+    #[serde(default)]
+    unit: String,
+    #[serde(rename = "pricePerUnit", default)]
+    price_per_unit: HashMap<String, String>,
+}
+
+#[derive(Deserialize)]
+struct RawOffer {
+    #[serde(rename = "offerCode")]
+    offer_code: String,
+    version: Option<String>,
+    #[serde(rename = "publicationDate")]
+    publication_date: Option<String>,
+    products: HashMap<String, RawProduct>,
+    #[serde(default)]
+    terms: HashMap<String, HashMap<String, HashMap<String, RawOfferTerm>>>,
+}
+
+#[derive(Deserialize)]
+struct RawPage {
+    #[serde(rename = "PriceList")]
+    price_list: Vec<String>,
+}
+
+#[derive(Deserialize)]
+struct RawPageEntry {
+    product: RawProduct,
+    #[serde(rename = "serviceCode")]
+    service_code: Option<String>,
+    /// `terms.OnDemand["SKU.OFFER"]`: keyed by offer term, one product per entry.
+    #[serde(default)]
+    terms: HashMap<String, HashMap<String, RawOfferTerm>>,
+    version: Option<String>,
+    #[serde(rename = "publicationDate")]
+    publication_date: Option<String>,
+}
+
+fn not_a_price_list(file: &str, why: &str) -> Error {
+    Error::input(format!("`{file}` is not an AWS Price List for AmazonDynamoDB: {why}"))
+        .file(file)
+        .help("Consider the bulk offer file (https://pricing.us-east-1.amazonaws.com/offers/v1.0/aws/AmazonDynamoDB/current/index.json) or the output of `aws pricing get-products --service-code AmazonDynamoDB`.")
+}
+
+/// Parses one price-list document (`text`, from `file`), in either shape.
+///
+/// # Errors
+/// Not JSON, not a DynamoDB price list, or a price that is not a decimal.
+pub fn parse(text: &[u8], file: &str) -> Result<PriceList, Error> {
+    let value: serde_json::Value = serde_json::from_slice(text)
+        .map_err(|e| not_a_price_list(file, &format!("not JSON ({e})")))?;
+    if value.get("PriceList").is_some() {
+        let page: RawPage = serde_json::from_value(value).map_err(|e| {
+            not_a_price_list(
+                file,
+                &format!("a get-products page without a list of strings ({e})"),
+            )
+        })?;
+        let mut out = PriceList {
+            file: file.to_string(),
+            version: None,
+            publication_date: None,
+            skus: Vec::with_capacity(page.price_list.len()),
+        };
+        for (i, entry) in page.price_list.iter().enumerate() {
+            let entry: RawPageEntry = serde_json::from_str(entry).map_err(|e| {
+                not_a_price_list(
+                    file,
+                    &format!("PriceList[{i}] is not a product document ({e})"),
+                )
+            })?;
+            if entry
+                .service_code
+                .as_deref()
+                .is_some_and(|c| c != "AmazonDynamoDB")
+            {
+                return Err(not_a_price_list(
+                    file,
+                    &format!(
+                        "PriceList[{i}] is for {}",
+                        entry.service_code.unwrap_or_default()
+                    ),
+                ));
+            }
+            out.version = out.version.or(entry.version);
+            out.publication_date = out.publication_date.or(entry.publication_date);
+            let terms = |kind: &str| -> Vec<&RawOfferTerm> {
+                entry
+                    .terms
+                    .get(kind)
+                    .map(|t| t.values().collect())
+                    .unwrap_or_default()
+            };
+            let on_demand = terms("OnDemand");
+            let reserved = terms("Reserved");
+            out.skus
+                .push(sku_of(&entry.product, &on_demand, &reserved, file)?);
+        }
+        return Ok(out);
+    }
+    let offer: RawOffer = serde_json::from_value(value).map_err(|e| {
+        not_a_price_list(
+            file,
+            &format!("no `offerCode`, `products` and `terms` ({e})"),
+        )
+    })?;
+    if offer.offer_code != "AmazonDynamoDB" {
+        return Err(not_a_price_list(
+            file,
+            &format!("its offer is `{}`", offer.offer_code),
+        ));
+    }
+    let mut skus = Vec::with_capacity(offer.products.len());
+    let empty = HashMap::new();
+    let on_demand_terms = offer.terms.get("OnDemand").unwrap_or(&empty);
+    let reserved_terms = offer.terms.get("Reserved").unwrap_or(&empty);
+    for product in offer.products.values() {
+        skus.push(sku_of(
+            product,
+            &terms_of(on_demand_terms, &product.sku),
+            &terms_of(reserved_terms, &product.sku),
+            file,
+        )?);
+    }
+    skus.sort_by(|a, b| a.sku.cmp(&b.sku));
+    Ok(PriceList {
+        file: file.to_string(),
+        version: offer.version,
+        publication_date: offer.publication_date,
+        skus,
+    })
+}
+
+/// The terms of `sku` in a bulk offer file's `terms.OnDemand` or `terms.Reserved`.
+fn terms_of<'a>(
+    terms: &'a HashMap<String, HashMap<String, RawOfferTerm>>,
+    sku: &str,
+) -> Vec<&'a RawOfferTerm> {
+    terms
+        .get(sku)
+        .map(|t| t.values().collect())
+        .unwrap_or_default()
+}
+
+fn decimal(text: &str, file: &str, sku: &str) -> Result<Decimal, Error> {
+    // Price lists write plain decimals ("0.0000001250"); exponents are read exactly too.
+    text.trim()
+        .parse::<Decimal>()
+        .or_else(|_| Decimal::from_scientific(text.trim()))
+        .map_err(|_| {
+            not_a_price_list(
+                file,
+                &format!("SKU {sku} has the price `{text}`, not a decimal"),
+            )
+        })
+}
+
+fn sku_of(
+    product: &RawProduct,
+    on_demand: &[&RawOfferTerm],
+    reserved: &[&RawOfferTerm],
+    file: &str,
+) -> Result<Sku, Error> {
+    let attr = |k: &str| product.attributes.get(k).cloned();
+    let mut dims = Vec::new();
+    for term in on_demand {
+        for d in term.price_dimensions.values() {
+            let Some((currency, price)) = d.price_per_unit.iter().next() else {
+                continue;
+            };
+            let end = match d.end_range.as_deref() {
+                None | Some("Inf") => None,
+                Some(e) => Some(decimal(e, file, &product.sku)?),
+            };
+            dims.push(Dimension {
+                begin: decimal(d.begin_range.as_deref().unwrap_or("0"), file, &product.sku)?,
+                end,
+                unit: d.unit.clone(),
+                price: decimal(price, file, &product.sku)?,
+                currency: currency.clone(),
+            });
+        }
+    }
+    dims.sort_by_key(|d| d.begin);
+    let mut terms = Vec::new();
+    for term in reserved {
+        let years = match term
+            .term_attributes
+            .get("LeaseContractLength")
+            .map(String::as_str)
+        {
+            Some("1yr" | "1 yr" | "1year") => 1,
+            Some("3yr" | "3 yr" | "3year") => 3,
+            _ => continue,
+        };
+        let mut t = ReservedTerm {
+            years,
+            purchase_option: term
+                .term_attributes
+                .get("PurchaseOption")
+                .cloned()
+                .unwrap_or_default(),
+            upfront: None,
+            hourly: None,
+            currency: String::new(),
+        };
+        for d in term.price_dimensions.values() {
+            let Some((currency, price)) = d.price_per_unit.iter().next() else {
+                continue;
+            };
+            let price = decimal(price, file, &product.sku)?;
+            t.currency = currency.clone();
+            if d.unit.eq_ignore_ascii_case("Quantity") {
+                t.upfront = Some(price);
+            } else {
+                t.hourly = Some(price);
+            }
+        }
+        terms.push(t);
+    }
+    Ok(Sku {
+        sku: product.sku.clone(),
+        product_family: product.product_family.clone(),
+        usage_type: attr("usagetype").unwrap_or_default(),
+        region_code: attr("regionCode"),
+        group: attr("group"),
+        on_demand: dims,
+        reserved: terms,
+    })
+}

@@ -1,0 +1,176 @@
+//! `ddbcost prices import`: the AWS Price List (bulk offer file, gzipped or not, and
+//! `aws pricing get-products` pages) becomes one price table per region. The fixtures in
+//! `tests/fixtures/pricelist/` are written in the official shape (`products` keyed by SKU with
+//! `attributes.usagetype`/`group`/`regionCode`, `terms.OnDemand|Reserved[sku][offer]
+//! .priceDimensions` with per-unit `pricePerUnit.USD` strings and `beginRange`/`endRange`
+//! tiers); the prices are AWS's us-east-1 list prices of DESIGN.md §4.
+
+mod common;
+
+use common::{Case, dec};
+
+fn import(args: &[&str]) -> (tempfile::TempDir, common::Outcome) {
+    let dir = tempfile::tempdir().unwrap();
+    let out_dir = dir.path().to_string_lossy().into_owned();
+    let mut all = vec!["prices", "import"];
+    all.extend_from_slice(args);
+    all.extend(["--output-dir", &out_dir]);
+    let out = Case::new().args(all).run();
+    (dir, out)
+}
+
+const OFFER_GZ: &str = "tests/fixtures/pricelist/offer-index.json.gz";
+const OFFER: &str = "tests/fixtures/pricelist/offer-index.json";
+const PAGE: &str = "tests/fixtures/pricelist/get-products-page.json";
+
+#[test]
+fn the_offer_file_becomes_one_table_per_region_with_exact_prices() {
+    let (dir, out) = import(&[OFFER_GZ, PAGE]);
+    let out = out.success();
+    for region in ["us-east-1", "eu-west-1", "us-west-1", "us-east-2"] {
+        assert!(
+            out.stdout.contains(&format!("aws-{region}:")),
+            "{}",
+            out.stdout
+        );
+    }
+    let text = std::fs::read_to_string(dir.path().join("aws-us-east-1.yaml")).unwrap();
+    let table =
+        ddbcost::load::prices::parse_price_table(&text, "aws-us-east-1.yaml").expect("valid");
+    use ddbcost::model::{CapacityKind, PriceKey, ReservedTerm, TableClass};
+    let p = |k: PriceKey| table.get(&k);
+    // Per-unit prices × 10^6: 0.0000001250 → $0.125 per million RRU; 0.0000006250 → $0.625.
+    assert_eq!(
+        p(PriceKey::ReadPerMillion(TableClass::Standard)),
+        Some(dec("0.125"))
+    );
+    assert_eq!(
+        p(PriceKey::WritePerMillion(TableClass::Standard)),
+        Some(dec("0.625"))
+    );
+    assert_eq!(
+        p(PriceKey::ReadPerMillion(TableClass::StandardIa)),
+        Some(dec("0.155"))
+    );
+    // Unit-hours and GB-months as they are; the tier after the free one is the price.
+    assert_eq!(
+        p(PriceKey::RcuHour(TableClass::Standard)),
+        Some(dec("0.00013"))
+    );
+    assert_eq!(
+        p(PriceKey::StorageGbMonth(TableClass::Standard)),
+        Some(dec("0.25"))
+    );
+    // Streams: 0.0000002 per request × 10^6 = $0.20 per million (after 2.5 M free).
+    assert_eq!(p(PriceKey::StreamReadsPerMillion), Some(dec("0.2")));
+    // Reserved: per-unit fees × 100 per block: 1.50 × 100 = 150 upfront, 0.000128 × 100 =
+    // 0.0128 an hour (WCU, 1 year).
+    assert_eq!(
+        p(PriceKey::ReservedUpfront(
+            CapacityKind::Wcu,
+            ReservedTerm::OneYear
+        )),
+        Some(dec("150"))
+    );
+    assert_eq!(
+        p(PriceKey::ReservedHourly(
+            CapacityKind::Wcu,
+            ReservedTerm::OneYear
+        )),
+        Some(dec("0.0128"))
+    );
+    // Absent from the list, absent from the table: never 0.
+    assert_eq!(p(PriceKey::BackupGbMonth), None);
+    assert_eq!(p(PriceKey::WritePerMillion(TableClass::StandardIa)), None);
+    // Provenance: the offer's publication date and version, and the files.
+    assert_eq!(table.effective, "2024-11-01");
+    assert!(
+        table.source.contains("offer version 20241101000000"),
+        "{}",
+        table.source
+    );
+    assert!(table.source.contains("offer-index.json.gz"));
+    // Free tier: 25 GB, 2.5 M stream reads, 18,600 unit-hours / 744 h = 25 RCU and WCU.
+    assert!(
+        text.contains("storage_gb: 25\n  stream_reads: 2500000\n  rcu: 25\n  wcu: 25"),
+        "{text}"
+    );
+    // eu-west-1 has no regionCode attribute in the fixture: the `EU-` prefix decides.
+    let eu = std::fs::read_to_string(dir.path().join("aws-eu-west-1.yaml")).unwrap();
+    assert!(eu.contains("read_per_million: 0.1415") && eu.contains("write_per_million: 0.705"));
+    // The get-products page: its entry is a JSON string holding one product.
+    let ohio = std::fs::read_to_string(dir.path().join("aws-us-east-2.yaml")).unwrap();
+    assert!(ohio.contains("read_per_million: 0.125"), "{ohio}");
+}
+
+#[test]
+fn an_imported_table_prices_a_bill_to_the_last_decimal() {
+    let (dir, out) = import(&[OFFER]);
+    out.success();
+    let prices = dir.path().join("aws-us-east-1.yaml");
+    let (_w, workload) = common::temp_workload(
+        "tables:\n  t:\n    item_size: 1 KB\n    items: 2M\n    pitr: true\n    patterns:\n      g: { op: get, rate: 3M/month, consistency: strong }\n      p: { op: put, rate: 1M/month }\n",
+    );
+    let out = Case::new()
+        .args([
+            "estimate",
+            &workload,
+            "--prices",
+            &prices.to_string_lossy(),
+            "--format",
+            "json",
+        ])
+        .run()
+        .success();
+    let doc: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    // Reads 3 M × $0.125 = 0.375; writes 1 M × $0.625 = 0.625; storage and PITR on
+    // 2 M × 1,124 B = 2,248,000,000 B / 2^30 GB × ($0.25 + $0.20).
+    let gb = dec("2248000000") / dec("1073741824");
+    let expected = dec("0.375") + dec("0.625") + gb * dec("0.25") + gb * dec("0.20");
+    assert_eq!(dec(doc["total"].as_str().unwrap()), expected);
+}
+
+#[test]
+fn skus_that_map_to_nothing_are_counted_and_listed_with_verbose() {
+    let (_dir, out) = import(&[OFFER]);
+    out.success()
+        .stderr_has("1 SKU(s) map to no ddbcost price (--verbose lists them)");
+    let (_dir, out) = import(&[OFFER, "--verbose"]);
+    out.success()
+        .stderr_has("SomethingNew-Units (SKU USE1DAXISH): no price-table field");
+}
+
+#[test]
+fn re_running_replaces_the_tables() {
+    let (dir, out) = import(&[OFFER]);
+    out.success();
+    let path = dir.path().join("aws-us-east-1.yaml");
+    std::fs::write(&path, "stale").unwrap();
+    Case::new()
+        .args([
+            "prices",
+            "import",
+            OFFER,
+            "--output-dir",
+            &dir.path().to_string_lossy(),
+        ])
+        .run()
+        .success();
+    assert!(
+        std::fs::read_to_string(&path)
+            .unwrap()
+            .starts_with("# Imported")
+    );
+}
+
+#[test]
+fn a_file_that_is_not_a_dynamodb_price_list_is_refused() {
+    let (_dir, out) = import(&["workloads/cloudshop.yaml"]);
+    out.code(1)
+        .stderr_has("is not an AWS Price List for AmazonDynamoDB");
+    let dir = tempfile::tempdir().unwrap();
+    let s3 = dir.path().join("s3.json");
+    std::fs::write(&s3, r#"{"offerCode":"AmazonS3","products":{},"terms":{}}"#).unwrap();
+    let (_d, out) = import(&[&s3.to_string_lossy()]);
+    out.code(1).stderr_has("its offer is `AmazonS3`");
+}
