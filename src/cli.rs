@@ -195,6 +195,11 @@ pub struct SettingsArgs {
     /// Price table: a bundled id (see `ddbcost prices`) or a path; overrides the workload's `prices`.
     #[arg(long)]
     pub prices: Option<String>,
+    /// A folder of price tables (e.g. written by `prices import`), searched before the bundled
+    /// tables for every region the workload needs (repeatable; also `DDBCOST_PRICES`, folders
+    /// separated by `:`, and the workload's `price_dirs:`).
+    #[arg(long = "prices-dir", value_name = "DIR")]
+    pub prices_dirs: Vec<String>,
     /// Hours in a billing month (default 730, or the workload's `settings.month_hours`).
     #[arg(long)]
     pub month_hours: Option<String>,

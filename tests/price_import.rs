@@ -174,3 +174,79 @@ fn a_file_that_is_not_a_dynamodb_price_list_is_refused() {
     let (_d, out) = import(&[&s3.to_string_lossy()]);
     out.code(1).stderr_has("its offer is `AmazonS3`");
 }
+
+#[test]
+fn a_price_directory_prices_a_replica_the_bundled_tables_cannot() {
+    // The bundled us-west-1 table knows replicated writes only: a us-west-1 replica's storage
+    // has no price. An imported us-west-1 table in a price directory fills the gap.
+    let (dir, out) = import(&[OFFER]);
+    out.success();
+    // Keep only the imported us-west-1 table; the primary stays the bundled us-east-1.
+    for f in ["aws-us-east-1.yaml", "aws-eu-west-1.yaml"] {
+        std::fs::remove_file(dir.path().join(f)).unwrap();
+    }
+    let (_w, workload) = common::temp_workload(
+        "prices: aws-us-east-1\ntables:\n  t:\n    item_size: 1 KB\n    items: 1M\n    replicas: [us-west-1]\n    patterns:\n      p: { op: put, rate: 1M/month }\n",
+    );
+    Case::new()
+        .args(["estimate", &workload])
+        .run()
+        .code(1)
+        .stderr_has("storage_gb_month")
+        .stderr_has("ddbcost prices import");
+    let prices_dir = dir.path().to_string_lossy().into_owned();
+    let check = |out: common::Outcome| {
+        let doc: serde_json::Value = serde_json::from_str(&out.success().stdout).unwrap();
+        // Replica storage: 1M × 1,172 B (1,024 + 100 + 48 for a global table) / 2^30 GB ×
+        // $0.28 (the imported us-west-1 price); replicated writes 1 M × $0.6975.
+        let gb = dec("1172000000") / dec("1073741824");
+        let storage = common::json_line(&doc, "t/replica/us-west-1/storage");
+        assert_eq!(dec(storage["cost"].as_str().unwrap()), gb * dec("0.28"));
+        let writes = common::json_line(&doc, "t/replica/us-west-1/writes");
+        assert_eq!(dec(writes["cost"].as_str().unwrap()), dec("0.6975"));
+    };
+    // On the command line…
+    check(
+        Case::new()
+            .args([
+                "estimate",
+                &workload,
+                "--format",
+                "json",
+                "--prices-dir",
+                &prices_dir,
+            ])
+            .run(),
+    );
+    // …in the environment…
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ddbcost"))
+        .args(["estimate", &workload, "--format", "json"])
+        .env("DDBCOST_PRICES", &prices_dir)
+        .output()
+        .unwrap();
+    check(common::Outcome {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    });
+    // …or in the workload, relative to its folder.
+    let wdir = tempfile::tempdir().unwrap();
+    let sub = wdir.path().join("prices");
+    std::fs::create_dir(&sub).unwrap();
+    std::fs::copy(
+        dir.path().join("aws-us-west-1.yaml"),
+        sub.join("aws-us-west-1.yaml"),
+    )
+    .unwrap();
+    let w = wdir.path().join("w.yaml");
+    std::fs::write(
+        &w,
+        "prices: aws-us-east-1\nprice_dirs: [prices]\ntables:\n  t:\n    item_size: 1 KB\n    items: 1M\n    replicas: [us-west-1]\n    patterns:\n      p: { op: put, rate: 1M/month }\n",
+    )
+    .unwrap();
+    check(
+        Case::new()
+            .args(["estimate", &w.to_string_lossy(), "--format", "json"])
+            .run(),
+    );
+}

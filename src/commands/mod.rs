@@ -69,18 +69,39 @@ fn settings(cli: &SettingsOverrides, file: &SettingsOverrides) -> Settings {
     }
 }
 
-/// The price table a workload names (or `--prices`), plus the bundled tables of its replica
-/// regions in the same currency.
-fn price_book(
-    workload: &Workload,
-    prices_arg: Option<&str>,
-    file: &str,
-) -> Result<PriceBook, Error> {
+/// The price directories in the order they are searched: `--prices-dir`, then
+/// `DDBCOST_PRICES` (folders separated by `:`), then the workload's `price_dirs:`.
+fn price_dirs(args: &SettingsArgs, workload: &Workload) -> Vec<String> {
+    // The environment is read here, in the command layer, never in the engine.
+    let from_env = std::env::var("DDBCOST_PRICES").unwrap_or_default();
+    args.prices_dirs
+        .iter()
+        .cloned()
+        .chain(
+            from_env
+                .split(':')
+                .filter(|d| !d.trim().is_empty())
+                .map(str::to_string),
+        )
+        .chain(workload.price_dirs.iter().cloned())
+        .collect()
+}
+
+/// The price table a workload names (or `--prices`), plus the tables of its replica regions
+/// in the same currency: from the price directories first (see `price_dirs`), then the
+/// bundled tables.
+fn price_book(workload: &Workload, args: &SettingsArgs, file: &str) -> Result<PriceBook, Error> {
+    let prices_arg = args.prices.as_deref();
+    let mut from_dirs: Vec<PriceTable> = Vec::new();
+    for dir in price_dirs(args, workload) {
+        from_dirs.extend(prices::directory(&dir)?);
+    }
     let name = prices_arg.map(str::to_string).or_else(|| workload.prices.clone()).ok_or_else(|| {
         Error::usage(format!("no price table for `{file}`"))
             .help("Consider `--prices aws-us-east-1` (see `ddbcost prices`), or `prices:` in the workload.")
     })?;
-    let primary = match prices::resolve(&name) {
+    let in_dirs = from_dirs.iter().find(|t| t.id == name).cloned();
+    let primary = match in_dirs.map_or_else(|| prices::resolve(&name), Ok) {
         // Named by the workload: point at the workload's `prices` field.
         Err(e) if prices_arg.is_none() && e.file.is_none() => {
             return Err(e.file(file).path("prices"));
@@ -94,6 +115,7 @@ fn price_book(
         }
         other => other?,
     };
+    let bundled = prices::bundled()?;
     let mut others: Vec<PriceTable> = Vec::new();
     for table in &workload.tables {
         for region in &table.replicas {
@@ -106,11 +128,12 @@ fn price_book(
             if others.iter().any(|t| &t.region == region) {
                 continue;
             }
-            if let Some(t) = prices::bundled()?
-                .into_iter()
+            if let Some(t) = from_dirs
+                .iter()
+                .chain(&bundled)
                 .find(|t| &t.region == region && t.currency == primary.currency)
             {
-                others.push(t);
+                others.push(t.clone());
             }
         }
     }
@@ -124,7 +147,7 @@ fn price(
     args: &SettingsArgs,
     file: &str,
 ) -> Result<(Estimate, PriceBook), Error> {
-    let book = price_book(workload, args.prices.as_deref(), file)?;
+    let book = price_book(workload, args, file)?;
     let settings = settings(&cli_settings(args)?, file_settings);
     let estimate =
         engine::estimate(workload, &book, &settings).map_err(|e| Error::from(e).file(file))?;

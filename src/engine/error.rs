@@ -62,8 +62,8 @@ impl EngineError {
     #[must_use]
     pub fn suggestion(&self) -> String {
         match self {
-            EngineError::MissingPrice { .. } => "Consider another price table with `--prices` (see `ddbcost prices`), or add the price to the table with its source.".into(),
-            EngineError::MissingRegion { .. } => "Consider adding a price table for that region in the same currency under pricing/, or removing the replica.".into(),
+            EngineError::MissingPrice { .. } => "Consider importing the region's prices from the AWS Price List (`ddbcost prices import FILE --output-dir DIR`, then `--prices-dir DIR`), another price table with `--prices` (see `ddbcost prices`), or adding the price to the table with its source.".into(),
+            EngineError::MissingRegion { .. } => "Consider importing that region's prices from the AWS Price List (`ddbcost prices import FILE --output-dir DIR`, then `--prices-dir DIR`), or removing the replica.".into(),
             EngineError::MissingFreeTier { .. } => "Consider running without `--free-tier`, or adding a `free_tier` block to the price table.".into(),
             EngineError::Overflow { .. } => "Consider checking the rates and sizes for a unit typo (e.g. `/s` instead of `/month`).".into(),
         }

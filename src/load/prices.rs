@@ -266,6 +266,31 @@ pub fn bundled() -> Result<Vec<PriceTable>, Error> {
         .collect()
 }
 
+/// Every price table in the folder `dir` (its `.yaml` and `.yml` files, in name order).
+///
+/// # Errors
+/// The folder cannot be listed, or one of its files is not a valid price table.
+pub fn directory(dir: &str) -> Result<Vec<PriceTable>, Error> {
+    let listing = std::fs::read_dir(dir).map_err(|e| {
+        Error::input(format!("price directory `{dir}` cannot be read ({e})"))
+            .file(dir)
+            .help("Consider the folder `ddbcost prices import --output-dir` wrote.")
+    })?;
+    let mut files: Vec<std::path::PathBuf> = listing
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "yaml" || x == "yml"))
+        .collect();
+    files.sort();
+    files
+        .iter()
+        .map(|p| {
+            let shown = p.display().to_string();
+            parse_price_table(&read_file(&shown)?, &shown)
+        })
+        .collect()
+}
+
 /// A price table by bundled id, or by path to a YAML file.
 ///
 /// # Errors

@@ -16,6 +16,9 @@ pub struct RawWorkload {
     pub name: Option<String>,
     pub description: Option<String>,
     pub prices: Option<String>,
+    /// Folders of price tables (imported ones), searched before the bundled tables.
+    #[serde(default)]
+    pub price_dirs: Vec<String>,
     pub settings: Option<RawSettings>,
     pub tables: IndexMap<String, RawTable>,
     /// What-if scenarios; read by `scenario`, checked for shape here.

@@ -112,6 +112,16 @@ fn convert(
             name,
             description: raw.description.clone(),
             prices: raw.prices.clone(),
+            price_dirs: raw
+                .price_dirs
+                .iter()
+                .map(
+                    |d| match (&cx.base_dir, std::path::Path::new(d).is_absolute()) {
+                        (Some(base), false) => base.join(d).display().to_string(),
+                        _ => d.clone(),
+                    },
+                )
+                .collect(),
             tables,
         },
         settings,

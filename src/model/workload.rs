@@ -11,6 +11,9 @@ pub struct Workload {
     pub description: Option<String>,
     /// Price table id or path named by the workload; `--prices` overrides it.
     pub prices: Option<String>,
+    /// Folders of price tables (`price_dirs:`), relative to the workload's folder already:
+    /// searched before the bundled tables for every region the workload needs.
+    pub price_dirs: Vec<String>,
     pub tables: Vec<Table>,
 }
 
