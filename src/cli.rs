@@ -206,6 +206,10 @@ pub struct SettingsArgs {
     /// GB convention for storage (default binary, or the workload's `settings.gb`).
     #[arg(long, value_enum)]
     pub gb: Option<Gb>,
+    /// Refuse (exit 1) a price table that took effect more than DAYS before today (or before
+    /// `--period`); without it, a table older than 365 days prints a note.
+    #[arg(long, value_name = "DAYS")]
+    pub max_price_age: Option<u32>,
     /// Subtract the AWS free tier (off by default).
     #[arg(long)]
     pub free_tier: bool,

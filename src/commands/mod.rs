@@ -146,12 +146,66 @@ fn price(
     file_settings: &SettingsOverrides,
     args: &SettingsArgs,
     file: &str,
+    period: Option<&str>,
 ) -> Result<(Estimate, PriceBook), Error> {
     let book = price_book(workload, args, file)?;
     let settings = settings(&cli_settings(args)?, file_settings);
-    let estimate =
+    let mut estimate =
         engine::estimate(workload, &book, &settings).map_err(|e| Error::from(e).file(file))?;
+    freshness(&mut estimate, period, args.max_price_age)?;
     Ok((estimate, book))
+}
+
+/// Price tables older than a year get a note (in the report's warnings and on standard
+/// error); `--max-price-age DAYS` turns age past DAYS into an error. Age is counted to the
+/// first day of `--period`, else to today (the clock is read here, never in the engine).
+fn freshness(
+    estimate: &mut Estimate,
+    period: Option<&str>,
+    max_age: Option<u32>,
+) -> Result<(), Error> {
+    let table = &estimate.price_table;
+    let Some(effective) = report::period::parse_date(&table.effective) else {
+        return Ok(());
+    };
+    let (reference, against) = match period.and_then(|p| Period::parse(p).ok()) {
+        Some(p) => (p.first_day(), format!("the start of {p}")),
+        None => {
+            let now = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs());
+            (
+                i64::try_from(now / 86_400).unwrap_or(0),
+                "today".to_string(),
+            )
+        }
+    };
+    let age = reference.saturating_sub(effective);
+    if let Some(max) = max_age
+        && age > i64::from(max)
+    {
+        return Err(Error::input(format!(
+            "price table `{}` took effect on {}, {age} days before {against}: more than --max-price-age {max}",
+            table.id, table.effective
+        ))
+        .help("Consider importing current prices: `ddbcost prices import FILE --output-dir DIR`, then `--prices-dir DIR` (see the README)."));
+    }
+    if age > 365 {
+        let note = format!(
+            "price table `{}` took effect on {}, {age} days before {against}: AWS may have changed its prices since (`ddbcost prices import` reads the current price list)",
+            table.id, table.effective
+        );
+        // Once per price table and run: a comparison prices the same table many times.
+        static NOTED: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+        if let Ok(mut noted) = NOTED.lock()
+            && !noted.contains(&table.id)
+        {
+            noted.push(table.id.clone());
+            eprintln!("note: {note}");
+        }
+        estimate.warnings.push(note);
+    }
+    Ok(())
 }
 
 fn warn(estimate: &Estimate, format: Format, output: Option<&str>) {
@@ -214,7 +268,13 @@ fn estimate(args: &EstimateArgs) -> Result<(), Error> {
             .ok_or_else(|| Error::usage("--set made no change"))?;
         scenario::workload_of(doc, file)?
     };
-    let (estimate, _) = price(&workload, &file_settings, &args.settings, file)?;
+    let (estimate, _) = price(
+        &workload,
+        &file_settings,
+        &args.settings,
+        file,
+        args.export.period.as_deref(),
+    )?;
     warn(&estimate, args.format, args.output.as_deref());
     let by = match args.by {
         By::Line => Breakdown::Line,
@@ -325,7 +385,13 @@ pub fn comparison(args: &CompareArgs) -> Result<Comparison, Error> {
             .help("Consider adding `scenarios: { steps: [...], alternatives: [...] }` to the workload, or `--set PATH=VALUE`."));
     }
     let shown = scenario::select(&docs, &args.scenarios)?;
-    let (base_estimate, _) = price(&baseline, &base_settings, &args.settings, file)?;
+    let (base_estimate, _) = price(
+        &baseline,
+        &base_settings,
+        &args.settings,
+        file,
+        args.export.period.as_deref(),
+    )?;
     // A step's own delta is measured from the step before it in the workload's sequence,
     // even when that step is not shown: price every step up to the last one shown.
     let last_step_shown = shown
@@ -349,6 +415,7 @@ pub fn comparison(args: &CompareArgs) -> Result<Comparison, Error> {
             &file_settings,
             &args.settings,
             &format!("{file} (scenario `{}`)", doc.name),
+            args.export.period.as_deref(),
         )?;
         if estimate.currency != base_estimate.currency {
             return Err(Error::input(format!(
@@ -461,7 +528,16 @@ fn diff(args: &DiffArgs) -> Result<(), Error> {
     for file in [&args.old, &args.new] {
         let text = load::read_file(file)?;
         let (workload, file_settings) = load::parse_workload(&text, file)?;
-        estimates.push(price(&workload, &file_settings, &args.settings, file)?.0);
+        estimates.push(
+            price(
+                &workload,
+                &file_settings,
+                &args.settings,
+                file,
+                args.export.period.as_deref(),
+            )?
+            .0,
+        );
     }
     let new = estimates
         .pop()

@@ -28,6 +28,12 @@ impl Period {
         Ok(Period { year, month })
     }
 
+    /// Days since 1970-01-01 of the first day of this month.
+    #[must_use]
+    pub fn first_day(self) -> i64 {
+        days_from_civil(i64::from(self.year), self.month, 1)
+    }
+
     /// The month containing `unix_seconds` (UTC).
     // The clock's days since 1970 (below 2^44 for a u64 of seconds): every intermediate of
     // the algorithm stays far inside i64.
@@ -124,5 +130,49 @@ mod tests {
                 month: 1
             }
         );
+    }
+}
+
+/// Days since 1970-01-01 of a civil date (Howard Hinnant's algorithm).
+// Years are 1970–9999 and months 1–12 (checked by the callers' parsers), so every
+// intermediate stays far inside i64.
+#[allow(clippy::arithmetic_side_effects)]
+#[must_use]
+pub fn days_from_civil(year: i64, month: u32, day: u32) -> i64 {
+    let y = if month <= 2 { year - 1 } else { year };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let m = i64::from(month);
+    let mp = if m > 2 { m - 3 } else { m + 9 };
+    let doy = (153 * mp + 2) / 5 + i64::from(day) - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+/// `YYYY-MM-DD` as days since 1970-01-01, or `None`.
+#[must_use]
+pub fn parse_date(text: &str) -> Option<i64> {
+    let t = text.trim();
+    let (y, rest) = t.split_once('-')?;
+    let (m, d) = rest.split_once('-')?;
+    let (year, month, day): (i64, u32, u32) =
+        (y.parse().ok()?, m.parse().ok()?, d.get(..2)?.parse().ok()?);
+    ((1970..=9999).contains(&year) && (1..=12).contains(&month) && (1..=31).contains(&day))
+        .then(|| days_from_civil(year, month, day))
+}
+
+#[cfg(test)]
+mod date_tests {
+    use super::*;
+
+    #[test]
+    fn days_from_civil_counts_from_1970() {
+        assert_eq!(days_from_civil(1970, 1, 1), 0);
+        // 2024 is a leap year: 2024-11-01 → 2026-11-30 is 365 + 365 + 29 = 759 days.
+        assert_eq!(
+            parse_date("2026-11-30").unwrap() - parse_date("2024-11-01").unwrap(),
+            759
+        );
+        assert_eq!(parse_date("2026-13-01"), None);
     }
 }
