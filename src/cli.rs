@@ -285,6 +285,14 @@ pub enum PricesAction {
     /// Import the AWS Price List for AmazonDynamoDB (the bulk offer file, optionally gzipped,
     /// or `aws pricing get-products` pages) as one price table per region.
     Import(ImportArgs),
+    /// Every price the engine can ask a table for: its value, or absent (and how to fill it).
+    Show(ShowArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ShowArgs {
+    /// A bundled price table id (see `ddbcost prices`) or a path to a price-table file.
+    pub table: String,
 }
 
 #[derive(Debug, Args)]

@@ -615,9 +615,48 @@ fn budget_gate(
     Ok(())
 }
 
+/// `prices show`: every price the engine can ask for, known or absent.
+fn show_prices(name: &str) -> Result<(), Error> {
+    let table = prices::resolve(name).map_err(|e| Error {
+        kind: ErrorKind::Usage,
+        ..e
+    })?;
+    let mut b = tabled::builder::Builder::default();
+    b.push_record(["Price", &format!("{} ({})", table.id, table.currency)]);
+    let keys = crate::model::PriceKey::all();
+    let mut absent = 0usize;
+    for key in &keys {
+        let value = table.get(key).map_or_else(
+            || {
+                absent = absent.saturating_add(1);
+                "absent".to_string()
+            },
+            |v| v.normalize().to_string(),
+        );
+        b.push_record([key.path().into_owned(), value]);
+    }
+    let mut t = b.build();
+    t.with(tabled::settings::Style::rounded());
+    let mut text = format!(
+        "{t}
+{} of {} prices known; effective {}; source: {}
+",
+        keys.len().saturating_sub(absent),
+        keys.len(),
+        table.effective,
+        table.source
+    );
+    if absent > 0 {
+        text.push_str("A workload that needs an absent price is refused. To fill them from AWS: `ddbcost prices import FILE --output-dir DIR`, then `--prices-dir DIR`.\n");
+    }
+    output::emit(None, &text)
+}
+
 fn list_prices(args: &PricesArgs) -> Result<(), Error> {
-    if let Some(crate::cli::PricesAction::Import(import)) = &args.action {
-        return import::run(import);
+    match &args.action {
+        Some(crate::cli::PricesAction::Import(import)) => return import::run(import),
+        Some(crate::cli::PricesAction::Show(show)) => return show_prices(&show.table),
+        None => {}
     }
     if matches!(args.format, Format::Focus | Format::Html) {
         return Err(Error::usage(

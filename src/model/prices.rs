@@ -55,6 +55,44 @@ impl CapacityKind {
 pub const PRICE_SLOTS: usize = 31;
 
 impl PriceKey {
+    /// Every price the engine can ask a table for (the default inter-region transfer price
+    /// stands for the per-destination ones), in the order `prices show` lists them.
+    #[must_use]
+    pub fn all() -> Vec<PriceKey> {
+        let mut out = Vec::with_capacity(PRICE_SLOTS);
+        for class in [TableClass::Standard, TableClass::StandardIa] {
+            out.extend([
+                PriceKey::ReadPerMillion(class),
+                PriceKey::WritePerMillion(class),
+                PriceKey::ReplicatedWritePerMillion(class),
+                PriceKey::RcuHour(class),
+                PriceKey::WcuHour(class),
+                PriceKey::ReplicatedWcuHour(class),
+                PriceKey::StorageGbMonth(class),
+            ]);
+        }
+        out.extend([
+            PriceKey::PitrGbMonth,
+            PriceKey::BackupGbMonth,
+            PriceKey::RestoreGb,
+            PriceKey::ExportGb,
+            PriceKey::ImportGb,
+            PriceKey::StreamReadsPerMillion,
+            PriceKey::KinesisCdcPerMillion,
+            PriceKey::TransferOutGb,
+            PriceKey::InterRegionTransferGb(None),
+        ]);
+        for kind in [CapacityKind::Rcu, CapacityKind::Wcu] {
+            for term in [ReservedTerm::OneYear, ReservedTerm::ThreeYears] {
+                out.extend([
+                    PriceKey::ReservedUpfront(kind, term),
+                    PriceKey::ReservedHourly(kind, term),
+                ]);
+            }
+        }
+        out
+    }
+
     /// A dense index for the keys that do not name a region, for O(1) lookups.
     #[must_use]
     // Small constant offsets (at most 30): no user number reaches this arithmetic.
