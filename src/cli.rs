@@ -287,6 +287,20 @@ pub enum PricesAction {
     Import(ImportArgs),
     /// Every price the engine can ask a table for: its value, or absent (and how to fill it).
     Show(ShowArgs),
+    /// Which prices changed between two price tables (or two folders of them, matched by
+    /// region), by how much, and what that does to workloads' totals.
+    Diff(PricesDiffArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct PricesDiffArgs {
+    /// The prices before: a bundled id, a price-table file, or a folder of them.
+    pub before: String,
+    /// The prices after, in the same form.
+    pub after: String,
+    /// Workloads to price under both (tables only: each is priced with BEFORE, then AFTER).
+    #[arg(long = "workload", value_name = "FILE")]
+    pub workloads: Vec<String>,
 }
 
 #[derive(Debug, Args)]

@@ -250,3 +250,35 @@ fn a_price_directory_prices_a_replica_the_bundled_tables_cannot() {
             .run(),
     );
 }
+
+#[test]
+fn prices_diff_lists_changed_prices_and_moves_workload_totals() {
+    // us-east-1 with the read price doubled (0.125 → 0.25 per million RRU). A workload of
+    // 3 M strong 1 KB gets = 3 M RRU and 1 GB of storage: before 3 × 0.125 + 1 × 0.25 =
+    // 0.625; after 3 × 0.25 + 0.25 = 1.00; +0.375 = +60 %.
+    let dir = tempfile::tempdir().unwrap();
+    let base = std::fs::read_to_string(common::root().join("pricing/aws-us-east-1.yaml")).unwrap();
+    let after = dir.path().join("after.yaml");
+    std::fs::write(
+        &after,
+        base.replace("read_per_million: 0.125 ", "read_per_million: 0.25  "),
+    )
+    .unwrap();
+    let (_w, workload) = common::temp_workload(
+        "name: reads\ntables:\n  t:\n    item_size: 1 KB\n    storage: 1 GB\n    patterns:\n      g: { op: get, rate: 3M/month, consistency: strong }\n",
+    );
+    Case::new()
+        .args([
+            "prices",
+            "diff",
+            "aws-us-east-1",
+            &after.to_string_lossy(),
+            "--workload",
+            &workload,
+        ])
+        .run()
+        .success()
+        .stdout_has("│ us-east-1 │ standard.read_per_million │ 0.125  │ 0.25  │ +100 % │")
+        .stdout_has("1 price(s) changed.")
+        .stdout_has("│ reads    │ 0.63   │ 1.00  │ 0.38 (+60 %) │");
+}

@@ -2,6 +2,7 @@
 //! The only module (with `main`) that touches files and standard streams.
 
 mod import;
+mod prices_diff;
 mod size;
 
 use rust_decimal::Decimal;
@@ -656,6 +657,7 @@ fn list_prices(args: &PricesArgs) -> Result<(), Error> {
     match &args.action {
         Some(crate::cli::PricesAction::Import(import)) => return import::run(import),
         Some(crate::cli::PricesAction::Show(show)) => return show_prices(&show.table),
+        Some(crate::cli::PricesAction::Diff(diff)) => return prices_diff::run(diff),
         None => {}
     }
     if matches!(args.format, Format::Focus | Format::Html) {

@@ -1,0 +1,133 @@
+//! `ddbcost prices diff BEFORE AFTER [--workload W]...`: the prices that changed between two
+//! price tables (or two folders of them, matched by region), by how much, and — given
+//! workloads — how each workload's monthly total moves. What finance asks when AWS changes
+//! its prices.
+
+use rust_decimal::Decimal;
+
+use crate::cli::PricesDiffArgs;
+use crate::engine;
+use crate::error::Error;
+use crate::load::{self, prices};
+use crate::model::{PriceBook, PriceKey, PriceTable, Settings};
+use crate::output;
+use crate::report::money;
+
+fn tables(arg: &str) -> Result<Vec<PriceTable>, Error> {
+    if std::path::Path::new(arg).is_dir() {
+        return prices::directory(arg);
+    }
+    Ok(vec![prices::resolve(arg).map_err(|e| Error {
+        kind: crate::error::ErrorKind::Usage,
+        ..e
+    })?])
+}
+
+fn show(v: Option<Decimal>) -> String {
+    v.map_or_else(|| "absent".to_string(), |v| v.normalize().to_string())
+}
+
+pub(super) fn run(args: &PricesDiffArgs) -> Result<(), Error> {
+    let before = tables(&args.before)?;
+    let after = tables(&args.after)?;
+    let single = before.len() == 1 && after.len() == 1;
+    let mut b = tabled::builder::Builder::default();
+    b.push_record(["Region", "Price", "Before", "After", "Change"]);
+    let mut changed = 0usize;
+    for a in &after {
+        let Some(old) = before
+            .iter()
+            .find(|t| t.region == a.region)
+            .or_else(|| single.then(|| &before[0]))
+        else {
+            b.push_record([
+                a.region.clone(),
+                "(new table)".into(),
+                String::new(),
+                a.id.clone(),
+                String::new(),
+            ]);
+            continue;
+        };
+        for key in PriceKey::all() {
+            let (x, y) = (old.get(&key), a.get(&key));
+            if x == y {
+                continue;
+            }
+            changed = changed.saturating_add(1);
+            let change = match (x, y) {
+                (Some(x), Some(y)) => y
+                    .checked_sub(x)
+                    .and_then(|d| engine::percent_of(d, x))
+                    .map_or_else(
+                        || "—".to_string(),
+                        |p| format!("{:+} %", p.round_dp(2).normalize()),
+                    ),
+                (None, Some(_)) => "now known".to_string(),
+                (Some(_), None) => "now absent".to_string(),
+                (None, None) => String::new(),
+            };
+            b.push_record([
+                a.region.clone(),
+                key.path().into_owned(),
+                show(x),
+                show(y),
+                change,
+            ]);
+        }
+    }
+    let mut t = b.build();
+    t.with(tabled::settings::Style::rounded());
+    let mut text = format!(
+        "ddbcost prices diff: {} -> {}\n{t}\n{changed} price(s) changed.\n",
+        args.before, args.after
+    );
+    if !args.workloads.is_empty() {
+        if !single {
+            return Err(
+                Error::usage("`--workload` needs two price tables, not folders")
+                    .help("Consider `ddbcost prices diff OLD.yaml NEW.yaml --workload W.yaml`."),
+            );
+        }
+        let mut w = tabled::builder::Builder::default();
+        w.push_record(["Workload", "Before", "After", "Change"]);
+        for file in &args.workloads {
+            let text = load::read_file(file)?;
+            let (workload, _) = load::parse_workload(&text, file)?;
+            let mut totals = Vec::new();
+            for table in [&before[0], &after[0]] {
+                let book = PriceBook {
+                    primary: table.clone(),
+                    others: prices::bundled()?
+                        .into_iter()
+                        .filter(|t| t.region != table.region && t.currency == table.currency)
+                        .collect(),
+                };
+                let e = engine::estimate(&workload, &book, &Settings::default())
+                    .map_err(|e| Error::from(e).file(file.as_str()))?;
+                totals.push(e.total);
+            }
+            let cur = &after[0].currency;
+            let delta = totals[1].checked_sub(totals[0]).unwrap_or_default();
+            w.push_record([
+                workload.name.clone(),
+                money::display(totals[0], cur),
+                money::display(totals[1], cur),
+                engine::percent_of(delta, totals[0]).map_or_else(
+                    || money::display(delta, cur),
+                    |p| {
+                        format!(
+                            "{} ({:+} %)",
+                            money::display(delta, cur),
+                            p.round_dp(2).normalize()
+                        )
+                    },
+                ),
+            ]);
+        }
+        let mut wt = w.build();
+        wt.with(tabled::settings::Style::rounded());
+        text.push_str(&format!("{wt}\nMonthly totals at the default settings (730-hour month, binary GB, no free tier).\n"));
+    }
+    output::emit(None, &text)
+}
