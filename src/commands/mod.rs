@@ -119,14 +119,28 @@ fn price_book(workload: &Workload, args: &SettingsArgs, file: &str) -> Result<Pr
     let bundled = prices::bundled()?;
     let mut others: Vec<PriceTable> = Vec::new();
     for table in &workload.tables {
+        let home = table.region.as_deref().unwrap_or(&primary.region);
         for region in &table.replicas {
-            if *region == primary.region {
-                return Err(Error::input(format!("table `{}` lists its own region `{region}` as a replica", table.name))
-                    .file(file)
-                    .path(format!("tables.{}.replicas", table.name))
-                    .help(format!("Consider listing only the other regions; the table's region is the price table's ({region}).")));
+            if region == home {
+                return Err(Error::input(format!(
+                    "table `{}` lists its own region `{region}` as a replica",
+                    table.name
+                ))
+                .file(file)
+                .path(format!("tables.{}.replicas", table.name))
+                .help(format!(
+                    "Consider listing only the other regions; the table's region is {region}."
+                )));
             }
-            if others.iter().any(|t| &t.region == region) {
+        }
+        // The table's own region (if not the primary's) and each replica's.
+        let needed = table
+            .region
+            .iter()
+            .filter(|r| **r != primary.region)
+            .chain(&table.replicas);
+        for region in needed {
+            if others.iter().any(|t| &t.region == region) || *region == primary.region {
                 continue;
             }
             if let Some(t) = from_dirs

@@ -81,6 +81,14 @@ impl<'a> Pricer<'a> {
         &self.primary_region
     }
 
+    /// The region a table is priced in: its own, else the primary table's.
+    pub fn region_of(&self, table: &crate::model::Table) -> Arc<str> {
+        table
+            .region
+            .as_deref()
+            .map_or_else(|| Arc::clone(&self.primary_region), Arc::from)
+    }
+
     /// The price table for `region`, in the primary table's currency.
     pub fn table_for(&self, region: &str, needed_by: &str) -> Result<&'a PriceTable, EngineError> {
         self.book

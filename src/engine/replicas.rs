@@ -160,7 +160,8 @@ pub fn lines(
         } else {
             None
         };
-        let source = pricer.table_for(pricer.primary_region(), &prefix)?;
+        let home = pricer.region_of(table);
+        let source = pricer.table_for(&home, &prefix)?;
         let key = cat!(prefix, "/transfer");
         let (price_key, price) =
             source
@@ -176,13 +177,8 @@ pub fn lines(
                 key,
                 table: t,
                 component: Component::Transfer,
-                label: Cow::Owned(cat!(
-                    "Replication transfer ",
-                    pricer.primary_region(),
-                    " → ",
-                    region
-                )),
-                region: pricer.primary_region(),
+                label: Cow::Owned(cat!("Replication transfer ", &home, " → ", region)),
+                region: &home,
                 unit: "GB",
                 basis: Basis::Derived,
             },

@@ -22,7 +22,8 @@ pub fn lines(
     sizes: &TableSizes,
 ) -> Result<Vec<LineItem>, EngineError> {
     let t = &Arc::<str>::from(table.name.as_str());
-    let region = pricer.primary_region();
+    let home = pricer.region_of(table);
+    let region = &home;
     let spec = |key: String, component, label: String, unit, basis| LineSpec {
         key,
         table: t,

@@ -22,7 +22,8 @@ pub fn lines(
     usage: &TableUsage,
 ) -> Result<Vec<LineItem>, EngineError> {
     let t = &Arc::<str>::from(table.name.as_str());
-    let region = pricer.primary_region();
+    let home = pricer.region_of(table);
+    let region = &home;
     let month_hours = pricer.settings.month_hours;
     let mut out = Vec::new();
     // Each item-level write and each TTL delete emits one stream record.

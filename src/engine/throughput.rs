@@ -183,7 +183,7 @@ fn on_demand(
                 table: t,
                 component: r.component,
                 label,
-                region: pricer.primary_region(),
+                region: &pricer.region_of(table),
                 unit,
                 basis,
             },
@@ -299,7 +299,7 @@ fn provisioned(
                         "Provisioned {upper}, {what} ({}{above})",
                         plan.description
                     )),
-                    region: pricer.primary_region(),
+                    region: &pricer.region_of(table),
                     unit,
                     basis: Basis::Derived,
                 },
@@ -310,7 +310,15 @@ fn provisioned(
             if let (0, Some(r)) = (i, reserved)
                 && !reserved_units.is_zero()
             {
-                reserved_lines(pricer, t, kind, reserved_units, r.term, out)?;
+                reserved_lines(
+                    pricer,
+                    t,
+                    &pricer.region_of(table),
+                    kind,
+                    reserved_units,
+                    r.term,
+                    out,
+                )?;
             }
         }
     }
@@ -319,9 +327,11 @@ fn provisioned(
 
 /// A reservation of `units` (blocks of 100): the upfront fee amortized over the term's months,
 /// and the hourly fee for every hour of the month.
+#[allow(clippy::too_many_arguments)]
 fn reserved_lines(
     pricer: &Pricer<'_>,
     t: &Arc<str>,
+    region: &Arc<str>,
     kind: CapacityKind,
     units: Decimal,
     term: ReservedTerm,
@@ -333,7 +343,6 @@ fn reserved_lines(
     } else {
         "WCU"
     };
-    let region = pricer.primary_region();
     let upfront_key = PriceKey::ReservedUpfront(kind, term);
     let upfront = pricer.price(
         region,

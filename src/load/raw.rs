@@ -161,6 +161,8 @@ pub struct RawTable {
     #[serde(default)]
     pub replicas: Vec<Spanned<String>>,
     pub ttl_deletes: Option<Scalar>,
+    /// The table's region, when not the workload price table's.
+    pub region: Option<String>,
     /// How long items live before TTL removes them (`90 days`): with the puts' rates, the
     /// number of items stored and the TTL deletes follow.
     pub ttl: Option<Scalar>,

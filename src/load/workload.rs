@@ -468,6 +468,7 @@ impl Cx<'_> {
             },
             item_size_bytes,
             item_size_classes,
+            region: t.region.clone(),
             storage: self.size(t.storage.as_ref(), &format!("{path}.storage"))?,
             key_size_bytes,
             pitr: t.pitr,

@@ -103,6 +103,8 @@ pub struct TrafficProfile {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Table {
     pub name: String,
+    /// The table's own region (`None`: the region of the workload's price table).
+    pub region: Option<String>,
     pub class: TableClass,
     pub capacity: CapacityMode,
     /// Number of items stored.

@@ -1,0 +1,61 @@
+//! Multi-region workloads: a table may state its own `region`; it is priced with that
+//! region's table (same currency), its lines carry the region, and FOCUS fills `RegionId`
+//! per row. eu-west-1 list prices (DESIGN.md §4): RRU $0.1415 and WRU $0.705 per million,
+//! storage $0.283 per GB-month; us-east-1: RRU $0.125, WRU $0.625, storage $0.25.
+
+mod common;
+
+use common::{Case, cost, dec, estimate};
+
+const TWO_REGIONS: &str = "prices: aws-us-east-1
+tables:
+  us:
+    item_size: 1 KB
+    storage: 10 GB
+    patterns:
+      g: { op: get, rate: 2M/month, consistency: strong }
+  eu:
+    region: eu-west-1
+    item_size: 1 KB
+    storage: 10 GB
+    patterns:
+      g: { op: get, rate: 2M/month, consistency: strong }
+      p: { op: put, rate: 1M/month }
+";
+
+#[test]
+fn each_table_is_priced_in_its_own_region() {
+    let e = estimate(TWO_REGIONS, "aws-us-east-1");
+    // us: 2 M RRU × $0.125 = $0.25; 10 GB × $0.25 = $2.50.
+    assert_eq!(cost(&e, "us/reads"), dec("0.25"));
+    assert_eq!(cost(&e, "us/storage"), dec("2.5"));
+    // eu: 2 M RRU × $0.1415 = $0.283; 1 M WRU × $0.705; 10 GB × $0.283 = $2.83.
+    assert_eq!(cost(&e, "eu/reads"), dec("0.283"));
+    assert_eq!(cost(&e, "eu/writes"), dec("0.705"));
+    assert_eq!(cost(&e, "eu/storage"), dec("2.83"));
+    let region = |key: &str| common::line(&e, key).region.to_string();
+    assert_eq!(region("eu/reads"), "eu-west-1");
+    assert_eq!(region("us/reads"), "us-east-1");
+}
+
+#[test]
+fn focus_states_each_rows_region() {
+    let (_dir, path) = common::temp_workload(TWO_REGIONS);
+    let out = Case::new()
+        .args([
+            "estimate", &path, "--format", "focus", "--period", "2026-12",
+        ])
+        .run()
+        .success();
+    let (header, rows) = common::csv_table(&out.stdout);
+    let region = common::column(&header, "RegionId");
+    let resource = common::column(&header, "ResourceName");
+    for r in &rows {
+        let expected = if &r[resource] == "eu" {
+            "eu-west-1"
+        } else {
+            "us-east-1"
+        };
+        assert_eq!(&r[region], expected, "{r:?}");
+    }
+}
