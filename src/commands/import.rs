@@ -35,12 +35,20 @@ fn read(path: &str) -> Result<Vec<u8>, Error> {
 
 pub(super) fn run(args: &ImportArgs) -> Result<(), Error> {
     let dir = std::path::Path::new(&args.output_dir);
+    // Created if missing (with its parents), as `mkdir -p` would.
+    std::fs::create_dir_all(dir).map_err(|e| {
+        Error::input(format!(
+            "--output-dir `{}` cannot be created ({e})",
+            args.output_dir
+        ))
+        .help("Consider a writable folder for the imported price tables.")
+    })?;
     if !dir.is_dir() {
         return Err(Error::usage(format!(
             "--output-dir `{}` is not a directory",
             args.output_dir
         ))
-        .help("Consider creating it first (mkdir -p)."));
+        .help("Consider a folder for the imported price tables."));
     }
     let mut lists = Vec::with_capacity(args.inputs.len());
     for input in &args.inputs {
