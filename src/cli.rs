@@ -157,6 +157,8 @@ pub enum By {
     Pattern,
     /// One row per billing component (reads, writes, index writes, storage…).
     Component,
+    /// One row per region the lines are billed in.
+    Region,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -104,7 +104,7 @@ fn every_bundled_workload_estimates_in_every_format() {
             let out = dir.path().join(format!("report.{format}"));
             let out = out.to_string_lossy();
             let bys: &[&str] = if matches!(format, "table" | "csv" | "markdown") {
-                &["line", "pattern", "component"]
+                &["line", "pattern", "component", "region"]
             } else {
                 &["line"]
             };

@@ -59,3 +59,14 @@ fn focus_states_each_rows_region() {
         assert_eq!(&r[region], expected, "{r:?}");
     }
 }
+
+#[test]
+fn by_region_sums_each_regions_lines() {
+    // us-east-1: 0.25 + 2.50 = 2.75; eu-west-1: 0.283 + 0.705 + 2.83 = 3.818.
+    let (_dir, path) = common::temp_workload(TWO_REGIONS);
+    Case::new()
+        .args(["estimate", &path, "--format", "csv", "--by", "region"])
+        .run()
+        .success()
+        .stdout_has("region,cost,cost_rounded,currency\nus-east-1,2.75,2.75,USD\neu-west-1,3.818,3.82,USD\n");
+}

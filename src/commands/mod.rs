@@ -295,6 +295,7 @@ fn estimate(args: &EstimateArgs) -> Result<(), Error> {
         By::Line => Breakdown::Line,
         By::Pattern => Breakdown::Pattern,
         By::Component => Breakdown::Component,
+        By::Region => Breakdown::Region,
     };
     let text = match args.format {
         Format::Table => report::table::render(&estimate, by),

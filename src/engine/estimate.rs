@@ -178,6 +178,18 @@ impl Estimate {
         out.into_iter().map(|(t, (s, l))| (t, s, l)).collect()
     }
 
+    /// Cost per region the lines are billed in, in order of first appearance (bounded by the
+    /// checked total, as `table_subtotals`).
+    #[must_use]
+    pub fn region_costs(&self) -> Vec<(String, Decimal)> {
+        let mut out: IndexMap<&str, Decimal> = IndexMap::new();
+        for item in &self.line_items {
+            let sum = out.entry(&item.region).or_default();
+            *sum = sum.saturating_add(item.cost.unwrap_or_default());
+        }
+        out.into_iter().map(|(r, c)| (r.to_string(), c)).collect()
+    }
+
     /// Cost per component, in the order components are declared.
     #[must_use]
     pub fn component_costs(&self) -> Vec<(Component, Decimal)> {

@@ -9,19 +9,28 @@ pub const PATTERN_HEADER: &[&str] = &["pattern", "cost", "cost_rounded", "curren
 
 pub const COMPONENT_HEADER: &[&str] = &["component", "cost", "cost_rounded", "currency"];
 
+pub const REGION_HEADER: &[&str] = &["region", "cost", "cost_rounded", "currency"];
+
 #[must_use]
 pub fn render(e: &Estimate, by: Breakdown) -> String {
     let mut w = csv::Writer::from_writer(Vec::new());
     let c = &e.currency;
-    let rows = if by == Breakdown::Component {
-        let _ = w.write_record(COMPONENT_HEADER);
-        e.component_costs()
-            .into_iter()
-            .map(|(k, v)| (k.name().to_string(), v))
-            .collect()
-    } else {
-        let _ = w.write_record(PATTERN_HEADER);
-        e.pattern_costs()
+    let rows = match by {
+        Breakdown::Component => {
+            let _ = w.write_record(COMPONENT_HEADER);
+            e.component_costs()
+                .into_iter()
+                .map(|(k, v)| (k.name().to_string(), v))
+                .collect()
+        }
+        Breakdown::Region => {
+            let _ = w.write_record(REGION_HEADER);
+            e.region_costs()
+        }
+        Breakdown::Pattern | Breakdown::Line => {
+            let _ = w.write_record(PATTERN_HEADER);
+            e.pattern_costs()
+        }
     };
     for (name, cost) in rows {
         let _ = w.write_record([

@@ -115,6 +115,18 @@ pub fn estimate(e: &Estimate, by: Breakdown) -> String {
                 &rows,
             ));
         }
+        Breakdown::Region => {
+            let rows: Vec<Vec<String>> = e
+                .region_costs()
+                .into_iter()
+                .map(|(r, v)| vec![r, money::display(v, c), share(v)])
+                .collect();
+            out.push_str(&table(
+                &["Region", &format!("Monthly ({c})"), "Share"],
+                &[false, true, true],
+                &rows,
+            ));
+        }
         Breakdown::Component => {
             let rows: Vec<Vec<String>> = e
                 .component_costs()

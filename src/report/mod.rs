@@ -25,4 +25,6 @@ pub enum Breakdown {
     Pattern,
     /// One row per billing component (reads, writes, index writes, storage…).
     Component,
+    /// One row per region the lines are billed in (tables in several regions, replicas).
+    Region,
 }

@@ -17,6 +17,7 @@ pub fn render(estimate: &Estimate, by: Breakdown) -> String {
         Breakdown::Line => lines(estimate),
         Breakdown::Pattern => patterns(estimate),
         Breakdown::Component => components(estimate),
+        Breakdown::Region => shares(estimate, "Region", estimate.region_costs()),
     };
     format!("{}\n{body}\n{}", title(estimate), footer(estimate))
 }
