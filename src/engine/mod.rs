@@ -9,7 +9,7 @@
 //! `replicas` (global tables) and `free_tier`.
 
 mod capacity;
-mod checked;
+pub(crate) mod checked;
 mod error;
 mod estimate;
 mod free_tier;

@@ -165,23 +165,12 @@ fn to_value(node: Spanned<Node>, source: &str) -> Result<serde_json::Value, Stri
         Node::Bool(b) => Value::Bool(b),
         Node::Text(t) => Value::String(t),
         Node::Number => {
-            // `defined` is where the scalar is written (an alias points back to its anchor).
-            let span = node.defined.span();
-            let raw = span
-                .byte_offset()
-                .zip(span.byte_len())
-                .and_then(|(at, len)| {
-                    let at = usize::try_from(at).ok()?;
-                    source.get(at..at.checked_add(usize::try_from(len).ok()?)?)
-                })
-                .map(str::trim)
-                .filter(|t| !t.is_empty())
-                .ok_or_else(|| {
-                    format!(
-                        "the number at line {} cannot be read from its text",
-                        node.defined.line()
-                    )
-                })?;
+            let raw = source_text(&node, source).ok_or_else(|| {
+                format!(
+                    "the number at line {} cannot be read from its text",
+                    node.defined.line()
+                )
+            })?;
             Value::String(raw.to_string())
         }
         Node::Seq(items) => Value::Array(

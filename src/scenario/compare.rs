@@ -7,6 +7,7 @@ use indexmap::IndexMap;
 use rust_decimal::Decimal;
 
 use super::ScenarioKind;
+use crate::engine::checked::{add, sub};
 use crate::engine::{Component, EngineError, Estimate, percent_of};
 
 /// What `compare` is given for one scenario.
@@ -149,20 +150,6 @@ impl Comparison {
             change: last.delta,
         })
     }
-}
-
-fn overflow(context: &str) -> EngineError {
-    EngineError::Overflow {
-        context: context.to_string(),
-    }
-}
-
-fn sub(a: Decimal, b: Decimal, context: &str) -> Result<Decimal, EngineError> {
-    a.checked_sub(b).ok_or_else(|| overflow(context))
-}
-
-fn add(a: Decimal, b: Decimal, context: &str) -> Result<Decimal, EngineError> {
-    a.checked_add(b).ok_or_else(|| overflow(context))
 }
 
 /// Joins `scenarios` (steps in order) with `baseline`.
