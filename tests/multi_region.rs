@@ -70,3 +70,62 @@ fn by_region_sums_each_regions_lines() {
         .success()
         .stdout_has("region,cost,cost_rounded,currency\nus-east-1,2.75,2.75,USD\neu-west-1,3.818,3.82,USD\n");
 }
+
+const FREE_TIER_TWO_REGIONS: &str = "prices: aws-us-east-1
+tables:
+  us:
+    item_size: 1 KB
+    storage: 10 GB
+    patterns:
+      g: { op: get, rate: 2M/month, consistency: strong }
+  ohio:
+    region: us-east-2
+    item_size: 1 KB
+    storage: 40 GB
+    capacity: { mode: provisioned, rcu: 10, wcu: 5 }
+    patterns:
+      g: { op: get, rate: 2M/month, consistency: strong }
+";
+
+#[test]
+fn the_free_tier_is_each_regions_own() {
+    let settings = ddbcost::model::Settings {
+        free_tier: true,
+        ..ddbcost::model::Settings::default()
+    };
+    let e = common::estimate_with(FREE_TIER_TWO_REGIONS, "aws-us-east-1", settings);
+    // us-east-1: 10 GB used of its 25 free: −10 × $0.25 = −$2.50.
+    assert_eq!(cost(&e, "account/free-tier/storage"), dec("-2.5"));
+    // us-east-2 has its own 25 GB: 40 GB used, 25 credited: −25 × $0.25 = −$6.25.
+    assert_eq!(
+        cost(&e, "account/free-tier/us-east-2/storage"),
+        dec("-6.25")
+    );
+    // Its provisioned capacity: 10 RCU × 730 h = 7,300 RCU-hours, all within 25 × 730:
+    // −7,300 × $0.00013 = −$0.949; 5 WCU × 730 = 3,650 × $0.00065 = −$2.3725.
+    assert_eq!(cost(&e, "account/free-tier/us-east-2/rcu"), dec("-0.949"));
+    assert_eq!(cost(&e, "account/free-tier/us-east-2/wcu"), dec("-2.3725"));
+    let l = common::line(&e, "account/free-tier/us-east-2/storage");
+    assert_eq!(&*l.region, "us-east-2");
+    assert!(l.label.ends_with("in us-east-2"), "{}", l.label);
+}
+
+#[test]
+fn a_region_without_a_stated_allowance_is_refused_under_free_tier() {
+    // eu-central-1's bundled table states no free tier: asking for it must not invent one.
+    let yaml = "prices: aws-us-east-1
+tables:
+  fra:
+    region: eu-central-1
+    item_size: 1 KB
+    storage: 40 GB
+    patterns:
+      g: { op: get, rate: 2M/month, consistency: eventual }
+";
+    let settings = ddbcost::model::Settings {
+        free_tier: true,
+        ..ddbcost::model::Settings::default()
+    };
+    let err = common::try_estimate(yaml, "aws-us-east-1", settings).unwrap_err();
+    assert!(err.to_string().contains("aws-eu-central-1"), "{err}");
+}

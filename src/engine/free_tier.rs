@@ -1,5 +1,5 @@
-//! The AWS free tier, applied only when asked (`--free-tier`), as credit lines in the primary
-//! region: 25 GB of Standard-class storage, 2.5 M stream read requests, and 25 RCU + 25 WCU of
+//! The AWS free tier, applied only when asked (`--free-tier`), as credit lines in each region
+//! the workload uses, from that region's price table: 25 GB of Standard-class storage, 2.5 M stream read requests, and 25 RCU + 25 WCU of
 //! provisioned Standard-class capacity per month (the allowance × the month's hours).
 
 use std::borrow::Cow;
@@ -20,14 +20,28 @@ pub fn lines(
     _workload: &Workload,
     lines: &[LineItem],
 ) -> Result<Vec<LineItem>, EngineError> {
-    let primary = &pricer.book.primary;
-    let allowance = primary
-        .free_tier
-        .as_ref()
-        .ok_or_else(|| EngineError::MissingFreeTier {
-            table_id: primary.id.clone(),
-        })?;
-    let region = pricer.primary_region();
+    // Each region's allowance is its own (the price list states it per region, and AWS applies
+    // it to "all tables in a region"): the primary region first, then the others in the order
+    // their first line appears.
+    let mut regions: Vec<&Arc<str>> = vec![pricer.primary_region()];
+    for line in lines {
+        if !regions.iter().any(|r| ***r == *line.region) {
+            regions.push(&line.region);
+        }
+    }
+    let mut out = Vec::new();
+    for region in regions {
+        out.extend(region_lines(pricer, region, lines)?);
+    }
+    Ok(out)
+}
+
+/// The credits in one region: each allowance against the region's eligible usage.
+fn region_lines(
+    pricer: &Pricer<'_>,
+    region: &Arc<str>,
+    lines: &[LineItem],
+) -> Result<Vec<LineItem>, EngineError> {
     let hours = pricer.settings.month_hours;
     let used = |price_key: &PriceKey| -> Result<Decimal, EngineError> {
         let path = price_key.path();
@@ -39,6 +53,27 @@ pub fn lines(
             "free tier",
         )
     };
+    let eligible = [
+        PriceKey::StorageGbMonth(TableClass::Standard),
+        PriceKey::StreamReadsPerMillion,
+        PriceKey::RcuHour(TableClass::Standard),
+        PriceKey::WcuHour(TableClass::Standard),
+    ];
+    let mut any = false;
+    for key in &eligible {
+        any |= !used(key)?.is_zero();
+    }
+    let primary = *region == *pricer.primary_region();
+    if !any && !primary {
+        return Ok(Vec::new());
+    }
+    let table = pricer.table_for(region, "free tier")?;
+    let allowance = table
+        .free_tier
+        .as_ref()
+        .ok_or_else(|| EngineError::MissingFreeTier {
+            table_id: table.id.clone(),
+        })?;
     let storage_label = format!(
         "Free tier: {} GB storage (Standard)",
         allowance.storage_gb.normalize()
@@ -80,14 +115,23 @@ pub fn lines(
             continue;
         }
         let credited = used.min(free);
-        let key = cat!("account/free-tier/", suffix);
+        let key = if primary {
+            cat!("account/free-tier/", suffix)
+        } else {
+            cat!("account/free-tier/", region, "/", suffix)
+        };
+        let label = if primary {
+            label.to_string()
+        } else {
+            format!("{label} in {region}")
+        };
         let price = pricer.price(region, &price_key, &key)?;
         out.push(pricer.line_at(
             LineSpec {
                 key,
                 table: &Arc::from("(account)"),
                 component: Component::FreeTier,
-                label: Cow::Owned(label.to_string()),
+                label: Cow::Owned(label),
                 region,
                 unit,
                 basis: Basis::Derived,
