@@ -215,6 +215,20 @@ pub struct SettingsArgs {
     /// Subtract the AWS free tier (off by default).
     #[arg(long)]
     pub free_tier: bool,
+    /// Show costs in this currency (ISO 4217, e.g. `EUR`), converted from the price table's at
+    /// `--fx-rate` (or the workload's `settings.fx`).
+    #[arg(long, value_name = "CODE")]
+    pub currency: Option<String>,
+    /// Units of `--currency` per unit of the price table's currency, e.g. `0.92`; `USD=0.92`
+    /// names the currency it converts from (repeatable, one per currency).
+    #[arg(long = "fx-rate", value_name = "[FROM=]RATE")]
+    pub fx_rates: Vec<String>,
+    /// The day the rate is from, `YYYY-MM-DD` (required with `--fx-rate`).
+    #[arg(long = "fx-date", value_name = "DATE")]
+    pub fx_date: Option<String>,
+    /// Where the rate comes from, printed with it (e.g. "ECB reference rate").
+    #[arg(long = "fx-source", value_name = "TEXT")]
+    pub fx_source: Option<String>,
 }
 
 #[derive(Debug, Args)]

@@ -164,6 +164,7 @@ fn the_json_documents_have_the_fields_the_readme_names() {
                 "total",
                 "total_rounded",
                 "rounding",
+                "fx",
                 "price_table",
                 "settings",
                 "tables",

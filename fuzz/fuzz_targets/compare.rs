@@ -2,8 +2,10 @@
 //! patches, the scenario workloads, the engine, `compare`, and every renderer. Nothing may
 //! panic; and an empty alternative must equal the baseline exactly.
 //!
-//! Input: lines starting with `--set ` (before the workload text) become `--set` arguments,
-//! grouped into one alternative; the rest is the workload file.
+//! Input: an optional first line `--fx-rate RATE` shows every estimate in EUR at that rate
+//! (the `--currency` path: the converted lines must still add up to the converted total);
+//! lines starting with `--set ` (before the workload text) become `--set` arguments, grouped
+//! into one alternative; the rest is the workload file.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 
@@ -16,6 +18,31 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
     let mut sets = Vec::new();
     let mut rest = text;
+    let mut fx = None;
+    if let Some(line) = rest.strip_prefix("--fx-rate ") {
+        let (rate, tail) = line.split_once('\n').unwrap_or((line, ""));
+        rest = tail;
+        let Ok(rate) = ddbcost::load::parse_fx_rate(rate) else { return };
+        fx = Some(ddbcost::model::Fx {
+            from: "USD".into(),
+            to: "EUR".into(),
+            rate,
+            date: "2026-11-30".into(),
+            source: "fuzz".into(),
+        });
+    }
+    // The conversion `price` applies after the engine, checked like it.
+    let shown = |e: Estimate| -> Option<Estimate> {
+        let Some(fx) = &fx else { return Some(e) };
+        let e = ddbcost::engine::convert(e, fx).ok()?;
+        let sum = e
+            .line_items
+            .iter()
+            .filter_map(|l| l.cost)
+            .try_fold(rust_decimal::Decimal::ZERO, |a, c| a.checked_add(c));
+        assert_eq!(sum, Some(e.total), "converted lines add up to the converted total");
+        Some(e)
+    };
     while let Some(line) = rest.strip_prefix("--set ") {
         let (set, tail) = line.split_once('\n').unwrap_or((line, ""));
         sets.push(set.to_string());
@@ -29,11 +56,13 @@ fuzz_target!(|data: &[u8]| {
     let book = PriceBook { primary, others };
     let settings = Settings::default();
     let Ok(base) = estimate(&baseline, &book, &settings) else { return };
+    let Some(base) = shown(base) else { return };
     let mut inputs = Vec::new();
     let mut previous = base.total;
     for doc in docs {
         let Ok((workload, _)) = scenario::workload_of(&doc, "fuzz.yaml") else { return };
         let Ok(e): Result<Estimate, _> = estimate(&workload, &book, &settings) else { return };
+        let Some(e) = shown(e) else { return };
         let previous_total = (doc.kind == ScenarioKind::Step).then_some(previous);
         if doc.kind == ScenarioKind::Step {
             previous = e.total;

@@ -13,8 +13,8 @@ use crate::cli::{
 };
 use crate::engine::{self, Estimate};
 use crate::error::{Error, ErrorKind};
-use crate::load::{self, SettingsOverrides, prices, quantity};
-use crate::model::{CapacityMode, GbConvention, PriceBook, PriceTable, Settings, Workload};
+use crate::load::{self, FxStated, SettingsOverrides, prices, quantity};
+use crate::model::{CapacityMode, Fx, GbConvention, PriceBook, PriceTable, Settings, Workload};
 use crate::output;
 use crate::report::period::Period;
 use crate::report::{self, Breakdown};
@@ -56,7 +56,130 @@ fn cli_settings(args: &SettingsArgs) -> Result<SettingsOverrides, Error> {
             Gb::Decimal => GbConvention::Decimal,
         }),
         free_tier: args.free_tier.then_some(true),
+        fx: cli_fx(args)?,
     })
+}
+
+/// `--currency`, `--fx-rate`, `--fx-date` and `--fx-source`, checked.
+fn cli_fx(args: &SettingsArgs) -> Result<Option<FxStated>, Error> {
+    let stray = |what: &str| {
+        Err(Error::usage(format!("{what} needs `--currency`"))
+            .help("Consider `--currency EUR --fx-rate 0.92 --fx-date 2026-11-30`."))
+    };
+    let Some(code) = args.currency.as_deref() else {
+        if !args.fx_rates.is_empty() {
+            return stray("`--fx-rate`");
+        }
+        if args.fx_date.is_some() {
+            return stray("`--fx-date`");
+        }
+        if args.fx_source.is_some() {
+            return stray("`--fx-source`");
+        }
+        return Ok(None);
+    };
+    let currency = load::parse_currency(code).map_err(|why| {
+        Error::usage(format!("--currency: {why}")).help("Consider `--currency EUR`.")
+    })?;
+    let mut rates: Vec<(Option<String>, Decimal)> = Vec::new();
+    for text in &args.fx_rates {
+        let (from, rate) = match text.split_once('=') {
+            Some((from, rate)) => (
+                Some(load::parse_currency(from).map_err(|why| {
+                    Error::usage(format!("--fx-rate `{text}`: {why}"))
+                        .help("Consider `--fx-rate USD=0.92` (1 USD = 0.92 of `--currency`).")
+                })?),
+                rate,
+            ),
+            None => (None, text.as_str()),
+        };
+        let rate = load::parse_fx_rate(rate).map_err(|why| {
+            Error::usage(format!("--fx-rate: {why}"))
+                .help("Consider `--fx-rate 0.92`: units of `--currency` per unit of the price table's currency.")
+        })?;
+        if rates.iter().any(|(f, _)| *f == from) {
+            return Err(Error::usage(format!(
+                "--fx-rate: two rates from {}",
+                from.as_deref().unwrap_or("the price table's currency")
+            ))
+            .help("Consider one `--fx-rate` per currency (`USD=0.92`, `JPY=0.0061`)."));
+        }
+        rates.push((from, rate));
+    }
+    let date = args
+        .fx_date
+        .as_deref()
+        .map(|d| {
+            load::parse_day(d).map_err(|why| {
+                Error::usage(format!("--fx-date: {why}")).help("Consider `--fx-date 2026-11-30`.")
+            })
+        })
+        .transpose()?;
+    if !rates.is_empty() && date.is_none() {
+        return Err(Error::usage(
+            "`--fx-rate` needs `--fx-date`: a rate without its day cannot be traced",
+        )
+        .help("Consider `--fx-date 2026-11-30` (the day the rate was published)."));
+    }
+    Ok(Some(FxStated {
+        currency,
+        rates,
+        date,
+        source: args
+            .fx_source
+            .clone()
+            .unwrap_or_else(|| "stated on the command line".to_string()),
+    }))
+}
+
+/// The conversion an estimate priced in `priced_in` is shown with: the command line's
+/// currency and rates first, then the workload's `settings.fx`; `None` when costs stay in the
+/// price table's currency.
+fn fx_for(
+    priced_in: &str,
+    cli: Option<&FxStated>,
+    file: Option<&FxStated>,
+) -> Result<Option<Fx>, Error> {
+    let Some(target) = cli.or(file) else {
+        return Ok(None);
+    };
+    if target.currency == priced_in {
+        return Ok(None);
+    }
+    fn rate_in<'a>(stated: &'a FxStated, priced_in: &str) -> Option<(Decimal, &'a FxStated)> {
+        stated
+            .rates
+            .iter()
+            .find(|(from, _)| from.as_deref() == Some(priced_in))
+            .or_else(|| stated.rates.iter().find(|(from, _)| from.is_none()))
+            .map(|(_, rate)| (*rate, stated))
+    }
+    // A currency on the command line may take its rate from the workload when both name the
+    // same currency.
+    let found = rate_in(target, priced_in).or_else(|| {
+        file.filter(|f| cli.is_some() && f.currency == target.currency)
+            .and_then(|f| rate_in(f, priced_in))
+    });
+    let Some((rate, stated)) = found else {
+        return Err(Error::usage(format!(
+            "no exchange rate from {priced_in} to {}",
+            target.currency
+        ))
+        .help(format!(
+            "Consider `--fx-rate {priced_in}=RATE --fx-date YYYY-MM-DD` (1 {priced_in} = RATE {}), or `settings.fx` in the workload.",
+            target.currency
+        )));
+    };
+    let date = stated.date.clone().ok_or_else(|| {
+        Error::usage("`--fx-rate` needs `--fx-date`").help("Consider `--fx-date 2026-11-30`.")
+    })?;
+    Ok(Some(Fx {
+        from: priced_in.to_string(),
+        to: target.currency.clone(),
+        rate,
+        date,
+        source: stated.source.clone(),
+    }))
 }
 
 fn settings(cli: &SettingsOverrides, file: &SettingsOverrides) -> Settings {
@@ -164,10 +287,18 @@ fn price(
     period: Option<&str>,
 ) -> Result<(Estimate, PriceBook), Error> {
     let book = price_book(workload, args, file)?;
-    let settings = settings(&cli_settings(args)?, file_settings);
+    let cli = cli_settings(args)?;
+    let settings = settings(&cli, file_settings);
     let mut estimate =
         engine::estimate(workload, &book, &settings).map_err(|e| Error::from(e).file(file))?;
     freshness(&mut estimate, period, args.max_price_age)?;
+    if let Some(fx) = fx_for(
+        &estimate.currency,
+        cli.fx.as_ref(),
+        file_settings.fx.as_ref(),
+    )? {
+        estimate = engine::convert(estimate, &fx).map_err(|e| Error::from(e).file(file))?;
+    }
     Ok((estimate, book))
 }
 
@@ -210,14 +341,7 @@ fn freshness(
             "price table `{}` took effect on {}, {age} days before {against}: AWS may have changed its prices since (`ddbcost prices import` reads the current price list)",
             table.id, table.effective
         );
-        // Once per price table and run: a comparison prices the same table many times.
-        static NOTED: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
-        if let Ok(mut noted) = NOTED.lock()
-            && !noted.contains(&table.id)
-        {
-            noted.push(table.id.clone());
-            eprintln!("note: {note}");
-        }
+        tell_once("note", &note);
         estimate.warnings.push(note);
     }
     Ok(())
@@ -228,8 +352,21 @@ fn warn(estimate: &Estimate, format: Format, output: Option<&str>) {
     // standard error so that they are not lost.
     if format != Format::Table || output.is_some() {
         for w in &estimate.warnings {
-            eprintln!("warning: {w}");
+            tell_once("warning", w);
         }
+    }
+}
+
+/// Prints `kind: message` on standard error unless this run has printed the message already
+/// (a comparison prices the same tables many times, and a note is also a report warning).
+fn tell_once(kind: &str, message: &str) {
+    static TOLD: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+    let mut told = TOLD
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if !told.iter().any(|m| m == message) {
+        told.push(message.to_string());
+        eprintln!("{kind}: {message}");
     }
 }
 
@@ -566,7 +703,10 @@ fn diff(args: &DiffArgs) -> Result<(), Error> {
             "`{}` is priced in {} and `{}` in {}: a diff needs one currency",
             args.old, old.currency, args.new, new.currency
         ))
-        .help("Consider `--prices` to price both with the same table."));
+        .help(format!(
+            "Consider showing both in one currency: `--currency {} --fx-rate {}=RATE --fx-date YYYY-MM-DD`, or `--prices` to price both with the same table.",
+            old.currency, new.currency
+        )));
     }
     let comparison = scenario::compare(
         old,

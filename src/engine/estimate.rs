@@ -107,11 +107,17 @@ pub struct LineItem {
     /// In `unit`s; `None` when it depends on usage the workload does not state.
     pub quantity: Option<Decimal>,
     pub unit: &'static str,
+    /// In the estimate's currency (converted at the estimate's `fx` rate, if any).
     pub unit_price: Decimal,
+    /// The unit price in the price table's currency, as listed (equal to `unit_price` when no
+    /// conversion applies).
+    pub pricing_unit_price: Decimal,
     /// The price-table entry the unit price comes from (`standard.read_per_million`).
     pub price_key: Cow<'static, str>,
     /// `quantity × unit_price`, exact; `None` when the quantity is unknown.
     pub cost: Option<Decimal>,
+    /// The cost in the price table's currency (equal to `cost` when no conversion applies).
+    pub pricing_cost: Option<Decimal>,
     pub basis: Basis,
     pub attribution: Vec<Attribution>,
 }
@@ -137,7 +143,10 @@ pub struct PriceTableRef {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Estimate {
     pub workload: String,
+    /// The currency every cost is in: the price table's, or the one `fx` converts to.
     pub currency: String,
+    /// The conversion applied, if the estimate is shown in another currency than its prices.
+    pub fx: Option<crate::model::Fx>,
     pub price_table: PriceTableRef,
     pub settings: Settings,
     pub line_items: Vec<LineItem>,

@@ -166,8 +166,10 @@ impl<'a> Pricer<'a> {
             quantity,
             unit: spec.unit,
             unit_price,
+            pricing_unit_price: unit_price,
             price_key,
             cost,
+            pricing_cost: cost,
             basis,
             attribution,
         })

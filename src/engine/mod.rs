@@ -6,13 +6,14 @@
 //! One small module per billing dimension, each returning line items: `throughput` (reads,
 //! writes, index reads and writes, provisioned capacity), `storage` (table and index storage,
 //! PITR, backups, restores, S3 export/import), `streams` (DynamoDB Streams, Kinesis CDC, TTL),
-//! `replicas` (global tables) and `free_tier`.
+//! `replicas` (global tables) and `free_tier`; `fx` shows an estimate in another currency.
 
 mod capacity;
 pub(crate) mod checked;
 mod error;
 mod estimate;
 mod free_tier;
+mod fx;
 mod line;
 mod replicas;
 mod sizes;
@@ -24,6 +25,7 @@ mod usage;
 
 pub use error::EngineError;
 pub use estimate::{Attribution, Basis, Component, Estimate, LineItem, PriceTableRef};
+pub use fx::convert;
 
 use crate::model::{PriceBook, Settings, Workload};
 
@@ -99,6 +101,7 @@ pub fn estimate(
     Ok(Estimate {
         workload: workload.name.clone(),
         currency: primary.currency.clone(),
+        fx: None,
         price_table: PriceTableRef {
             id: primary.id.clone(),
             region: primary.region.clone(),

@@ -12,7 +12,10 @@ pub mod suggest;
 mod workload;
 pub mod yaml;
 
-pub use workload::{MAX_ITEM_BYTES, SettingsOverrides, parse_workload, workload_from_value};
+pub use workload::{
+    FxStated, MAX_ITEM_BYTES, SettingsOverrides, parse_currency, parse_day, parse_fx_rate,
+    parse_workload, workload_from_value,
+};
 
 use crate::error::Error;
 

@@ -48,6 +48,18 @@ pub struct RawSettings {
     pub month_hours: Option<Scalar>,
     pub gb: Option<RawGb>,
     pub free_tier: Option<bool>,
+    pub fx: Option<RawFx>,
+}
+
+/// `settings.fx`: show costs in `currency` at `rate` units of it per unit of the price
+/// table's currency, as of `date`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawFx {
+    pub currency: Scalar,
+    pub rate: Scalar,
+    pub date: Scalar,
+    pub source: Option<Scalar>,
 }
 
 #[derive(Debug, Clone, Copy, Deserialize)]

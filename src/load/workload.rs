@@ -33,6 +33,74 @@ pub struct SettingsOverrides {
     pub month_hours: Option<Decimal>,
     pub gb: Option<GbConvention>,
     pub free_tier: Option<bool>,
+    /// `settings.fx`: the currency to show costs in and the rate to it.
+    pub fx: Option<FxStated>,
+}
+
+/// A currency to show costs in, with the rate(s) to it, as stated on the command line or in a
+/// workload's `settings.fx`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FxStated {
+    /// The currency costs are shown in (ISO 4217, e.g. `EUR`).
+    pub currency: String,
+    /// Rates to `currency`: per source currency, or (`None`) from whatever currency the prices
+    /// are in.
+    pub rates: Vec<(Option<String>, Decimal)>,
+    /// The rate's day, `YYYY-MM-DD`.
+    pub date: Option<String>,
+    /// Where the rate comes from.
+    pub source: String,
+}
+
+/// An ISO 4217 code: three capital letters.
+///
+/// # Errors
+/// Anything else, with what was expected.
+pub fn parse_currency(text: &str) -> Result<String, String> {
+    let t = text.trim();
+    if t.len() == 3 && t.bytes().all(|b| b.is_ascii_uppercase()) {
+        Ok(t.to_string())
+    } else {
+        Err(format!(
+            "`{t}` is not a currency code (three capital letters, ISO 4217)"
+        ))
+    }
+}
+
+/// The largest exchange rate accepted: far above any rate between currencies in use (1 KWD
+/// is a few hundred thousand IRR at most), low enough that converted figures keep their digits.
+const MAX_FX_RATE: u32 = 1_000_000;
+/// The most decimal places a rate may have (published rates have 4 to 6).
+const MAX_FX_DECIMALS: u32 = 10;
+
+/// An exchange rate: a positive exact decimal (`0.92`, `1.0845`, `151.2`), at most 1,000,000
+/// with at most 10 decimal places.
+///
+/// # Errors
+/// Not a number, zero or negative, or outside those bounds.
+pub fn parse_fx_rate(text: &str) -> Result<Decimal, String> {
+    let rate = super::quantity::parse_number(text)?.normalize();
+    if rate <= Decimal::ZERO {
+        return Err(format!("`{}` is not a positive exchange rate", text.trim()));
+    }
+    if rate > Decimal::from(MAX_FX_RATE) || rate.scale() > MAX_FX_DECIMALS {
+        return Err(format!(
+            "`{}` is not an exchange rate: rates are at most 1,000,000 with at most 10 decimal places",
+            text.trim()
+        ));
+    }
+    Ok(rate)
+}
+
+/// A calendar day, `YYYY-MM-DD`, that exists.
+///
+/// # Errors
+/// Another shape, or a day the month does not have.
+pub fn parse_day(text: &str) -> Result<String, String> {
+    let t = text.trim();
+    crate::report::period::parse_day(t)
+        .map(|_| t.to_string())
+        .ok_or_else(|| format!("`{t}` is not a date of the form YYYY-MM-DD"))
 }
 
 /// Parses and validates the workload in `text`, read from `file`.
@@ -426,6 +494,36 @@ impl Cx<'_> {
                 RawGb::Decimal => GbConvention::Decimal,
             }),
             free_tier: s.free_tier,
+            fx: match &s.fx {
+                Some(fx) => Some(FxStated {
+                    currency: self.scalar(
+                        &fx.currency,
+                        "settings.fx.currency",
+                        parse_currency,
+                        "a currency code such as `EUR`",
+                    )?,
+                    rates: vec![(
+                        None,
+                        self.scalar(
+                            &fx.rate,
+                            "settings.fx.rate",
+                            parse_fx_rate,
+                            "units of the currency per unit of the price table's, such as `0.92`",
+                        )?,
+                    )],
+                    date: Some(self.scalar(
+                        &fx.date,
+                        "settings.fx.date",
+                        parse_day,
+                        "the rate's day, such as `2026-11-30`",
+                    )?),
+                    source: fx.source.as_ref().map_or_else(
+                        || format!("stated in {}", self.file),
+                        |s| s.value.trim().to_string(),
+                    ),
+                }),
+                None => None,
+            },
         })
     }
 

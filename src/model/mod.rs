@@ -2,11 +2,13 @@
 //! and the settings an estimate runs under. Values here are already checked by `load`, so the
 //! engine can trust them (non-negative quantities, shares within [0, 1], known indexes).
 
+mod fx;
 mod prices;
 mod quantity;
 mod settings;
 mod workload;
 
+pub use fx::Fx;
 pub use prices::{CapacityKind, FreeTier, PRICE_SLOTS, PriceBook, PriceKey, PriceTable, term_code};
 pub use quantity::{DataSize, Period, Rate, SizeUnit};
 pub use settings::{GbConvention, Settings};

@@ -176,6 +176,9 @@ pub fn table(c: &Comparison) -> String {
         if e.settings.free_tier { "applied" } else { "off" },
         money::policy(cur)
     ));
+    if let Some(fx) = super::fx_statement(e) {
+        out.push_str(&format!("{fx}.\n"));
+    }
     out
 }
 

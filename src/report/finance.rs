@@ -3,6 +3,8 @@
 //! separators, a minus sign for negatives, exact and rounded cost side by side, and for a
 //! scenario's rows the baseline's cost and the delta. No total rows: every row is data, so a
 //! column sum over one `scenario` is that scenario's month.
+//! With `--currency`, `cost` and `unit_price` are in the shown currency and the last columns
+//! state the price table's currency, its unit price, and the rate with its date and source.
 //! `--excel` adds a UTF-8 byte-order mark, CRLF line ends, and guards text cells that begin
 //! with `=`, `+`, `-` or `@` against formula injection.
 
@@ -38,6 +40,11 @@ pub const HEADER: &[&str] = &[
     "kind",
     "baseline_cost",
     "delta",
+    "pricing_currency",
+    "pricing_unit_price",
+    "fx_rate",
+    "fx_date",
+    "fx_source",
 ];
 
 /// Text cells Excel would take for a formula get a leading apostrophe.
@@ -86,6 +93,7 @@ pub fn render(c: &Comparison, period: Period, excel: bool) -> (String, Vec<Strin
                          quantity: Option<Decimal>,
                          unit: &str,
                          unit_price: String,
+                         pricing_unit_price: String,
                          cost: Option<Decimal>,
                          baseline_cost: Option<Decimal>,
                          delta: Option<Decimal>,
@@ -114,6 +122,15 @@ pub fn render(c: &Comparison, period: Period, excel: bool) -> (String, Vec<Strin
                 kind.to_string(),
                 text(baseline_cost),
                 text(delta),
+                e.price_table.currency.clone(),
+                pricing_unit_price,
+                e.fx.as_ref()
+                    .map(|fx| fx.rate.normalize().to_string())
+                    .unwrap_or_default(),
+                e.fx.as_ref().map(|fx| fx.date.clone()).unwrap_or_default(),
+                e.fx.as_ref()
+                    .map(|fx| guard(&fx.source, excel))
+                    .unwrap_or_default(),
             ]);
         };
         for i in &e.line_items {
@@ -132,6 +149,7 @@ pub fn render(c: &Comparison, period: Period, excel: bool) -> (String, Vec<Strin
                 i.quantity,
                 i.unit,
                 i.unit_price.normalize().to_string(),
+                i.pricing_unit_price.normalize().to_string(),
                 i.cost,
                 baseline_cost,
                 delta,
@@ -152,6 +170,7 @@ pub fn render(c: &Comparison, period: Period, excel: bool) -> (String, Vec<Strin
                         "",
                         None,
                         "",
+                        String::new(),
                         String::new(),
                         Some(Decimal::ZERO),
                         r.baseline,

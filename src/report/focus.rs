@@ -1,7 +1,9 @@
 //! The FinOps FOCUS 1.2 export (`--format focus`): one row per line item, every mandatory
 //! column filled honestly for an estimate, provenance in `x_` columns. ListCost is exactly
 //! ListUnitPrice × PricingQuantity. Lines whose usage is unknown have no cost and are left out
-//! (the report says so on standard error).
+//! (the report says so on standard error). Shown in another currency (`--currency`), costs
+//! and unit prices are in `BillingCurrency` and the list prices stay in `PricingCurrency`
+//! (`PricingCurrency…` columns), with the rate, its date and source in `x_Fx…`.
 
 use rust_decimal::Decimal;
 
@@ -34,6 +36,9 @@ pub const HEADER: &[&str] = &[
     "ListUnitPrice",
     "PricingCategory",
     "PricingCurrency",
+    "PricingCurrencyContractedUnitPrice",
+    "PricingCurrencyEffectiveCost",
+    "PricingCurrencyListUnitPrice",
     "PricingQuantity",
     "PricingUnit",
     "ProviderName",
@@ -59,6 +64,9 @@ pub const HEADER: &[&str] = &[
     "x_LineItemKey",
     "x_Patterns",
     "x_Basis",
+    "x_FxRate",
+    "x_FxDate",
+    "x_FxSource",
 ];
 
 /// Our unit in the FOCUS Unit Format: blocks as `1000000 Read Request Units`, time-based
@@ -191,7 +199,10 @@ pub fn render(estimates: &[(&str, &Estimate)], period: Period) -> (String, usize
                     "Standard"
                 }
                 .to_string(),
-                e.currency.clone(),
+                e.price_table.currency.clone(),
+                d(i.pricing_unit_price),
+                d(i.pricing_cost.unwrap_or(cost)),
+                d(i.pricing_unit_price),
                 d(quantity),
                 unit,
                 "Amazon Web Services".to_string(),
@@ -225,6 +236,11 @@ pub fn render(estimates: &[(&str, &Estimate)], period: Period) -> (String, usize
                 i.key.clone(),
                 i.patterns().join(";"),
                 i.basis.name().to_string(),
+                e.fx.as_ref().map(|fx| d(fx.rate)).unwrap_or_default(),
+                e.fx.as_ref().map(|fx| fx.date.clone()).unwrap_or_default(),
+                e.fx.as_ref()
+                    .map(|fx| fx.source.clone())
+                    .unwrap_or_default(),
             ];
             let _ = w.write_record(record.iter().map(|f| ascii(f)));
         }

@@ -128,6 +128,10 @@ pub fn render(c: &Comparison, period: Period) -> String {
             "off"
         }
     );
+    let meta = match super::fx_statement(e) {
+        Some(fx) => format!("{meta} · {fx}"),
+        None => meta,
+    };
     let (total_label, total) = match c.scenarios.last() {
         Some(last) => (
             "Baseline → last scenario".to_string(),

@@ -17,6 +17,8 @@ pub struct EstimateDoc {
     pub total: Decimal,
     pub total_rounded: Decimal,
     pub rounding: String,
+    /// The conversion costs are shown with; `null` when they are in the price table's currency.
+    pub fx: Option<FxDoc>,
     pub price_table: PriceTableDoc,
     pub settings: SettingsDoc,
     pub tables: Vec<TableDoc>,
@@ -33,6 +35,16 @@ pub struct PriceTableDoc {
     pub currency: String,
     pub source: String,
     pub effective: String,
+}
+
+/// `1 from = rate to`, as of `date`, per `source`.
+#[derive(Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct FxDoc {
+    pub from: String,
+    pub to: String,
+    pub rate: Decimal,
+    pub date: String,
+    pub source: String,
 }
 
 #[derive(Debug, Serialize, Deserialize, PartialEq, Eq)]
@@ -62,6 +74,11 @@ pub struct LineItemDoc {
     pub price_key: String,
     pub cost: Option<Decimal>,
     pub cost_rounded: Option<Decimal>,
+    /// With a conversion only: the unit price and cost in the price table's currency.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pricing_unit_price: Option<Decimal>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pricing_cost: Option<Decimal>,
     pub basis: String,
     pub patterns: Vec<String>,
     pub attribution: Vec<PatternDoc>,
@@ -83,6 +100,13 @@ pub fn document(e: &Estimate) -> EstimateDoc {
         total: e.total.normalize(),
         total_rounded: money::round(e.total, c),
         rounding: money::policy(c),
+        fx: e.fx.as_ref().map(|fx| FxDoc {
+            from: fx.from.clone(),
+            to: fx.to.clone(),
+            rate: fx.rate.normalize(),
+            date: fx.date.clone(),
+            source: fx.source.clone(),
+        }),
         price_table: PriceTableDoc {
             id: e.price_table.id.clone(),
             region: e.price_table.region.clone(),
@@ -135,6 +159,11 @@ pub fn line_item_docs(e: &Estimate) -> Vec<LineItemDoc> {
             price_key: i.price_key.to_string(),
             cost: i.cost.map(|v| v.normalize()),
             cost_rounded: i.cost.map(|v| money::round(v, c)),
+            pricing_unit_price: e.fx.as_ref().map(|_| i.pricing_unit_price.normalize()),
+            pricing_cost: e
+                .fx
+                .as_ref()
+                .and_then(|_| i.pricing_cost.map(|v| v.normalize())),
             basis: i.basis.name().to_string(),
             patterns: i.patterns().into_iter().map(str::to_string).collect(),
             attribution: i

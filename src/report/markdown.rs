@@ -42,8 +42,9 @@ pub fn table(header: &[&str], right: &[bool], rows: &[Vec<String>]) -> String {
 #[must_use]
 pub fn footer(e: &Estimate) -> String {
     let p = &e.price_table;
+    let fx = super::fx_statement(e).map_or_else(String::new, |f| format!(" {}.", cell(&f)));
     format!(
-        "_Prices: {} ({}, {}), effective {}. {}-hour month, GB = {}, free tier {}. {}._\n",
+        "_Prices: {} ({}, {}), effective {}. {}-hour month, GB = {}, free tier {}.{fx} {}._\n",
         cell(&p.id),
         cell(&p.region),
         p.currency,

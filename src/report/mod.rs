@@ -15,6 +15,20 @@ pub mod period;
 pub mod size;
 pub mod table;
 
+/// The currency conversion an estimate is shown with, as one sentence for footers; `None`
+/// when costs are in the price table's own currency.
+#[must_use]
+pub fn fx_statement(e: &crate::engine::Estimate) -> Option<String> {
+    e.fx.as_ref().map(|fx| {
+        format!(
+            "Currency: costs and unit prices in {}, converted from the price table's {} at {}",
+            fx.to,
+            fx.from,
+            fx.describe()
+        )
+    })
+}
+
 /// How an estimate is broken down in the human and CSV views.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Breakdown {

@@ -161,9 +161,55 @@ pub fn parse_date(text: &str) -> Option<i64> {
         .then(|| days_from_civil(year, month, day))
 }
 
+/// A strict `YYYY-MM-DD` day that exists (2026-02-30 does not), as days since 1970-01-01.
+#[must_use]
+pub fn parse_day(text: &str) -> Option<i64> {
+    let b = text.as_bytes();
+    let shaped = b.len() == 10
+        && b[4] == b'-'
+        && b[7] == b'-'
+        && b.iter()
+            .enumerate()
+            .all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit());
+    if !shaped {
+        return None;
+    }
+    let (year, month, day): (i64, u32, u32) = (
+        text.get(..4)?.parse().ok()?,
+        text.get(5..7)?.parse().ok()?,
+        text.get(8..)?.parse().ok()?,
+    );
+    let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+    let days_in_month = match month {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if leap => 29,
+        2 => 28,
+        _ => return None,
+    };
+    ((1970..=9999).contains(&year) && (1..=days_in_month).contains(&day))
+        .then(|| days_from_civil(year, month, day))
+}
+
 #[cfg(test)]
 mod date_tests {
     use super::*;
+
+    #[test]
+    fn parse_day_is_strict() {
+        assert_eq!(parse_day("2024-02-29"), parse_date("2024-02-29"));
+        for bad in [
+            "2026-02-29",
+            "2026-11-31",
+            "2026-13-01",
+            "2026-1-01",
+            "26-11-30",
+            "2026-11-30x",
+            "2026-11-3x",
+        ] {
+            assert_eq!(parse_day(bad), None, "{bad}");
+        }
+    }
 
     #[test]
     fn days_from_civil_counts_from_1970() {

@@ -142,6 +142,9 @@ fn footer(e: &Estimate) -> String {
         if s.free_tier { "applied" } else { "off" },
         money::policy(&e.currency),
     );
+    if let Some(fx) = super::fx_statement(e) {
+        out.push_str(&format!("\n{fx}."));
+    }
     if !e.excluded.is_empty() {
         out.push_str(&format!(
             "\nNot in the total (depends on usage): {}.",
