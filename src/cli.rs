@@ -215,6 +215,10 @@ pub struct SettingsArgs {
     /// Subtract the AWS free tier (off by default).
     #[arg(long)]
     pub free_tier: bool,
+    /// Refuse (exit 1) a workload that still has placeholders (`TODO`, left by `ddbcost
+    /// import` for usage a template cannot know).
+    #[arg(long)]
+    pub strict: bool,
     /// Show costs in this currency (ISO 4217, e.g. `EUR`), converted from the price table's at
     /// `--fx-rate` (or the workload's `settings.fx`).
     #[arg(long, value_name = "CODE")]

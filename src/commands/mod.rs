@@ -286,6 +286,15 @@ fn price(
     file: &str,
     period: Option<&str>,
 ) -> Result<(Estimate, PriceBook), Error> {
+    if args.strict && !workload.placeholders.is_empty() {
+        return Err(Error::input(format!(
+            "{} placeholder(s) still to fill: {}",
+            workload.placeholders.len(),
+            workload.placeholders.join(", ")
+        ))
+        .file(file)
+        .help("Consider replacing each `TODO` with the figure (rates, item sizes, item counts), or running without `--strict`."));
+    }
     let book = price_book(workload, args, file)?;
     let cli = cli_settings(args)?;
     let settings = settings(&cli, file_settings);

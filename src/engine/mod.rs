@@ -97,6 +97,13 @@ pub fn estimate(
             None => excluded.push(item.key.clone()),
         }
     }
+    let mut warnings = warnings;
+    if !workload.placeholders.is_empty() {
+        warnings.push(format!(
+            "placeholders still to fill (their lines depend on usage): {}",
+            workload.placeholders.join(", ")
+        ));
+    }
     let primary = &prices.primary;
     Ok(Estimate {
         workload: workload.name.clone(),

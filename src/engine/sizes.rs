@@ -14,7 +14,9 @@ pub const ITEM_OVERHEAD_BYTES: u32 = 100;
 pub const GLOBAL_TABLE_OVERHEAD_BYTES: u32 = 48;
 
 /// Bytes of one index entry for an item of `item_bytes` (ALL projects the whole item).
-/// Load guarantees that the sizes needed for the projection are known.
+/// Load guarantees that the sizes needed for the projection are known wherever a pattern
+/// needs them (an index whose sizes are placeholders has no patterns on its table, and its
+/// storage is left to usage by `index_gb`).
 #[must_use]
 pub fn index_entry_bytes(table: &Table, index: &Index, item_bytes: Decimal) -> Decimal {
     if let Some(entry) = index.entry_size_bytes {
@@ -84,7 +86,9 @@ pub fn index_gb(
     if let Some(size) = index.observed.storage {
         return stated_gb(size, settings, context).map(Some);
     }
-    let (Some(items), Some(item_bytes)) = (table.items, table.item_size_bytes) else {
+    let (Some(items), Some(item_bytes), true) =
+        (table.items, table.item_size_bytes, index.sizes_known)
+    else {
         return Ok(None);
     };
     let entry = checked::add(

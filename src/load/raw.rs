@@ -87,6 +87,9 @@ pub enum RawMode {
 #[serde(deny_unknown_fields)]
 pub struct RawCapacity {
     pub mode: Spanned<RawMode>,
+    /// On-demand maximum throughput (read / write request units a second), where stated.
+    pub max_read_units: Option<Scalar>,
+    pub max_write_units: Option<Scalar>,
     pub rcu: Option<Scalar>,
     pub wcu: Option<Scalar>,
     pub auto_scaling: Option<RawAutoScaling>,
@@ -158,6 +161,14 @@ pub struct RawWeekly {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawTable {
+    /// The key schema's attribute names (informational for pricing; `size --workload` sizes
+    /// index entries with them).
+    pub key: Option<RawKey>,
+    /// Attribute types by name (`S`, `N`, `B`), as a template's attribute definitions.
+    #[serde(default)]
+    pub attributes: IndexMap<String, Spanned<RawAttributeType>>,
+    /// The attribute TTL reads expiry times from.
+    pub ttl_attribute: Option<String>,
     pub class: Option<RawClass>,
     pub capacity: Option<RawCapacity>,
     pub items: Option<Scalar>,
@@ -209,7 +220,34 @@ pub struct RawObserved {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawStream {
+    /// What each stream record holds (informational: stream reads cost the same).
+    pub view: Option<RawStreamView>,
+    #[serde(default)]
     pub consumers: IndexMap<String, RawConsumer>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RawStreamView {
+    KeysOnly,
+    NewImage,
+    OldImage,
+    NewAndOldImages,
+}
+
+/// A key schema: the partition (hash) key's attribute name and the sort (range) key's.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawKey {
+    pub partition: Spanned<String>,
+    pub sort: Option<Spanned<String>>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+pub enum RawAttributeType {
+    S,
+    N,
+    B,
 }
 
 #[derive(Debug, Clone, Copy, Deserialize)]
@@ -247,6 +285,11 @@ pub enum RawProjection {
 pub struct RawIndex {
     #[serde(rename = "type")]
     pub kind: RawIndexKind,
+    /// The index's key attribute names.
+    pub key: Option<RawKey>,
+    /// The non-key attributes an `include` projection holds, by name.
+    #[serde(default)]
+    pub include: Vec<Spanned<String>>,
     pub projection: Spanned<RawProjection>,
     pub projected_size: Option<Scalar>,
     pub key_size: Option<Scalar>,

@@ -7,14 +7,15 @@ use rust_decimal::Decimal;
 
 use super::quantity::{parse_count, parse_rate, parse_share, parse_size};
 use super::raw::{
-    RawBackups, RawClass, RawConsumer, RawConsumerKind, RawGb, RawItemSize, RawObserved,
-    RawSettings, RawSizeClass, RawTable, RawWorkload, Scalar,
+    RawAttributeType, RawBackups, RawClass, RawConsumer, RawConsumerKind, RawGb, RawItemSize,
+    RawKey, RawMode, RawObserved, RawSettings, RawSizeClass, RawStreamView, RawTable, RawWorkload,
+    Scalar,
 };
 use super::yaml::{self, position};
 use crate::error::Error;
 use crate::model::{
-    Backups, ConsumerKind, DataSize, GbConvention, SizeClass, Stream, StreamConsumer, Table,
-    TableClass, TableObserved, Workload,
+    Backups, ConsumerKind, DataSize, GbConvention, KeySchema, SizeClass, Stream, StreamConsumer,
+    Table, TableClass, TableObserved, Workload,
 };
 
 /// The largest item DynamoDB stores: 400 KB.
@@ -152,6 +153,7 @@ fn convert(
         file,
         text,
         base_dir,
+        placeholders: std::cell::RefCell::new(Vec::new()),
     };
     let settings = match &raw.settings {
         Some(s) => cx.settings(s)?,
@@ -191,6 +193,7 @@ fn convert(
                 )
                 .collect(),
             tables,
+            placeholders: cx.placeholders.take(),
         },
         settings,
     ))
@@ -201,7 +204,21 @@ pub(super) struct Cx<'a> {
     text: &'a str,
     /// The folder sample files are read from (the workload file's).
     base_dir: Option<std::path::PathBuf>,
+    /// Paths of the values written as `TODO` (placeholders `ddbcost import` leaves for usage
+    /// a template cannot know), in the order met.
+    placeholders: std::cell::RefCell<Vec<String>>,
 }
+
+/// A key schema as written.
+pub(super) fn key_schema(k: &RawKey) -> KeySchema {
+    KeySchema {
+        partition: k.partition.value.clone(),
+        sort: k.sort.as_ref().map(|s| s.value.clone()),
+    }
+}
+
+/// The value a placeholder is written as.
+pub const PLACEHOLDER: &str = "TODO";
 
 impl Cx<'_> {
     pub(super) fn err(
@@ -237,6 +254,7 @@ impl Cx<'_> {
     }
 
     pub(super) fn count(&self, s: Option<&Scalar>, path: &str) -> Result<Option<Decimal>, Error> {
+        let s = s.filter(|s| !self.placeholder(s, path));
         s.map(|s| {
             self.scalar(
                 s,
@@ -288,7 +306,23 @@ impl Cx<'_> {
         .unwrap_or(default))
     }
 
+    /// Whether `s` is a placeholder (`TODO`): if so it is recorded under `path`, and the
+    /// value counts as not stated.
+    pub(super) fn placeholder(&self, s: &Scalar, path: &str) -> bool {
+        let todo = s.value.trim() == PLACEHOLDER;
+        if todo {
+            self.placeholders.borrow_mut().push(path.to_string());
+        }
+        todo
+    }
+
+    /// Whether the value at `path` was a placeholder.
+    pub(super) fn is_placeholder(&self, path: &str) -> bool {
+        self.placeholders.borrow().iter().any(|p| p == path)
+    }
+
     pub(super) fn size(&self, s: Option<&Scalar>, path: &str) -> Result<Option<DataSize>, Error> {
+        let s = s.filter(|s| !self.placeholder(s, path));
         s.map(|s| {
             self.scalar(
                 s,
@@ -306,7 +340,9 @@ impl Cx<'_> {
         s: Option<&Scalar>,
         path: &str,
     ) -> Result<Option<Decimal>, Error> {
-        let Some(s) = s else { return Ok(None) };
+        let Some(s) = s.filter(|s| !self.placeholder(s, path)) else {
+            return Ok(None);
+        };
         let size = self.scalar(
             s,
             path,
@@ -549,8 +585,59 @@ impl Cx<'_> {
                 item_size_bytes,
             )?);
         }
+        let mut attributes = Vec::new();
+        for (attr, kind) in &t.attributes {
+            attributes.push((
+                attr.clone(),
+                match kind.value {
+                    RawAttributeType::S => 'S',
+                    RawAttributeType::N => 'N',
+                    RawAttributeType::B => 'B',
+                },
+            ));
+        }
+        let key = t.key.as_ref().map(key_schema);
+        if let (Some(k), false) = (&t.key, t.attributes.is_empty()) {
+            for name in std::iter::once(&k.partition).chain(&k.sort) {
+                if !t.attributes.contains_key(&name.value) {
+                    return Err(self.err(
+                        &format!("{path}.key"),
+                        position(name),
+                        format!("key attribute `{}` is not in `attributes`", name.value),
+                        "Consider adding it to `attributes` with its type (`S`, `N` or `B`).",
+                    ));
+                }
+            }
+        }
+        let max_throughput = match &t.capacity {
+            Some(c) => {
+                let max = |s: Option<&Scalar>, f: &str| {
+                    self.units(s, &format!("{path}.capacity.{f}"), &format!("`{f}`"))
+                };
+                let limits = (
+                    max(c.max_read_units.as_ref(), "max_read_units")?,
+                    max(c.max_write_units.as_ref(), "max_write_units")?,
+                );
+                if c.mode.value == RawMode::Provisioned
+                    && (limits.0.is_some() || limits.1.is_some())
+                {
+                    return Err(self.err(
+                        &format!("{path}.capacity"),
+                        position(&c.mode),
+                        "`max_read_units`/`max_write_units` cap on-demand throughput",
+                        "Consider `mode: on-demand`, or `auto_scaling` bounds for a provisioned table.",
+                    ));
+                }
+                limits
+            }
+            None => (None, None),
+        };
         let mut table = Table {
             name: name.to_string(),
+            key,
+            attributes,
+            ttl_attribute: t.ttl_attribute.clone(),
+            max_throughput,
             class,
             capacity,
             items: match self.count(t.items.as_ref(), &format!("{path}.items"))? {
@@ -627,7 +714,15 @@ impl Cx<'_> {
                     c,
                 )?);
             }
-            table.stream = Some(Stream { consumers });
+            table.stream = Some(Stream {
+                view: stream.view.map(|v| match v {
+                    RawStreamView::KeysOnly => "keys-only",
+                    RawStreamView::NewImage => "new-image",
+                    RawStreamView::OldImage => "old-image",
+                    RawStreamView::NewAndOldImages => "new-and-old-images",
+                }),
+                consumers,
+            });
         } else if let Some(s) = t
             .observed
             .as_ref()
@@ -643,6 +738,27 @@ impl Cx<'_> {
         for (pname, p) in &t.patterns {
             let pattern = self.pattern(&path, pname, p, &table)?;
             table.patterns.push(pattern);
+        }
+        if let Some(index) = table.indexes.iter().find(|i| !i.sizes_known)
+            && !table.patterns.is_empty()
+        {
+            let todo: Vec<String> = self
+                .placeholders
+                .borrow()
+                .iter()
+                .filter(|p| p.starts_with(&format!("{path}.")))
+                .cloned()
+                .collect();
+            return Err(self.err(
+                &format!("{path}.indexes.{}", index.name),
+                None,
+                format!(
+                    "the patterns need index `{}`'s entry size, and the sizes it is made of are still placeholders: {}",
+                    index.name,
+                    todo.join(", ")
+                ),
+                "Consider filling them (`ddbcost size` measures item and key sizes from a sample), or `entry_size` on the index.",
+            ));
         }
         Ok(table)
     }

@@ -14,6 +14,7 @@ pub use quantity::{DataSize, Period, Rate, SizeUnit};
 pub use settings::{GbConvention, Settings};
 pub use workload::{
     AccessPattern, Backups, Capacity, CapacityMode, Consistency, ConsumerKind, Index, IndexKind,
-    IndexObserved, Operation, Projection, ProvisionedCapacity, Reserved, ReservedTerm, Retention,
-    SizeClass, Stream, StreamConsumer, Table, TableClass, TableObserved, TrafficProfile, Workload,
+    IndexObserved, KeySchema, Operation, Projection, ProvisionedCapacity, Reserved, ReservedTerm,
+    Retention, SizeClass, Stream, StreamConsumer, Table, TableClass, TableObserved, TrafficProfile,
+    Workload,
 };

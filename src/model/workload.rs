@@ -15,6 +15,9 @@ pub struct Workload {
     /// searched before the bundled tables for every region the workload needs.
     pub price_dirs: Vec<String>,
     pub tables: Vec<Table>,
+    /// Paths of values still written as `TODO` (usage `ddbcost import` could not know): the
+    /// lines that need them depend on usage, and `--strict` refuses the workload.
+    pub placeholders: Vec<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -103,6 +106,14 @@ pub struct TrafficProfile {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Table {
     pub name: String,
+    /// The key schema's attribute names, where stated.
+    pub key: Option<KeySchema>,
+    /// Attribute types by name (`S`, `N`, `B`), where stated.
+    pub attributes: Vec<(String, char)>,
+    /// The attribute TTL reads expiry times from, where stated.
+    pub ttl_attribute: Option<String>,
+    /// On-demand maximum throughput (read, write request units a second), where stated.
+    pub max_throughput: (Option<Decimal>, Option<Decimal>),
     /// The table's own region (`None`: the region of the workload's price table).
     pub region: Option<String>,
     pub class: TableClass,
@@ -163,7 +174,16 @@ pub struct TableObserved {
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Stream {
+    /// `keys-only`, `new-image`, `old-image` or `new-and-old-images`, where stated.
+    pub view: Option<&'static str>,
     pub consumers: Vec<StreamConsumer>,
+}
+
+/// A key schema's attribute names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeySchema {
+    pub partition: String,
+    pub sort: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -228,6 +248,13 @@ pub struct Index {
     pub name: String,
     pub kind: IndexKind,
     pub projection: Projection,
+    /// The index's key attribute names, where stated.
+    pub key: Option<KeySchema>,
+    /// The non-key attributes an INCLUDE projection holds, where stated.
+    pub include: Vec<String>,
+    /// False while a size the entry needs is a placeholder (`TODO`): the index's storage
+    /// then depends on usage, and no pattern may touch the table.
+    pub sizes_known: bool,
     /// Bytes of the index's own key attributes.
     pub key_size_bytes: Option<Decimal>,
     /// Index entry size stated directly (table keys + index keys + projection).
