@@ -78,6 +78,65 @@ pub enum Command {
     Size(SizeArgs),
     /// List the bundled price tables with their region, currency and date.
     Prices(PricesArgs),
+    /// Write a workload from infrastructure code: CloudFormation/SAM, CDK's `cdk.out`,
+    /// `serverless.yml`, a Terraform plan as JSON, or `.tf` files.
+    Import(TemplateImportArgs),
+}
+
+/// The kinds of infrastructure code `import` reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum From {
+    /// A CloudFormation or SAM template, YAML or JSON.
+    Cloudformation,
+    /// The `cdk.out` folder `cdk synth` writes.
+    Cdk,
+    /// `serverless.yml` (its `resources`).
+    Serverless,
+    /// `terraform show -json plan.out` (or of the state).
+    TerraformPlan,
+    /// A `.tf` file (literal attributes only).
+    Terraform,
+}
+
+/// How templates are read, for `import` and for commands given a template instead of a
+/// workload.
+#[derive(Debug, Args, Default)]
+pub struct TemplateArgs {
+    /// The kind of infrastructure code (detected when not given).
+    #[arg(long, value_enum)]
+    pub from: Option<From>,
+    /// A CloudFormation parameter (or Serverless `opt:` option), `Name=Value` (repeatable).
+    #[arg(long = "parameter", value_name = "NAME=VALUE")]
+    pub parameters: Vec<String>,
+    /// The region the stack is deployed to (`AWS::Region`; a global table's home region; the
+    /// price table `aws-REGION` when `--prices` is not given).
+    #[arg(long)]
+    pub region: Option<String>,
+    /// Usage to merge into the imported tables: a partial workload (`tables.T.items`,
+    /// `item_size`, `patterns`…, and `prices`), merged like a scenario's patch.
+    #[arg(long, value_name = "USAGE.yaml")]
+    pub usage: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct TemplateImportArgs {
+    /// Template files, a `cdk.out` folder, a plan JSON or `.tf` files.
+    #[arg(required = true)]
+    pub inputs: Vec<String>,
+    #[command(flatten)]
+    pub template: TemplateArgs,
+    /// The price table the workload names (`prices:`); default `aws-REGION` with `--region`.
+    #[arg(long)]
+    pub prices: Option<String>,
+    /// The workload's `name` (default: the first input's file name).
+    #[arg(long)]
+    pub name: Option<String>,
+    /// Write the workload to this file (atomically) instead of standard output.
+    #[arg(long, short)]
+    pub output: Option<String>,
+    /// Refuse (exit 1) while any placeholder (`TODO`) remains, after `--usage`.
+    #[arg(long)]
+    pub strict: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -189,6 +248,8 @@ pub struct EstimateArgs {
     pub settings: SettingsArgs,
     #[command(flatten)]
     pub export: ExportArgs,
+    #[command(flatten)]
+    pub template: TemplateArgs,
 }
 
 /// Settings shared by every command that estimates.
@@ -289,6 +350,8 @@ pub struct DiffArgs {
     pub settings: SettingsArgs,
     #[command(flatten)]
     pub export: ExportArgs,
+    #[command(flatten)]
+    pub template: TemplateArgs,
 }
 
 #[derive(Debug, Args)]

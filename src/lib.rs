@@ -13,6 +13,7 @@ pub mod cli;
 pub mod commands;
 pub mod engine;
 pub mod error;
+pub mod iac;
 pub mod load;
 pub mod model;
 pub mod output;

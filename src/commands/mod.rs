@@ -1,6 +1,7 @@
 //! Running a parsed command line: loading inputs, calling the engine, rendering, writing.
 //! The only module (with `main`) that touches files and standard streams.
 
+mod iac;
 mod import;
 mod prices_diff;
 mod size;
@@ -31,6 +32,7 @@ pub fn run(cli: Cli) -> Result<(), Error> {
         Command::Diff(args) => diff(&args),
         Command::Size(args) => size::run(&args),
         Command::Prices(args) => list_prices(&args),
+        Command::Import(args) => iac::run(&args),
     }
 }
 
@@ -417,8 +419,26 @@ fn check_options(format: Format, export: &ExportArgs, by: Option<By>) -> Result<
 fn estimate(args: &EstimateArgs) -> Result<(), Error> {
     check_options(args.format, &args.export, Some(args.by))?;
     let file = args.workload.as_str();
-    let text = load::read_file(file)?;
-    let (workload, file_settings) = if args.sets.is_empty() {
+    let template = iac::is_template(file, &args.template);
+    let text = if template {
+        String::new()
+    } else {
+        load::read_file(file)?
+    };
+    let (workload, file_settings) = if template {
+        if !args.sets.is_empty() {
+            return Err(
+                Error::usage("`--set` changes a workload, and the input is a template")
+                    .help("Consider `ddbcost import` to write the workload, then `--set` on it."),
+            );
+        }
+        iac::workload(file, &args.template, args.settings.prices.as_deref())?
+    } else if args.template.usage.is_some() {
+        return Err(
+            Error::usage("`--usage` completes a template, and the input is a workload")
+                .help("Consider merging the usage into the workload, or giving the template."),
+        );
+    } else if args.sets.is_empty() {
         load::parse_workload(&text, file)?
     } else {
         let (_, docs) =
@@ -688,8 +708,12 @@ fn diff(args: &DiffArgs) -> Result<(), Error> {
         .transpose()?;
     let mut estimates = Vec::new();
     for file in [&args.old, &args.new] {
-        let text = load::read_file(file)?;
-        let (workload, file_settings) = load::parse_workload(&text, file)?;
+        let (workload, file_settings) = if iac::is_template(file, &args.template) {
+            iac::workload(file, &args.template, args.settings.prices.as_deref())?
+        } else {
+            let text = load::read_file(file)?;
+            load::parse_workload(&text, file)?
+        };
         estimates.push(
             price(
                 &workload,

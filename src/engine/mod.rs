@@ -97,7 +97,6 @@ pub fn estimate(
             None => excluded.push(item.key.clone()),
         }
     }
-    let mut warnings = warnings;
     if !workload.placeholders.is_empty() {
         warnings.push(format!(
             "placeholders still to fill (their lines depend on usage): {}",

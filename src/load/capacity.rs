@@ -147,35 +147,38 @@ impl Cx<'_> {
         a: &RawAutoScaling,
         path: &str,
     ) -> Result<(Capacity, Capacity), Error> {
-        let target = match &a.target {
-            Some(t) => {
-                let target = self.scalar(
-                    t,
-                    &format!("{path}.target"),
-                    parse_share,
-                    "a target utilization such as `70%`",
-                )?;
-                if target < Decimal::new(2, 1) || target > Decimal::new(9, 1) {
-                    return Err(self.err(
-                        &format!("{path}.target"),
-                        position(t),
-                        format!("target utilization `{}` is outside 20–90 %", t.value),
-                        "Consider a target between 20% and 90% (AWS's range); 70% is the default.",
-                    ));
-                }
-                target
+        let target_of = |t: Option<&Scalar>, field: &str| -> Result<Option<Decimal>, Error> {
+            let Some(t) = t else { return Ok(None) };
+            let target = self.scalar(
+                t,
+                &format!("{path}.{field}"),
+                parse_share,
+                "a target utilization such as `70%`",
+            )?;
+            if target < Decimal::new(2, 1) || target > Decimal::new(9, 1) {
+                return Err(self.err(
+                    &format!("{path}.{field}"),
+                    position(t),
+                    format!("target utilization `{}` is outside 20–90 %", t.value),
+                    "Consider a target between 20% and 90% (AWS's range); 70% is the default.",
+                ));
             }
-            None => Decimal::new(7, 1),
+            Ok(Some(target))
         };
+        let target = target_of(a.target.as_ref(), "target")?.unwrap_or(Decimal::new(7, 1));
+        let targets = [
+            target_of(a.target_rcu.as_ref(), "target_rcu")?.unwrap_or(target),
+            target_of(a.target_wcu.as_ref(), "target_wcu")?.unwrap_or(target),
+        ];
         let bound = |s: Option<&Scalar>, field: &str, default: u32| -> Result<Decimal, Error> {
             Ok(self
                 .units(s, &format!("{path}.{field}"), &format!("`{field}`"))?
                 .unwrap_or_else(|| Decimal::from(default)))
         };
         let mut out = Vec::new();
-        for (min, max, kind) in [
-            (&a.min_rcu, &a.max_rcu, "rcu"),
-            (&a.min_wcu, &a.max_wcu, "wcu"),
+        for (min, max, kind, target) in [
+            (&a.min_rcu, &a.max_rcu, "rcu", targets[0]),
+            (&a.min_wcu, &a.max_wcu, "wcu", targets[1]),
         ] {
             let (lo, hi) = (
                 bound(min.as_ref(), &format!("min_{kind}"), 1)?,

@@ -13,8 +13,8 @@ mod workload;
 pub mod yaml;
 
 pub use workload::{
-    FxStated, MAX_ITEM_BYTES, SettingsOverrides, parse_currency, parse_day, parse_fx_rate,
-    parse_workload, workload_from_value,
+    FxStated, MAX_ITEM_BYTES, PLACEHOLDER, SettingsOverrides, parse_currency, parse_day,
+    parse_fx_rate, parse_workload, parse_workload_at, workload_from_value,
 };
 
 use crate::error::Error;

@@ -100,6 +100,9 @@ pub struct RawCapacity {
 #[serde(deny_unknown_fields)]
 pub struct RawAutoScaling {
     pub target: Option<Scalar>,
+    /// Per-dimension targets, overriding `target` (templates may set one per dimension).
+    pub target_rcu: Option<Scalar>,
+    pub target_wcu: Option<Scalar>,
     pub min_rcu: Option<Scalar>,
     pub max_rcu: Option<Scalar>,
     pub min_wcu: Option<Scalar>,

@@ -109,11 +109,24 @@ pub fn parse_day(text: &str) -> Result<String, String> {
 /// # Errors
 /// Any malformed, unknown or out-of-range input, with its file, path and position.
 pub fn parse_workload(text: &str, file: &str) -> Result<(Workload, SettingsOverrides), Error> {
-    let raw: RawWorkload = yaml::parse(text, file)?;
-    let base = std::path::Path::new(file)
+    parse_workload_at(text, file, file)
+}
+
+/// As `parse_workload`, with sample files relative to `base_file`'s folder (a workload
+/// written from a template and a usage file, named `label` in errors).
+///
+/// # Errors
+/// As `parse_workload`.
+pub fn parse_workload_at(
+    text: &str,
+    label: &str,
+    base_file: &str,
+) -> Result<(Workload, SettingsOverrides), Error> {
+    let raw: RawWorkload = yaml::parse(text, label)?;
+    let base = std::path::Path::new(base_file)
         .parent()
         .map(std::path::Path::to_path_buf);
-    convert(&raw, file, text, base)
+    convert(&raw, label, text, base)
 }
 
 /// Validates a workload held as an untyped document (a scenario's merged document), named

@@ -288,3 +288,220 @@ mod tests {
         );
     }
 }
+
+/// A CloudFormation-style document (YAML with short-form intrinsics, or JSON) as JSON in the
+/// long form: `!Ref X` becomes `{"Ref": "X"}`, `!GetAtt A.B` `{"Fn::GetAtt": ["A", "B"]}`,
+/// `!Sub`, `!If`, `!Join`, `!Select`, … `{"Fn::Sub": …}`; numbers keep their text (as
+/// strings), as in `parse_value`. `lines` maps each mapping entry's dotted path
+/// (`Resources.Orders.Properties.TableName`) to its 1-based line.
+#[derive(Debug, Clone)]
+pub struct Template {
+    pub value: serde_json::Value,
+    pub lines: std::collections::HashMap<String, u64>,
+}
+
+/// Parses a template (see `Template`). JSON is read by the same parser (JSON is YAML).
+///
+/// # Errors
+/// Malformed YAML or JSON, or a number whose text cannot be located.
+pub fn parse_template(text: &str, file: &str) -> Result<Template, Error> {
+    let node: TNode = parse(text, file)?;
+    let mut lines = std::collections::HashMap::new();
+    let value = tnode_value(node, text, "", &mut lines).map_err(|why| {
+        Error::input(why)
+            .file(file)
+            .help("Consider quoting the number: template numbers are read from their text.")
+    })?;
+    Ok(Template { value, lines })
+}
+
+/// A node of a template: its tag (`!Ref`) and its value.
+#[derive(Debug)]
+struct TNode(serde_saphyr::Tagged<Spanned<TInner>>);
+
+#[derive(Debug)]
+enum TInner {
+    Null,
+    Bool(bool),
+    Number,
+    Text(String),
+    Seq(Vec<TNode>),
+    Map(Vec<(String, TNode)>),
+}
+
+fn tnode_value(
+    node: TNode,
+    source: &str,
+    path: &str,
+    lines: &mut std::collections::HashMap<String, u64>,
+) -> Result<serde_json::Value, String> {
+    use serde_json::Value;
+    let serde_saphyr::Tagged(spanned, tag) = node.0;
+    let line = spanned.defined.line();
+    if line > 0 && !path.is_empty() {
+        lines.entry(path.to_string()).or_insert(line);
+    }
+    let value = match spanned.value {
+        TInner::Null => Value::Null,
+        TInner::Bool(b) => Value::Bool(b),
+        TInner::Text(t) => Value::String(t),
+        TInner::Number => {
+            let raw = source_text(&spanned, source)
+                .ok_or_else(|| format!("the number at line {line} cannot be read from its text"))?;
+            Value::String(raw.to_string())
+        }
+        TInner::Seq(items) => Value::Array(
+            items
+                .into_iter()
+                .enumerate()
+                .map(|(i, n)| tnode_value(n, source, &format!("{path}[{i}]"), lines))
+                .collect::<Result<_, _>>()?,
+        ),
+        TInner::Map(entries) => {
+            let mut map = serde_json::Map::with_capacity(entries.len());
+            for (k, v) in entries {
+                let child = if path.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{path}.{k}")
+                };
+                let v = tnode_value(v, source, &child, lines)?;
+                map.insert(k, v);
+            }
+            Value::Object(map)
+        }
+    };
+    // Short-form intrinsics: `!Ref`, `!Condition` keep their names; the others are `Fn::…`.
+    // `!GetAtt A.B` is the string form of `["A", "B"]`.
+    Ok(match tag.as_deref().and_then(|t| t.strip_prefix('!')) {
+        None | Some("") => value,
+        Some(name @ ("Ref" | "Condition")) => {
+            serde_json::json!({ name: value })
+        }
+        Some("GetAtt") => {
+            let value = match value {
+                Value::String(s) => match s.split_once('.') {
+                    Some((resource, attribute)) => serde_json::json!([resource, attribute]),
+                    None => Value::String(s),
+                },
+                other => other,
+            };
+            serde_json::json!({ "Fn::GetAtt": value })
+        }
+        Some(name) => {
+            let mut map = serde_json::Map::new();
+            map.insert(format!("Fn::{name}"), value);
+            Value::Object(map)
+        }
+    })
+}
+
+impl<'de> serde::Deserialize<'de> for TNode {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        serde::Deserialize::deserialize(d).map(TNode)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for TInner {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(TVisitor)
+    }
+}
+
+struct TVisitor;
+
+impl<'de> serde::de::Visitor<'de> for TVisitor {
+    type Value = TInner;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a template value")
+    }
+    fn visit_unit<E>(self) -> Result<TInner, E> {
+        Ok(TInner::Null)
+    }
+    fn visit_none<E>(self) -> Result<TInner, E> {
+        Ok(TInner::Null)
+    }
+    fn visit_some<D: serde::Deserializer<'de>>(self, d: D) -> Result<TInner, D::Error> {
+        serde::Deserialize::deserialize(d)
+    }
+    fn visit_bool<E>(self, b: bool) -> Result<TInner, E> {
+        Ok(TInner::Bool(b))
+    }
+    // Numbers: the value is dropped unread; the text is taken from the node's span.
+    fn visit_i64<E>(self, _: i64) -> Result<TInner, E> {
+        Ok(TInner::Number)
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<TInner, E> {
+        Ok(TInner::Number)
+    }
+    fn visit_i128<E>(self, _: i128) -> Result<TInner, E> {
+        Ok(TInner::Number)
+    }
+    fn visit_u128<E>(self, _: u128) -> Result<TInner, E> {
+        Ok(TInner::Number)
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<TInner, E> {
+        Ok(TInner::Number)
+    }
+    fn visit_str<E>(self, v: &str) -> Result<TInner, E> {
+        Ok(TInner::Text(v.to_string()))
+    }
+    fn visit_string<E>(self, v: String) -> Result<TInner, E> {
+        Ok(TInner::Text(v))
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<TInner, A::Error> {
+        let mut items = Vec::new();
+        while let Some(item) = seq.next_element::<TNode>()? {
+            items.push(item);
+        }
+        Ok(TInner::Seq(items))
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<TInner, A::Error> {
+        let mut entries = Vec::new();
+        while let Some(key) = map.next_key::<Key>()? {
+            entries.push((key.0, map.next_value::<TNode>()?));
+        }
+        Ok(TInner::Map(entries))
+    }
+}
+
+#[cfg(test)]
+mod template_tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn short_form_intrinsics_become_the_long_form() {
+        let t = parse_template(
+            "Resources:\n  T:\n    Type: AWS::DynamoDB::Table\n    Properties:\n      TableName: !Sub '${Env}-orders'\n      A: !Ref Env\n      B: !GetAtt T.Arn\n      C: !If [IsProd, 10, 5]\n      D: !Join ['-', [a, !Ref Env]]\n      E: 5\n",
+            "t.yaml",
+        )
+        .unwrap();
+        let p = &t.value["Resources"]["T"]["Properties"];
+        assert_eq!(p["TableName"], json!({"Fn::Sub": "${Env}-orders"}));
+        assert_eq!(p["A"], json!({"Ref": "Env"}));
+        assert_eq!(p["B"], json!({"Fn::GetAtt": ["T", "Arn"]}));
+        assert_eq!(p["C"], json!({"Fn::If": ["IsProd", "10", "5"]}));
+        assert_eq!(p["D"], json!({"Fn::Join": ["-", ["a", {"Ref": "Env"}]]}));
+        assert_eq!(p["E"], json!("5"));
+        assert_eq!(t.lines["Resources.T.Properties.TableName"], 5);
+    }
+
+    #[test]
+    fn json_templates_parse_too() {
+        let t = parse_template(
+            "{\"Resources\": {\"T\": {\"Properties\": {\"ReadCapacityUnits\": 5, \"X\": {\"Ref\": \"P\"}}}}}",
+            "t.json",
+        )
+        .unwrap();
+        assert_eq!(
+            t.value["Resources"]["T"]["Properties"]["ReadCapacityUnits"],
+            json!("5")
+        );
+        assert_eq!(
+            t.value["Resources"]["T"]["Properties"]["X"],
+            json!({"Ref": "P"})
+        );
+    }
+}

@@ -8,7 +8,7 @@
 //! This module works on documents and estimates only: no files, no printing.
 
 mod compare;
-mod patch;
+pub mod patch;
 
 pub use compare::{
     Comparison, OMITTED_STEPS, Row, ScenarioInput, ScenarioResult, TableTotals, Waterfall,

@@ -1,0 +1,192 @@
+//! `ddbcost import`, and templates given where a workload is expected (`estimate` and `diff`
+//! read a template plus `--usage` as the workload `import` would write).
+
+use std::path::Path;
+
+use crate::cli::{From, TemplateArgs, TemplateImportArgs};
+use crate::error::Error;
+use crate::iac::{self, Imported, Options, Source};
+use crate::load::{self, SettingsOverrides};
+use crate::model::Workload;
+use crate::output;
+use crate::scenario::patch::merge_patch;
+
+fn source(from: From) -> Source {
+    match from {
+        From::Cloudformation => Source::CloudFormation,
+        From::Cdk => Source::Cdk,
+        From::Serverless => Source::Serverless,
+        From::TerraformPlan => Source::TerraformPlan,
+        From::Terraform => Source::Terraform,
+    }
+}
+
+fn options(args: &TemplateArgs) -> Result<Options, Error> {
+    let mut parameters = Vec::new();
+    for p in &args.parameters {
+        let Some((name, value)) = p.split_once('=') else {
+            return Err(Error::usage(format!("--parameter `{p}` is not NAME=VALUE"))
+                .help("Consider `--parameter Env=prod`."));
+        };
+        parameters.push((name.trim().to_string(), value.to_string()));
+    }
+    Ok(Options {
+        parameters,
+        region: args.region.clone(),
+    })
+}
+
+/// Whether `file` holds infrastructure code rather than a workload.
+#[must_use]
+pub fn is_template(file: &str, args: &TemplateArgs) -> bool {
+    if args.from.is_some() {
+        return true;
+    }
+    if file == load::STDIN {
+        return false;
+    }
+    let path = Path::new(file);
+    if path.is_dir() {
+        return true;
+    }
+    let text = std::fs::read_to_string(path).ok();
+    iac::is_template(path, text.as_deref())
+}
+
+/// The workload document and its YAML for `inputs`, with `--usage` merged in.
+fn document(
+    inputs: &[String],
+    args: &TemplateArgs,
+    prices: Option<&str>,
+    name: Option<&str>,
+) -> Result<(Imported, String), Error> {
+    let imported = iac::import(inputs, args.from.map(source), &options(args)?)?;
+    if imported.tables.is_empty() {
+        return Err(Error::input(format!(
+            "no DynamoDB table in {}",
+            inputs.join(", ")
+        ))
+        .help("Consider the template that defines the tables (`AWS::DynamoDB::Table`, `aws_dynamodb_table`…)."));
+    }
+    let first = inputs.first().map(String::as_str).unwrap_or("import");
+    let stem = Path::new(first.trim_end_matches('/'))
+        .file_stem()
+        .map_or_else(|| first.to_string(), |s| s.to_string_lossy().into_owned());
+    let default_prices = args.region.as_ref().map(|r| format!("aws-{r}"));
+    let (mut doc, comments) = iac::workload::document(
+        &imported,
+        name.unwrap_or(&stem),
+        prices.or(default_prices.as_deref()),
+    );
+    let mut header = vec![format!(
+        "Imported by `ddbcost import` from {}.",
+        imported
+            .files
+            .iter()
+            .map(|(f, k)| format!("{f} ({})", k.name()))
+            .collect::<Vec<_>>()
+            .join(", ")
+    )];
+    header.push(
+        "`TODO` marks usage a template cannot know: fill it (or merge a file with `--usage`); until then `estimate` prices what the template fixes and lists the rest as depending on usage, and `--strict` refuses."
+            .into(),
+    );
+    if doc.get("prices").is_none() {
+        header.push(
+            "No price table: add `prices: aws-REGION` (or give `--prices` when estimating).".into(),
+        );
+    }
+    if let Some(usage) = &args.usage {
+        let text = load::read_file(usage)?;
+        let patch = load::yaml::parse_value(&text, usage)?;
+        merge_patch(&mut doc, &patch);
+        header.push(format!("Usage merged from {usage}."));
+    }
+    for n in &imported.notes {
+        header.push(format!("not imported: {n}"));
+    }
+    // Comments only where a placeholder is left (or on tables and patterns).
+    let still_todo = |path: &str| {
+        let keys: Vec<&str> = path.split(iac::workload::SEP).collect();
+        let value = keys.iter().try_fold(&doc, |v, k| v.get(*k));
+        match value {
+            Some(serde_json::Value::String(s)) => s == load::PLACEHOLDER,
+            // A table keeps its origin; `patterns` its reminder while empty.
+            Some(serde_json::Value::Object(m)) => m.is_empty() || keys.last() != Some(&"patterns"),
+            Some(_) => false,
+            None => false,
+        }
+    };
+    let comments: Vec<(String, String)> = comments
+        .into_iter()
+        .filter(|(p, _)| still_todo(p))
+        .collect();
+    let yaml = iac::workload::to_yaml(&doc, &comments, &header);
+    Ok((imported, yaml))
+}
+
+/// `ddbcost import`.
+///
+/// # Errors
+/// Unreadable or malformed inputs, no table in them, a usage file that does not fit, or
+/// placeholders left under `--strict`.
+pub fn run(args: &TemplateImportArgs) -> Result<(), Error> {
+    let (imported, yaml) = document(
+        &args.inputs,
+        &args.template,
+        args.prices.as_deref(),
+        args.name.as_deref(),
+    )?;
+    for n in &imported.notes {
+        eprintln!("note: not imported: {n}");
+    }
+    // What we write must load: check it as `estimate` will read it.
+    let label = args.output.as_deref().unwrap_or("the imported workload");
+    let (workload, _) = load::parse_workload(&yaml, label)?;
+    if args.strict && !workload.placeholders.is_empty() {
+        return Err(strict_error(&workload, label));
+    }
+    eprintln!(
+        "imported {} table(s); {} placeholder(s) to fill{}",
+        workload.tables.len(),
+        workload.placeholders.len(),
+        if workload.placeholders.is_empty() {
+            String::new()
+        } else {
+            format!(": {}", workload.placeholders.join(", "))
+        }
+    );
+    match args.output.as_deref() {
+        Some(path) if path != "-" => output::write_atomic(path, yaml.as_bytes()),
+        _ => output::emit(None, &yaml),
+    }
+}
+
+fn strict_error(workload: &Workload, label: &str) -> Error {
+    Error::input(format!(
+        "{} placeholder(s) still to fill: {}",
+        workload.placeholders.len(),
+        workload.placeholders.join(", ")
+    ))
+    .file(label)
+    .help("Consider filling them with `--usage USAGE.yaml` (see the README's import section), or leaving out `--strict`.")
+}
+
+/// The workload a template (plus `--usage`) stands for, as `estimate` and `diff` read it.
+///
+/// # Errors
+/// As `import`.
+pub fn workload(
+    file: &str,
+    args: &TemplateArgs,
+    prices: Option<&str>,
+) -> Result<(Workload, SettingsOverrides), Error> {
+    let (_, yaml) = document(&[file.to_string()], args, prices, None)?;
+    let label = match &args.usage {
+        Some(u) => format!("{file} + {u} (imported)"),
+        None => format!("{file} (imported)"),
+    };
+    // Samples named by the usage file are relative to it.
+    let base = args.usage.as_deref().unwrap_or(file);
+    load::parse_workload_at(&yaml, &label, base)
+}

@@ -1,0 +1,1030 @@
+//! CloudFormation and SAM templates (YAML with short-form intrinsics, or JSON):
+//! `AWS::DynamoDB::Table`, `AWS::DynamoDB::GlobalTable`, `AWS::Serverless::SimpleTable`, and
+//! Application Auto Scaling targets and target-tracking policies on them. Intrinsics are
+//! evaluated where their inputs are known — parameters (defaults or `--parameter`), mappings,
+//! conditions, `AWS::Region` (`--region`), references to tables — and reported otherwise.
+
+use std::collections::HashMap;
+
+use serde_json::{Map, Value};
+
+use super::{Billing, Dim, IndexDef, Note, Options, Projection, TableDef, stream_view, whole};
+use crate::error::Error;
+use crate::load::yaml;
+
+/// Why an intrinsic could not be evaluated.
+type Unresolved = String;
+
+/// The template and what resolves its intrinsics.
+pub struct Cfn<'a> {
+    file: &'a str,
+    lines: &'a HashMap<String, u64>,
+    parameters: HashMap<String, Value>,
+    mappings: Map<String, Value>,
+    conditions: Map<String, Value>,
+    resources: Map<String, Value>,
+    region: Option<String>,
+    /// Path prefix of `Resources` in the file (`resources.Resources` in serverless.yml).
+    prefix: String,
+}
+
+const NO_VALUE: &str = "\u{0}AWS::NoValue";
+
+impl<'a> Cfn<'a> {
+    /// Reads `doc` (a template's long-form JSON) with `options`; `prefix` is where the
+    /// template sits in its file.
+    #[must_use]
+    pub fn new(
+        doc: &Value,
+        file: &'a str,
+        lines: &'a HashMap<String, u64>,
+        options: &Options,
+        prefix: &str,
+    ) -> Self {
+        let get = |k: &str| {
+            doc.get(k)
+                .and_then(Value::as_object)
+                .cloned()
+                .unwrap_or_default()
+        };
+        let mut parameters = HashMap::new();
+        for (name, p) in get("Parameters") {
+            if let Some(d) = p.get("Default") {
+                parameters.insert(name, d.clone());
+            }
+        }
+        for (name, value) in &options.parameters {
+            parameters.insert(name.clone(), Value::String(value.clone()));
+        }
+        Cfn {
+            file,
+            lines,
+            parameters,
+            mappings: get("Mappings"),
+            conditions: get("Conditions"),
+            resources: get("Resources"),
+            region: options.region.clone(),
+            prefix: prefix.to_string(),
+        }
+    }
+
+    fn note(&self, path: &str, message: impl Into<String>) -> Note {
+        let full = if self.prefix.is_empty() {
+            path.to_string()
+        } else {
+            format!("{}.{path}", self.prefix)
+        };
+        // The nearest enclosing path with a known line.
+        let mut p = full.as_str();
+        let line = loop {
+            if let Some(l) = self.lines.get(p) {
+                break Some(*l);
+            }
+            match p.rfind(['.', '[']) {
+                Some(i) => p = &p[..i],
+                None => break None,
+            }
+        };
+        Note {
+            file: self.file.to_string(),
+            line,
+            path: full,
+            message: message.into(),
+        }
+    }
+
+    fn line(&self, path: &str) -> Option<u64> {
+        self.note(path, "").line
+    }
+
+    /// The name a `Ref` to resource `id` evaluates to: a table's literal `TableName`, else
+    /// its logical id (which is how imported tables without a name are called).
+    fn resource_name(&self, id: &str) -> Result<Value, Unresolved> {
+        let r = &self.resources[id];
+        let kind = r.get("Type").and_then(Value::as_str).unwrap_or("");
+        if kind.starts_with("AWS::DynamoDB::") || kind == "AWS::Serverless::SimpleTable" {
+            return match r.pointer("/Properties/TableName") {
+                Some(name) => self.eval(name),
+                None => Ok(Value::String(id.to_string())),
+            };
+        }
+        // Auto scaling references resolve to their logical id (policies point at targets).
+        Ok(Value::String(id.to_string()))
+    }
+
+    fn reference(&self, name: &str) -> Result<Value, Unresolved> {
+        if let Some(v) = self.parameters.get(name) {
+            return Ok(v.clone());
+        }
+        match name {
+            "AWS::Region" => self.region.clone().map(Value::String).ok_or_else(|| {
+                "`AWS::Region` is known only at deployment (give it with `--region`)".to_string()
+            }),
+            "AWS::NoValue" => Ok(Value::String(NO_VALUE.into())),
+            "AWS::Partition" => Ok(Value::String("aws".into())),
+            "AWS::URLSuffix" => Ok(Value::String("amazonaws.com".into())),
+            _ if name.starts_with("AWS::") => Err(format!("`{name}` is known only at deployment")),
+            _ if self.resources.contains_key(name) => self.resource_name(name),
+            _ => Err(format!(
+                "parameter `{name}` has no default (give it with `--parameter {name}=VALUE`)"
+            )),
+        }
+    }
+
+    fn condition(&self, name: &str) -> Result<bool, Unresolved> {
+        let c = self
+            .conditions
+            .get(name)
+            .ok_or_else(|| format!("condition `{name}` is not defined"))?;
+        self.truth(c)
+    }
+
+    fn truth(&self, v: &Value) -> Result<bool, Unresolved> {
+        match self.eval(v)? {
+            Value::Bool(b) => Ok(b),
+            Value::String(s) if s == "true" => Ok(true),
+            Value::String(s) if s == "false" => Ok(false),
+            other => Err(format!("`{other}` is not a condition")),
+        }
+    }
+
+    fn text(&self, v: &Value) -> Result<String, Unresolved> {
+        match self.eval(v)? {
+            Value::String(s) => Ok(s),
+            Value::Bool(b) => Ok(b.to_string()),
+            Value::Number(n) => Ok(n.to_string()),
+            other => Err(format!("`{other}` is not text")),
+        }
+    }
+
+    fn sub(&self, template: &str, vars: &Map<String, Value>) -> Result<String, Unresolved> {
+        let mut out = String::new();
+        let mut rest = template;
+        while let Some(start) = rest.find("${") {
+            out.push_str(&rest[..start]);
+            let after = &rest[start.saturating_add(2)..];
+            let end = after
+                .find('}')
+                .ok_or_else(|| format!("`{template}` has an unclosed `${{`"))?;
+            let name = &after[..end];
+            if let Some(literal) = name.strip_prefix('!') {
+                out.push_str("${");
+                out.push_str(literal);
+                out.push('}');
+            } else if let Some(v) = vars.get(name) {
+                out.push_str(&self.text(v)?);
+            } else if let Some((resource, _)) = name.split_once('.') {
+                return Err(format!(
+                    "`${{{name}}}` is an attribute of `{resource}`, known only at deployment"
+                ));
+            } else {
+                out.push_str(&match self.reference(name)? {
+                    Value::String(s) => s,
+                    other => other.to_string(),
+                });
+            }
+            rest = &after[end.saturating_add(1)..];
+        }
+        out.push_str(rest);
+        Ok(out)
+    }
+
+    /// Evaluates the intrinsics in `v`.
+    ///
+    /// # Errors
+    /// An intrinsic whose inputs are not known before deployment, with the reason.
+    pub fn eval(&self, v: &Value) -> Result<Value, Unresolved> {
+        match v {
+            Value::Array(items) => {
+                let mut out = Vec::new();
+                for item in items {
+                    let e = self.eval(item)?;
+                    if e != Value::String(NO_VALUE.into()) {
+                        out.push(e);
+                    }
+                }
+                Ok(Value::Array(out))
+            }
+            Value::Object(m) if m.len() == 1 => {
+                let (k, arg) = m.iter().next().unwrap_or_else(|| unreachable!("one entry"));
+                self.intrinsic(k, arg).unwrap_or_else(|| self.eval_map(m))
+            }
+            Value::Object(m) => self.eval_map(m),
+            other => Ok(other.clone()),
+        }
+    }
+
+    fn eval_map(&self, m: &Map<String, Value>) -> Result<Value, Unresolved> {
+        let mut out = Map::new();
+        for (k, v) in m {
+            let e = self.eval(v)?;
+            if e != Value::String(NO_VALUE.into()) {
+                out.insert(k.clone(), e);
+            }
+        }
+        Ok(Value::Object(out))
+    }
+
+    /// `Some` when `key` is an intrinsic function.
+    fn intrinsic(&self, key: &str, arg: &Value) -> Option<Result<Value, Unresolved>> {
+        let list = |n: usize| -> Result<Vec<Value>, Unresolved> {
+            match arg {
+                Value::Array(a) if a.len() == n => Ok(a.clone()),
+                _ => Err(format!("`{key}` takes a list of {n}")),
+            }
+        };
+        Some(match key {
+            "Ref" => arg
+                .as_str()
+                .ok_or_else(|| "`Ref` takes a name".to_string())
+                .and_then(|n| self.reference(n)),
+            "Condition" => arg
+                .as_str()
+                .ok_or_else(|| "`Condition` takes a name".to_string())
+                .and_then(|n| self.condition(n))
+                .map(Value::Bool),
+            "Fn::Sub" => match arg {
+                Value::String(s) => self.sub(s, &Map::new()).map(Value::String),
+                Value::Array(a) if a.len() == 2 => match (&a[0], &a[1]) {
+                    (Value::String(s), Value::Object(vars)) => self.sub(s, vars).map(Value::String),
+                    _ => Err("`Fn::Sub` takes a string and a map".into()),
+                },
+                _ => Err("`Fn::Sub` takes a string".into()),
+            },
+            "Fn::Join" => list(2).and_then(|a| {
+                let delim = self.text(&a[0])?;
+                match self.eval(&a[1])? {
+                    Value::Array(parts) => parts
+                        .iter()
+                        .map(|p| self.text(p))
+                        .collect::<Result<Vec<_>, _>>()
+                        .map(|p| Value::String(p.join(&delim))),
+                    _ => Err("`Fn::Join` joins a list".into()),
+                }
+            }),
+            "Fn::Select" => list(2).and_then(|a| {
+                let i: usize = self
+                    .text(&a[0])?
+                    .trim()
+                    .parse()
+                    .map_err(|_| "`Fn::Select` takes an index".to_string())?;
+                match self.eval(&a[1])? {
+                    Value::Array(items) => items
+                        .get(i)
+                        .cloned()
+                        .ok_or_else(|| format!("`Fn::Select` index {i} is past the list")),
+                    _ => Err("`Fn::Select` selects from a list".into()),
+                }
+            }),
+            "Fn::Split" => list(2).and_then(|a| {
+                let delim = self.text(&a[0])?;
+                let s = self.text(&a[1])?;
+                Ok(Value::Array(
+                    s.split(delim.as_str())
+                        .map(|p| Value::String(p.into()))
+                        .collect(),
+                ))
+            }),
+            "Fn::If" => list(3).and_then(|a| {
+                let name = a[0]
+                    .as_str()
+                    .ok_or_else(|| "`Fn::If` names a condition".to_string())?;
+                if self.condition(name)? {
+                    self.eval(&a[1])
+                } else {
+                    self.eval(&a[2])
+                }
+            }),
+            "Fn::Equals" => {
+                list(2).and_then(|a| Ok(Value::Bool(self.eval(&a[0])? == self.eval(&a[1])?)))
+            }
+            "Fn::Not" => list(1).and_then(|a| self.truth(&a[0]).map(|b| Value::Bool(!b))),
+            "Fn::And" | "Fn::Or" => match arg {
+                Value::Array(items) => items
+                    .iter()
+                    .map(|i| self.truth(i))
+                    .collect::<Result<Vec<bool>, _>>()
+                    .map(|values| {
+                        Value::Bool(if key == "Fn::And" {
+                            values.iter().all(|b| *b)
+                        } else {
+                            values.iter().any(|b| *b)
+                        })
+                    }),
+                _ => Err(format!("`{key}` takes a list")),
+            },
+            "Fn::FindInMap" => list(3).and_then(|a| {
+                let keys = [self.text(&a[0])?, self.text(&a[1])?, self.text(&a[2])?];
+                self.mappings
+                    .get(&keys[0])
+                    .and_then(|m| m.get(&keys[1]))
+                    .and_then(|m| m.get(&keys[2]))
+                    .cloned()
+                    .ok_or_else(|| {
+                        format!("mapping `{}` has no `{}.{}`", keys[0], keys[1], keys[2])
+                    })
+            }),
+            // A value another tool could not resolve (a Serverless variable, say), with why.
+            "ddbcost::Unresolved" => Err(arg.as_str().unwrap_or("unresolved").to_string()),
+            "Fn::GetAtt" => Err("`Fn::GetAtt` is known only at deployment".into()),
+            "Fn::ImportValue" => Err(
+                "`Fn::ImportValue` reads another stack's output, known only at deployment".into(),
+            ),
+            "Fn::GetAZs" | "Fn::Base64" | "Fn::Cidr" | "Fn::Transform" | "Fn::Length"
+            | "Fn::ToJsonString" | "Fn::ForEach" => {
+                Err(format!("`{key}` is not evaluated by ddbcost"))
+            }
+            _ => return None,
+        })
+    }
+}
+
+/// A property evaluated, or a note and `None`.
+fn prop(
+    cfn: &Cfn<'_>,
+    props: &Value,
+    path: &str,
+    name: &str,
+    notes: &mut Vec<Note>,
+) -> Option<Value> {
+    let v = props.get(name)?;
+    match cfn.eval(v) {
+        Ok(e) => Some(e),
+        Err(why) => {
+            notes.push(cfn.note(&format!("{path}.{name}"), format!("{why}; skipped")));
+            None
+        }
+    }
+}
+
+fn text_of(v: &Value) -> Option<String> {
+    match v {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        Value::Bool(b) => Some(b.to_string()),
+        _ => None,
+    }
+}
+
+fn units(cfn: &Cfn<'_>, v: Option<&Value>, path: &str, notes: &mut Vec<Note>) -> Option<String> {
+    let v = v?;
+    match text_of(v).as_deref().and_then(whole) {
+        Some(u) => Some(u),
+        None => {
+            notes.push(cfn.note(
+                path,
+                format!("`{v}` is not a whole number of units; skipped"),
+            ));
+            None
+        }
+    }
+}
+
+fn key_schema(v: Option<&Value>) -> Option<(String, Option<String>)> {
+    let items = v?.as_array()?;
+    let mut hash = None;
+    let mut range = None;
+    for k in items {
+        let name = k.get("AttributeName").and_then(text_of)?;
+        match k.get("KeyType").and_then(Value::as_str) {
+            Some("HASH") => hash = Some(name),
+            Some("RANGE") => range = Some(name),
+            _ => return None,
+        }
+    }
+    Some((hash?, range))
+}
+
+fn projection(v: Option<&Value>) -> Option<Projection> {
+    let p = v?;
+    Some(
+        match p
+            .get("ProjectionType")
+            .and_then(Value::as_str)
+            .unwrap_or("KEYS_ONLY")
+        {
+            "ALL" => Projection::All,
+            "INCLUDE" => Projection::Include(
+                p.get("NonKeyAttributes")
+                    .and_then(Value::as_array)
+                    .map(|a| a.iter().filter_map(text_of).collect())
+                    .unwrap_or_default(),
+            ),
+            "KEYS_ONLY" => Projection::KeysOnly,
+            _ => return None,
+        },
+    )
+}
+
+/// Auto scaling stated by resources: `(resource id, dimension)` → (min, max, target).
+#[derive(Default)]
+struct Scaling {
+    targets: HashMap<String, (String, String, String, String)>, // logical id → (resource id, dimension, min, max)
+    policies: HashMap<String, String>,                          // target logical id → target value
+}
+
+/// Imports `text` (the contents of `file`) into `out`.
+///
+/// # Errors
+/// Malformed YAML or JSON.
+pub fn import(
+    text: &str,
+    file: &str,
+    options: &Options,
+    out: &mut super::Imported,
+) -> Result<(), Error> {
+    let t = yaml::parse_template(text, file)?;
+    if t.value
+        .get("Resources")
+        .and_then(Value::as_object)
+        .is_none()
+    {
+        return Err(Error::input("the template has no `Resources`")
+            .file(file)
+            .help("Consider a CloudFormation or SAM template (or `--from` for another kind)."));
+    }
+    import_doc(&t.value, file, &t.lines, options, "", out);
+    Ok(())
+}
+
+/// Imports a template's long-form document (also used for serverless.yml and CDK output).
+pub fn import_doc(
+    doc: &Value,
+    file: &str,
+    lines: &HashMap<String, u64>,
+    options: &Options,
+    prefix: &str,
+    out: &mut super::Imported,
+) {
+    let cfn = Cfn::new(doc, file, lines, options, prefix);
+    let mut notes = Vec::new();
+    let mut tables = Vec::new();
+    let mut scaling = Scaling::default();
+    for (id, r) in &cfn.resources {
+        let path = format!("Resources.{id}");
+        let kind = r.get("Type").and_then(Value::as_str).unwrap_or("");
+        if let Some(cond) = r.get("Condition").and_then(Value::as_str) {
+            match cfn.condition(cond) {
+                Ok(true) => {}
+                Ok(false) => {
+                    if kind.starts_with("AWS::DynamoDB::") || kind == "AWS::Serverless::SimpleTable"
+                    {
+                        notes.push(
+                            cfn.note(&path, format!("condition `{cond}` is false: not created")),
+                        );
+                    }
+                    continue;
+                }
+                Err(why) => {
+                    if kind.starts_with("AWS::DynamoDB::") {
+                        notes.push(cfn.note(&path, format!("condition `{cond}` cannot be evaluated ({why}): imported as if true")));
+                    }
+                }
+            }
+        }
+        let props = r
+            .get("Properties")
+            .cloned()
+            .unwrap_or(Value::Object(Map::new()));
+        let props_path = format!("{path}.Properties");
+        match kind {
+            "AWS::DynamoDB::Table" => tables.push(table(&cfn, id, &props, &props_path, &mut notes)),
+            "AWS::DynamoDB::GlobalTable" => {
+                tables.push(global_table(&cfn, id, &props, &props_path, &mut notes));
+            }
+            "AWS::Serverless::SimpleTable" => {
+                tables.push(simple_table(&cfn, id, &props, &props_path, &mut notes));
+            }
+            "AWS::ApplicationAutoScaling::ScalableTarget" => {
+                let mut get = |n: &str| {
+                    prop(&cfn, &props, &props_path, n, &mut notes)
+                        .as_ref()
+                        .and_then(text_of)
+                };
+                if get("ServiceNamespace").as_deref() != Some("dynamodb") {
+                    continue;
+                }
+                if let (Some(rid), Some(dim), Some(min), Some(max)) = (
+                    get("ResourceId"),
+                    get("ScalableDimension"),
+                    get("MinCapacity"),
+                    get("MaxCapacity"),
+                ) {
+                    scaling.targets.insert(id.clone(), (rid, dim, min, max));
+                }
+            }
+            "AWS::ApplicationAutoScaling::ScalingPolicy" => {
+                if props.get("PolicyType").and_then(Value::as_str) != Some("TargetTrackingScaling")
+                {
+                    notes.push(cfn.note(
+                        &path,
+                        "only target-tracking scaling policies are imported; skipped",
+                    ));
+                    continue;
+                }
+                let target = props
+                    .pointer("/TargetTrackingScalingPolicyConfiguration/TargetValue")
+                    .and_then(|v| cfn.eval(v).ok())
+                    .as_ref()
+                    .and_then(text_of);
+                let scaled = match props.get("ScalingTargetId") {
+                    Some(Value::Object(m)) if m.contains_key("Ref") => {
+                        m["Ref"].as_str().map(str::to_string)
+                    }
+                    _ => None,
+                };
+                match (scaled, target) {
+                    (Some(t), Some(v)) => {
+                        scaling.policies.insert(t, v);
+                    }
+                    _ => notes.push(cfn.note(&path, "a scaling policy whose target or value is not a literal reference; skipped")),
+                }
+            }
+            _ => {}
+        }
+    }
+    // Attach auto scaling to the tables and indexes it names.
+    for (target_id, (rid, dim, min, max)) in &scaling.targets {
+        let path = format!("Resources.{target_id}");
+        let parts: Vec<&str> = rid.split('/').collect();
+        let (table_name, index) = match parts.as_slice() {
+            ["table", t] => (*t, None),
+            ["table", t, "index", i] => (*t, Some(*i)),
+            _ => {
+                notes.push(cfn.note(&path, format!("resource id `{rid}` names no table")));
+                continue;
+            }
+        };
+        let read = dim.ends_with("ReadCapacityUnits");
+        let Some(t) = tables
+            .iter_mut()
+            .find(|t| t.name == table_name || t.logical_id == table_name)
+        else {
+            notes.push(cfn.note(
+                &path,
+                format!(
+                    "auto scaling of `{table_name}`, a table this template does not define; skipped"
+                ),
+            ));
+            continue;
+        };
+        let d = Dim::Auto {
+            min: whole(min).unwrap_or_else(|| min.clone()),
+            max: whole(max).unwrap_or_else(|| max.clone()),
+            target: scaling.policies.get(target_id).cloned(),
+        };
+        match index {
+            None => {
+                if let Billing::Provisioned { read: r, write: w } = &mut t.billing {
+                    if read { *r = Some(d) } else { *w = Some(d) }
+                }
+            }
+            Some(i) => {
+                if let Some(ix) = t.indexes.iter_mut().find(|x| x.name == i) {
+                    if read {
+                        ix.read = Some(d)
+                    } else {
+                        ix.write = Some(d)
+                    }
+                } else {
+                    notes.push(cfn.note(
+                        &path,
+                        format!(
+                            "auto scaling of index `{i}`, which table `{table_name}` does not have"
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    out.tables.extend(tables);
+    out.notes.extend(notes);
+}
+
+fn common(cfn: &Cfn<'_>, t: &mut TableDef, props: &Value, path: &str, notes: &mut Vec<Note>) {
+    if let Some(k) = prop(cfn, props, path, "KeySchema", notes) {
+        t.key = key_schema(Some(&k));
+        if t.key.is_none() {
+            notes.push(cfn.note(
+                &format!("{path}.KeySchema"),
+                "not a key schema of HASH and RANGE attributes; skipped",
+            ));
+        }
+    }
+    if let Some(Value::Array(defs)) = prop(cfn, props, path, "AttributeDefinitions", notes) {
+        for d in defs {
+            if let (Some(n), Some(ty)) = (
+                d.get("AttributeName").and_then(text_of),
+                d.get("AttributeType").and_then(text_of),
+            ) {
+                t.attributes.push((n, ty));
+            }
+        }
+    }
+    if let Some(v) = prop(cfn, props, path, "StreamSpecification", notes) {
+        match v
+            .get("StreamViewType")
+            .and_then(Value::as_str)
+            .and_then(stream_view)
+        {
+            Some(view) => t.stream_view = Some(view.into()),
+            None => notes.push(cfn.note(
+                &format!("{path}.StreamSpecification"),
+                "no known `StreamViewType`; skipped",
+            )),
+        }
+    }
+    if let Some(v) = prop(cfn, props, path, "TimeToLiveSpecification", notes)
+        && v.get("Enabled").and_then(text_of).as_deref() == Some("true")
+    {
+        t.ttl_attribute = v.get("AttributeName").and_then(text_of);
+    }
+    if let Some(v) = prop(cfn, props, path, "PointInTimeRecoverySpecification", notes) {
+        t.pitr = v
+            .get("PointInTimeRecoveryEnabled")
+            .and_then(text_of)
+            .as_deref()
+            == Some("true");
+    }
+    if let Some(v) = prop(cfn, props, path, "KinesisStreamSpecification", notes) {
+        t.kinesis = v.get("StreamArn").is_some();
+    }
+    if let Some(v) = prop(cfn, props, path, "TableClass", notes) {
+        t.standard_ia = text_of(&v).as_deref() == Some("STANDARD_INFREQUENT_ACCESS");
+    }
+    if let Some(v) = prop(cfn, props, path, "ImportSourceSpecification", notes) {
+        let bucket = v
+            .pointer("/S3BucketSource/S3Bucket")
+            .and_then(text_of)
+            .unwrap_or_default();
+        let prefix = v
+            .pointer("/S3BucketSource/S3KeyPrefix")
+            .and_then(text_of)
+            .unwrap_or_default();
+        let format = v.get("InputFormat").and_then(text_of).unwrap_or_default();
+        t.import_from_s3 = Some(format!("s3://{bucket}/{prefix}, {format}"));
+    }
+}
+
+fn name_of(cfn: &Cfn<'_>, id: &str, props: &Value, path: &str, notes: &mut Vec<Note>) -> String {
+    prop(cfn, props, path, "TableName", notes)
+        .as_ref()
+        .and_then(text_of)
+        .unwrap_or_else(|| id.to_string())
+}
+
+fn origin(cfn: &Cfn<'_>, id: &str, kind: &str) -> String {
+    let at = match cfn.line(&format!("Resources.{id}")) {
+        Some(l) => format!("{}:{l}", cfn.file),
+        None => cfn.file.to_string(),
+    };
+    format!("{at} Resources.{id} ({kind})")
+}
+
+fn throughput(
+    cfn: &Cfn<'_>,
+    v: Option<Value>,
+    path: &str,
+    notes: &mut Vec<Note>,
+) -> (Option<Dim>, Option<Dim>) {
+    let Some(v) = v else { return (None, None) };
+    (
+        units(
+            cfn,
+            v.get("ReadCapacityUnits"),
+            &format!("{path}.ReadCapacityUnits"),
+            notes,
+        )
+        .map(Dim::Fixed),
+        units(
+            cfn,
+            v.get("WriteCapacityUnits"),
+            &format!("{path}.WriteCapacityUnits"),
+            notes,
+        )
+        .map(Dim::Fixed),
+    )
+}
+
+fn on_demand(cfn: &Cfn<'_>, v: Option<Value>, path: &str, notes: &mut Vec<Note>) -> Billing {
+    let v = v.unwrap_or(Value::Null);
+    Billing::OnDemand {
+        max_read: units(
+            cfn,
+            v.get("MaxReadRequestUnits"),
+            &format!("{path}.MaxReadRequestUnits"),
+            notes,
+        ),
+        max_write: units(
+            cfn,
+            v.get("MaxWriteRequestUnits"),
+            &format!("{path}.MaxWriteRequestUnits"),
+            notes,
+        ),
+    }
+}
+
+fn indexes(
+    cfn: &Cfn<'_>,
+    props: &Value,
+    path: &str,
+    notes: &mut Vec<Note>,
+    global: bool,
+) -> Vec<IndexDef> {
+    let field = if global {
+        "GlobalSecondaryIndexes"
+    } else {
+        "LocalSecondaryIndexes"
+    };
+    let Some(Value::Array(items)) = prop(cfn, props, path, field, notes) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (n, i) in items.iter().enumerate() {
+        let ipath = format!("{path}.{field}[{n}]");
+        let Some(name) = i.get("IndexName").and_then(text_of) else {
+            notes.push(cfn.note(&ipath, "an index without `IndexName`; skipped"));
+            continue;
+        };
+        let Some(projection) = projection(i.get("Projection")) else {
+            notes.push(cfn.note(&ipath, "an unknown `ProjectionType`; skipped"));
+            continue;
+        };
+        let (read, write) = throughput(
+            cfn,
+            i.get("ProvisionedThroughput").cloned(),
+            &format!("{ipath}.ProvisionedThroughput"),
+            notes,
+        );
+        out.push(IndexDef {
+            name,
+            global,
+            key: key_schema(i.get("KeySchema")),
+            projection,
+            read,
+            write,
+        });
+    }
+    out
+}
+
+fn table(cfn: &Cfn<'_>, id: &str, props: &Value, path: &str, notes: &mut Vec<Note>) -> TableDef {
+    let mut t = TableDef::new(
+        name_of(cfn, id, props, path, notes),
+        id.into(),
+        origin(cfn, id, "AWS::DynamoDB::Table"),
+    );
+    common(cfn, &mut t, props, path, notes);
+    let mode = prop(cfn, props, path, "BillingMode", notes)
+        .as_ref()
+        .and_then(text_of);
+    // CloudFormation's default billing mode is PROVISIONED.
+    t.billing = if mode.as_deref() == Some("PAY_PER_REQUEST") {
+        on_demand(
+            cfn,
+            prop(cfn, props, path, "OnDemandThroughput", notes),
+            &format!("{path}.OnDemandThroughput"),
+            notes,
+        )
+    } else {
+        let (read, write) = throughput(
+            cfn,
+            prop(cfn, props, path, "ProvisionedThroughput", notes),
+            &format!("{path}.ProvisionedThroughput"),
+            notes,
+        );
+        Billing::Provisioned { read, write }
+    };
+    t.indexes = indexes(cfn, props, path, notes, true);
+    t.indexes.extend(indexes(cfn, props, path, notes, false));
+    t
+}
+
+fn simple_table(
+    cfn: &Cfn<'_>,
+    id: &str,
+    props: &Value,
+    path: &str,
+    notes: &mut Vec<Note>,
+) -> TableDef {
+    let mut t = TableDef::new(
+        name_of(cfn, id, props, path, notes),
+        id.into(),
+        origin(cfn, id, "AWS::Serverless::SimpleTable"),
+    );
+    // SAM's default primary key: `id` of type String.
+    let pk = prop(cfn, props, path, "PrimaryKey", notes).unwrap_or(Value::Null);
+    let name = pk
+        .get("Name")
+        .and_then(text_of)
+        .unwrap_or_else(|| "id".into());
+    let ty = match pk.get("Type").and_then(text_of).as_deref() {
+        Some("Number") => "N",
+        Some("Binary") => "B",
+        _ => "S",
+    };
+    t.key = Some((name.clone(), None));
+    t.attributes.push((name, ty.into()));
+    t.billing = match prop(cfn, props, path, "ProvisionedThroughput", notes) {
+        Some(v) => {
+            let (read, write) = throughput(
+                cfn,
+                Some(v),
+                &format!("{path}.ProvisionedThroughput"),
+                notes,
+            );
+            Billing::Provisioned { read, write }
+        }
+        None => Billing::OnDemand {
+            max_read: None,
+            max_write: None,
+        },
+    };
+    t
+}
+
+fn auto_dim(
+    cfn: &Cfn<'_>,
+    v: &Value,
+    path: &str,
+    notes: &mut Vec<Note>,
+    fixed_field: &str,
+    auto_field: &str,
+) -> Option<Dim> {
+    if let Some(u) = units(
+        cfn,
+        v.get(fixed_field),
+        &format!("{path}.{fixed_field}"),
+        notes,
+    ) {
+        return Some(Dim::Fixed(u));
+    }
+    let a = v.get(auto_field)?;
+    Some(Dim::Auto {
+        min: units(
+            cfn,
+            a.get("MinCapacity"),
+            &format!("{path}.{auto_field}.MinCapacity"),
+            notes,
+        )?,
+        max: units(
+            cfn,
+            a.get("MaxCapacity"),
+            &format!("{path}.{auto_field}.MaxCapacity"),
+            notes,
+        )?,
+        target: a
+            .pointer("/TargetTrackingScalingPolicyConfiguration/TargetValue")
+            .and_then(text_of),
+    })
+}
+
+fn global_table(
+    cfn: &Cfn<'_>,
+    id: &str,
+    props: &Value,
+    path: &str,
+    notes: &mut Vec<Note>,
+) -> TableDef {
+    let mut t = TableDef::new(
+        name_of(cfn, id, props, path, notes),
+        id.into(),
+        origin(cfn, id, "AWS::DynamoDB::GlobalTable"),
+    );
+    common(cfn, &mut t, props, path, notes);
+    let replicas = match prop(cfn, props, path, "Replicas", notes) {
+        Some(Value::Array(r)) => r,
+        _ => Vec::new(),
+    };
+    let regions: Vec<String> = replicas
+        .iter()
+        .filter_map(|r| r.get("Region").and_then(text_of))
+        .collect();
+    // The stack's region is the table's home; the other replicas are its replicas.
+    let home = match &cfn.region {
+        Some(r) if regions.contains(r) => r.clone(),
+        Some(r) => {
+            notes.push(cfn.note(&format!("{path}.Replicas"), format!("the stack's region `{r}` is not among the replicas; the first replica is taken as the table's region")));
+            regions.first().cloned().unwrap_or_default()
+        }
+        None => {
+            if regions.len() > 1 {
+                notes.push(cfn.note(&format!("{path}.Replicas"), format!("the stack's region is not given (`--region`): `{}`, the first replica, is taken as the table's region", regions.first().cloned().unwrap_or_default())));
+            }
+            regions.first().cloned().unwrap_or_default()
+        }
+    };
+    if !home.is_empty() {
+        t.region = Some(home.clone());
+    }
+    t.replicas = regions.iter().filter(|r| **r != home).cloned().collect();
+    let home_replica = replicas
+        .iter()
+        .find(|r| r.get("Region").and_then(text_of).as_deref() == Some(home.as_str()));
+    let mode = prop(cfn, props, path, "BillingMode", notes)
+        .as_ref()
+        .and_then(text_of);
+    t.billing = if mode.as_deref() == Some("PAY_PER_REQUEST") {
+        on_demand(
+            cfn,
+            prop(cfn, props, path, "WriteOnDemandThroughputSettings", notes)
+                .map(|w| serde_json::json!({"MaxWriteRequestUnits": w.get("MaxWriteRequestUnits")}))
+                .filter(|v| !v["MaxWriteRequestUnits"].is_null()),
+            path,
+            notes,
+        )
+    } else {
+        let write = prop(
+            cfn,
+            props,
+            path,
+            "WriteProvisionedThroughputSettings",
+            notes,
+        )
+        .and_then(|w| {
+            auto_dim(
+                cfn,
+                &w,
+                &format!("{path}.WriteProvisionedThroughputSettings"),
+                notes,
+                "WriteCapacityUnits",
+                "WriteCapacityAutoScalingSettings",
+            )
+        });
+        let read = home_replica
+            .and_then(|r| r.get("ReadProvisionedThroughputSettings"))
+            .and_then(|r| {
+                auto_dim(
+                    cfn,
+                    r,
+                    &format!("{path}.Replicas"),
+                    notes,
+                    "ReadCapacityUnits",
+                    "ReadCapacityAutoScalingSettings",
+                )
+            });
+        Billing::Provisioned { read, write }
+    };
+    if let Some(r) = home_replica {
+        if r.pointer("/PointInTimeRecoverySpecification/PointInTimeRecoveryEnabled")
+            .and_then(text_of)
+            .as_deref()
+            == Some("true")
+        {
+            t.pitr = true;
+        }
+        if r.get("TableClass").and_then(text_of).as_deref() == Some("STANDARD_INFREQUENT_ACCESS") {
+            t.standard_ia = true;
+        }
+        if r.get("KinesisStreamSpecification").is_some() {
+            t.kinesis = true;
+        }
+    }
+    t.indexes = indexes(cfn, props, path, notes, true);
+    // A GlobalTable's GSIs state write capacity on the index and read capacity per replica.
+    if let Some(Value::Array(items)) = props
+        .get("GlobalSecondaryIndexes")
+        .map(|v| cfn.eval(v).unwrap_or(Value::Null))
+    {
+        for (n, i) in items.iter().enumerate() {
+            let Some(name) = i.get("IndexName").and_then(text_of) else {
+                continue;
+            };
+            let write = i.get("WriteProvisionedThroughputSettings").and_then(|w| {
+                auto_dim(
+                    cfn,
+                    w,
+                    &format!("{path}.GlobalSecondaryIndexes[{n}]"),
+                    notes,
+                    "WriteCapacityUnits",
+                    "WriteCapacityAutoScalingSettings",
+                )
+            });
+            let read = home_replica
+                .and_then(|r| r.get("GlobalSecondaryIndexes"))
+                .and_then(Value::as_array)
+                .and_then(|g| {
+                    g.iter().find(|x| {
+                        x.get("IndexName").and_then(text_of).as_deref() == Some(name.as_str())
+                    })
+                })
+                .and_then(|x| x.get("ReadProvisionedThroughputSettings"))
+                .and_then(|r| {
+                    auto_dim(
+                        cfn,
+                        r,
+                        &format!("{path}.Replicas"),
+                        notes,
+                        "ReadCapacityUnits",
+                        "ReadCapacityAutoScalingSettings",
+                    )
+                });
+            if let Some(ix) = t.indexes.iter_mut().find(|x| x.name == name) {
+                ix.write = write.or(ix.write.take());
+                ix.read = read.or(ix.read.take());
+            }
+        }
+    }
+    t.indexes.extend(indexes(cfn, props, path, notes, false));
+    t
+}

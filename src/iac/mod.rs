@@ -1,0 +1,295 @@
+//! Tables from infrastructure code (`ddbcost import`): CloudFormation and SAM templates
+//! (`cloudformation`), CDK's synthesized `cdk.out` (`cdk`), `serverless.yml` (`serverless`),
+//! Terraform plans and state as JSON (`terraform`) and plain `.tf` files (`hcl`) become
+//! `TableDef`s, which `workload` writes as a workload document with `TODO` placeholders for
+//! the usage a template cannot know. Anything not understood is reported as a `Note` with its
+//! file, line (where the format has lines) and path, and skipped — never guessed.
+
+pub mod cdk;
+pub mod cloudformation;
+pub mod hcl;
+pub mod serverless;
+pub mod terraform;
+pub mod workload;
+
+use std::fmt;
+use std::path::Path;
+
+use crate::error::Error;
+
+/// The kinds of input `import` reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    CloudFormation,
+    Cdk,
+    Serverless,
+    TerraformPlan,
+    Terraform,
+}
+
+impl Source {
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Source::CloudFormation => "cloudformation",
+            Source::Cdk => "cdk",
+            Source::Serverless => "serverless",
+            Source::TerraformPlan => "terraform-plan",
+            Source::Terraform => "terraform",
+        }
+    }
+}
+
+/// Something in the input that was not imported, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Note {
+    pub file: String,
+    pub line: Option<u64>,
+    /// Where inside the input (`Resources.Orders.Properties.BillingMode`,
+    /// `module.app.aws_dynamodb_table.orders`).
+    pub path: String,
+    pub message: String,
+}
+
+impl fmt::Display for Note {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.line {
+            Some(line) => write!(f, "{}:{line}: {}: {}", self.file, self.path, self.message),
+            None => write!(f, "{}: {}: {}", self.file, self.path, self.message),
+        }
+    }
+}
+
+/// One dimension of provisioned capacity: fixed units, or auto scaling.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Dim {
+    Fixed(String),
+    Auto {
+        min: String,
+        max: String,
+        /// Target utilization in percent (`70`), where a target-tracking policy states it.
+        target: Option<String>,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Billing {
+    OnDemand {
+        max_read: Option<String>,
+        max_write: Option<String>,
+    },
+    Provisioned {
+        read: Option<Dim>,
+        write: Option<Dim>,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Projection {
+    KeysOnly,
+    Include(Vec<String>),
+    All,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IndexDef {
+    pub name: String,
+    pub global: bool,
+    pub key: Option<(String, Option<String>)>,
+    pub projection: Projection,
+    /// A GSI's own provisioned capacity (`None`: not stated).
+    pub read: Option<Dim>,
+    pub write: Option<Dim>,
+}
+
+/// A table as the input states it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TableDef {
+    /// `TableName`, else the logical id or resource address.
+    pub name: String,
+    /// Where it was found (`template.yaml:12 Resources.Orders (AWS::DynamoDB::Table)`).
+    pub origin: String,
+    /// The resource's own name in the input (logical id, resource address), for matching
+    /// auto scaling resources that refer to it.
+    pub logical_id: String,
+    pub region: Option<String>,
+    pub key: Option<(String, Option<String>)>,
+    /// Attribute name → `S`, `N` or `B`.
+    pub attributes: Vec<(String, String)>,
+    pub standard_ia: bool,
+    pub billing: Billing,
+    pub indexes: Vec<IndexDef>,
+    /// `keys-only`, `new-image`, `old-image`, `new-and-old-images`.
+    pub stream_view: Option<String>,
+    pub kinesis: bool,
+    pub pitr: bool,
+    pub ttl_attribute: Option<String>,
+    pub replicas: Vec<String>,
+    /// An import-from-S3 specification, described (its size is usage: a placeholder).
+    pub import_from_s3: Option<String>,
+}
+
+impl TableDef {
+    #[must_use]
+    pub fn new(name: String, logical_id: String, origin: String) -> Self {
+        TableDef {
+            name,
+            origin,
+            logical_id,
+            region: None,
+            key: None,
+            attributes: Vec::new(),
+            standard_ia: false,
+            billing: Billing::OnDemand {
+                max_read: None,
+                max_write: None,
+            },
+            indexes: Vec::new(),
+            stream_view: None,
+            kinesis: false,
+            pitr: false,
+            ttl_attribute: None,
+            replicas: Vec::new(),
+            import_from_s3: None,
+        }
+    }
+}
+
+/// Everything an import found.
+#[derive(Debug, Clone, Default)]
+pub struct Imported {
+    pub tables: Vec<TableDef>,
+    pub notes: Vec<Note>,
+    /// The files read, with their kind.
+    pub files: Vec<(String, Source)>,
+}
+
+/// Options that resolve what a template leaves open.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// `--parameter Name=Value`: CloudFormation parameters (and Serverless `opt:` options).
+    pub parameters: Vec<(String, String)>,
+    /// The region the stack is deployed to (`AWS::Region`; a global table's home).
+    pub region: Option<String>,
+}
+
+/// Which kind of input `path` holds: from `--from`, else from its name and first bytes.
+///
+/// # Errors
+/// The file cannot be read, or is none of the known kinds.
+pub fn detect(path: &Path, text: Option<&str>) -> Result<Source, Error> {
+    if path.is_dir() {
+        return Ok(Source::Cdk);
+    }
+    let name = path.file_name().map(|n| n.to_string_lossy().to_lowercase());
+    let name = name.as_deref().unwrap_or("");
+    if name.ends_with(".tf") {
+        return Ok(Source::Terraform);
+    }
+    if name == "serverless.yml" || name == "serverless.yaml" {
+        return Ok(Source::Serverless);
+    }
+    let text = text.unwrap_or("");
+    let head: String = text.chars().take(4096).collect();
+    if head.contains("\"format_version\"")
+        && (text.contains("\"planned_values\"") || text.contains("\"values\""))
+    {
+        return Ok(Source::TerraformPlan);
+    }
+    if head.contains("AWSTemplateFormatVersion")
+        || text.contains("AWS::DynamoDB::")
+        || text.contains("AWS::Serverless::")
+        || head.contains("\"Resources\"")
+        || head.lines().any(|l| l.starts_with("Resources:"))
+    {
+        if head.lines().any(|l| l.starts_with("service:")) {
+            return Ok(Source::Serverless);
+        }
+        return Ok(Source::CloudFormation);
+    }
+    Err(Error::input(format!(
+        "`{}` is not a template ddbcost reads",
+        path.display()
+    ))
+    .file(path.display().to_string())
+    .help("Consider `--from cloudformation|cdk|serverless|terraform-plan|terraform` (see the README's import section)."))
+}
+
+/// Whether `path` holds infrastructure code rather than a workload (for commands that accept
+/// either).
+#[must_use]
+pub fn is_template(path: &Path, text: Option<&str>) -> bool {
+    if path.is_dir() {
+        return true;
+    }
+    let Some(text) = text else { return false };
+    // A workload has `tables:` at the top level; templates never do.
+    if text.lines().any(|l| l.starts_with("tables:")) {
+        return false;
+    }
+    detect(path, Some(text)).is_ok()
+}
+
+/// Imports every input; the first error stops the import.
+///
+/// # Errors
+/// An input that cannot be read or parsed, or is not a template.
+pub fn import(
+    inputs: &[String],
+    from: Option<Source>,
+    options: &Options,
+) -> Result<Imported, Error> {
+    let mut out = Imported::default();
+    for input in inputs {
+        let path = Path::new(input);
+        let text = if path.is_dir() {
+            None
+        } else {
+            Some(crate::load::read_file(input)?)
+        };
+        let kind = match from {
+            Some(k) => k,
+            None => detect(path, text.as_deref())?,
+        };
+        let text = text.unwrap_or_default();
+        match kind {
+            Source::CloudFormation => cloudformation::import(&text, input, options, &mut out)?,
+            Source::Serverless => serverless::import(&text, input, options, &mut out)?,
+            Source::Cdk => cdk::import(path, options, &mut out)?,
+            Source::TerraformPlan => terraform::import(&text, input, &mut out)?,
+            Source::Terraform => hcl::import(&text, input, &mut out)?,
+        }
+        out.files.push((input.clone(), kind));
+    }
+    let mut seen = std::collections::HashSet::new();
+    for t in &out.tables {
+        if !seen.insert(t.name.clone()) {
+            return Err(
+                Error::input(format!("two tables are named `{}` ({})", t.name, t.origin))
+                    .help("Consider importing the templates one at a time, or renaming one table."),
+            );
+        }
+    }
+    Ok(out)
+}
+
+/// A whole, non-negative number written as text (`5`, `"5"`), for capacity units.
+#[must_use]
+pub fn whole(text: &str) -> Option<String> {
+    let t = text.trim();
+    (!t.is_empty() && t.len() <= 12 && t.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| t.trim_start_matches('0').to_string())
+        .map(|s| if s.is_empty() { "0".to_string() } else { s })
+}
+
+/// A stream view type as the workload writes it.
+#[must_use]
+pub fn stream_view(aws: &str) -> Option<&'static str> {
+    match aws {
+        "KEYS_ONLY" => Some("keys-only"),
+        "NEW_IMAGE" => Some("new-image"),
+        "OLD_IMAGE" => Some("old-image"),
+        "NEW_AND_OLD_IMAGES" => Some("new-and-old-images"),
+        _ => None,
+    }
+}

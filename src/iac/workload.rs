@@ -1,0 +1,322 @@
+//! Imported tables as a workload document: what the template states becomes workload fields;
+//! what only usage can tell (items, item sizes, key sizes, rates) is written as `TODO`, which
+//! the loader records as a placeholder. The document is a JSON value (so a usage file merges
+//! onto it like a scenario's patch) and is written as commented YAML.
+
+use serde_json::{Map, Value, json};
+
+use super::{Billing, Dim, Imported, Projection, TableDef};
+use crate::load::PLACEHOLDER;
+
+/// Comments to write beside fields, by path: the keys joined with `SEP` (a table's name may
+/// hold dots).
+pub type Comments = Vec<(String, String)>;
+
+/// Joins the keys of a comment's path.
+pub const SEP: &str = "\u{1f}";
+
+/// The workload document of `imported`, named `name`, priced with `prices`, and the comments
+/// that explain each placeholder.
+#[must_use]
+pub fn document(imported: &Imported, name: &str, prices: Option<&str>) -> (Value, Comments) {
+    let mut comments = Comments::new();
+    let mut tables = Map::new();
+    for t in &imported.tables {
+        tables.insert(t.name.clone(), table(t, &mut comments));
+    }
+    let mut doc = Map::new();
+    doc.insert("name".into(), json!(name));
+    if let Some(p) = prices {
+        doc.insert("prices".into(), json!(p));
+    }
+    doc.insert("tables".into(), Value::Object(tables));
+    (Value::Object(doc), comments)
+}
+
+fn key(k: &(String, Option<String>)) -> Value {
+    let mut m = Map::new();
+    m.insert("partition".into(), json!(k.0));
+    if let Some(s) = &k.1 {
+        m.insert("sort".into(), json!(s));
+    }
+    Value::Object(m)
+}
+
+/// `rcu`/`wcu` or auto scaling bounds for one dimension, into `capacity` and `auto_scaling`.
+fn dimension(
+    dim: Option<&Dim>,
+    unit: &str,
+    capacity: &mut Map<String, Value>,
+    scaling: &mut Map<String, Value>,
+) {
+    match dim {
+        Some(Dim::Fixed(units)) => {
+            capacity.insert(unit.into(), json!(units));
+        }
+        Some(Dim::Auto { min, max, target }) => {
+            scaling.insert(format!("min_{unit}"), json!(min));
+            scaling.insert(format!("max_{unit}"), json!(max));
+            if let Some(t) = target {
+                scaling.insert(format!("target_{unit}"), json!(format!("{t}%")));
+            }
+        }
+        None => {}
+    }
+}
+
+fn table(t: &TableDef, comments: &mut Comments) -> Value {
+    let path = format!("tables{SEP}{}", t.name);
+    let mut m = Map::new();
+    comments.push((path.clone(), t.origin.clone()));
+    if let Some(r) = &t.region {
+        m.insert("region".into(), json!(r));
+    }
+    if let Some(k) = &t.key {
+        m.insert("key".into(), key(k));
+    }
+    if !t.attributes.is_empty() {
+        let attrs: Map<String, Value> = t
+            .attributes
+            .iter()
+            .map(|(n, ty)| (n.clone(), json!(ty)))
+            .collect();
+        m.insert("attributes".into(), Value::Object(attrs));
+    }
+    if t.standard_ia {
+        m.insert("class".into(), json!("standard-ia"));
+    }
+    let mut capacity = Map::new();
+    match &t.billing {
+        Billing::OnDemand {
+            max_read,
+            max_write,
+        } => {
+            capacity.insert("mode".into(), json!("on-demand"));
+            if let Some(r) = max_read {
+                capacity.insert("max_read_units".into(), json!(r));
+            }
+            if let Some(w) = max_write {
+                capacity.insert("max_write_units".into(), json!(w));
+            }
+        }
+        Billing::Provisioned { read, write } => {
+            capacity.insert("mode".into(), json!("provisioned"));
+            let mut scaling = Map::new();
+            dimension(read.as_ref(), "rcu", &mut capacity, &mut scaling);
+            dimension(write.as_ref(), "wcu", &mut capacity, &mut scaling);
+            if read.is_none() {
+                capacity.insert("rcu".into(), json!(PLACEHOLDER));
+                comments.push((
+                    format!("{path}{SEP}capacity{SEP}rcu"),
+                    "the template states no read capacity".into(),
+                ));
+            }
+            if write.is_none() {
+                capacity.insert("wcu".into(), json!(PLACEHOLDER));
+                comments.push((
+                    format!("{path}{SEP}capacity{SEP}wcu"),
+                    "the template states no write capacity".into(),
+                ));
+            }
+            if !scaling.is_empty() {
+                capacity.insert("auto_scaling".into(), Value::Object(scaling));
+                comments.push((
+                    format!("{path}{SEP}capacity{SEP}auto_scaling"),
+                    "priced at its minimum until patterns give it traffic".into(),
+                ));
+            }
+        }
+    }
+    m.insert("capacity".into(), Value::Object(capacity));
+    m.insert("items".into(), json!(PLACEHOLDER));
+    comments.push((format!("{path}{SEP}items"), "items stored".into()));
+    m.insert("item_size".into(), json!(PLACEHOLDER));
+    comments.push((
+        format!("{path}{SEP}item_size"),
+        "average item size (`ddbcost size` measures a sample)".into(),
+    ));
+    if t.indexes
+        .iter()
+        .any(|i| !matches!(i.projection, Projection::All))
+    {
+        m.insert("key_size".into(), json!(PLACEHOLDER));
+        comments.push((
+            format!("{path}{SEP}key_size"),
+            "bytes of the key attributes (names + values), for KEYS_ONLY and INCLUDE entries"
+                .into(),
+        ));
+    }
+    if t.pitr {
+        m.insert("pitr".into(), json!(true));
+    }
+    if let Some(view) = &t.stream_view {
+        m.insert("stream".into(), json!({ "view": view, "consumers": {} }));
+        comments.push((
+            format!("{path}{SEP}stream{SEP}consumers"),
+            "who reads the stream: `{ kind: lambda }` or `{ kind: reader, records_per_call: N }`"
+                .into(),
+        ));
+    }
+    if t.kinesis {
+        m.insert("kinesis_cdc".into(), json!(true));
+    }
+    if let Some(a) = &t.ttl_attribute {
+        m.insert("ttl_attribute".into(), json!(a));
+    }
+    if !t.replicas.is_empty() {
+        m.insert("replicas".into(), json!(t.replicas));
+    }
+    if let Some(source) = &t.import_from_s3 {
+        m.insert("backups".into(), json!({ "import_per_month": PLACEHOLDER }));
+        comments.push((
+            format!("{path}{SEP}backups{SEP}import_per_month"),
+            format!("created by importing from S3 ({source}): the data's size"),
+        ));
+    }
+    if !t.indexes.is_empty() {
+        let mut indexes = Map::new();
+        for i in &t.indexes {
+            let ipath = format!("{path}{SEP}indexes{SEP}{}", i.name);
+            let mut x = Map::new();
+            x.insert("type".into(), json!(if i.global { "gsi" } else { "lsi" }));
+            if let Some(k) = &i.key {
+                x.insert("key".into(), key(k));
+            }
+            match &i.projection {
+                Projection::KeysOnly => {
+                    x.insert("projection".into(), json!("keys-only"));
+                }
+                Projection::All => {
+                    x.insert("projection".into(), json!("all"));
+                }
+                Projection::Include(attrs) => {
+                    x.insert("projection".into(), json!("include"));
+                    x.insert("include".into(), json!(attrs));
+                    x.insert("projected_size".into(), json!(PLACEHOLDER));
+                    comments.push((
+                        format!("{ipath}{SEP}projected_size"),
+                        "bytes of the included attributes".into(),
+                    ));
+                }
+            }
+            if !matches!(i.projection, Projection::All) {
+                x.insert("key_size".into(), json!(PLACEHOLDER));
+                comments.push((
+                    format!("{ipath}{SEP}key_size"),
+                    "bytes of the index's key attributes".into(),
+                ));
+            }
+            let mut capacity = Map::new();
+            let mut scaling = Map::new();
+            dimension(i.read.as_ref(), "rcu", &mut capacity, &mut scaling);
+            dimension(i.write.as_ref(), "wcu", &mut capacity, &mut scaling);
+            x.extend(capacity);
+            if !scaling.is_empty() {
+                x.insert("auto_scaling".into(), Value::Object(scaling));
+            }
+            indexes.insert(i.name.clone(), Value::Object(x));
+        }
+        m.insert("indexes".into(), Value::Object(indexes));
+    }
+    m.insert("patterns".into(), json!({}));
+    comments.push((
+        format!("{path}{SEP}patterns"),
+        "TODO: the access patterns (op, rate, consistency…), or `--usage`".into(),
+    ));
+    Value::Object(m)
+}
+
+/// A scalar as YAML: plain where that reads back as the same text, else double-quoted.
+fn scalar(text: &str) -> String {
+    let plain = !text.is_empty()
+        && text.chars().all(|c| {
+            c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | '/' | '@' | '%' | ' ' | ':')
+        })
+        && !text.starts_with([' ', '-', ':', '@', '%'])
+        && !text.ends_with([' ', ':'])
+        && !text.contains(": ")
+        && !matches!(
+            text.to_ascii_lowercase().as_str(),
+            "true" | "false" | "null" | "~" | "yes" | "no" | "on" | "off"
+        );
+    if plain {
+        text.to_string()
+    } else {
+        serde_json::to_string(text).unwrap_or_else(|_| "\"\"".into())
+    }
+}
+
+fn inline(v: &Value) -> Option<String> {
+    match v {
+        Value::Null => Some("~".into()),
+        Value::Bool(b) => Some(b.to_string()),
+        Value::Number(n) => Some(n.to_string()),
+        Value::String(s) => Some(scalar(s)),
+        Value::Array(a) if a.iter().all(|x| !x.is_object() && !x.is_array()) => Some(format!(
+            "[{}]",
+            a.iter().filter_map(inline).collect::<Vec<_>>().join(", ")
+        )),
+        Value::Object(m) if m.is_empty() => Some("{}".into()),
+        _ => None,
+    }
+}
+
+/// `doc` as YAML with `comments` beside the fields they name, after a `header` of comment
+/// lines.
+#[must_use]
+pub fn to_yaml(doc: &Value, comments: &Comments, header: &[String]) -> String {
+    let mut out = String::new();
+    for h in header {
+        out.push_str(&format!("# {h}\n"));
+    }
+    write_map(doc, "", 0, comments, &mut out);
+    out
+}
+
+fn write_map(v: &Value, path: &str, indent: usize, comments: &Comments, out: &mut String) {
+    let Value::Object(m) = v else { return };
+    for (k, child) in m {
+        let p = if path.is_empty() {
+            k.clone()
+        } else {
+            format!("{path}{SEP}{k}")
+        };
+        let comment = comments
+            .iter()
+            .find(|(cp, _)| *cp == p)
+            .map(|(_, c)| format!("   # {c}"))
+            .unwrap_or_default();
+        let pad = " ".repeat(indent);
+        match inline(child) {
+            Some(text) => out.push_str(&format!("{pad}{}: {text}{comment}\n", scalar(k))),
+            None => {
+                out.push_str(&format!("{pad}{}:{comment}\n", scalar(k)));
+                match child {
+                    Value::Array(items) => {
+                        for item in items {
+                            out.push_str(&format!("{pad}  -\n"));
+                            write_map(item, &p, indent.saturating_add(4), comments, out);
+                        }
+                    }
+                    _ => write_map(child, &p, indent.saturating_add(2), comments, out),
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scalars_read_back_as_written() {
+        assert_eq!(scalar("orders"), "orders");
+        assert_eq!(scalar("70%"), "70%");
+        assert_eq!(scalar("true"), "\"true\"");
+        assert_eq!(scalar("a: b"), "\"a: b\"");
+        assert_eq!(scalar("-x"), "\"-x\"");
+        assert_eq!(scalar("#x"), "\"#x\"");
+        assert_eq!(scalar(""), "\"\"");
+    }
+}
