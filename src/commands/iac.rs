@@ -98,7 +98,11 @@ fn document(
     }
     if let Some(usage) = &args.usage {
         let text = load::read_file(usage)?;
-        let patch = load::yaml::parse_value(&text, usage)?;
+        let mut patch = load::yaml::parse_value(&text, usage)?;
+        for n in prune(&mut patch, &doc) {
+            eprintln!("note: {usage}: {n}");
+            header.push(format!("usage not applied: {n}"));
+        }
         merge_patch(&mut doc, &patch);
         header.push(format!("Usage merged from {usage}."));
     }
@@ -123,6 +127,59 @@ fn document(
         .collect();
     let yaml = iac::workload::to_yaml(&doc, &comments, &header);
     Ok((imported, yaml))
+}
+
+/// Removes from a usage patch what the template does not define — tables, indexes, and
+/// patterns on an index it lacks — and says what was removed. One usage file can then serve
+/// the template before and after a change (a pull request adding an index).
+fn prune(patch: &mut serde_json::Value, doc: &serde_json::Value) -> Vec<String> {
+    let mut notes = Vec::new();
+    let Some(tables) = patch
+        .get_mut("tables")
+        .and_then(serde_json::Value::as_object_mut)
+    else {
+        return notes;
+    };
+    tables.retain(|name, _| {
+        let keep = doc.pointer("/tables").and_then(|t| t.get(name)).is_some();
+        if !keep {
+            notes.push(format!("table `{name}` is not in the template"));
+        }
+        keep
+    });
+    for (name, table) in tables.iter_mut() {
+        let defined = doc["tables"][name.as_str()]["indexes"].clone();
+        let has_index = |i: &str| defined.get(i).is_some();
+        if let Some(indexes) = table
+            .get_mut("indexes")
+            .and_then(serde_json::Value::as_object_mut)
+        {
+            indexes.retain(|i, _| {
+                let keep = has_index(i);
+                if !keep {
+                    notes.push(format!("index `{name}.{i}` is not in the template"));
+                }
+                keep
+            });
+        }
+        if let Some(patterns) = table
+            .get_mut("patterns")
+            .and_then(serde_json::Value::as_object_mut)
+        {
+            patterns.retain(|p, body| {
+                let index = body.get("index").and_then(serde_json::Value::as_str);
+                let keep = index.is_none_or(has_index);
+                if !keep {
+                    notes.push(format!(
+                        "pattern `{name}.{p}` reads index `{}`, which is not in the template",
+                        index.unwrap_or_default()
+                    ));
+                }
+                keep
+            });
+        }
+    }
+    notes
 }
 
 /// `ddbcost import`.

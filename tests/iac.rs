@@ -1,0 +1,448 @@
+//! `ddbcost import` and templates in place of workloads: each input kind imports field by
+//! field, the imported workload prices a provisioned table's capacity at once (us-east-1:
+//! RCU-hour $0.00013, WCU-hour $0.00065; Standard-IA $0.00016 / $0.00081; 730-hour month),
+//! lists usage lines as depending on usage, and a usage file completes it.
+
+mod common;
+
+use common::{Case, root};
+use ddbcost::iac::{self, Billing, Dim, Imported, Options, Projection, TableDef};
+
+fn fixture(rel: &str) -> String {
+    root()
+        .join("tests/fixtures/iac")
+        .join(rel)
+        .display()
+        .to_string()
+}
+
+fn import(rel: &str, region: Option<&str>) -> Imported {
+    let options = Options {
+        parameters: Vec::new(),
+        region: region.map(str::to_string),
+    };
+    iac::import(&[fixture(rel)], None, &options).expect("import")
+}
+
+fn table<'a>(i: &'a Imported, name: &str) -> &'a TableDef {
+    i.tables.iter().find(|t| t.name == name).unwrap_or_else(|| {
+        panic!(
+            "no table {name}: {:?}",
+            i.tables.iter().map(|t| &t.name).collect::<Vec<_>>()
+        )
+    })
+}
+
+fn fixed(u: &str) -> Option<Dim> {
+    Some(Dim::Fixed(u.into()))
+}
+
+fn auto(min: &str, max: &str, target: Option<&str>) -> Option<Dim> {
+    Some(Dim::Auto {
+        min: min.into(),
+        max: max.into(),
+        target: target.map(str::to_string),
+    })
+}
+
+#[test]
+fn cloudformation_imports_every_field_it_states() {
+    let i = import("cloudformation/orders.yaml", None);
+    // `!Sub "${Env}-orders"` with Env's default `staging`.
+    let t = table(&i, "staging-orders");
+    assert_eq!(t.key, Some(("pk".into(), Some("sk".into()))));
+    assert_eq!(t.attributes.len(), 4);
+    assert_eq!(t.attributes[3], ("placed_at".into(), "N".into()));
+    // `!If [IsProd, 50, !Ref ReadCapacity]`: IsProd is false, ReadCapacity defaults to 5.
+    assert_eq!(
+        t.billing,
+        Billing::Provisioned {
+            read: fixed("5"),
+            write: fixed("10")
+        }
+    );
+    assert_eq!(t.stream_view.as_deref(), Some("new-and-old-images"));
+    assert!(t.pitr);
+    assert_eq!(t.ttl_attribute.as_deref(), Some("expires_at"));
+    assert!(!t.standard_ia);
+    let gsi = &t.indexes[0];
+    assert_eq!(gsi.name, "by-status");
+    assert!(gsi.global);
+    assert_eq!(gsi.key, Some(("status".into(), Some("placed_at".into()))));
+    assert_eq!(
+        gsi.projection,
+        Projection::Include(vec!["total".into(), "customer".into()])
+    );
+    assert_eq!(gsi.read, fixed("5"));
+    // The ScalableTarget (`!Sub table/${OrdersTable}/index/by-status`) and its policy.
+    assert_eq!(gsi.write, auto("5", "100", Some("50.0")));
+    let lsi = &t.indexes[1];
+    assert!(!lsi.global);
+    assert_eq!(lsi.projection, Projection::KeysOnly);
+    // The conditional AuditTable is not created (IsProd is false) and says so.
+    assert!(i.tables.iter().all(|t| t.logical_id != "AuditTable"));
+    assert!(
+        i.notes
+            .iter()
+            .any(|n| n.path == "Resources.AuditTable" && n.message.contains("`IsProd` is false"))
+    );
+    // EventsTable has no TableName: named by its logical id.
+    let e = table(&i, "EventsTable");
+    assert!(e.standard_ia);
+    assert_eq!(
+        e.billing,
+        Billing::OnDemand {
+            max_read: Some("4000".into()),
+            max_write: Some("1000".into())
+        }
+    );
+    // `!GetAtt EventsStream.Arn` and a parameter without default: reported with the line.
+    let kinesis = i
+        .notes
+        .iter()
+        .find(|n| n.path.ends_with("KinesisStreamSpecification"))
+        .expect("a note");
+    assert_eq!(kinesis.line, Some(122));
+    assert!(kinesis.message.contains("known only at deployment"));
+    assert!(
+        i.notes
+            .iter()
+            .any(|n| n.message.contains("--parameter ArchiveBucket=VALUE"))
+    );
+}
+
+#[test]
+fn parameters_and_conditions_follow_the_command_line() {
+    let options = Options {
+        parameters: vec![
+            ("Env".into(), "prod".into()),
+            ("ArchiveBucket".into(), "archive".into()),
+        ],
+        region: None,
+    };
+    let i = iac::import(&[fixture("cloudformation/orders.yaml")], None, &options).unwrap();
+    // IsProd now holds: the read capacity is 50, and AuditTable exists.
+    let t = table(&i, "prod-orders");
+    assert!(matches!(&t.billing, Billing::Provisioned { read, .. } if *read == fixed("50")));
+    assert!(i.tables.iter().any(|t| t.name == "AuditTable"));
+    let e = table(&i, "EventsTable");
+    assert_eq!(
+        e.import_from_s3.as_deref(),
+        Some("s3://archive/events/, DYNAMODB_JSON")
+    );
+}
+
+#[test]
+fn sam_simple_tables_import_with_their_defaults() {
+    let i = import("sam/template.yaml", None);
+    let s = table(&i, "sessions");
+    assert_eq!(s.key, Some(("session_id".into(), None)));
+    assert_eq!(
+        s.billing,
+        Billing::Provisioned {
+            read: fixed("2"),
+            write: fixed("1")
+        }
+    );
+    // No PrimaryKey: SAM's `id` (String); no throughput: on demand.
+    let c = table(&i, "CountersTable");
+    assert_eq!(c.attributes, vec![("id".into(), "S".into())]);
+    assert!(matches!(c.billing, Billing::OnDemand { .. }));
+}
+
+#[test]
+fn serverless_variables_resolve_from_the_file() {
+    let i = import("serverless/serverless.yml", None);
+    // `${self:custom.usersTable}` → `users-${sls:stage}` → provider.stage `${opt:stage, 'dev'}`.
+    let u = table(&i, "users-dev");
+    assert_eq!(
+        u.billing,
+        Billing::Provisioned {
+            read: fixed("4"),
+            write: fixed("2")
+        }
+    );
+    assert_eq!(u.indexes[0].projection, Projection::All);
+    // `${env:PITR_ENABLED}` is not in the file: reported, not guessed.
+    let n = i
+        .notes
+        .iter()
+        .find(|n| n.path.ends_with("PointInTimeRecoverySpecification"))
+        .unwrap();
+    assert_eq!(n.line, Some(42));
+    assert!(!u.pitr);
+    // `--parameter stage=prod` is `opt:stage`.
+    let options = Options {
+        parameters: vec![("stage".into(), "prod".into())],
+        region: None,
+    };
+    let i = iac::import(&[fixture("serverless/serverless.yml")], None, &options).unwrap();
+    assert!(i.tables.iter().any(|t| t.name == "users-prod"));
+}
+
+#[test]
+fn cdk_output_follows_nested_stacks() {
+    let i = import("cdk.out", Some("us-east-1"));
+    let c = table(&i, "carts");
+    // The read dimension is auto scaled (ScalableTarget via `Fn::Join` + `Ref`), writes fixed.
+    assert_eq!(
+        c.billing,
+        Billing::Provisioned {
+            read: auto("10", "200", Some("75")),
+            write: fixed("4")
+        }
+    );
+    // The nested stack's global table, named with the parameter its parent passes.
+    let g = table(&i, "profiles-prod");
+    assert_eq!(g.region.as_deref(), Some("us-east-1"));
+    assert_eq!(g.replicas, vec!["us-east-2".to_string()]);
+    assert!(g.pitr);
+    assert_eq!(i.tables.len(), 2);
+}
+
+#[test]
+fn terraform_plans_import_modules_and_for_each_instances() {
+    let i = import("terraform/plan.json", None);
+    let o = table(&i, "orders");
+    assert_eq!(
+        o.billing,
+        Billing::Provisioned {
+            read: fixed("20"),
+            write: auto("5", "50", Some("60"))
+        }
+    );
+    assert_eq!(o.indexes[0].key, Some(("gsi1pk".into(), None)));
+    assert_eq!(o.stream_view.as_deref(), Some("keys-only"));
+    let w = table(&i, "sessions-web");
+    assert_eq!(w.replicas, vec!["us-east-2".to_string()]);
+    assert_eq!(w.ttl_attribute.as_deref(), Some("expires"));
+    // An instance whose name is computed at apply: named by its address, and reported.
+    assert!(
+        i.tables
+            .iter()
+            .any(|t| t.name == "module.sessions.aws_dynamodb_table.this[\"mobile\"]")
+    );
+    assert!(
+        i.notes
+            .iter()
+            .any(|n| n.message.contains("not known until apply"))
+    );
+}
+
+#[test]
+fn tf_files_import_literals_and_report_the_rest() {
+    let i = import("terraform/main.tf", None);
+    let c = table(&i, "catalog");
+    assert!(c.standard_ia);
+    // `"table/${aws_dynamodb_table.catalog.name}"` and the policy's references to the target.
+    assert_eq!(
+        c.billing,
+        Billing::Provisioned {
+            read: auto("8", "40", Some("70")),
+            write: fixed("2")
+        }
+    );
+    assert_eq!(
+        c.indexes[0].projection,
+        Projection::Include(vec!["title".into(), "price".into()])
+    );
+    assert!(c.pitr);
+    let audit = i
+        .notes
+        .iter()
+        .find(|n| n.path == "aws_dynamodb_table.audit.name")
+        .unwrap();
+    assert_eq!(audit.line, Some(66));
+}
+
+#[test]
+fn an_imported_workload_prices_its_capacity_at_once() {
+    // SAM: sessions 2 RCU × 730 h = 1,460 RCU-hours × $0.00013 = $0.1898;
+    //      1 WCU × 730 h = 730 WCU-hours × $0.00065 = $0.4745. Total $0.6643.
+    let out = Case::new()
+        .args([
+            "estimate",
+            &fixture("sam/template.yaml"),
+            "--region",
+            "us-east-1",
+            "--format",
+            "json",
+        ])
+        .run()
+        .success();
+    let doc: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(common::json_line(&doc, "sessions/reads")["cost"], "0.1898");
+    assert_eq!(common::json_line(&doc, "sessions/writes")["cost"], "0.4745");
+    assert_eq!(doc["total"], "0.6643");
+    assert!(
+        doc["excluded"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|k| k == "sessions/storage")
+    );
+    assert!(
+        doc["warnings"]
+            .to_string()
+            .contains("placeholders still to fill")
+    );
+    // .tf, Standard-IA: catalog reads auto scaled at their minimum, 8 × 730 = 5,840 RCU-hours
+    // × $0.00016 = $0.9344; writes 2 × 730 = 1,460 × $0.00081 = $1.1826.
+    let out = Case::new()
+        .args([
+            "estimate",
+            &fixture("terraform/main.tf"),
+            "--region",
+            "us-east-1",
+            "--format",
+            "json",
+        ])
+        .run()
+        .success();
+    let doc: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(common::json_line(&doc, "catalog/reads")["cost"], "0.9344");
+    assert_eq!(common::json_line(&doc, "catalog/writes")["cost"], "1.1826");
+    // Its GSI: 2 RCU → 1,460 × 0.00016 = 0.2336; 2 WCU → 1,460 × 0.00081 = 1.1826.
+    assert_eq!(
+        common::json_line(&doc, "catalog/gsi/by-category/reads")["cost"],
+        "0.2336"
+    );
+    assert_eq!(
+        common::json_line(&doc, "catalog/gsi/by-category/writes")["cost"],
+        "1.1826"
+    );
+    // CloudFormation: the GSI's writes auto scaled at their minimum 5: 3,650 × 0.00065 = 2.3725.
+    let out = Case::new()
+        .args([
+            "estimate",
+            &fixture("cloudformation/orders.yaml"),
+            "--format",
+            "json",
+            "--prices",
+            "aws-us-east-1",
+        ])
+        .run()
+        .success();
+    let doc: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(
+        common::json_line(&doc, "staging-orders/gsi/by-status/writes")["cost"],
+        "2.3725"
+    );
+}
+
+#[test]
+fn strict_refuses_placeholders() {
+    Case::new()
+        .args([
+            "estimate",
+            &fixture("sam/template.yaml"),
+            "--region",
+            "us-east-1",
+            "--strict",
+        ])
+        .run()
+        .code(1)
+        .stderr_has("placeholder(s) still to fill: tables.sessions.item_size");
+    Case::new()
+        .args(["import", &fixture("sam/template.yaml"), "--strict"])
+        .run()
+        .code(1)
+        .stderr_has("placeholder(s) still to fill");
+}
+
+#[test]
+fn import_writes_a_workload_that_loads_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("w.yaml").display().to_string();
+    Case::new()
+        .args([
+            "import",
+            &fixture("cloudformation/orders.yaml"),
+            "--region",
+            "us-east-1",
+            "-o",
+            &out,
+        ])
+        .run()
+        .success()
+        .stderr_has("imported 2 table(s)");
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.contains("items: TODO"));
+    assert!(text.contains("prices: aws-us-east-1"));
+    assert!(text.contains("# not imported: "));
+    let (w, _) = ddbcost::load::parse_workload(&text, &out).unwrap();
+    let t = &w.tables[0];
+    assert_eq!(t.key.as_ref().unwrap().partition, "pk");
+    assert_eq!(
+        t.indexes[0].include,
+        vec!["total".to_string(), "customer".to_string()]
+    );
+    assert_eq!(t.stream.as_ref().unwrap().view, Some("new-and-old-images"));
+    assert_eq!(t.ttl_attribute.as_deref(), Some("expires_at"));
+    // Filling the placeholders: the estimate runs with --strict.
+    let filled = text
+        .replace("items: TODO", "items: 1M")
+        .replace("item_size: TODO", "item_size: 1 KB")
+        .replace("projected_size: TODO", "projected_size: 20 B")
+        .replace("key_size: TODO", "key_size: 30 B");
+    std::fs::write(&out, filled).unwrap();
+    Case::new()
+        .args(["estimate", &out, "--strict"])
+        .run()
+        .success();
+}
+
+#[test]
+fn the_round_trip_example_estimates_and_diffs() {
+    let w = |f: &str| root().join("workloads/iac").join(f).display().to_string();
+    // prod-sessions in v2: 100 RCU × 730 h × $0.00013 = $9.49; 50 WCU × 730 × $0.00065 = $23.725.
+    let out = Case::new()
+        .args([
+            "diff",
+            &w("orders.template.yaml"),
+            &w("orders-v2.template.yaml"),
+            "--usage",
+            &w("orders.usage.yaml"),
+            "--region",
+            "us-east-1",
+            "--format",
+            "json",
+        ])
+        .run()
+        .success();
+    let doc: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    let s = &doc["scenarios"][0];
+    let line = |k: &str| {
+        s["line_items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|l| l["key"] == k)
+            .unwrap_or_else(|| panic!("{k}"))
+            .clone()
+    };
+    assert_eq!(line("prod-sessions/reads")["cost"], "9.49");
+    assert_eq!(line("prod-sessions/writes")["cost"], "23.725");
+    // The new ALL GSI takes every put: 10/s × 2,628,000 s = 26.28 M WRU × $0.625 = $16.425.
+    assert_eq!(line("prod-orders/gsi/by-customer/writes")["cost"], "16.425");
+    // Before the change the usage's by-customer entries are left out, with a note.
+    assert!(
+        out.stderr
+            .contains("index `prod-orders.by-customer` is not in the template")
+    );
+}
+
+#[test]
+fn not_a_template_is_refused() {
+    Case::new()
+        .args([
+            "import",
+            &root()
+                .join("workloads/cloudshop.yaml")
+                .display()
+                .to_string(),
+        ])
+        .run()
+        .code(1)
+        .stderr_has("is not a template ddbcost reads");
+}
