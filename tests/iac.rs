@@ -446,3 +446,31 @@ fn not_a_template_is_refused() {
         .code(1)
         .stderr_has("is not a template ddbcost reads");
 }
+
+#[test]
+fn the_readme_example_figures() {
+    // README: reads 36.135 = prod-orders gets 100/s eventual on 1 KB (100 × 2,628,000 s a
+    // month = 262.8 M reads × 0.5 RRU = 131.4 M RRU × $0.125 = $16.425) + prod-sessions
+    // 60/s strong on 400 B (157.68 M RRU × $0.125 = $19.71).
+    // writes 82.125 = 10/s puts of 1 KB (26.28 M WRU × $0.625 = $16.425) + 40/s updates of
+    // 400 B (105.12 M × $0.625 = $65.70); index-writes: each put also in by-status, $16.425.
+    let w = |f: &str| root().join("workloads/iac").join(f).display().to_string();
+    Case::new()
+        .args([
+            "estimate",
+            &w("orders.template.yaml"),
+            "--usage",
+            &w("orders.usage.yaml"),
+            "--region",
+            "us-east-1",
+            "--by",
+            "component",
+            "--format",
+            "csv",
+        ])
+        .run()
+        .success()
+        .stdout_has(
+            "reads,36.135,36.14,USD\nwrites,82.125,82.13,USD\nindex-writes,16.425,16.43,USD\n",
+        );
+}
