@@ -175,6 +175,17 @@ pub struct SizeArgs {
     /// An index to measure: `NAME:KEY[,KEY]:keys-only|all|include=ATTR[,ATTR]` (repeatable).
     #[arg(long = "index", value_name = "NAME:KEYS:PROJECTION")]
     pub indexes: Vec<String>,
+    /// Take the table's keys and its indexes (keys, projection, INCLUDE attributes) from this
+    /// workload's `key` and `indexes.*.key` / `include`, instead of `--key` / `--index`.
+    #[arg(long, value_name = "W.yaml")]
+    pub workload: Option<String>,
+    /// The workload's table to size for (needed when it has several).
+    #[arg(long, requires = "workload")]
+    pub table: Option<String>,
+    /// Print the measured sizes as a usage file for the workload's table (`item_size` classes
+    /// per write unit, `key_size`), ready for `--usage` or to paste.
+    #[arg(long, requires = "workload")]
+    pub as_usage: bool,
     /// Merge summaries (from `size --format json`) instead of reading items.
     #[arg(long)]
     pub merge: bool,

@@ -474,3 +474,91 @@ fn the_readme_example_figures() {
             "reads,36.135,36.14,USD\nwrites,82.125,82.13,USD\nindex-writes,16.425,16.43,USD\n",
         );
 }
+
+#[test]
+fn size_reads_the_workloads_keys_and_feeds_sizes_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let w = dir.path().join("w.yaml").display().to_string();
+    let template = root()
+        .join("workloads/iac/orders.template.yaml")
+        .display()
+        .to_string();
+    Case::new()
+        .args(["import", &template, "--region", "us-east-1", "-o", &w])
+        .run()
+        .success();
+    let export = fixture("orders-export.json");
+    // The export's items: 940, 141, 1,526 and 35 bytes (see `--per-item`). One class per
+    // write unit: (940 + 141 + 35) / 3 = 372 B for 3 of 4 items, 1,526 B for 1 of 4.
+    // Keys: `pk` + `ORDER#n` (2 + 7) + `sk` + `HEADER` or `LINE#1` (2 + 6) = 17 B each.
+    // by-status (KEYS_ONLY): 17 + `status` (6) + PAID (4) / SHIPPED (7) → 27, 30, 27: 28 B mean;
+    // the line item has no status (not in the index).
+    let out = Case::new()
+        .args([
+            "size",
+            &export,
+            "--workload",
+            &w,
+            "--table",
+            "prod-orders",
+            "--as-usage",
+        ])
+        .run()
+        .success();
+    assert!(
+        out.stdout.contains("- { size: 372 B, share: 0.75 }"),
+        "{}",
+        out.stdout
+    );
+    assert!(out.stdout.contains("- { size: 1526 B, share: 0.25 }"));
+    assert!(out.stdout.contains("key_size: 17 B"));
+    assert!(out.stdout.contains("\"by-status\": { entry_size: 28 B, key_size: ~, projected_size: ~ }   # 1 item(s) without its key"));
+    // Fed back as usage, the table's size placeholders are filled (its item count stays).
+    let usage = dir.path().join("measured.yaml");
+    std::fs::write(&usage, &out.stdout).unwrap();
+    let out = Case::new()
+        .args([
+            "import",
+            &template,
+            "--region",
+            "us-east-1",
+            "--usage",
+            &usage.display().to_string(),
+        ])
+        .run()
+        .success();
+    assert!(
+        out.stderr
+            .contains("placeholder(s) to fill: tables.prod-orders.items, tables.prod-sessions"),
+        "{}",
+        out.stderr
+    );
+    // The same index sizes as `--key`/`--index` would give, without retyping them.
+    let a = Case::new()
+        .args([
+            "size",
+            &export,
+            "--workload",
+            &w,
+            "--table",
+            "prod-orders",
+            "--format",
+            "json",
+        ])
+        .run()
+        .success();
+    let b = Case::new()
+        .args([
+            "size",
+            &export,
+            "--key",
+            "pk,sk",
+            "--index",
+            "by-status:status:keys-only",
+            "--format",
+            "json",
+        ])
+        .run()
+        .success();
+    assert_eq!(a.stdout, b.stdout);
+}

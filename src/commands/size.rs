@@ -34,6 +34,16 @@ pub(super) fn run(args: &SizeArgs) -> Result<(), Error> {
         let total = total.unwrap_or_default();
         return output::emit(args.output.as_deref(), &render_size(&total, args.format));
     }
+    let (table_keys, index_specs) = match &args.workload {
+        Some(w) => workload_specs(w, args.table.as_deref(), args.as_usage)?,
+        None => (
+            args.key.clone(),
+            args.indexes
+                .iter()
+                .map(|i| parse_index_spec(i, &args.key))
+                .collect::<Result<_, _>>()?,
+        ),
+    };
     let options = ScanOptions {
         shape: match args.input {
             InputShape::Auto => None,
@@ -42,12 +52,8 @@ pub(super) fn run(args: &SizeArgs) -> Result<(), Error> {
         },
         strict: args.strict,
         jobs: args.jobs,
-        table_keys: args.key.clone(),
-        indexes: args
-            .indexes
-            .iter()
-            .map(|i| parse_index_spec(i, &args.key))
-            .collect::<Result<_, _>>()?,
+        table_keys,
+        indexes: index_specs,
         chunk_bytes: None,
     };
     // `-` is standard input: copied to a private temporary file first, so that it is read
@@ -93,12 +99,222 @@ pub(super) fn run(args: &SizeArgs) -> Result<(), Error> {
         });
     }
     let summary = scan::scan(&files, &options)?;
+    if args.as_usage {
+        let table = workload_table(
+            args.workload.as_deref().unwrap_or_default(),
+            args.table.as_deref(),
+        )?;
+        for e in &summary.examples {
+            eprintln!("warning: {e}");
+        }
+        return output::emit(
+            args.output.as_deref(),
+            &usage(&summary, &table, &args.inputs),
+        );
+    }
     if args.format != Format::Json {
         for e in &summary.examples {
             eprintln!("warning: {e}");
         }
     }
     output::emit(args.output.as_deref(), &render_size(&summary, args.format))
+}
+
+/// The name of the pseudo-index that measures the table's key attributes (`--as-usage`).
+const TABLE_KEY: &str = "(table key)";
+
+/// The table `--table` names in workload `file` (or its only table).
+fn workload_table(file: &str, name: Option<&str>) -> Result<crate::model::Table, Error> {
+    let text = load::read_file(file)?;
+    let (workload, _) = load::parse_workload(&text, file)?;
+    let names: Vec<&str> = workload.tables.iter().map(|t| t.name.as_str()).collect();
+    match name {
+        Some(n) => workload
+            .tables
+            .iter()
+            .find(|t| t.name == n)
+            .cloned()
+            .ok_or_else(|| {
+                Error::usage(format!("--table `{n}` is not in `{file}`"))
+                    .help(format!("Consider one of: {}.", names.join(", ")))
+            }),
+        None if workload.tables.len() == 1 => Ok(workload.tables[0].clone()),
+        None => Err(Error::usage(format!(
+            "`{file}` has {} tables: which one is this export?",
+            names.len()
+        ))
+        .help(format!(
+            "Consider `--table NAME`, one of: {}.",
+            names.join(", ")
+        ))),
+    }
+}
+
+/// `--key` and `--index` as the workload states them for its table.
+fn workload_specs(
+    file: &str,
+    name: Option<&str>,
+    as_usage: bool,
+) -> Result<(Vec<String>, Vec<crate::size::scan::IndexSpec>), Error> {
+    use crate::model::{IndexKind, Projection};
+    use crate::size::scan::{IndexProjection, IndexSpec};
+    let table = workload_table(file, name)?;
+    let Some(key) = &table.key else {
+        return Err(Error::usage(format!("table `{}` of `{file}` states no `key`", table.name))
+            .help("Consider `key: { partition: pk, sort: sk }` on the table (`ddbcost import` writes it), or `--key`/`--index`."));
+    };
+    let table_keys: Vec<String> = std::iter::once(key.partition.clone())
+        .chain(key.sort.clone())
+        .collect();
+    let mut specs = Vec::new();
+    for i in &table.indexes {
+        let keys: Vec<String> = match (&i.key, i.kind) {
+            (Some(k), _) => std::iter::once(k.partition.clone())
+                .chain(k.sort.clone())
+                .collect(),
+            (None, _) => {
+                return Err(Error::usage(format!(
+                    "index `{}` of table `{}` states no `key`",
+                    i.name, table.name
+                ))
+                .help("Consider `key: { partition: ATTR, sort: ATTR }` on the index."));
+            }
+        };
+        let keys = if i.kind == IndexKind::Local && keys.len() == 1 {
+            // An LSI written with its sort key only shares the table's partition key.
+            std::iter::once(key.partition.clone()).chain(keys).collect()
+        } else {
+            keys
+        };
+        let projection = match i.projection {
+            Projection::All => IndexProjection::All,
+            Projection::KeysOnly => IndexProjection::KeysOnly,
+            Projection::Include { .. } if i.include.is_empty() => {
+                return Err(Error::usage(format!(
+                    "index `{}` projects INCLUDE attributes the workload does not name",
+                    i.name
+                ))
+                .help("Consider `include: [attr, …]` on the index."));
+            }
+            Projection::Include { .. } => IndexProjection::Include(i.include.clone()),
+        };
+        specs.push(IndexSpec {
+            name: i.name.clone(),
+            keys,
+            projection,
+        });
+    }
+    if as_usage {
+        specs.push(IndexSpec {
+            name: TABLE_KEY.into(),
+            keys: table_keys.clone(),
+            projection: IndexProjection::KeysOnly,
+        });
+    }
+    Ok((table_keys, specs))
+}
+
+/// Measured sizes as a usage file for `table`: item sizes as one class per write unit (items
+/// of (k−1, k] KB share k write units and, as 1 KB divides 4 KB, their read units, so each
+/// class's mean rounds like each of its items), the mean table key, and each index's mean
+/// entry (replacing the placeholders its sizes were made of).
+fn usage(
+    summary: &crate::size::summary::Summary,
+    table: &crate::model::Table,
+    inputs: &[String],
+) -> String {
+    use rust_decimal::Decimal;
+    let mean = |count: u64, bytes: u128| -> Option<Decimal> {
+        let c = Decimal::from(count);
+        (!c.is_zero())
+            .then(|| Decimal::from_i128_with_scale(i128::try_from(bytes).unwrap_or(i128::MAX), 0))?
+            .checked_div(c)
+    };
+    // Sizes shown to the thousandth of a byte, shares to 10^-12 (the last takes the rest).
+    let bytes = |d: Decimal| format!("{} B", d.round_dp(3).normalize());
+    let mut classes: Vec<(u64, u64, u128)> = Vec::new(); // (write units, items, bytes)
+    for (size, count) in summary.sizes.buckets() {
+        let units = size.div_ceil(1024).max(1);
+        let b = u128::from(size).saturating_mul(u128::from(count));
+        match classes.last_mut() {
+            Some((u, c, t)) if *u == units => {
+                *c = c.saturating_add(count);
+                *t = t.saturating_add(b);
+            }
+            _ => classes.push((units, count, b)),
+        }
+    }
+    let items: u64 = classes.iter().map(|c| c.1).fold(0, u64::saturating_add);
+    let mut out = format!(
+        "# Measured by `ddbcost size` over {items} item(s) in {}: item sizes as one class per write\n\
+         # unit (means to 0.001 B, shares to 10^-12, the last taking the rest); key and entry sizes\n\
+         # are means. Merge with `--usage`, or paste.\ntables:\n  {}:\n",
+        inputs.join(", "),
+        serde_json::to_string(&table.name).unwrap_or_default()
+    );
+    if items == 0 {
+        out.push_str("    # no item was measured\n");
+        return out;
+    }
+    let total = Decimal::from(items);
+    let mut given = Decimal::ZERO;
+    out.push_str("    item_size:\n");
+    for (n, (_, count, b)) in classes.iter().enumerate() {
+        let share = if n.saturating_add(1) == classes.len() {
+            Decimal::ONE.checked_sub(given).unwrap_or_default()
+        } else {
+            let s = Decimal::from(*count)
+                .checked_div(total)
+                .unwrap_or_default()
+                .round_dp(12);
+            given = given.checked_add(s).unwrap_or(given);
+            s
+        };
+        let size = mean(*count, *b).unwrap_or_default();
+        out.push_str(&format!(
+            "      - {{ size: {}, share: {} }}\n",
+            bytes(size),
+            share.normalize()
+        ));
+    }
+    out.push_str(&format!(
+        "    # items: {items}   # if the input is the whole table (an export), not a sample\n"
+    ));
+    for ix in &summary.indexes {
+        let stats = ix.entries.stats().mean();
+        if ix.name == TABLE_KEY
+            && let Some(m) = stats
+        {
+            out.push_str(&format!("    key_size: {}\n", bytes(m)));
+        }
+    }
+    let indexes: Vec<_> = summary
+        .indexes
+        .iter()
+        .filter(|i| i.name != TABLE_KEY)
+        .filter(|i| {
+            table
+                .indexes
+                .iter()
+                .any(|t| t.name == i.name && !matches!(t.projection, crate::model::Projection::All))
+        })
+        .collect();
+    if !indexes.is_empty() {
+        out.push_str("    indexes:\n");
+        for ix in indexes {
+            let entry = ix
+                .entries
+                .stats()
+                .mean()
+                .map_or_else(|| "~".to_string(), bytes);
+            let skipped = ix.skipped;
+            out.push_str(&format!(
+                "      {}: {{ entry_size: {entry}, key_size: ~, projected_size: ~ }}   # {skipped} item(s) without its key\n",
+                serde_json::to_string(&ix.name).unwrap_or_default()
+            ));
+        }
+    }
+    out
 }
 
 /// Options that would be accepted and silently ignored are usage errors.
