@@ -562,3 +562,41 @@ fn size_reads_the_workloads_keys_and_feeds_sizes_back() {
         .success();
     assert_eq!(a.stdout, b.stdout);
 }
+
+#[test]
+fn a_pull_request_adding_a_replica_is_priced_and_gated() {
+    let tf = |f: &str| fixture(&format!("terraform/{f}"));
+    let args = |extra: &[&str]| {
+        let mut a = vec![
+            "diff".to_string(),
+            tf("before/main.tf"),
+            tf("after/main.tf"),
+            "--usage".into(),
+            tf("usage.yaml"),
+            "--region".into(),
+            "us-east-1".into(),
+        ];
+        a.extend(extra.iter().map(|s| s.to_string()));
+        a
+    };
+    let out = Case::new()
+        .args(args(&["--format", "json"]))
+        .run()
+        .success();
+    let doc: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    let lines = doc["scenarios"][0]["line_items"]
+        .as_array()
+        .unwrap()
+        .clone();
+    let cost = |k: &str| lines.iter().find(|l| l["key"] == k).unwrap()["cost"].clone();
+    // 1 M puts of 1 KB replicated to us-east-2: 1 M rWRU × $0.625 = $0.625.
+    assert_eq!(cost("profiles/replica/us-east-2/writes"), "0.625");
+    // A global table stores 48 B more per item: 1 M × (1,024 + 148) B = 1,172,000,000 B
+    // = 1.0915100574493408203125 GiB × $0.25 = $0.272877514362335205078125.
+    assert_eq!(cost("profiles/storage"), "0.272877514362335205078125");
+    // The budget gate: the total more than doubles.
+    Case::new()
+        .args(args(&["--fail-increase", "50%"]))
+        .run()
+        .code(3);
+}

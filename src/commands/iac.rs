@@ -46,10 +46,11 @@ pub fn is_template(file: &str, args: &TemplateArgs) -> bool {
         return false;
     }
     let path = Path::new(file);
-    if path.is_dir() {
-        return true;
-    }
-    let text = std::fs::read_to_string(path).ok();
+    let text = if path.is_dir() {
+        None
+    } else {
+        std::fs::read_to_string(path).ok()
+    };
     iac::is_template(path, text.as_deref())
 }
 

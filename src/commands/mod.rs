@@ -706,6 +706,16 @@ fn diff(args: &DiffArgs) -> Result<(), Error> {
                 .map_err(|why| Error::usage(format!("--fail-increase: {why}")))
         })
         .transpose()?;
+    if args.template.usage.is_some()
+        && ![&args.old, &args.new]
+            .iter()
+            .any(|f| iac::is_template(f, &args.template))
+    {
+        return Err(
+            Error::usage("`--usage` completes a template, and both inputs are workloads")
+                .help("Consider merging the usage into the workloads, or giving the templates."),
+        );
+    }
     let mut estimates = Vec::new();
     for file in [&args.old, &args.new] {
         let (workload, file_settings) = if iac::is_template(file, &args.template) {

@@ -220,7 +220,12 @@ pub fn detect(path: &Path, text: Option<&str>) -> Result<Source, Error> {
 #[must_use]
 pub fn is_template(path: &Path, text: Option<&str>) -> bool {
     if path.is_dir() {
-        return true;
+        // A `cdk.out` folder: it holds synthesized templates.
+        return std::fs::read_dir(path).is_ok_and(|entries| {
+            entries
+                .filter_map(Result::ok)
+                .any(|e| e.file_name().to_string_lossy().ends_with(".template.json"))
+        });
     }
     let Some(text) = text else { return false };
     // A workload has `tables:` at the top level; templates never do.

@@ -63,7 +63,35 @@ pub fn import(lists: &[PriceList]) -> Result<Import, String> {
             add_sku(&mut out, sku)?;
         }
     }
+    // Every table is dated by the offer: a date that is not one would be written and then
+    // refused when the table is loaded.
+    match out.publication_date.as_deref() {
+        Some(d)
+            if d.get(..10)
+                .and_then(crate::report::period::parse_day)
+                .is_some() => {}
+        Some(d) => {
+            return Err(format!(
+                "the price list's publicationDate `{d}` is not a date (YYYY-MM-DD…)"
+            ));
+        }
+        None if out.tables.is_empty() => {}
+        None => {
+            return Err(
+                "the price list states no publicationDate: its prices cannot be dated".into(),
+            );
+        }
+    }
     Ok(out)
+}
+
+/// A region code as AWS writes them (`us-east-1`, `ap-southeast-3`, `us-gov-west-1`).
+fn is_region_code(r: &str) -> bool {
+    !r.is_empty()
+        && r.len() <= 32
+        && r.bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+        && !r.starts_with('-')
 }
 
 fn add_sku(out: &mut Import, sku: &Sku) -> Result<(), String> {
@@ -90,6 +118,10 @@ fn add_sku(out: &mut Import, sku: &Sku) -> Result<(), String> {
         .clone()
         .or_else(|| prefix_region.map(str::to_string))
         .unwrap_or_default();
+    if !is_region_code(&region) {
+        unmapped(out, &format!("`{region}` is not a region code"));
+        return Ok(());
+    }
     match row.target {
         Target::Price { path, factor } => {
             // Tiers in order: a first tier priced 0 with an end is the free tier.
@@ -116,6 +148,9 @@ fn add_sku(out: &mut Import, sku: &Sku) -> Result<(), String> {
                                 .ok_or("a free tier too large")?,
                         ),
                     };
+                    if amount.is_sign_negative() {
+                        return Err(format!("SKU {}: a negative free tier", sku.sku));
+                    }
                     table.free_tier.insert(name, amount.normalize());
                 }
                 tiers.next();
@@ -128,6 +163,9 @@ fn add_sku(out: &mut Import, sku: &Sku) -> Result<(), String> {
                 .checked_mul(Decimal::from(factor))
                 .ok_or_else(|| format!("SKU {}: the price is too large", sku.sku))?
                 .normalize();
+            if price.is_sign_negative() {
+                return Err(format!("SKU {}: a negative price ({price})", sku.sku));
+            }
             if let Some(previous) = table.prices.insert(path, price)
                 && previous != price
             {
@@ -163,6 +201,9 @@ fn add_sku(out: &mut Import, sku: &Sku) -> Result<(), String> {
                         .ok_or("a reserved fee too large")?
                         .normalize(),
                 );
+                if block.0.is_sign_negative() || block.1.is_sign_negative() {
+                    return Err(format!("SKU {}: a negative reserved fee", sku.sku));
+                }
                 let table = table(out, &region, &term.currency)?;
                 table
                     .reserved
@@ -182,6 +223,9 @@ fn table<'a>(
     region: &str,
     currency: &str,
 ) -> Result<&'a mut Imported, String> {
+    if currency.len() != 3 || !currency.bytes().all(|b| b.is_ascii_uppercase()) {
+        return Err(format!("{region}: `{currency}` is not a currency code"));
+    }
     let t = out
         .tables
         .entry(region.to_string())
@@ -213,14 +257,22 @@ pub fn render(t: &Imported, import: &Import) -> String {
         "# Imported by `ddbcost prices import` from the AWS Price List for AmazonDynamoDB.\n# A price not stated here is not in the price list: a workload that needs it is refused.\nid: aws-{}\nregion: {}\ncurrency: {}\n",
         t.region, t.region, t.currency
     ));
+    // Text from the input is written as JSON strings (valid YAML, every character escaped).
+    let quoted = |text: String| serde_json::to_string(&text).unwrap_or_else(|_| "\"\"".into());
     y.push_str(&format!(
-        "source: \"AWS Price List AmazonDynamoDB, offer version {version}, from {}\"\neffective: {effective}\n",
-        import.files.join(", ").replace('"', "'")
+        "source: {}\neffective: {effective}\n",
+        quoted(format!(
+            "AWS Price List AmazonDynamoDB, offer version {version}, from {}",
+            import.files.join(", ")
+        ))
     ));
     if !t.further_tiers.is_empty() {
         y.push_str(&format!(
-            "notes: \"Further tiers (not priced by ddbcost, which uses the first priced tier): {}\"\n",
-            t.further_tiers.join("; ").replace('"', "'")
+            "notes: {}\n",
+            quoted(format!(
+                "Further tiers (not priced by ddbcost, which uses the first priced tier): {}",
+                t.further_tiers.join("; ")
+            ))
         ));
     }
     for class in ["standard", "standard_ia"] {
