@@ -46,10 +46,12 @@ pub fn is_template(file: &str, args: &TemplateArgs) -> bool {
         return false;
     }
     let path = Path::new(file);
-    let text = if path.is_dir() {
-        None
+    // Only a regular file is read here (a FIFO or a device would block or never end): the
+    // workload loader refuses anything else with its own message.
+    let text = if path.is_file() {
+        load::read_file(file).ok()
     } else {
-        std::fs::read_to_string(path).ok()
+        None
     };
     iac::is_template(path, text.as_deref())
 }
