@@ -74,6 +74,8 @@ pub enum Command {
     Compare(CompareArgs),
     /// What a change to a workload file does to the bill; can fail a budget gate (exit 3).
     Diff(DiffArgs),
+    /// Each month of a horizon: growth, seasons, launch months, and stored items that move.
+    Forecast(ForecastArgs),
     /// Measure item sizes exactly, from one item to a whole table export.
     Size(SizeArgs),
     /// List the bundled price tables with their region, currency and date.
@@ -81,6 +83,28 @@ pub enum Command {
     /// Write a workload from infrastructure code: CloudFormation/SAM, CDK's `cdk.out`,
     /// `serverless.yml`, a Terraform plan as JSON, or `.tf` files.
     Import(TemplateImportArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ForecastArgs {
+    /// Workload file (YAML), or `-` for standard input.
+    pub workload: String,
+    /// How many months to price (1–120).
+    #[arg(long)]
+    pub months: u32,
+    /// The first month, `YYYY-MM` (default: the current month).
+    #[arg(long, value_name = "YYYY-MM")]
+    pub start: Option<String>,
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    pub format: Format,
+    /// CSV for Excel (byte-order mark, CRLF, guarded formula-like text).
+    #[arg(long)]
+    pub excel: bool,
+    /// Write the report to this file (atomically) instead of standard output.
+    #[arg(long, short)]
+    pub output: Option<String>,
+    #[command(flatten)]
+    pub settings: SettingsArgs,
 }
 
 /// The kinds of infrastructure code `import` reads.

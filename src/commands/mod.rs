@@ -30,6 +30,7 @@ pub fn run(cli: Cli) -> Result<(), Error> {
         Command::Estimate(args) => estimate(&args),
         Command::Compare(args) => compare(&args),
         Command::Diff(args) => diff(&args),
+        Command::Forecast(args) => forecast(&args),
         Command::Size(args) => size::run(&args),
         Command::Prices(args) => list_prices(&args),
         Command::Import(args) => iac::run(&args),
@@ -687,6 +688,111 @@ fn emit_comparison(
         }
     };
     output::emit(output, &text)
+}
+
+/// The most months a forecast spans (ten years).
+const MAX_FORECAST_MONTHS: u32 = 120;
+
+fn forecast(args: &crate::cli::ForecastArgs) -> Result<(), Error> {
+    if args.months == 0 || args.months > MAX_FORECAST_MONTHS {
+        return Err(Error::usage(format!(
+            "--months {} is outside 1–{MAX_FORECAST_MONTHS}",
+            args.months
+        ))
+        .help("Consider `--months 12` (or 36 for a three-year commitment)."));
+    }
+    if args.excel && args.format != Format::Csv {
+        return Err(Error::usage("`--excel` shapes CSV").help("Consider `--format csv --excel`."));
+    }
+    if args.format == Format::Html {
+        return Err(Error::usage(
+            "`forecast` prints a table, JSON, CSV, Markdown or FOCUS, not HTML yet",
+        )
+        .help("Consider `--format table|json|csv|markdown|focus`."));
+    }
+    let start = match args.start.as_deref() {
+        Some(text) => Period::parse(text).map_err(|why| {
+            Error::usage(format!("--start: {why}")).help("Consider `--start 2027-01`.")
+        })?,
+        // The clock is read here, never in the engine.
+        None => Period::containing(
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs()),
+        ),
+    };
+    let file = args.workload.as_str();
+    let text = load::read_file(file)?;
+    let (workload, file_settings) = load::parse_workload(&text, file)?;
+    if args.settings.strict && !workload.placeholders.is_empty() {
+        return Err(Error::input(format!(
+            "{} placeholder(s) still to fill: {}",
+            workload.placeholders.len(),
+            workload.placeholders.join(", ")
+        ))
+        .file(file)
+        .help("Consider replacing each `TODO`, or running without `--strict`."));
+    }
+    let book = price_book(&workload, &args.settings, file)?;
+    let cli = cli_settings(&args.settings)?;
+    let settings = settings(&cli, &file_settings);
+    let mut f = engine::forecast(
+        &workload,
+        &book,
+        &settings,
+        (i64::from(start.year), start.month),
+        args.months,
+    )
+    .map_err(|e| Error::from(e).file(file))?;
+    let first = format!("{}-{:02}", start.year, start.month);
+    for m in &mut f.months {
+        freshness(&mut m.estimate, Some(&first), args.settings.max_price_age)?;
+    }
+    if let Some(fx) = fx_for(
+        &book.primary.currency,
+        cli.fx.as_ref(),
+        file_settings.fx.as_ref(),
+    )? {
+        let mut total = Decimal::ZERO;
+        for m in &mut f.months {
+            m.estimate =
+                engine::convert(m.estimate.clone(), &fx).map_err(|e| Error::from(e).file(file))?;
+            total = total.checked_add(m.estimate.total).ok_or_else(|| {
+                Error::input("the forecast total is too large to compute exactly")
+            })?;
+        }
+        f.total = total;
+    }
+    let text = match args.format {
+        Format::Table => report::forecast::table(&f, &workload.name),
+        Format::Markdown => report::forecast::markdown(&f, &workload.name),
+        Format::Json => report::forecast::json(&f, &workload.name),
+        Format::Csv => {
+            let (text, warnings) = report::forecast::finance(&f, args.excel)?;
+            for w in warnings {
+                tell_once("warning", &w);
+            }
+            text
+        }
+        Format::Focus => {
+            let (text, skipped) = report::forecast::focus(&f);
+            if skipped > 0 {
+                eprintln!(
+                    "warning: {skipped} line(s) whose usage is unknown have no cost and are not in the FOCUS export"
+                );
+            }
+            text
+        }
+        Format::Html => unreachable!("refused above"),
+    };
+    if args.format != Format::Table && args.format != Format::Markdown {
+        for m in &f.months {
+            for w in &m.estimate.warnings {
+                tell_once("warning", w);
+            }
+        }
+    }
+    output::emit(args.output.as_deref(), &text)
 }
 
 fn diff(args: &DiffArgs) -> Result<(), Error> {

@@ -26,6 +26,11 @@ pub enum EngineError {
         priced_in: String,
         from: String,
     },
+    /// A forecast the workload cannot be projected over (a growth list shorter than it).
+    Forecast {
+        path: String,
+        message: String,
+    },
 }
 
 impl fmt::Display for EngineError {
@@ -51,6 +56,7 @@ impl fmt::Display for EngineError {
             EngineError::MissingFreeTier { table_id } => {
                 write!(f, "price table `{table_id}` states no free-tier allowances")
             }
+            EngineError::Forecast { path, message } => write!(f, "{path}: {message}"),
             EngineError::FxMismatch { priced_in, from } => write!(
                 f,
                 "the estimate is priced in {priced_in}, and the exchange rate converts from {from}"
@@ -73,6 +79,7 @@ impl EngineError {
             EngineError::MissingPrice { .. } => "Consider importing the region's prices from the AWS Price List (`ddbcost prices import FILE --output-dir DIR`, then `--prices-dir DIR`), another price table with `--prices` (see `ddbcost prices`), or adding the price to the table with its source.".into(),
             EngineError::MissingRegion { .. } => "Consider importing that region's prices from the AWS Price List (`ddbcost prices import FILE --output-dir DIR`, then `--prices-dir DIR`), or removing the replica.".into(),
             EngineError::MissingFreeTier { .. } => "Consider running without `--free-tier`, or adding a `free_tier` block to the price table.".into(),
+            EngineError::Forecast { .. } => "Consider one growth factor per month of the forecast, `3%/month`, or fewer `--months`.".into(),
             EngineError::FxMismatch { .. } => "Consider a rate from the price table's currency: `--fx-rate CUR=RATE`.".into(),
             EngineError::Overflow { .. } => "Consider checking the rates and sizes for a unit typo (e.g. `/s` instead of `/month`).".into(),
         }

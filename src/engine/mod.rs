@@ -6,12 +6,13 @@
 //! One small module per billing dimension, each returning line items: `throughput` (reads,
 //! writes, index reads and writes, provisioned capacity), `storage` (table and index storage,
 //! PITR, backups, restores, S3 export/import), `streams` (DynamoDB Streams, Kinesis CDC, TTL),
-//! `replicas` (global tables) and `free_tier`; `fx` shows an estimate in another currency.
+//! `replicas` (global tables) and `free_tier`; `fx` shows an estimate in another currency; `forecast` prices month after month.
 
 mod capacity;
 pub(crate) mod checked;
 mod error;
 mod estimate;
+mod forecast;
 mod free_tier;
 mod fx;
 mod line;
@@ -25,7 +26,9 @@ mod usage;
 
 pub use error::EngineError;
 pub use estimate::{Attribution, Basis, Component, Estimate, LineItem, PriceTableRef};
+pub use forecast::{Forecast, ForecastMonth, forecast};
 pub use fx::convert;
+pub use usage::item_flows;
 
 use crate::model::{PriceBook, Settings, Workload};
 

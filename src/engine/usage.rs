@@ -195,6 +195,36 @@ impl TableUsage {
     }
 }
 
+/// Items each pattern adds and removes in a month, in the table's pattern order: puts and
+/// batch or transactional writes insert their items less the share that overwrite; deletes
+/// remove theirs. (The TTL rule and forecasts use these.)
+///
+/// # Errors
+/// A figure too large to compute exactly.
+pub fn item_flows(
+    table: &Table,
+    settings: &Settings,
+) -> Result<Vec<(Decimal, Decimal)>, EngineError> {
+    let mut out = Vec::with_capacity(table.patterns.len());
+    for pattern in &table.patterns {
+        let p = pattern_usage(table, pattern, settings)?;
+        let context = pattern.name.as_str();
+        out.push(match pattern.operation {
+            Operation::Put | Operation::BatchWrite | Operation::TransactWrite => (
+                mul(
+                    p.items_written,
+                    checked::sub(Decimal::ONE, pattern.overwrites, context)?,
+                    context,
+                )?,
+                Decimal::ZERO,
+            ),
+            Operation::Delete => (Decimal::ZERO, p.items_written),
+            _ => (Decimal::ZERO, Decimal::ZERO),
+        });
+    }
+    Ok(out)
+}
+
 pub fn table_usage(table: &Table, settings: &Settings) -> Result<TableUsage, EngineError> {
     let n = table.indexes.len();
     let total_name: Arc<str> = Arc::from("(total)");

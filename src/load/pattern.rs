@@ -220,6 +220,7 @@ impl Cx<'_> {
                 .as_ref()
                 .map(|tr| self.traffic(tr, &f("traffic")))
                 .transpose()?,
+            forecast: self.forecasting(p.growth.as_ref(), &p.seasonal, p.from.as_ref(), &path)?,
         })
     }
 }

@@ -193,6 +193,12 @@ pub struct RawTable {
     /// number of items stored and the TTL deletes follow.
     pub ttl: Option<Scalar>,
     pub traffic: Option<Spanned<RawTraffic>>,
+    /// How the table's traffic changes over a forecast.
+    pub growth: Option<RawGrowth>,
+    #[serde(default)]
+    pub seasonal: IndexMap<String, Scalar>,
+    /// The month the table is created (`2027-03`).
+    pub from: Option<Scalar>,
     #[serde(default)]
     pub indexes: IndexMap<String, RawIndex>,
     #[serde(default)]
@@ -348,6 +354,59 @@ pub struct RawPattern {
     #[serde(default)]
     pub index_effects: IndexMap<String, Scalar>,
     pub traffic: Option<Spanned<RawTraffic>>,
+    /// How the pattern's rate changes over a forecast (`3%/month` or factors per month).
+    pub growth: Option<RawGrowth>,
+    /// Factors for named months (`{ nov: 1.4, dec: 1.8 }`).
+    #[serde(default)]
+    pub seasonal: IndexMap<String, Scalar>,
+    /// The month the pattern starts (`2027-03`): no traffic before it in a forecast.
+    pub from: Option<Scalar>,
+}
+
+/// Growth over a forecast: a monthly rate (`3%/month`, compounding) or one factor per month.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RawGrowth {
+    Rate(Scalar),
+    Factors(Vec<Scalar>),
+}
+
+impl<'de> Deserialize<'de> for RawGrowth {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = RawGrowth;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a growth such as `3%/month`, or a list of monthly factors")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<RawGrowth, E> {
+                Ok(RawGrowth::Rate(text_scalar(v.to_string())))
+            }
+            fn visit_string<E: serde::de::Error>(self, v: String) -> Result<RawGrowth, E> {
+                Ok(RawGrowth::Rate(text_scalar(v)))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<RawGrowth, A::Error> {
+                // Each factor as the text it was written as (never through a float).
+                let mut out = Vec::new();
+                while let Some(f) = seq.next_element::<Scalar>()? {
+                    out.push(f);
+                }
+                Ok(RawGrowth::Factors(out))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// A scalar without a known position.
+fn text_scalar(value: String) -> Scalar {
+    Spanned {
+        value,
+        referenced: serde_saphyr::Location::UNKNOWN,
+        defined: serde_saphyr::Location::UNKNOWN,
+    }
 }
 
 /// An item size as written (`900 B`, `3.5 KB`) or measured from a sample file

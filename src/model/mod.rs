@@ -13,8 +13,8 @@ pub use prices::{CapacityKind, FreeTier, PRICE_SLOTS, PriceBook, PriceKey, Price
 pub use quantity::{DataSize, Period, Rate, SizeUnit};
 pub use settings::{GbConvention, Settings};
 pub use workload::{
-    AccessPattern, Backups, Capacity, CapacityMode, Consistency, ConsumerKind, Index, IndexKind,
-    IndexObserved, KeySchema, Operation, Projection, ProvisionedCapacity, Reserved, ReservedTerm,
-    Retention, SizeClass, Stream, StreamConsumer, Table, TableClass, TableObserved, TrafficProfile,
-    Workload,
+    AccessPattern, Backups, Capacity, CapacityMode, Consistency, ConsumerKind, Forecasting, Growth,
+    Index, IndexKind, IndexObserved, KeySchema, Operation, Projection, ProvisionedCapacity,
+    Reserved, ReservedTerm, Retention, SizeClass, Stream, StreamConsumer, Table, TableClass,
+    TableObserved, TrafficProfile, Workload,
 };

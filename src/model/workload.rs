@@ -142,6 +142,8 @@ pub struct Table {
     pub ttl: Option<Retention>,
     /// How the table's traffic spreads over the day or week (flat when `None`).
     pub traffic: Option<TrafficProfile>,
+    /// How it changes over a forecast (growth, seasons, launch month).
+    pub forecast: Forecasting,
     pub indexes: Vec<Index>,
     pub patterns: Vec<AccessPattern>,
     pub observed: TableObserved,
@@ -177,6 +179,25 @@ pub struct Stream {
     /// `keys-only`, `new-image`, `old-image` or `new-and-old-images`, where stated.
     pub view: Option<&'static str>,
     pub consumers: Vec<StreamConsumer>,
+}
+
+/// Growth over a forecast.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Growth {
+    /// Compounding: month k's rates are × (1 + rate)^(k−1).
+    Monthly(Decimal),
+    /// Month k's rates are × the k-th factor.
+    Factors(Vec<Decimal>),
+}
+
+/// How a table or a pattern changes over a forecast.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Forecasting {
+    pub growth: Option<Growth>,
+    /// Factor by calendar month (1–12), for the months stated.
+    pub seasonal: Vec<(u32, Decimal)>,
+    /// The first month with traffic (year, month); none before it.
+    pub from: Option<(i64, u32)>,
 }
 
 /// A key schema's attribute names.
@@ -407,6 +428,8 @@ pub struct AccessPattern {
     pub description: Option<String>,
     /// The pattern's own traffic profile (else the table's).
     pub traffic: Option<TrafficProfile>,
+    /// How it changes over a forecast (growth, seasons, launch month).
+    pub forecast: Forecasting,
     /// Index writes per item written, per index name, overriding the index-level rules for
     /// this pattern (single-table designs: a task put never touches the user index).
     pub index_effects: Vec<(String, Decimal)>,

@@ -7,6 +7,7 @@ pub mod compare;
 pub mod csv;
 pub mod finance;
 pub mod focus;
+pub mod forecast;
 pub mod html;
 pub mod json;
 pub mod markdown;
