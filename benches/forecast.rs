@@ -1,0 +1,72 @@
+//! Benchmark of `forecast` (issue #12: a 36-month forecast of a 5-table workload with traffic
+//! profiles under 50 ms): the worst-case workload of `benches/estimate.rs` — every feature on
+//! every table, three provisioned tables auto scaled hour by hour from a daily profile — with
+//! growth, a season and a launch month, priced month by month.
+
+use std::fmt::Write;
+use std::hint::black_box;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use ddbcost::engine;
+use ddbcost::load::{self, prices};
+use ddbcost::model::{PriceBook, Settings};
+
+fn workload() -> String {
+    let mut y = String::from("prices: aws-us-east-1\ntables:\n");
+    for t in 0..5 {
+        let capacity = if t % 2 == 0 {
+            "    capacity: { mode: provisioned, auto_scaling: { target: 70%, min_rcu: 5, min_wcu: 5 } }\n    traffic: { peak: { times_average: 2, hours: 6, start: 16 } }\n"
+        } else {
+            ""
+        };
+        let from = if t == 4 { "    from: 2027-07\n" } else { "" };
+        let _ = write!(
+            y,
+            "  t{t}:
+    items: {items}M
+    item_size: {size} B
+    key_size: 40 B
+    pitr: true
+    ttl: 90 days
+    growth: 3%/month
+    seasonal: {{ nov: 1.4, dec: 1.8 }}
+    replicas: [us-east-2]
+{from}{capacity}    stream:
+      consumers:
+        fn: {{ kind: lambda }}
+        kcl: {{ kind: reader, records_per_call: 100 }}
+    indexes:
+      all: {{ type: gsi, projection: all }}
+      keys: {{ type: gsi, projection: keys-only, key_size: 30 B, key_share: 0.3, updates_moving_key: 0.1 }}
+      local: {{ type: lsi, projection: keys-only, key_size: 20 B }}
+    patterns:
+      get: {{ op: get, rate: {r}00/s, consistency: eventual }}
+      list: {{ op: query, index: local, fetch_base_items: true, rate: 50/s, items: 25, consistency: strong }}
+      by-all: {{ op: query, index: all, rate: 20/s, items: 10 }}
+      put: {{ op: put, rate: 10/s, overwrites: 20% }}
+      update: {{ op: update, rate: 30/s }}
+      purge: {{ op: delete, rate: 1/s }}
+",
+            items = t + 1,
+            size = 700 + 300 * t,
+            r = t + 1,
+        );
+    }
+    y
+}
+
+fn bench(c: &mut Criterion) {
+    let text = workload();
+    let (w, _) = load::parse_workload(&text, "bench.yaml").expect("workload");
+    let book = PriceBook {
+        primary: prices::resolve("aws-us-east-1").expect("prices"),
+        others: prices::bundled().expect("bundled"),
+    };
+    let settings = Settings::default();
+    c.bench_function("forecast 36 months, 5 tables with profiles", |b| {
+        b.iter(|| engine::forecast(black_box(&w), &book, &settings, (2027, 1), 36).expect("forecast"));
+    });
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
