@@ -64,7 +64,9 @@ fn bench(c: &mut Criterion) {
     };
     let settings = Settings::default();
     c.bench_function("forecast 36 months, 5 tables with profiles", |b| {
-        b.iter(|| engine::forecast(black_box(&w), &book, &settings, (2027, 1), 36).expect("forecast"));
+        b.iter(|| {
+            engine::forecast(black_box(&w), &book, &settings, (2027, 1), 36).expect("forecast")
+        });
     });
 }
 

@@ -192,3 +192,73 @@ tables:
         .code(2)
         .stderr_has("--months 0 is outside 1–120");
 }
+
+#[test]
+fn the_html_report_charts_the_months() {
+    let (_dir, path) = temp_workload(
+        "prices: aws-us-east-1
+tables:
+  t:
+    item_size: 1 KB
+    growth: 3%/month
+    patterns:
+      u: { op: update, rate: 1M/month }
+",
+    );
+    let out = Case::new()
+        .args([
+            "forecast", &path, "--months", "12", "--start", "2027-01", "--format", "html",
+        ])
+        .run()
+        .success();
+    assert!(out.stdout.contains("<svg"));
+    assert!(out.stdout.contains("Cost by component and month (USD)"));
+    assert!(out.stdout.contains("<td>2027-12</td>"));
+    // The total as in the growth test, rounded: $8.87.
+    assert!(out.stdout.contains("$ 8.87"));
+}
+
+mod properties {
+    use proptest::prelude::*;
+    use rust_decimal::Decimal;
+
+    proptest! {
+        /// Any growth the loader accepts, any season, any launch: a forecast never panics,
+        /// and its total is exactly the sum of its months.
+        #[test]
+        fn forecasts_add_up(
+            pct in -99i64..=1000,
+            season in 0u32..=1000,
+            launch in 0u32..=24,
+            months in 1u32..=36,
+        ) {
+            let yaml = format!(
+                "prices: aws-us-east-1
+tables:
+  t:
+    items: 1M
+    item_size: 1 KB
+    ttl: 45 days
+    growth: {pct}%/month
+    seasonal: {{ jul: {season} }}
+    patterns:
+      p: {{ op: put, rate: 2M/month, from: {}-{:02} }}
+      r: {{ op: get, rate: 5M/month, consistency: eventual }}
+      d: {{ op: delete, rate: 100K/month }}
+",
+                2027 + launch / 12,
+                launch % 12 + 1
+            );
+            let (w, _) = ddbcost::load::parse_workload(&yaml, "p.yaml").unwrap();
+            let book = ddbcost::model::PriceBook {
+                primary: ddbcost::load::prices::resolve("aws-us-east-1").unwrap(),
+                others: Vec::new(),
+            };
+            if let Ok(f) = ddbcost::engine::forecast(&w, &book, &ddbcost::model::Settings::default(), (2027, 1), months) {
+                let sum = f.months.iter().try_fold(Decimal::ZERO, |a, m| a.checked_add(m.estimate.total));
+                prop_assert_eq!(sum, Some(f.total));
+                prop_assert_eq!(f.months.len(), months as usize);
+            }
+        }
+    }
+}

@@ -704,12 +704,6 @@ fn forecast(args: &crate::cli::ForecastArgs) -> Result<(), Error> {
     if args.excel && args.format != Format::Csv {
         return Err(Error::usage("`--excel` shapes CSV").help("Consider `--format csv --excel`."));
     }
-    if args.format == Format::Html {
-        return Err(Error::usage(
-            "`forecast` prints a table, JSON, CSV, Markdown or FOCUS, not HTML yet",
-        )
-        .help("Consider `--format table|json|csv|markdown|focus`."));
-    }
     let start = match args.start.as_deref() {
         Some(text) => Period::parse(text).map_err(|why| {
             Error::usage(format!("--start: {why}")).help("Consider `--start 2027-01`.")
@@ -783,9 +777,16 @@ fn forecast(args: &crate::cli::ForecastArgs) -> Result<(), Error> {
             }
             text
         }
-        Format::Html => unreachable!("refused above"),
+        Format::Html => {
+            if args.output.is_none() {
+                eprintln!(
+                    "note: an HTML report is meant for a file: consider --output forecast.html"
+                );
+            }
+            report::forecast::html(&f, &workload.name)
+        }
     };
-    if args.format != Format::Table && args.format != Format::Markdown {
+    if !matches!(args.format, Format::Table | Format::Markdown | Format::Html) {
         for m in &f.months {
             for w in &m.estimate.warnings {
                 tell_once("warning", w);

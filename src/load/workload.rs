@@ -239,7 +239,11 @@ fn parse_growth_rate(text: &str) -> Result<Decimal, String> {
     let share = super::quantity::parse_number(digits)?
         .checked_div(Decimal::ONE_HUNDRED)
         .ok_or_else(|| format!("`{t}` is too large"))?;
-    let rate = if negative { Decimal::ZERO.saturating_sub(share) } else { share };
+    let rate = if negative {
+        Decimal::ZERO.saturating_sub(share)
+    } else {
+        share
+    };
     if rate <= Decimal::NEGATIVE_ONE || rate > Decimal::TEN {
         return Err(format!("`{t}` is outside −100 %…+1000 % a month"));
     }

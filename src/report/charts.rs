@@ -162,6 +162,106 @@ fn signed(d: Decimal, currency: &str) -> String {
     }
 }
 
+/// Columns per period (months), each stacked from its components' costs (credits below the
+/// axis), with a legend; the total is printed above each column from the exact figures.
+#[must_use]
+pub fn stacked(
+    title: &str,
+    periods: &[String],
+    series: &[(String, Vec<Decimal>)],
+    totals: &[Decimal],
+    currency: &str,
+) -> String {
+    const PALETTE: [RGBColor; 8] = [
+        RGBColor(52, 101, 164),
+        RGBColor(245, 121, 0),
+        RGBColor(78, 154, 6),
+        RGBColor(117, 80, 123),
+        RGBColor(193, 125, 17),
+        RGBColor(204, 0, 0),
+        RGBColor(6, 152, 154),
+        RGBColor(136, 138, 133),
+    ];
+    let n = periods.len().max(1);
+    let top = totals
+        .iter()
+        .map(|t| f(*t))
+        .fold(0.0_f64, f64::max)
+        .max(1e-9);
+    let bottom = series
+        .iter()
+        .map(|(_, v)| v.iter().map(|x| f(*x).min(0.0)).sum::<f64>())
+        .fold(0.0_f64, f64::min);
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (WIDTH, 420)).into_drawing_area();
+        let _ = root.fill(&WHITE);
+        let chart = ChartBuilder::on(&root)
+            .caption(title, ("sans-serif", 18))
+            .margin(10)
+            .x_label_area_size(40)
+            .y_label_area_size(60)
+            .build_cartesian_2d(0f64..n as f64, bottom * 1.1..top * 1.25);
+        let Ok(mut chart) = chart else {
+            return String::new();
+        };
+        let step = (n / 12).max(1);
+        let _ = chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .x_labels(n.min(12))
+            .x_label_formatter(&|x| {
+                let i = x.floor() as usize;
+                if i.is_multiple_of(step) {
+                    periods.get(i).cloned().unwrap_or_default()
+                } else {
+                    String::new()
+                }
+            })
+            .y_label_formatter(&|y| format!("{y:.0}"))
+            .label_style(("sans-serif", 13))
+            .draw();
+        for i in 0..periods.len() {
+            let (mut up, mut down) = (0.0_f64, 0.0_f64);
+            for (k, (_, values)) in series.iter().enumerate() {
+                let v = values.get(i).map_or(0.0, |x| f(*x));
+                let color = PALETTE[k.checked_rem(PALETTE.len()).unwrap_or(0)];
+                let (from, to) = if v >= 0.0 {
+                    let r = (up, up + v);
+                    up += v;
+                    r
+                } else {
+                    let r = (down + v, down);
+                    down += v;
+                    r
+                };
+                let x = i as f64;
+                let _ = chart.draw_series(std::iter::once(Rectangle::new(
+                    [(x + 0.15, from), (x + 0.85, to)],
+                    color.filled(),
+                )));
+            }
+        }
+        for (k, (name, _)) in series.iter().enumerate() {
+            let color = PALETTE[k.checked_rem(PALETTE.len()).unwrap_or(0)];
+            let x = 0.1 + (k % 4) as f64 * (n as f64 / 4.0);
+            let y = top * (1.22 - 0.06 * (k / 4) as f64);
+            let _ = chart.draw_series(std::iter::once(Rectangle::new(
+                [(x, y - top * 0.035), (x + n as f64 * 0.02, y)],
+                color.filled(),
+            )));
+            let _ = chart.draw_series(std::iter::once(Text::new(
+                name.clone(),
+                (x + n as f64 * 0.03, y),
+                ("sans-serif", 13),
+            )));
+        }
+        let _ = root.present();
+        let _ = currency;
+    }
+    svg_or_empty(svg)
+}
+
 fn svg_or_empty(svg: String) -> String {
     if svg.starts_with("<svg") {
         svg

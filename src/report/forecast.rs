@@ -191,6 +191,71 @@ pub fn json(f: &Forecast, workload: &str) -> String {
     s
 }
 
+const TEMPLATE: &str = include_str!("forecast.html");
+
+/// A self-contained HTML report: the months as a stacked chart of components and as a table.
+#[must_use]
+pub fn html(f: &Forecast, workload: &str) -> String {
+    use minijinja::{Environment, Value, context};
+    let cur = f
+        .months
+        .first()
+        .map_or("USD", |m| m.estimate.currency.as_str())
+        .to_string();
+    let (header, rows) = rows(f);
+    let comps = components(f);
+    let periods: Vec<String> = f.months.iter().map(|m| label(m.period)).collect();
+    let series: Vec<(String, Vec<Decimal>)> = comps
+        .iter()
+        .map(|c| {
+            let values = f
+                .months
+                .iter()
+                .map(|m| {
+                    m.estimate
+                        .component_costs()
+                        .iter()
+                        .find(|(x, _)| x == c)
+                        .map_or(Decimal::ZERO, |(_, v)| *v)
+                })
+                .collect();
+            (c.name().to_string(), values)
+        })
+        .collect();
+    let totals: Vec<Decimal> = f.months.iter().map(|m| m.estimate.total).collect();
+    let chart = super::charts::stacked(
+        &format!("Cost by component and month ({cur})"),
+        &periods,
+        &series,
+        &totals,
+        &cur,
+    );
+    let footer = footer(f);
+    let (meta, warnings): (Vec<&str>, Vec<&str>) =
+        footer.lines().partition(|l| !l.starts_with("warning: "));
+    let mut env = Environment::new();
+    if env.add_template("forecast.html", TEMPLATE).is_err() {
+        return String::new();
+    }
+    let Ok(template) = env.get_template("forecast.html") else {
+        return String::new();
+    };
+    template
+        .render(context! {
+            title => format!("ddbcost forecast: {workload}"),
+            months_count => f.months.len(),
+            first => periods.first().cloned().unwrap_or_default(),
+            total => format!("{} {}", money::symbol(&cur), money::display(f.total, &cur)),
+            meta => meta.join(" "),
+            chart => Value::from_safe_string(chart),
+            header,
+            rows,
+            warnings => warnings.iter().map(|w| w.trim_start_matches("warning: ").to_string()).collect::<Vec<_>>(),
+            rounding => money::policy(&cur),
+        })
+        .unwrap_or_default()
+}
+
 /// Joins per-month CSV documents that share a header.
 fn join(parts: Vec<String>) -> String {
     let mut out = String::new();
