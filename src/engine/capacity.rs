@@ -29,6 +29,9 @@ pub struct Plan {
     pub short_hours: usize,
     /// How the capacity was set, for the line's label.
     pub description: String,
+    /// Units provisioned in each hour of the profile's period (one value when fixed), for
+    /// reservations pooled across tables.
+    pub hourly: Vec<Decimal>,
 }
 
 /// The plans of a provisioned table: its own reads and writes, and each GSI's.
@@ -175,6 +178,7 @@ pub fn plan(
                 peak_demand,
                 short_hours: demand.iter().filter(|d| **d > units).count(),
                 description: format!("{} × {} h", units.normalize(), month_hours.normalize()),
+                hourly: vec![units],
             });
         }
         Capacity::AutoScaling { target, min, max } => auto_scale(demand, target, min, max)?,
@@ -211,6 +215,7 @@ pub fn plan(
             max.normalize(),
             average_units.round_dp(1).normalize()
         ),
+        hourly,
     })
 }
 

@@ -177,6 +177,13 @@ pub fn forecast(
         let at = month_after(start, k.saturating_sub(1));
         let mut month = workload.clone();
         month.tables.clear();
+        // A reservation applies from its start month for its term.
+        month.reservations.retain(|r| {
+            r.start.is_none_or(|s| {
+                let end = month_after(s, r.term.months());
+                at >= s && at < end
+            })
+        });
         for (ti, t) in workload.tables.iter().enumerate() {
             let tpath = format!("tables.{}", t.name);
             let tf = factor(&t.forecast, k, at, &tpath)?;

@@ -48,7 +48,10 @@ fn region_lines(
         checked::sum(
             lines
                 .iter()
-                .filter(|l| *l.region == **region && l.price_key == path)
+                // Credits (reservations covering capacity) are not usage.
+                .filter(|l| {
+                    *l.region == **region && l.price_key == path && !l.unit_price.is_sign_negative()
+                })
                 .filter_map(|l| l.quantity),
             "free tier",
         )

@@ -17,6 +17,7 @@ mod free_tier;
 mod fx;
 mod line;
 mod replicas;
+mod reservations;
 mod sizes;
 mod storage;
 mod streams;
@@ -46,6 +47,12 @@ pub fn estimate(
     // Roughly 16 lines per table with every feature on; avoids regrowing a vector of lines.
     let mut lines = Vec::with_capacity(workload.tables.len().saturating_mul(16).saturating_add(4));
     let mut warnings = Vec::new();
+    // Provisioned plans per table, for reservations pooled per region.
+    let mut all_plans: Vec<(
+        std::sync::Arc<str>,
+        crate::model::TableClass,
+        capacity::TablePlans,
+    )> = Vec::new();
     for table in &workload.tables {
         let usage = usage::table_usage(table, settings)?;
         // With a TTL retention and no stated count, the items stored are the inserts of one
@@ -88,6 +95,22 @@ pub fn estimate(
             &sizes,
             plans.as_ref(),
         )?);
+        if let Some(p) = plans
+            && !workload.reservations.is_empty()
+        {
+            all_plans.push((pricer.region_of(table), table.class, p));
+        }
+    }
+    if !workload.reservations.is_empty() {
+        let pool: Vec<reservations::Pooled<'_>> = all_plans
+            .iter()
+            .map(|(region, class, plans)| reservations::Pooled {
+                region: std::sync::Arc::clone(region),
+                class: *class,
+                plans,
+            })
+            .collect();
+        lines.extend(reservations::lines(&pricer, &workload.reservations, &pool)?);
     }
     if settings.free_tier {
         lines.extend(free_tier::lines(&pricer, workload, &lines)?);

@@ -23,6 +23,33 @@ pub struct RawWorkload {
     pub tables: IndexMap<String, RawTable>,
     /// What-if scenarios; read by `scenario`, checked for shape here.
     pub scenarios: Option<RawScenarios>,
+    /// Commitments of the account: reserved capacity, pooled per region.
+    pub commitments: Option<RawCommitments>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawCommitments {
+    #[serde(default)]
+    pub reserved: Vec<RawReservation>,
+}
+
+/// One reserved-capacity purchase: `{ region, capacity: wcu, units: 200, term: 1y, start }`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawReservation {
+    pub region: Option<String>,
+    pub capacity: Spanned<RawCapacityKind>,
+    pub units: Scalar,
+    pub term: Spanned<RawTerm>,
+    pub start: Option<Scalar>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RawCapacityKind {
+    Rcu,
+    Wcu,
 }
 
 #[derive(Debug, Deserialize)]

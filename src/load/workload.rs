@@ -206,6 +206,7 @@ fn convert(
                 )
                 .collect(),
             tables,
+            reservations: cx.reservations(raw.commitments.as_ref())?,
             placeholders: cx.placeholders.take(),
         },
         settings,
@@ -353,6 +354,68 @@ impl Cx<'_> {
             seasonal: months,
             from,
         })
+    }
+}
+
+impl Cx<'_> {
+    /// `commitments.reserved`: blocks of 100 units, a term, an optional region and start.
+    fn reservations(
+        &self,
+        c: Option<&super::raw::RawCommitments>,
+    ) -> Result<Vec<crate::model::Reservation>, Error> {
+        let mut out = Vec::new();
+        for (i, r) in c
+            .map(|c| c.reserved.as_slice())
+            .unwrap_or_default()
+            .iter()
+            .enumerate()
+        {
+            let path = format!("commitments.reserved[{i}]");
+            let units = self
+                .units(Some(&r.units), &format!("{path}.units"), "`units`")?
+                .unwrap_or_default();
+            if units.is_zero()
+                || !units
+                    .checked_rem(Decimal::ONE_HUNDRED)
+                    .unwrap_or_default()
+                    .is_zero()
+            {
+                return Err(self.err(
+                    &format!("{path}.units"),
+                    position(&r.units),
+                    format!(
+                        "reserved capacity is sold in blocks of 100 units, not `{}`",
+                        r.units.value.trim()
+                    ),
+                    "Consider a multiple of 100, e.g. `units: 200`.",
+                ));
+            }
+            out.push(crate::model::Reservation {
+                region: r.region.clone(),
+                kind: match r.capacity.value {
+                    super::raw::RawCapacityKind::Rcu => crate::model::CapacityKind::Rcu,
+                    super::raw::RawCapacityKind::Wcu => crate::model::CapacityKind::Wcu,
+                },
+                blocks: units.checked_div(Decimal::ONE_HUNDRED).unwrap_or_default(),
+                term: match r.term.value {
+                    super::raw::RawTerm::OneYear => crate::model::ReservedTerm::OneYear,
+                    super::raw::RawTerm::ThreeYears => crate::model::ReservedTerm::ThreeYears,
+                },
+                start: r
+                    .start
+                    .as_ref()
+                    .map(|s| {
+                        self.scalar(
+                            s,
+                            &format!("{path}.start"),
+                            parse_month,
+                            "a month such as `2027-01`",
+                        )
+                    })
+                    .transpose()?,
+            });
+        }
+        Ok(out)
     }
 }
 

@@ -15,6 +15,6 @@ pub use settings::{GbConvention, Settings};
 pub use workload::{
     AccessPattern, Backups, Capacity, CapacityMode, Consistency, ConsumerKind, Forecasting, Growth,
     Index, IndexKind, IndexObserved, KeySchema, Operation, Projection, ProvisionedCapacity,
-    Reserved, ReservedTerm, Retention, SizeClass, Stream, StreamConsumer, Table, TableClass,
-    TableObserved, TrafficProfile, Workload,
+    Reservation, Reserved, ReservedTerm, Retention, SizeClass, Stream, StreamConsumer, Table,
+    TableClass, TableObserved, TrafficProfile, Workload,
 };

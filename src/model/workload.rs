@@ -15,6 +15,9 @@ pub struct Workload {
     /// searched before the bundled tables for every region the workload needs.
     pub price_dirs: Vec<String>,
     pub tables: Vec<Table>,
+    /// Reserved capacity bought for the account, applied to each region's pooled provisioned
+    /// capacity.
+    pub reservations: Vec<Reservation>,
     /// Paths of values still written as `TODO` (usage `ddbcost import` could not know): the
     /// lines that need them depend on usage, and `--strict` refuses the workload.
     pub placeholders: Vec<String>,
@@ -179,6 +182,20 @@ pub struct Stream {
     /// `keys-only`, `new-image`, `old-image` or `new-and-old-images`, where stated.
     pub view: Option<&'static str>,
     pub consumers: Vec<StreamConsumer>,
+}
+
+/// A reserved-capacity purchase of the account: blocks of 100 units of one kind, in one
+/// region, for a term from a month.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reservation {
+    /// `None`: the workload's price table's region.
+    pub region: Option<String>,
+    pub kind: crate::model::CapacityKind,
+    /// Blocks of 100 units.
+    pub blocks: Decimal,
+    pub term: ReservedTerm,
+    /// The first month it applies (year, month); `None`: always (an estimate's month).
+    pub start: Option<(i64, u32)>,
 }
 
 /// Growth over a forecast.
