@@ -129,3 +129,24 @@ fn a_forecast_applies_a_reservation_from_its_start_for_its_term() {
     assert_eq!(doc["months"][0]["total"], "57.889");
     assert_eq!(doc["months"][2]["total"], "32.283");
 }
+
+#[test]
+fn focus_records_the_covered_capacity_as_a_credit() {
+    let (_dir, path) = temp_workload(TWO_TABLES);
+    let out = Case::new()
+        .args([
+            "estimate", &path, "--format", "focus", "--period", "2027-01",
+        ])
+        .run()
+        .success();
+    let (header, rows) = common::csv_table(&out.stdout);
+    let key = common::column(&header, "x_LineItemKey");
+    let category = common::column(&header, "ChargeCategory");
+    let cost = common::column(&header, "BilledCost");
+    let covered = rows
+        .iter()
+        .find(|r| &r[key] == "account/reserved/us-east-1/wcu/covered")
+        .unwrap();
+    assert_eq!(&covered[category], "Credit");
+    assert_eq!(&covered[cost], "-47.45"); // 73,000 × −$0.00065
+}

@@ -1,5 +1,7 @@
 //! Any text as a workload file: loading must not panic, and a workload that loads must price
-//! (or be refused with an error) without panicking.
+//! (or be refused with an error) without panicking — as one month, and as a 14-month forecast
+//! (growth, seasons, launch months, moving storage, reservations by month) whose months add up
+//! to its total.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 
@@ -9,5 +11,15 @@ fuzz_target!(|data: &[u8]| {
     let Ok(primary) = ddbcost::load::prices::resolve("aws-us-east-1") else { return };
     let others = ddbcost::load::prices::bundled().unwrap_or_default();
     let book = ddbcost::model::PriceBook { primary, others };
-    let _ = ddbcost::engine::estimate(&workload, &book, &ddbcost::model::Settings::default());
+    let settings = ddbcost::model::Settings::default();
+    let _ = ddbcost::engine::estimate(&workload, &book, &settings);
+    if let Ok(f) = ddbcost::engine::forecast(&workload, &book, &settings, (2026, 12), 14) {
+        let sum = f
+            .months
+            .iter()
+            .try_fold(rust_decimal::Decimal::ZERO, |a, m| a.checked_add(m.estimate.total));
+        assert_eq!(sum, Some(f.total), "the months add up to the forecast's total");
+        let _ = ddbcost::report::forecast::json(&f, "fuzz");
+        let _ = ddbcost::report::forecast::focus(&f);
+    }
 });

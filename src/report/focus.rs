@@ -122,8 +122,10 @@ fn ascii(text: &str) -> String {
 /// recurring committed charge of the month, not the one-time purchase (which FOCUS would
 /// record with an EffectiveCost of 0 in the month it is paid).
 fn category(item: &LineItem) -> &'static str {
+    // Free tier and the capacity reserved units cover are credits (negative amounts).
     match item.component {
         Component::FreeTier => "Credit",
+        _ if item.unit_price.is_sign_negative() => "Credit",
         _ => "Usage",
     }
 }
