@@ -600,3 +600,28 @@ fn a_pull_request_adding_a_replica_is_priced_and_gated() {
         .run()
         .code(3);
 }
+
+#[test]
+fn auto_scaling_that_fits_no_table_is_reported() {
+    // A plan scaling an on-demand table and a GSI the table lacks: both reported, none applied.
+    let plan = r#"{"format_version": "1.2", "planned_values": {"root_module": {"resources": [
+      {"address": "aws_dynamodb_table.t", "mode": "managed", "type": "aws_dynamodb_table",
+       "values": {"name": "t", "billing_mode": "PAY_PER_REQUEST", "hash_key": "id",
+                  "attribute": [{"name": "id", "type": "S"}]}},
+      {"address": "aws_appautoscaling_target.a", "mode": "managed", "type": "aws_appautoscaling_target",
+       "values": {"service_namespace": "dynamodb", "resource_id": "table/t",
+                  "scalable_dimension": "dynamodb:table:ReadCapacityUnits", "min_capacity": 5, "max_capacity": 10}},
+      {"address": "aws_appautoscaling_target.b", "mode": "managed", "type": "aws_appautoscaling_target",
+       "values": {"service_namespace": "dynamodb", "resource_id": "table/t/index/nope",
+                  "scalable_dimension": "dynamodb:index:ReadCapacityUnits", "min_capacity": 5, "max_capacity": 10}}
+    ]}}}"#;
+    let mut out = Imported::default();
+    iac::terraform::import(plan, "plan.json", &mut out).unwrap();
+    assert!(matches!(out.tables[0].billing, Billing::OnDemand { .. }));
+    assert!(
+        out.notes
+            .iter()
+            .any(|n| n.message.contains("an on-demand table"))
+    );
+    assert!(out.notes.iter().any(|n| n.message.contains("index `nope`")));
+}

@@ -545,56 +545,9 @@ pub fn import_doc(
     }
     // Attach auto scaling to the tables and indexes it names.
     for (target_id, (rid, dim, min, max)) in &scaling.targets {
-        let path = format!("Resources.{target_id}");
-        let parts: Vec<&str> = rid.split('/').collect();
-        let (table_name, index) = match parts.as_slice() {
-            ["table", t] => (*t, None),
-            ["table", t, "index", i] => (*t, Some(*i)),
-            _ => {
-                notes.push(cfn.note(&path, format!("resource id `{rid}` names no table")));
-                continue;
-            }
-        };
-        let read = dim.ends_with("ReadCapacityUnits");
-        let Some(t) = tables
-            .iter_mut()
-            .find(|t| t.name == table_name || t.logical_id == table_name)
-        else {
-            notes.push(cfn.note(
-                &path,
-                format!(
-                    "auto scaling of `{table_name}`, a table this template does not define; skipped"
-                ),
-            ));
-            continue;
-        };
-        let d = Dim::Auto {
-            min: whole(min).unwrap_or_else(|| min.clone()),
-            max: whole(max).unwrap_or_else(|| max.clone()),
-            target: scaling.policies.get(target_id).cloned(),
-        };
-        match index {
-            None => {
-                if let Billing::Provisioned { read: r, write: w } = &mut t.billing {
-                    if read { *r = Some(d) } else { *w = Some(d) }
-                }
-            }
-            Some(i) => {
-                if let Some(ix) = t.indexes.iter_mut().find(|x| x.name == i) {
-                    if read {
-                        ix.read = Some(d)
-                    } else {
-                        ix.write = Some(d)
-                    }
-                } else {
-                    notes.push(cfn.note(
-                        &path,
-                        format!(
-                            "auto scaling of index `{i}`, which table `{table_name}` does not have"
-                        ),
-                    ));
-                }
-            }
+        let target = scaling.policies.get(target_id).cloned();
+        if let Err(why) = super::attach_scaling(&mut tables, rid, dim, (min, max), target) {
+            notes.push(cfn.note(&format!("Resources.{target_id}"), why));
         }
     }
     out.tables.extend(tables);

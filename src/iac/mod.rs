@@ -278,6 +278,68 @@ pub fn import(
     Ok(out)
 }
 
+/// Attaches an Application Auto Scaling target to the table or GSI its resource id names
+/// (`table/NAME` or `table/NAME/index/INDEX`, NAME a table's name or the input's own id for
+/// it), for the dimension `dimension` (`dynamodb:table:ReadCapacityUnits`, …), with bounds
+/// `min`/`max` and a target-tracking value where a policy states one.
+///
+/// # Errors
+/// What it names that the input does not define, in words for a note.
+pub fn attach_scaling(
+    tables: &mut [TableDef],
+    resource_id: &str,
+    dimension: &str,
+    (min, max): (&str, &str),
+    target: Option<String>,
+) -> Result<(), String> {
+    let parts: Vec<&str> = resource_id.split('/').collect();
+    let (table_name, index) = match parts.as_slice() {
+        ["table", t] => (*t, None),
+        ["table", t, "index", i] => (*t, Some(*i)),
+        _ => return Err(format!("resource id `{resource_id}` names no table")),
+    };
+    let Some(t) = tables
+        .iter_mut()
+        .find(|t| t.name == table_name || t.logical_id == table_name)
+    else {
+        return Err(format!(
+            "auto scaling of `{table_name}`, a table this input does not define; skipped"
+        ));
+    };
+    let d = Dim::Auto {
+        min: whole(min).unwrap_or_else(|| min.to_string()),
+        max: whole(max).unwrap_or_else(|| max.to_string()),
+        target,
+    };
+    let read = dimension.ends_with("ReadCapacityUnits");
+    let slot = match index {
+        None => match &mut t.billing {
+            Billing::Provisioned { read: r, write: w } => {
+                if read {
+                    r
+                } else {
+                    w
+                }
+            }
+            Billing::OnDemand { .. } => {
+                return Err(format!(
+                    "auto scaling of `{table_name}`, an on-demand table; skipped"
+                ));
+            }
+        },
+        Some(i) => {
+            let Some(ix) = t.indexes.iter_mut().find(|x| x.name == i) else {
+                return Err(format!(
+                    "auto scaling of index `{i}`, which table `{table_name}` does not have; skipped"
+                ));
+            };
+            if read { &mut ix.read } else { &mut ix.write }
+        }
+    };
+    *slot = Some(d);
+    Ok(())
+}
+
 /// A whole, non-negative number written as text (`5`, `"5"`), for capacity units.
 #[must_use]
 pub fn whole(text: &str) -> Option<String> {

@@ -132,42 +132,9 @@ pub fn import(source: &str, file: &str, out: &mut super::Imported) -> Result<(),
         }
     }
     for ((id, dim), (min, max)) in &targets {
-        let parts: Vec<&str> = id.split('/').collect();
-        let (table_name, index) = match parts.as_slice() {
-            ["table", t] => (*t, None),
-            ["table", t, "index", i] => (*t, Some(*i)),
-            _ => continue,
-        };
-        let Some(t) = tables.iter_mut().find(|t| t.name == table_name) else {
-            notes.push(note(
-                id,
-                format!(
-                    "auto scaling of `{table_name}`, a table this plan does not define; skipped"
-                ),
-            ));
-            continue;
-        };
-        let d = Dim::Auto {
-            min: whole(min).unwrap_or_else(|| min.clone()),
-            max: whole(max).unwrap_or_else(|| max.clone()),
-            target: policies.get(&(id.clone(), dim.clone())).cloned(),
-        };
-        let read = dim.ends_with("ReadCapacityUnits");
-        match index {
-            None => {
-                if let Billing::Provisioned { read: r, write: w } = &mut t.billing {
-                    if read { *r = Some(d) } else { *w = Some(d) }
-                }
-            }
-            Some(i) => {
-                if let Some(ix) = t.indexes.iter_mut().find(|x| x.name == i) {
-                    if read {
-                        ix.read = Some(d)
-                    } else {
-                        ix.write = Some(d)
-                    }
-                }
-            }
+        let target = policies.get(&(id.clone(), dim.clone())).cloned();
+        if let Err(why) = super::attach_scaling(&mut tables, id, dim, (min, max), target) {
+            notes.push(note(id, why));
         }
     }
     for name in kinesis {
