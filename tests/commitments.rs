@@ -150,3 +150,193 @@ fn focus_records_the_covered_capacity_as_a_credit() {
     assert_eq!(&covered[category], "Credit");
     assert_eq!(&covered[cost], "-47.45"); // 73,000 × −$0.00065
 }
+
+// Database Savings Plans. us-east-1 on-demand writes: $0.625 per million WRU.
+
+const PLAN: &str = "prices: aws-us-east-1
+commitments:
+  savings_plan:
+    per_hour: 0.05
+    rates: { source: issue 12 worked check, standard: { write_per_million: 0.8 } }
+tables:
+  events:
+    item_size: 1KB
+    patterns:
+      put: { op: put, rate: 100M/month }
+";
+
+#[test]
+fn the_savings_plan_worked_check() {
+    // 100 M WRU × $0.625 = $62.50 a month = $0.0856164…/h, flat. At rate 0.8 the $0.05/h
+    // commitment covers 0.05 ÷ 0.8 = $0.0625 of list-priced writes each hour:
+    // 730 × (0.05 + 0.0856164… − 0.0625) = 36.5 + 62.5 − 45.625 = $53.375.
+    let doc = json(PLAN, &[]);
+    let line = |k: &str| common::json_line(&doc, k).clone();
+    assert_eq!(line("events/writes")["cost"], "62.5");
+    assert_eq!(line("account/savings-plan/commitment")["cost"], "36.5"); // 0.05 × 730
+    let covered = line("account/savings-plan/us-east-1/standard.write_per_million/covered");
+    assert_eq!(covered["quantity"], "73"); // 45.625 ÷ 0.625 = 73 M WRU
+    assert_eq!(covered["cost"], "-45.625");
+    assert_eq!(doc["total"], "53.375");
+    let sp = &doc["savings_plan"];
+    assert_eq!(sp["utilization"], "1"); // 0.05 used every hour
+    assert_eq!(sp["coverage"], "0.73"); // 45.625 ÷ 62.5
+    assert_eq!(sp["savings"], "9.125"); // 45.625 − 36.5
+}
+
+#[test]
+fn the_plan_applies_hour_by_hour_not_on_the_average() {
+    // The same writes, half the day at 0.5× and half at 1.5× the average: $0.042808…/h and
+    // $0.128424…/h of list. Quiet hours: 0.042808 × 0.8 = $0.034247 < $0.05, all covered
+    // (62.5 × 0.5 × ½ = $15.625 a month), the rest of the commitment unused; busy hours: $0.0625
+    // covered (365 × 0.0625 = $22.8125). Total 62.5 + 36.5 − 38.4375 = $60.5625, not the
+    // $53.375 of the flat average; used 15.625 × 0.8 + 365 × 0.05 = $30.75 of $36.50.
+    let yaml = PLAN.replace(
+        "    item_size: 1KB\n",
+        "    item_size: 1KB\n    traffic: { hourly: [1,1,1,1,1,1,1,1,1,1,1,1,3,3,3,3,3,3,3,3,3,3,3,3] }\n",
+    );
+    let doc = json(&yaml, &[]);
+    assert_eq!(doc["total"], "60.5625");
+    assert_eq!(doc["savings_plan"]["used"], "30.75");
+    assert_eq!(doc["savings_plan"]["covered"], "38.4375");
+}
+
+#[test]
+fn reservations_apply_before_the_plan() {
+    // Two tables of 60 WCU, 100 reserved: 20 WCU an hour left at $0.00065 = $0.013/h of
+    // list. A $0.0052/h plan at rate 0.8 covers 0.0052 ÷ 0.8 = $0.0065/h = 10 WCU an hour:
+    // 10 × 730 = 7,300 WCU-hours, a credit of 7,300 × $0.00065 = $4.745.
+    let yaml = TWO_TABLES.replace(
+        "    - { capacity: wcu, units: 100, term: 1y }\n",
+        "    - { capacity: wcu, units: 100, term: 1y }\n  savings_plan:\n    per_hour: 0.0052\n    rates: { source: test, standard: { wcu_hour: 0.8 } }\n",
+    );
+    let doc = json(&yaml, &[]);
+    let covered = common::json_line(
+        &doc,
+        "account/savings-plan/us-east-1/standard.wcu_hour/covered",
+    );
+    assert_eq!(covered["quantity"], "7300");
+    assert_eq!(covered["cost"], "-4.745");
+    // RCU has no rate: not covered, and said so.
+    assert!(
+        doc["warnings"]
+            .to_string()
+            .contains("no rate for `standard.rcu_hour`")
+    );
+    // The reservation's total (32.283, above) + the plan 0.0052 × 730 = 3.796 − 4.745.
+    assert_eq!(doc["total"], "31.334");
+}
+
+#[test]
+fn a_plan_without_known_rates_is_refused() {
+    let yaml = PLAN.replace(
+        "    rates: { source: issue 12 worked check, standard: { write_per_million: 0.8 } }\n",
+        "",
+    );
+    let (_dir, path) = temp_workload(&yaml);
+    Case::new()
+        .args(["estimate", &path])
+        .run()
+        .code(1)
+        .stderr_has("rates for us-east-1 are unknown")
+        .stderr_has("savings_plan_rates")
+        .stderr_has("events/writes");
+}
+
+#[test]
+fn plan_terms_amounts_and_rates_are_checked() {
+    for (from, to, says) in [
+        ("per_hour: 0.05", "per_hour: 0", "commits to nothing"),
+        (
+            "per_hour: 0.05",
+            "per_hour: 0.05\n    term: 3y",
+            "sold for 1 year",
+        ),
+        (
+            "write_per_million: 0.8",
+            "write_per_million: 1.2",
+            "outside [0, 1]",
+        ),
+        (
+            "write_per_million: 0.8",
+            "storage_gb_month: 0.8",
+            "unknown field `storage_gb_month`",
+        ),
+    ] {
+        let (_dir, path) = temp_workload(&PLAN.replace(from, to));
+        Case::new()
+            .args(["estimate", &path])
+            .run()
+            .code(1)
+            .stderr_has(says)
+            .stderr_has("commitments.savings_plan");
+    }
+}
+
+#[test]
+fn focus_amortizes_commitments_and_shows_what_is_unused() {
+    // The half-day profile above: $36.50 committed, $30.75 used, $5.75 unused.
+    let yaml = PLAN.replace(
+        "    item_size: 1KB\n",
+        "    item_size: 1KB\n    traffic: { hourly: [1,1,1,1,1,1,1,1,1,1,1,1,3,3,3,3,3,3,3,3,3,3,3,3] }\n",
+    );
+    let (_dir, path) = temp_workload(&yaml);
+    let out = Case::new()
+        .args([
+            "estimate", &path, "--format", "focus", "--period", "2027-01",
+        ])
+        .run()
+        .success();
+    let (header, rows) = common::csv_table(&out.stdout);
+    let col = |n: &str| common::column(&header, n);
+    let row = |key: &str| {
+        rows.iter()
+            .find(|r| &r[col("x_LineItemKey")] == key)
+            .unwrap_or_else(|| panic!("{key}"))
+    };
+    let commitment = row("account/savings-plan/commitment");
+    assert_eq!(&commitment[col("ChargeCategory")], "Purchase");
+    assert_eq!(&commitment[col("BilledCost")], "36.5");
+    assert_eq!(&commitment[col("EffectiveCost")], "0.0");
+    assert_eq!(&commitment[col("CommitmentDiscountCategory")], "Spend");
+    // The covered writes: billed −38.4375, effective −38.4375 + 30.75 used = −7.6875.
+    let covered = row("account/savings-plan/us-east-1/standard.write_per_million/covered");
+    assert_eq!(&covered[col("EffectiveCost")], "-7.6875");
+    let unused = row("account/savings-plan/unused");
+    assert_eq!(&unused[col("CommitmentDiscountStatus")], "Unused");
+    assert_eq!(&unused[col("EffectiveCost")], "5.75"); // 36.5 − 30.75
+    assert_eq!(&unused[col("BilledCost")], "0.0");
+    // Both columns add up to the total: 62.5 + 36.5 − 38.4375 = 60.5625.
+    let sum = |c: usize| -> rust_decimal::Decimal { rows.iter().map(|r| common::dec(&r[c])).sum() };
+    assert_eq!(sum(col("BilledCost")), common::dec("60.5625"));
+    assert_eq!(sum(col("EffectiveCost")), common::dec("60.5625"));
+}
+
+#[test]
+fn a_forecast_applies_the_plan_for_its_year() {
+    // From 2027-02 for 12 months: a forecast from 2027-01 over 14 months has it in months
+    // 2–13 only: $62.50 in January and February 2028, $53.375 in between.
+    // Every put overwrites (no new items, so no storage that grows over the months).
+    let yaml = PLAN
+        .replace("per_hour: 0.05", "per_hour: 0.05\n    start: 2027-02")
+        .replace("rate: 100M/month }", "rate: 100M/month, overwrites: 1 }");
+    let (_dir, path) = temp_workload(&yaml);
+    let out = Case::new()
+        .args([
+            "forecast", &path, "--months", "14", "--start", "2027-01", "--format", "json",
+        ])
+        .run()
+        .success();
+    let doc: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    let totals: Vec<&str> = doc["months"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["total"].as_str().unwrap())
+        .collect();
+    assert_eq!(totals[0], "62.5");
+    assert!(totals[1..13].iter().all(|t| *t == "53.375"), "{totals:?}");
+    assert_eq!(totals[13], "62.5");
+    // 2 × 62.5 + 12 × 53.375 = 765.5.
+    assert_eq!(doc["total"], "765.5");
+}

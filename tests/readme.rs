@@ -165,6 +165,7 @@ fn the_json_documents_have_the_fields_the_readme_names() {
                 "total_rounded",
                 "rounding",
                 "fx",
+                "savings_plan",
                 "price_table",
                 "settings",
                 "tables",

@@ -26,6 +26,13 @@ pub enum EngineError {
         priced_in: String,
         from: String,
     },
+    /// A Database Savings Plan with eligible usage in a region whose rates nobody states.
+    MissingSavingsPlanRates {
+        region: String,
+        price: String,
+        table_id: String,
+        needed_by: String,
+    },
     /// A forecast the workload cannot be projected over (a growth list shorter than it).
     Forecast {
         path: String,
@@ -57,6 +64,15 @@ impl fmt::Display for EngineError {
                 write!(f, "price table `{table_id}` states no free-tier allowances")
             }
             EngineError::Forecast { path, message } => write!(f, "{path}: {message}"),
+            EngineError::MissingSavingsPlanRates {
+                region,
+                price,
+                table_id,
+                needed_by,
+            } => write!(
+                f,
+                "the Database Savings Plan's rates for {region} are unknown: neither `commitments.savings_plan.rates` nor price table `{table_id}` states `savings_plan_rates`, and `{needed_by}` (`{price}`) is eligible usage"
+            ),
             EngineError::FxMismatch { priced_in, from } => write!(
                 f,
                 "the estimate is priced in {priced_in}, and the exchange rate converts from {from}"
@@ -79,6 +95,7 @@ impl EngineError {
             EngineError::MissingPrice { .. } => "Consider importing the region's prices from the AWS Price List (`ddbcost prices import FILE --output-dir DIR`, then `--prices-dir DIR`), another price table with `--prices` (see `ddbcost prices`), or adding the price to the table with its source.".into(),
             EngineError::MissingRegion { .. } => "Consider importing that region's prices from the AWS Price List (`ddbcost prices import FILE --output-dir DIR`, then `--prices-dir DIR`), or removing the replica.".into(),
             EngineError::MissingFreeTier { .. } => "Consider running without `--free-tier`, or adding a `free_tier` block to the price table.".into(),
+            EngineError::MissingSavingsPlanRates { .. } => "Consider stating the plan's rates (fraction of list price per price, from the AWS Savings Plans price list) under `commitments.savings_plan.rates`, e.g. `rates: { source: \"…\", standard: { write_per_million: 0.8 } }`.".into(),
             EngineError::Forecast { .. } => "Consider one growth factor per month of the forecast, `3%/month`, or fewer `--months`.".into(),
             EngineError::FxMismatch { .. } => "Consider a rate from the price table's currency: `--fx-rate CUR=RATE`.".into(),
             EngineError::Overflow { .. } => "Consider checking the rates and sizes for a unit typo (e.g. `/s` instead of `/month`).".into(),

@@ -31,6 +31,8 @@ pub enum Component {
     /// Reserved capacity: the upfront fee, amortized over the term, and the hourly fee.
     ReservedUpfront,
     ReservedCapacity,
+    /// A Database Savings Plan: its commitment and the usage it covers (a credit).
+    SavingsPlan,
     ReplicatedWrites,
     ReplicaIndexWrites,
     ReplicaStorage,
@@ -58,6 +60,7 @@ impl Component {
             Component::TtlDeletes => "ttl-deletes",
             Component::ReservedUpfront => "reserved-upfront",
             Component::ReservedCapacity => "reserved-capacity",
+            Component::SavingsPlan => "savings-plan",
             Component::ReplicatedWrites => "replicated-writes",
             Component::ReplicaIndexWrites => "replica-index-writes",
             Component::ReplicaStorage => "replica-storage",
@@ -155,6 +158,8 @@ pub struct Estimate {
     /// Keys of lines left out of the total because their quantity is unknown.
     pub excluded: Vec<String>,
     pub warnings: Vec<String>,
+    /// How a Database Savings Plan was used, if the workload has one in force.
+    pub savings_plan: Option<super::SavingsPlanUse>,
 }
 
 impl Estimate {

@@ -184,6 +184,13 @@ pub fn forecast(
                 at >= s && at < end
             })
         });
+        // A savings plan applies from its start month for a year.
+        if let Some(sp) = &workload.savings_plan
+            && let Some(s) = sp.start
+            && !(at >= s && at < month_after(s, crate::model::SavingsPlan::TERM_MONTHS))
+        {
+            month.savings_plan = None;
+        }
         for (ti, t) in workload.tables.iter().enumerate() {
             let tpath = format!("tables.{}", t.name);
             let tf = factor(&t.forecast, k, at, &tpath)?;

@@ -46,6 +46,11 @@ pub fn convert(mut estimate: Estimate, fx: &Fx) -> Result<Estimate, EngineError>
         }
     }
     estimate.total = total;
+    if let Some(sp) = &estimate.savings_plan {
+        estimate.savings_plan = Some(sp.converted(rate).ok_or_else(|| EngineError::Overflow {
+            context: format!("the savings plan converted to {}", fx.to),
+        })?);
+    }
     estimate.currency.clone_from(&fx.to);
     estimate.fx = Some(fx.clone());
     Ok(estimate)
@@ -111,6 +116,7 @@ mod tests {
             total,
             excluded: Vec::new(),
             warnings: Vec::new(),
+            savings_plan: None,
         }
     }
 

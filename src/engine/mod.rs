@@ -18,6 +18,7 @@ mod fx;
 mod line;
 mod replicas;
 mod reservations;
+mod savings_plan;
 mod sizes;
 mod storage;
 mod streams;
@@ -29,6 +30,7 @@ pub use error::EngineError;
 pub use estimate::{Attribution, Basis, Component, Estimate, LineItem, PriceTableRef};
 pub use forecast::{Forecast, ForecastMonth, forecast};
 pub use fx::convert;
+pub use savings_plan::SavingsPlanUse;
 pub use usage::item_flows;
 
 use crate::model::{PriceBook, Settings, Workload};
@@ -53,6 +55,8 @@ pub fn estimate(
         crate::model::TableClass,
         capacity::TablePlans,
     )> = Vec::new();
+    // Hourly shapes of throughput lines, for a savings plan's hour-by-hour cover.
+    let mut shapes: savings_plan::Shapes = Vec::new();
     for table in &workload.tables {
         let usage = usage::table_usage(table, settings)?;
         // With a TTL retention and no stated count, the items stored are the inserts of one
@@ -64,6 +68,15 @@ pub fn estimate(
         });
         let sizes = sizes::TableSizes::of(sized.as_ref().unwrap_or(table), settings)?;
         let plans = capacity::table_plans(table, &usage, settings.month_hours)?;
+        if workload.savings_plan.is_some() {
+            savings_plan::table_shapes(
+                table,
+                &usage,
+                plans.as_ref(),
+                settings.month_hours,
+                &mut shapes,
+            )?;
+        }
         throughput::lines(
             &pricer,
             table,
@@ -110,10 +123,23 @@ pub fn estimate(
                 plans,
             })
             .collect();
-        lines.extend(reservations::lines(&pricer, &workload.reservations, &pool)?);
+        lines.extend(reservations::lines(
+            &pricer,
+            &workload.reservations,
+            &pool,
+            &mut shapes,
+        )?);
     }
     if settings.free_tier {
         lines.extend(free_tier::lines(&pricer, workload, &lines)?);
+    }
+    // The plan covers what is left after reservations and the free tier.
+    let mut plan_use = None;
+    if let Some(plan) = &workload.savings_plan {
+        let (plan_lines, used) =
+            savings_plan::lines(&pricer, plan, &lines, &shapes, &mut warnings)?;
+        lines.extend(plan_lines);
+        plan_use = Some(used);
     }
     let mut total = rust_decimal::Decimal::ZERO;
     let mut excluded = Vec::new();
@@ -146,6 +172,7 @@ pub fn estimate(
         total,
         excluded,
         warnings,
+        savings_plan: plan_use,
     })
 }
 

@@ -70,6 +70,7 @@ pub fn lines(
     pricer: &Pricer<'_>,
     reservations: &[Reservation],
     pool: &[Pooled<'_>],
+    shapes: &mut super::savings_plan::Shapes,
 ) -> Result<Vec<LineItem>, EngineError> {
     let mut out = Vec::new();
     let account: Arc<str> = Arc::from("(account)");
@@ -179,6 +180,11 @@ pub fn lines(
         };
         let key = cat!(base, "/covered");
         let list = pricer.price(&region, &list_key, &key)?;
+        // The covered units hour by hour, for a savings plan applied after reservations.
+        shapes.push((
+            key.clone(),
+            hourly.iter().map(|u| (*u).min(reserved_units)).collect(),
+        ));
         out.push(pricer.line_at(
             LineSpec {
                 key,

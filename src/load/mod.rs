@@ -8,6 +8,7 @@ mod pattern;
 pub mod prices;
 pub mod quantity;
 pub mod raw;
+pub mod savings_plan;
 pub mod suggest;
 mod workload;
 pub mod yaml;

@@ -79,6 +79,8 @@ struct RawPriceTable {
     /// Reserved capacity per block of 100 units (Standard class).
     reserved: Option<RawReservedPrices>,
     free_tier: Option<RawFreeTier>,
+    /// Database Savings Plan rates, with the source that states them.
+    savings_plan_rates: Option<super::savings_plan::RawRates>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -230,6 +232,32 @@ pub fn parse_price_table(text: &str, file: &str) -> Result<PriceTable, Error> {
         }),
         None => None,
     };
+    let savings_plan_rates = match &raw.savings_plan_rates {
+        Some(r) => {
+            if r.source.as_deref().is_none_or(|s| s.trim().is_empty()) {
+                return Err(Error::input(
+                    "savings-plan rates without a `source`: a rate nobody can trace cannot be trusted",
+                )
+                .file(file)
+                .path("savings_plan_rates.source")
+                .help("Consider `source:` naming the Savings Plans price list or page the rates come from."));
+            }
+            Some(super::savings_plan::rates(
+                r,
+                "savings_plan_rates",
+                "",
+                &|s, path, why| {
+                    Error::input(why)
+                        .file(file)
+                        .path(path)
+                        .at(super::savings_plan::at(s))
+                        .quoting(text)
+                        .help("Consider the rate as a fraction of list price, e.g. `0.8` for 20 % off.")
+                },
+            )?)
+        }
+        None => None,
+    };
     let _ = raw.notes;
     Ok(PriceTable {
         id: raw.id,
@@ -240,6 +268,7 @@ pub fn parse_price_table(text: &str, file: &str) -> Result<PriceTable, Error> {
         file: file.to_string(),
         prices,
         free_tier,
+        savings_plan_rates,
     })
 }
 

@@ -23,7 +23,8 @@ pub struct RawWorkload {
     pub tables: IndexMap<String, RawTable>,
     /// What-if scenarios; read by `scenario`, checked for shape here.
     pub scenarios: Option<RawScenarios>,
-    /// Commitments of the account: reserved capacity, pooled per region.
+    /// Commitments of the account: reserved capacity, pooled per region, and a Database
+    /// Savings Plan.
     pub commitments: Option<RawCommitments>,
 }
 
@@ -32,6 +33,17 @@ pub struct RawWorkload {
 pub struct RawCommitments {
     #[serde(default)]
     pub reserved: Vec<RawReservation>,
+    pub savings_plan: Option<RawSavingsPlan>,
+}
+
+/// A Database Savings Plan: `{ per_hour: 0.50, term: 1y, start: 2027-01, rates: {...} }`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawSavingsPlan {
+    pub per_hour: Scalar,
+    pub term: Option<Spanned<RawTerm>>,
+    pub start: Option<Scalar>,
+    pub rates: Option<super::savings_plan::RawRates>,
 }
 
 /// One reserved-capacity purchase: `{ region, capacity: wcu, units: 200, term: 1y, start }`.

@@ -207,6 +207,11 @@ fn convert(
                 .collect(),
             tables,
             reservations: cx.reservations(raw.commitments.as_ref())?,
+            savings_plan: cx.savings_plan(
+                raw.commitments
+                    .as_ref()
+                    .and_then(|c| c.savings_plan.as_ref()),
+            )?,
             placeholders: cx.placeholders.take(),
         },
         settings,
@@ -416,6 +421,78 @@ impl Cx<'_> {
             });
         }
         Ok(out)
+    }
+}
+
+impl Cx<'_> {
+    /// `commitments.savings_plan`: a positive commitment per hour, a 1-year term (the only
+    /// one AWS sells), an optional start month and rates.
+    fn savings_plan(
+        &self,
+        raw: Option<&super::raw::RawSavingsPlan>,
+    ) -> Result<Option<crate::model::SavingsPlan>, Error> {
+        let Some(sp) = raw else { return Ok(None) };
+        let path = "commitments.savings_plan";
+        let per_hour = self.scalar(
+            &sp.per_hour,
+            &format!("{path}.per_hour"),
+            super::quantity::parse_money,
+            "an amount per hour in the price table's currency, such as `0.50`",
+        )?;
+        if per_hour.is_zero() {
+            return Err(self.err(
+                &format!("{path}.per_hour"),
+                position(&sp.per_hour),
+                "a savings plan of 0 per hour commits to nothing",
+                "Consider the commitment in the price table's currency per hour, e.g. `per_hour: 0.50`, or remove the plan.",
+            ));
+        }
+        if let Some(t) = &sp.term
+            && matches!(t.value, super::raw::RawTerm::ThreeYears)
+        {
+            return Err(self.err(
+                &format!("{path}.term"),
+                position(t),
+                "Database Savings Plans are sold for 1 year, not 3",
+                "Consider `term: 1y` (or leave it out), or reserved capacity (`commitments.reserved`) for a 3-year term.",
+            ));
+        }
+        let start = sp
+            .start
+            .as_ref()
+            .map(|s| {
+                self.scalar(
+                    s,
+                    &format!("{path}.start"),
+                    parse_month,
+                    "a month such as `2027-01`",
+                )
+            })
+            .transpose()?;
+        let rates = sp
+            .rates
+            .as_ref()
+            .map(|r| {
+                super::savings_plan::rates(
+                    r,
+                    &format!("{path}.rates"),
+                    "stated in the workload",
+                    &|s, p, why| {
+                        self.err(
+                            p,
+                            super::savings_plan::at(s),
+                            why,
+                            "Consider the rate as a fraction of list price, e.g. `0.8` for 20 % off.",
+                        )
+                    },
+                )
+            })
+            .transpose()?;
+        Ok(Some(crate::model::SavingsPlan {
+            per_hour,
+            start,
+            rates,
+        }))
     }
 }
 

@@ -9,12 +9,15 @@ mod settings;
 mod workload;
 
 pub use fx::Fx;
-pub use prices::{CapacityKind, FreeTier, PRICE_SLOTS, PriceBook, PriceKey, PriceTable, term_code};
+pub use prices::{
+    CapacityKind, FreeTier, PRICE_SLOTS, PriceBook, PriceKey, PriceTable, SavingsPlanRates,
+    term_code,
+};
 pub use quantity::{DataSize, Period, Rate, SizeUnit};
 pub use settings::{GbConvention, Settings};
 pub use workload::{
     AccessPattern, Backups, Capacity, CapacityMode, Consistency, ConsumerKind, Forecasting, Growth,
     Index, IndexKind, IndexObserved, KeySchema, Operation, Projection, ProvisionedCapacity,
-    Reservation, Reserved, ReservedTerm, Retention, SizeClass, Stream, StreamConsumer, Table,
-    TableClass, TableObserved, TrafficProfile, Workload,
+    Reservation, Reserved, ReservedTerm, Retention, SavingsPlan, SizeClass, Stream, StreamConsumer,
+    Table, TableClass, TableObserved, TrafficProfile, Workload,
 };

@@ -188,6 +188,34 @@ pub fn term_code(term: ReservedTerm) -> &'static str {
     }
 }
 
+/// Database Savings Plan rates: for each eligible price, the fraction of its list price the
+/// plan charges (`0.8` = 20 % off). A price without a rate is not eligible. Rates are data
+/// (a price table's `savings_plan_rates` or a workload's `commitments.savings_plan.rates`),
+/// never constants: AWS publishes them in the Savings Plans price list, per usage type.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SavingsPlanRates {
+    pub rates: BTreeMap<PriceKey, Decimal>,
+    /// Where the rates come from.
+    pub source: String,
+}
+
+impl PriceKey {
+    /// Whether a Database Savings Plan can cover this price at all: DynamoDB on-demand
+    /// throughput and provisioned capacity (of tables, indexes and replicas).
+    #[must_use]
+    pub fn savings_plan_eligible(&self) -> bool {
+        matches!(
+            self,
+            PriceKey::ReadPerMillion(_)
+                | PriceKey::WritePerMillion(_)
+                | PriceKey::ReplicatedWritePerMillion(_)
+                | PriceKey::RcuHour(_)
+                | PriceKey::WcuHour(_)
+                | PriceKey::ReplicatedWcuHour(_)
+        )
+    }
+}
+
 /// Free-tier allowances per account and region (applied only with `--free-tier`).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct FreeTier {
@@ -226,6 +254,8 @@ pub struct PriceTable {
     pub file: String,
     pub prices: BTreeMap<PriceKey, Decimal>,
     pub free_tier: Option<FreeTier>,
+    /// Database Savings Plan rates for this region, where a source states them.
+    pub savings_plan_rates: Option<SavingsPlanRates>,
 }
 
 impl PriceTable {

@@ -18,6 +18,8 @@ pub struct Workload {
     /// Reserved capacity bought for the account, applied to each region's pooled provisioned
     /// capacity.
     pub reservations: Vec<Reservation>,
+    /// A Database Savings Plan of the account, applied after reservations.
+    pub savings_plan: Option<SavingsPlan>,
     /// Paths of values still written as `TODO` (usage `ddbcost import` could not know): the
     /// lines that need them depend on usage, and `--strict` refuses the workload.
     pub placeholders: Vec<String>,
@@ -196,6 +198,22 @@ pub struct Reservation {
     pub term: ReservedTerm,
     /// The first month it applies (year, month); `None`: always (an estimate's month).
     pub start: Option<(i64, u32)>,
+}
+
+/// A Database Savings Plan: a commitment of `per_hour` (in the price tables' currency) for
+/// one year, no upfront, billed every hour whether used or not.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SavingsPlan {
+    pub per_hour: Decimal,
+    /// The first month it applies; `None`: always (an estimate's month).
+    pub start: Option<(i64, u32)>,
+    /// Rates stated in the workload, used instead of the price tables' for every region.
+    pub rates: Option<crate::model::SavingsPlanRates>,
+}
+
+impl SavingsPlan {
+    /// Database Savings Plans are sold for one year.
+    pub const TERM_MONTHS: u32 = 12;
 }
 
 /// Growth over a forecast.

@@ -179,6 +179,9 @@ pub fn table(c: &Comparison) -> String {
     if let Some(fx) = super::fx_statement(e) {
         out.push_str(&format!("{fx}.\n"));
     }
+    if let Some(sp) = super::savings_plan_statement(e) {
+        out.push_str(&format!("{sp}.\n"));
+    }
     out
 }
 

@@ -25,6 +25,13 @@ pub const HEADER: &[&str] = &[
     "ChargeFrequency",
     "ChargePeriodEnd",
     "ChargePeriodStart",
+    "CommitmentDiscountCategory",
+    "CommitmentDiscountId",
+    "CommitmentDiscountName",
+    "CommitmentDiscountQuantity",
+    "CommitmentDiscountStatus",
+    "CommitmentDiscountType",
+    "CommitmentDiscountUnit",
     "ConsumedQuantity",
     "ConsumedUnit",
     "ContractedCost",
@@ -118,23 +125,90 @@ fn ascii(text: &str) -> String {
     out
 }
 
-/// A monthly estimate carries reserved capacity's upfront fee amortized over the term: a
-/// recurring committed charge of the month, not the one-time purchase (which FOCUS would
-/// record with an EffectiveCost of 0 in the month it is paid).
+/// Commitments are purchases: reserved capacity's fees (the upfront one amortized over the
+/// term, a recurring charge of the month, not the one-time payment) and a savings plan's
+/// hourly commitment. Free tier and what commitments cover are credits (negative amounts).
 fn category(item: &LineItem) -> &'static str {
-    // Free tier and the capacity reserved units cover are credits (negative amounts).
     match item.component {
         Component::FreeTier => "Credit",
         _ if item.unit_price.is_sign_negative() => "Credit",
+        Component::ReservedUpfront | Component::ReservedCapacity | Component::SavingsPlan => {
+            "Purchase"
+        }
         _ => "Usage",
     }
 }
 
 fn frequency(item: &LineItem) -> &'static str {
     match item.component {
-        Component::ReservedUpfront | Component::ReservedCapacity => "Recurring",
+        Component::ReservedUpfront | Component::ReservedCapacity | Component::SavingsPlan => {
+            "Recurring"
+        }
         _ => "Usage-Based",
     }
+}
+
+/// The commitment a line belongs to, in FOCUS's terms.
+struct Commitment {
+    id: String,
+    name: String,
+    category: &'static str,
+    kind: &'static str,
+    /// For purchases: what the commitment makes available this month, and its unit.
+    quantity: Option<(Decimal, String)>,
+}
+
+/// Reserved capacity (`account/reserved/<region>/<kind>/…`, or a table's own
+/// `<table>/reserved/<kind>/…`) commits to capacity units (FOCUS category Usage); a savings
+/// plan (`account/savings-plan/…`) to spend (Spend).
+fn commitment(e: &Estimate, i: &LineItem) -> Option<Commitment> {
+    let purchase = category(i) == "Purchase";
+    if i.component == Component::SavingsPlan || i.key.starts_with("account/savings-plan/") {
+        return Some(Commitment {
+            id: format!("ddbcost:{}:savings-plan", e.workload),
+            name: "Database Savings Plan".to_string(),
+            category: "Spend",
+            kind: "Database Savings Plan",
+            quantity: purchase.then(|| {
+                (
+                    i.pricing_cost.unwrap_or_default(),
+                    e.price_table.currency.clone(),
+                )
+            }),
+        });
+    }
+    let (scope, rest) = i.key.split_once("/reserved/")?;
+    let mut parts = rest.split('/');
+    // account/reserved/<region>/<kind>/… or <table>/reserved/<kind>/…
+    let (scope, kind) = if scope == "account" {
+        let region = parts.next()?;
+        (region.to_string(), parts.next()?)
+    } else {
+        (format!("table {scope}"), parts.next()?)
+    };
+    let upper = kind.to_ascii_uppercase();
+    let hours = e.settings.month_hours;
+    let quantity = if purchase {
+        // Units reserved × the month's hours: the upfront line counts blocks of 100, the
+        // hourly one block-hours.
+        let units_hours = match (i.unit, i.quantity) {
+            ("100 units", Some(q)) => q
+                .checked_mul(Decimal::ONE_HUNDRED)
+                .and_then(|u| u.checked_mul(hours)),
+            ("100-unit-hour", Some(q)) => q.checked_mul(Decimal::ONE_HUNDRED),
+            _ => None,
+        };
+        units_hours.map(|q| (q, format!("{upper}-Hours")))
+    } else {
+        None
+    };
+    Some(Commitment {
+        id: format!("ddbcost:{}:reserved:{scope}:{kind}", e.workload),
+        name: format!("Reserved {upper}, {scope}"),
+        category: "Usage",
+        kind: "Reserved Capacity",
+        quantity,
+    })
 }
 
 /// A decimal with at least one fractional digit: the validator infers column types from the
@@ -148,6 +222,87 @@ fn decimal(v: Decimal) -> String {
     }
 }
 
+/// How a row departs from its line: commitments move cost between `BilledCost` (when it is
+/// paid) and `EffectiveCost` (where it is consumed).
+struct Row<'a> {
+    category: &'static str,
+    effective: Decimal,
+    pricing_effective: Decimal,
+    status: &'static str,
+    commit: Option<&'a Commitment>,
+}
+
+/// FOCUS's view of commitments: a purchase's `EffectiveCost` is 0, the usage it covers
+/// carries its amortized share (each credit for covered usage gets `fees × used ÷ bought`),
+/// and what is left is an `Unused` usage row. `BilledCost` and `EffectiveCost` then both add
+/// up to the estimate's total.
+struct Amortized {
+    id: String,
+    /// Fees in the billing and the pricing currency.
+    fees: (Decimal, Decimal),
+    /// What the purchases make available (unit-hours, or money for a savings plan).
+    bought: Decimal,
+    unit: String,
+    /// Credit lines (index) and what each consumed, in `unit`.
+    used: Vec<(usize, Decimal)>,
+    /// A purchase line, as the template of the unused row.
+    purchase: usize,
+}
+
+fn amortize(e: &Estimate, commits: &[Option<Commitment>]) -> Vec<Amortized> {
+    let mut out: Vec<Amortized> = Vec::new();
+    for (n, (i, c)) in e.line_items.iter().zip(commits).enumerate() {
+        let (Some(c), Some(cost)) = (c, i.cost) else {
+            continue;
+        };
+        let pos = if let Some(p) = out.iter().position(|a| a.id == c.id) {
+            p
+        } else {
+            out.push(Amortized {
+                id: c.id.clone(),
+                fees: (Decimal::ZERO, Decimal::ZERO),
+                bought: Decimal::ZERO,
+                unit: String::new(),
+                used: Vec::new(),
+                purchase: n,
+            });
+            out.len().saturating_sub(1)
+        };
+        let a = &mut out[pos];
+        // Sums of a few exact engine figures, each already checked: saturating for no panic.
+        if let Some((q, unit)) = &c.quantity {
+            a.fees.0 = a.fees.0.saturating_add(cost);
+            a.fees.1 = a.fees.1.saturating_add(i.pricing_cost.unwrap_or(cost));
+            // The upfront and the hourly fee of one purchase make the same units available:
+            // count them once, from the hourly fee (or the plan's commitment).
+            if i.unit != "100 units" {
+                a.bought = a.bought.saturating_add(*q);
+            }
+            a.unit.clone_from(unit);
+            a.purchase = n;
+        } else if c.category == "Spend" {
+            // Covered usage at list × the plan's rate: the commitment it consumed.
+            let rate = e
+                .savings_plan
+                .as_ref()
+                .and_then(|sp| sp.covered_rates.iter().find(|(k, _)| *k == i.key))
+                .map_or(Decimal::ONE, |(_, r)| *r);
+            let list = Decimal::ZERO.saturating_sub(i.pricing_cost.unwrap_or(cost));
+            a.used.push((n, list.checked_mul(rate).unwrap_or_default()));
+        } else {
+            a.used.push((n, i.quantity.unwrap_or_default()));
+        }
+    }
+    out
+}
+
+/// `part` of `whole` (`fees × used ÷ bought`), 0 when nothing was bought.
+fn share(fees: Decimal, used: Decimal, bought: Decimal) -> Decimal {
+    fees.checked_mul(used)
+        .and_then(|x| x.checked_div(bought))
+        .unwrap_or_default()
+}
+
 /// The FOCUS CSV for `estimates` (scenario name, estimate) and the number of lines left out.
 #[must_use]
 pub fn render(estimates: &[(&str, &Estimate)], period: Period) -> (String, usize) {
@@ -155,100 +310,222 @@ pub fn render(estimates: &[(&str, &Estimate)], period: Period) -> (String, usize
     let _ = w.write_record(HEADER);
     let mut skipped = 0;
     for (scenario, e) in estimates {
-        for i in &e.line_items {
-            let (Some(quantity), Some(cost)) = (i.quantity, i.cost) else {
+        let commits: Vec<Option<Commitment>> =
+            e.line_items.iter().map(|i| commitment(e, i)).collect();
+        let amortized = amortize(e, &commits);
+        for (n, (i, c)) in e.line_items.iter().zip(&commits).enumerate() {
+            let (Some(_), Some(cost)) = (i.quantity, i.cost) else {
                 skipped = usize::saturating_add(skipped, 1);
                 continue;
             };
-            // The engine computed the cost as quantity × unit price (checked): the same product.
-            let list_cost = quantity.checked_mul(i.unit_price).unwrap_or(cost);
-            let d = decimal;
-            let usage = category(i) == "Usage";
-            let unit = focus_unit(i.unit, e.settings.gb == crate::model::GbConvention::Binary);
-            let region_known = !i.region.is_empty() && i.region.contains('-');
-            let resource = format!("{}/table/{}", e.workload, i.table);
-            // Every field ASCII, whatever the workload's names and labels hold.
-            let record = [
-                d(cost),
-                // Not an AWS account number: an all-digit id would also read as a number.
-                ascii(&format!("estimate:{}", e.workload)),
-                ascii(&e.workload),
-                "Estimate".to_string(),
-                e.currency.clone(),
-                period.end_time(),
-                period.start_time(),
-                category(i).to_string(),
-                String::new(),
-                ascii(&i.label),
-                frequency(i).to_string(),
-                period.end_time(),
-                period.start_time(),
-                if usage { d(quantity) } else { String::new() },
-                if usage { unit.clone() } else { String::new() },
-                d(cost),
-                d(i.unit_price),
-                d(cost),
-                String::new(), // no invoice for an estimate
-                "Amazon Web Services".to_string(),
-                d(list_cost),
-                d(i.unit_price),
-                if matches!(
-                    i.component,
-                    Component::ReservedUpfront | Component::ReservedCapacity
-                ) {
-                    "Committed"
+            let pricing_cost = i.pricing_cost.unwrap_or(cost);
+            let mut row = Row {
+                category: category(i),
+                effective: cost,
+                pricing_effective: pricing_cost,
+                status: "",
+                commit: c.as_ref(),
+            };
+            if row.category == "Purchase" {
+                row.effective = Decimal::ZERO;
+                row.pricing_effective = Decimal::ZERO;
+            }
+            if let Some(a) = amortized
+                .iter()
+                .find(|a| a.used.iter().any(|(k, _)| *k == n))
+                && let Some((_, used)) = a.used.iter().find(|(k, _)| *k == n)
+            {
+                row.effective = cost.saturating_add(share(a.fees.0, *used, a.bought));
+                row.pricing_effective =
+                    pricing_cost.saturating_add(share(a.fees.1, *used, a.bought));
+            }
+            let _ = w.write_record(record(e, scenario, period, i, &row));
+        }
+        for a in &amortized {
+            let used: Decimal = a
+                .used
+                .iter()
+                .fold(Decimal::ZERO, |s, (_, u)| s.saturating_add(*u));
+            let given = |fees: Decimal| {
+                a.used.iter().fold(Decimal::ZERO, |s, (_, u)| {
+                    s.saturating_add(share(fees, *u, a.bought))
+                })
+            };
+            let left = (
+                a.fees.0.saturating_sub(given(a.fees.0)),
+                a.fees.1.saturating_sub(given(a.fees.1)),
+            );
+            if left.0.is_zero() && left.1.is_zero() {
+                continue;
+            }
+            let template = &e.line_items[a.purchase];
+            let Some(Some(commit)) = commits.get(a.purchase) else {
+                continue;
+            };
+            // A table's own reservation has no credit row: its cover is netted in the
+            // table's capacity line, so what is left is used there, not unused.
+            let own = a.used.is_empty();
+            let unused = a.bought.saturating_sub(used).max(Decimal::ZERO);
+            let line = LineItem {
+                key: format!(
+                    "{}/{}",
+                    template
+                        .key
+                        .rsplit_once('/')
+                        .map_or(template.key.as_str(), |(k, _)| k),
+                    if own { "applied" } else { "unused" }
+                ),
+                label: std::borrow::Cow::Owned(if own {
+                    format!(
+                        "{}: fees applied to the table's provisioned capacity",
+                        commit.name
+                    )
                 } else {
-                    "Standard"
-                }
-                .to_string(),
-                e.price_table.currency.clone(),
-                d(i.pricing_unit_price),
-                d(i.pricing_cost.unwrap_or(cost)),
-                d(i.pricing_unit_price),
-                d(quantity),
-                unit,
-                "Amazon Web Services".to_string(),
-                "Amazon Web Services".to_string(),
-                if region_known {
-                    i.region.to_string()
-                } else {
-                    String::new()
+                    format!(
+                        "{}: unused commitment ({} {} not consumed)",
+                        commit.name,
+                        unused.round_dp(2).normalize(),
+                        a.unit
+                    )
+                }),
+                quantity: Some(unused),
+                unit: match a.unit.as_str() {
+                    "RCU-Hours" => "RCU-hour",
+                    "WCU-Hours" => "WCU-hour",
+                    _ => "commitment",
                 },
-                if region_known {
-                    i.region.to_string()
-                } else {
-                    String::new()
-                },
-                ascii(&resource),
-                ascii(&i.table),
-                "DynamoDB Table".to_string(),
-                "Databases".to_string(),
-                "Amazon DynamoDB".to_string(),
-                "NoSQL Databases".to_string(),
-                i.price_key.to_string(),
-                i.component.name().to_string(),
-                format!("{}:{}", e.price_table.id, i.price_key),
-                String::new(),
-                String::new(),
-                String::new(),
-                "Estimate".to_string(),
-                ascii(scenario),
-                e.price_table.id.clone(),
-                e.price_table.effective.clone(),
-                i.key.clone(),
-                i.patterns().join(";"),
-                i.basis.name().to_string(),
-                e.fx.as_ref().map(|fx| d(fx.rate)).unwrap_or_default(),
-                e.fx.as_ref().map(|fx| fx.date.clone()).unwrap_or_default(),
-                e.fx.as_ref()
-                    .map(|fx| fx.source.clone())
-                    .unwrap_or_default(),
-            ];
-            let _ = w.write_record(record.iter().map(|f| ascii(f)));
+                unit_price: Decimal::ZERO,
+                pricing_unit_price: Decimal::ZERO,
+                cost: Some(Decimal::ZERO),
+                pricing_cost: Some(Decimal::ZERO),
+                attribution: Vec::new(),
+                ..template.clone()
+            };
+            let unused_commit = Commitment {
+                id: commit.id.clone(),
+                name: commit.name.clone(),
+                category: commit.category,
+                kind: commit.kind,
+                quantity: Some((unused, a.unit.clone())),
+            };
+            let row = Row {
+                category: "Usage",
+                effective: left.0,
+                pricing_effective: left.1,
+                status: if own { "Used" } else { "Unused" },
+                commit: Some(&unused_commit),
+            };
+            let _ = w.write_record(record(e, scenario, period, &line, &row));
         }
     }
     (
         String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default(),
         skipped,
     )
+}
+
+/// One FOCUS row for line `i` as `row` says; every field ASCII, whatever the workload's
+/// names and labels hold.
+fn record(
+    e: &Estimate,
+    scenario: &str,
+    period: Period,
+    i: &LineItem,
+    row: &Row<'_>,
+) -> Vec<String> {
+    let quantity = i.quantity.unwrap_or_default();
+    let cost = i.cost.unwrap_or_default();
+    // The engine computed the cost as quantity × unit price (checked): the same product.
+    let list_cost = quantity.checked_mul(i.unit_price).unwrap_or(cost);
+    let d = decimal;
+    let usage = row.category == "Usage";
+    let unit = focus_unit(i.unit, e.settings.gb == crate::model::GbConvention::Binary);
+    let region_known = !i.region.is_empty() && i.region.contains('-');
+    let c = row.commit;
+    let resource = format!("{}/table/{}", e.workload, i.table);
+    let record = [
+        d(cost),
+        // Not an AWS account number: an all-digit id would also read as a number.
+        format!("estimate:{}", e.workload),
+        e.workload.clone(),
+        "Estimate".to_string(),
+        e.currency.clone(),
+        period.end_time(),
+        period.start_time(),
+        row.category.to_string(),
+        String::new(),
+        i.label.to_string(),
+        if usage && c.is_some() {
+            "Usage-Based"
+        } else {
+            frequency(i)
+        }
+        .to_string(),
+        period.end_time(),
+        period.start_time(),
+        c.map(|c| c.category.to_string()).unwrap_or_default(),
+        c.map(|c| c.id.clone()).unwrap_or_default(),
+        c.map(|c| c.name.clone()).unwrap_or_default(),
+        c.and_then(|c| c.quantity.as_ref())
+            .map(|(q, _)| d(*q))
+            .unwrap_or_default(),
+        row.status.to_string(),
+        c.map(|c| c.kind.to_string()).unwrap_or_default(),
+        c.and_then(|c| c.quantity.as_ref())
+            .map(|(_, u)| u.clone())
+            .unwrap_or_default(),
+        if usage { d(quantity) } else { String::new() },
+        if usage { unit.clone() } else { String::new() },
+        d(cost),
+        d(i.unit_price),
+        d(row.effective),
+        String::new(), // no invoice for an estimate
+        "Amazon Web Services".to_string(),
+        d(list_cost),
+        d(i.unit_price),
+        if c.is_some() { "Committed" } else { "Standard" }.to_string(),
+        e.price_table.currency.clone(),
+        d(i.pricing_unit_price),
+        d(row.pricing_effective),
+        d(i.pricing_unit_price),
+        d(quantity),
+        unit,
+        "Amazon Web Services".to_string(),
+        "Amazon Web Services".to_string(),
+        if region_known {
+            i.region.to_string()
+        } else {
+            String::new()
+        },
+        if region_known {
+            i.region.to_string()
+        } else {
+            String::new()
+        },
+        resource,
+        i.table.to_string(),
+        "DynamoDB Table".to_string(),
+        "Databases".to_string(),
+        "Amazon DynamoDB".to_string(),
+        "NoSQL Databases".to_string(),
+        i.price_key.to_string(),
+        i.component.name().to_string(),
+        format!("{}:{}", e.price_table.id, i.price_key),
+        String::new(),
+        String::new(),
+        String::new(),
+        "Estimate".to_string(),
+        scenario.to_string(),
+        e.price_table.id.clone(),
+        e.price_table.effective.clone(),
+        i.key.clone(),
+        i.patterns().join(";"),
+        i.basis.name().to_string(),
+        e.fx.as_ref().map(|fx| d(fx.rate)).unwrap_or_default(),
+        e.fx.as_ref().map(|fx| fx.date.clone()).unwrap_or_default(),
+        e.fx.as_ref()
+            .map(|fx| fx.source.clone())
+            .unwrap_or_default(),
+    ];
+    record.iter().map(|f| ascii(f)).collect()
 }

@@ -132,6 +132,10 @@ pub fn render(c: &Comparison, period: Period) -> String {
         Some(fx) => format!("{meta} · {fx}"),
         None => meta,
     };
+    let meta = match super::savings_plan_statement(e) {
+        Some(sp) => format!("{meta} · {sp}"),
+        None => meta,
+    };
     let (total_label, total) = match c.scenarios.last() {
         Some(last) => (
             "Baseline → last scenario".to_string(),

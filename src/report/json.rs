@@ -19,6 +19,8 @@ pub struct EstimateDoc {
     pub rounding: String,
     /// The conversion costs are shown with; `null` when they are in the price table's currency.
     pub fx: Option<FxDoc>,
+    /// How a Database Savings Plan was used; `null` without one.
+    pub savings_plan: Option<SavingsPlanDoc>,
     pub price_table: PriceTableDoc,
     pub settings: SettingsDoc,
     pub tables: Vec<TableDoc>,
@@ -45,6 +47,27 @@ pub struct FxDoc {
     pub rate: Decimal,
     pub date: String,
     pub source: String,
+}
+
+/// A Database Savings Plan's month: amounts exact, in the estimate's currency; shares of 1.
+#[derive(Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct SavingsPlanDoc {
+    pub per_hour: Decimal,
+    /// The commitment billed this month.
+    pub commitment: Decimal,
+    /// The part of the commitment the covered usage consumed.
+    pub used: Decimal,
+    /// Eligible usage at list price (after reservations).
+    pub eligible: Decimal,
+    /// Eligible usage covered, at list price.
+    pub covered: Decimal,
+    /// covered ÷ eligible.
+    pub coverage: Decimal,
+    /// used ÷ commitment.
+    pub utilization: Decimal,
+    /// covered − commitment.
+    pub savings: Decimal,
+    pub rate_sources: Vec<String>,
 }
 
 #[derive(Debug, Serialize, Deserialize, PartialEq, Eq)]
@@ -106,6 +129,17 @@ pub fn document(e: &Estimate) -> EstimateDoc {
             rate: fx.rate.normalize(),
             date: fx.date.clone(),
             source: fx.source.clone(),
+        }),
+        savings_plan: e.savings_plan.as_ref().map(|sp| SavingsPlanDoc {
+            per_hour: sp.per_hour.normalize(),
+            commitment: sp.commitment.normalize(),
+            used: sp.used.normalize(),
+            eligible: sp.eligible.normalize(),
+            covered: sp.covered.normalize(),
+            coverage: sp.coverage().normalize(),
+            utilization: sp.utilization().normalize(),
+            savings: sp.savings().normalize(),
+            rate_sources: sp.sources.clone(),
         }),
         price_table: PriceTableDoc {
             id: e.price_table.id.clone(),

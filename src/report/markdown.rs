@@ -42,7 +42,11 @@ pub fn table(header: &[&str], right: &[bool], rows: &[Vec<String>]) -> String {
 #[must_use]
 pub fn footer(e: &Estimate) -> String {
     let p = &e.price_table;
-    let fx = super::fx_statement(e).map_or_else(String::new, |f| format!(" {}.", cell(&f)));
+    let fx = super::fx_statement(e)
+        .into_iter()
+        .chain(super::savings_plan_statement(e))
+        .map(|f| format!(" {}.", cell(&f)))
+        .collect::<String>();
     format!(
         "_Prices: {} ({}, {}), effective {}. {}-hour month, GB = {}, free tier {}.{fx} {}._\n",
         cell(&p.id),

@@ -30,6 +30,31 @@ pub fn fx_statement(e: &crate::engine::Estimate) -> Option<String> {
     })
 }
 
+/// How a Database Savings Plan was used, as one sentence for footers; `None` without a plan.
+/// Money is rounded to the currency's minor unit, shares to a tenth of a percent.
+#[must_use]
+pub fn savings_plan_statement(e: &crate::engine::Estimate) -> Option<String> {
+    let sp = e.savings_plan.as_ref()?;
+    let pct = |share: rust_decimal::Decimal| {
+        crate::engine::percent(share)
+            .unwrap_or_default()
+            .round_dp(1)
+            .normalize()
+    };
+    let c = &e.currency;
+    Some(format!(
+        "Database Savings Plan: {} {c} an hour ({} {c} this month); {}% of the commitment used; covers {}% of eligible usage ({} of {} {c} at list price); saves {} {c} against list; rates: {}",
+        sp.per_hour.normalize(),
+        money::display(sp.commitment, c),
+        pct(sp.utilization()),
+        pct(sp.coverage()),
+        money::display(sp.covered, c),
+        money::display(sp.eligible, c),
+        money::display(sp.savings(), c),
+        sp.sources.join("; ")
+    ))
+}
+
 /// How an estimate is broken down in the human and CSV views.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Breakdown {

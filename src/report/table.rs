@@ -145,6 +145,9 @@ fn footer(e: &Estimate) -> String {
     if let Some(fx) = super::fx_statement(e) {
         out.push_str(&format!("\n{fx}."));
     }
+    if let Some(sp) = super::savings_plan_statement(e) {
+        out.push_str(&format!("\n{sp}."));
+    }
     if !e.excluded.is_empty() {
         out.push_str(&format!(
             "\nNot in the total (depends on usage): {}.",

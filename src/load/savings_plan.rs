@@ -1,0 +1,98 @@
+//! Database Savings Plan rates as written — in a price table's `savings_plan_rates` or a
+//! workload's `commitments.savings_plan.rates` — with the same keys as the prices they
+//! discount: `standard.write_per_million: 0.8` charges 80 % of that list price. Only DynamoDB
+//! throughput prices can be covered (on-demand request units and provisioned capacity); a
+//! storage or backup price under `savings_plan_rates` is an unknown field.
+
+use serde::Deserialize;
+
+use super::quantity::parse_share;
+use super::raw::Scalar;
+use super::yaml::position;
+use crate::error::Error;
+use crate::model::{PriceKey, SavingsPlanRates, TableClass};
+
+/// `savings_plan_rates` / `rates`: per table class, the eligible prices' rates.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawRates {
+    /// Where the rates come from (required in a price table).
+    pub source: Option<String>,
+    pub standard: Option<RawClassRates>,
+    pub standard_ia: Option<RawClassRates>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawClassRates {
+    read_per_million: Option<Scalar>,
+    write_per_million: Option<Scalar>,
+    replicated_write_per_million: Option<Scalar>,
+    rcu_hour: Option<Scalar>,
+    wcu_hour: Option<Scalar>,
+    replicated_wcu_hour: Option<Scalar>,
+}
+
+/// Converts written rates: each a fraction of list price in (0, 1] (`0.8` or `80%`).
+/// `fail(scalar, path, why)` builds the error for a bad value at `prefix.path`.
+///
+/// # Errors
+/// A rate outside (0, 1] or not a number; no rate at all.
+pub fn rates(
+    raw: &RawRates,
+    prefix: &str,
+    default_source: &str,
+    fail: &dyn Fn(Option<&Scalar>, &str, String) -> Error,
+) -> Result<SavingsPlanRates, Error> {
+    let mut out = SavingsPlanRates {
+        rates: std::collections::BTreeMap::new(),
+        source: raw
+            .source
+            .clone()
+            .unwrap_or_else(|| default_source.to_string()),
+    };
+    for (class, block) in [
+        (TableClass::Standard, &raw.standard),
+        (TableClass::StandardIa, &raw.standard_ia),
+    ] {
+        let Some(b) = block else { continue };
+        for (key, s) in [
+            (PriceKey::ReadPerMillion(class), &b.read_per_million),
+            (PriceKey::WritePerMillion(class), &b.write_per_million),
+            (
+                PriceKey::ReplicatedWritePerMillion(class),
+                &b.replicated_write_per_million,
+            ),
+            (PriceKey::RcuHour(class), &b.rcu_hour),
+            (PriceKey::WcuHour(class), &b.wcu_hour),
+            (PriceKey::ReplicatedWcuHour(class), &b.replicated_wcu_hour),
+        ] {
+            let Some(s) = s else { continue };
+            let path = format!("{prefix}.{}", key.path());
+            let rate = parse_share(&s.value)
+                .map_err(|why| fail(Some(s), &path, format!("{why}; expected the fraction of list price the plan charges, such as `0.8` or `80%`")))?;
+            if rate.is_zero() {
+                return Err(fail(
+                    Some(s),
+                    &path,
+                    "a rate of 0 would make covered usage free; expected the fraction of list price the plan charges, such as `0.8`".to_string(),
+                ));
+            }
+            out.rates.insert(key, rate);
+        }
+    }
+    if out.rates.is_empty() {
+        return Err(fail(
+            None,
+            prefix,
+            "states no rate; expected at least one eligible price, such as `standard: { write_per_million: 0.8 }`".to_string(),
+        ));
+    }
+    Ok(out)
+}
+
+/// A scalar's position, for callers building errors.
+#[must_use]
+pub fn at(s: Option<&Scalar>) -> Option<(u64, u64)> {
+    s.and_then(position)
+}
