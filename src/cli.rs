@@ -100,6 +100,11 @@ pub struct ForecastArgs {
     /// CSV for Excel (byte-order mark, CRLF, guarded formula-like text).
     #[arg(long)]
     pub excel: bool,
+    /// Also price commitment options over the horizon: reserved blocks per region and a
+    /// savings-plan commitment that minimize the total, and each at 30 % lower traffic
+    /// (table, markdown or json).
+    #[arg(long)]
+    pub advise: bool,
     /// Write the report to this file (atomically) instead of standard output.
     #[arg(long, short)]
     pub output: Option<String>,

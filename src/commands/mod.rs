@@ -704,6 +704,13 @@ fn forecast(args: &crate::cli::ForecastArgs) -> Result<(), Error> {
     if args.excel && args.format != Format::Csv {
         return Err(Error::usage("`--excel` shapes CSV").help("Consider `--format csv --excel`."));
     }
+    if args.advise && !matches!(args.format, Format::Table | Format::Markdown | Format::Json) {
+        return Err(Error::usage(format!(
+            "`--advise` adds a table of options to table, markdown or json output, not {:?}",
+            args.format
+        ))
+        .help("Consider `--advise --format json`, or the export without `--advise`."));
+    }
     let start = match args.start.as_deref() {
         Some(text) => Period::parse(text).map_err(|why| {
             Error::usage(format!("--start: {why}")).help("Consider `--start 2027-01`.")
@@ -738,6 +745,20 @@ fn forecast(args: &crate::cli::ForecastArgs) -> Result<(), Error> {
         args.months,
     )
     .map_err(|e| Error::from(e).file(file))?;
+    let mut advice = if args.advise {
+        Some(
+            engine::advise_commitments(
+                &workload,
+                &book,
+                &settings,
+                (i64::from(start.year), start.month),
+                args.months,
+            )
+            .map_err(|e| Error::from(e).file(file))?,
+        )
+    } else {
+        None
+    };
     let first = format!("{}-{:02}", start.year, start.month);
     for m in &mut f.months {
         freshness(&mut m.estimate, Some(&first), args.settings.max_price_age)?;
@@ -756,11 +777,38 @@ fn forecast(args: &crate::cli::ForecastArgs) -> Result<(), Error> {
             })?;
         }
         f.total = total;
+        // The options' amounts in the same currency, at the same exact rate.
+        if let Some(a) = &mut advice {
+            for o in &mut a.options {
+                for x in [&mut o.total, &mut o.total_lower, &mut o.unused_lower] {
+                    *x = x.checked_mul(fx.rate).ok_or_else(|| {
+                        Error::input("a commitment option is too large to convert exactly")
+                    })?;
+                }
+            }
+        }
     }
+    let cur = f
+        .months
+        .first()
+        .map_or_else(|| book.primary.currency.clone(), |m| m.estimate.currency.clone());
+    let months = f.months.len();
     let text = match args.format {
-        Format::Table => report::forecast::table(&f, &workload.name),
-        Format::Markdown => report::forecast::markdown(&f, &workload.name),
-        Format::Json => report::forecast::json(&f, &workload.name),
+        Format::Table => {
+            let mut t = report::forecast::table(&f, &workload.name);
+            if let Some(a) = &advice {
+                t.push_str(&report::forecast::advice_table(a, &cur, months));
+            }
+            t
+        }
+        Format::Markdown => {
+            let mut t = report::forecast::markdown(&f, &workload.name);
+            if let Some(a) = &advice {
+                t.push_str(&report::forecast::advice_markdown(a, &cur, months));
+            }
+            t
+        }
+        Format::Json => report::forecast::json(&f, &workload.name, advice.as_ref()),
         Format::Csv => {
             let (text, warnings) = report::forecast::finance(&f, args.excel)?;
             for w in warnings {

@@ -10,6 +10,7 @@
 
 mod capacity;
 pub(crate) mod checked;
+mod commitment_advice;
 mod error;
 mod estimate;
 mod forecast;
@@ -26,6 +27,9 @@ mod throughput;
 pub mod units;
 mod usage;
 
+pub use commitment_advice::{
+    CommitmentAdvice, CommitmentOption, LOWER_TRAFFIC, advise_commitments,
+};
 pub use error::EngineError;
 pub use estimate::{Attribution, Basis, Component, Estimate, LineItem, PriceTableRef};
 pub use forecast::{Forecast, ForecastMonth, forecast};

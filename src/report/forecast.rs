@@ -158,10 +158,17 @@ struct ForecastDoc {
     months: Vec<MonthDoc>,
     total: Decimal,
     total_rounded: Decimal,
+    /// With `--advise` only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    commitment_options: Option<AdviceDoc>,
 }
 
 #[must_use]
-pub fn json(f: &Forecast, workload: &str) -> String {
+pub fn json(
+    f: &Forecast,
+    workload: &str,
+    advice: Option<&crate::engine::CommitmentAdvice>,
+) -> String {
     let cur = f
         .months
         .first()
@@ -185,6 +192,7 @@ pub fn json(f: &Forecast, workload: &str) -> String {
             .collect(),
         total: f.total.normalize(),
         total_rounded: money::round(f.total, &cur),
+        commitment_options: advice.map(advice_doc),
     };
     let mut s = serde_json::to_string_pretty(&doc).unwrap_or_default();
     s.push('\n');
@@ -299,4 +307,164 @@ pub fn focus(f: &Forecast) -> (String, usize) {
         skipped = skipped.saturating_add(s);
     }
     (join(parts), skipped)
+}
+
+/// A commitment option's commitments in words: `100 WCU us-east-1 1y; plan 0.08/h`.
+fn commitments(o: &crate::engine::CommitmentOption) -> String {
+    let mut parts: Vec<String> = o
+        .reservations
+        .iter()
+        .map(|r| {
+            format!(
+                "{} {} {}{}",
+                r.blocks
+                    .saturating_mul(Decimal::ONE_HUNDRED)
+                    .normalize(),
+                r.kind.name().to_uppercase(),
+                r.region.as_deref().unwrap_or("(primary region)"),
+                format_args!(" {}", crate::model::term_code(r.term))
+            )
+        })
+        .collect();
+    if let Some(h) = o.per_hour {
+        parts.push(format!("plan {}/h", h.normalize()));
+    }
+    if parts.is_empty() {
+        "—".to_string()
+    } else {
+        parts.join("; ")
+    }
+}
+
+/// The options as rows: name, commitments, totals and savings against no commitments, at
+/// the forecast's traffic and 30 % lower, and the fees left unused at 30 % lower.
+fn advice_rows(
+    a: &crate::engine::CommitmentAdvice,
+    cur: &str,
+    months: usize,
+) -> (Vec<String>, Vec<Vec<String>>) {
+    let header = vec![
+        "Option".to_string(),
+        "Commitments".to_string(),
+        format!("Total, {months} months ({cur})"),
+        "Saves".to_string(),
+        "Total at −30 % traffic".to_string(),
+        "Saves at −30 %".to_string(),
+        "Unused at −30 %".to_string(),
+    ];
+    let none = a.options.first();
+    let best = a.options.iter().map(|o| o.total).min();
+    let rows = a
+        .options
+        .iter()
+        .map(|o| {
+            let saves = |x: Decimal, base: Option<Decimal>| {
+                base.map_or_else(String::new, |b| money::display(b.saturating_sub(x), cur))
+            };
+            let mark = if Some(o.total) == best { " ★" } else { "" };
+            vec![
+                format!("{}{mark}", o.name),
+                commitments(o),
+                money::display(o.total, cur),
+                saves(o.total, none.map(|n| n.total)),
+                money::display(o.total_lower, cur),
+                saves(o.total_lower, none.map(|n| n.total_lower)),
+                money::display(o.unused_lower, cur),
+            ]
+        })
+        .collect();
+    (header, rows)
+}
+
+fn advice_footer(a: &crate::engine::CommitmentAdvice) -> String {
+    let mut out = String::from(
+        "★ lowest total at the forecast's traffic. Each option is priced by the same forecast; blocks of 100 units and plan commitments in steps of 0.001/h minimize the horizon's total; a 1-year commitment over a longer horizon is taken as renewed at the same size. −30 % traffic: every rate × 0.7 with the same commitments (provisioned capacity as stated); unused = commitment fees not consumed.\n",
+    );
+    for n in &a.notes {
+        out.push_str(&format!("note: {n}\n"));
+    }
+    out
+}
+
+/// The advice as a terminal table.
+#[must_use]
+pub fn advice_table(a: &crate::engine::CommitmentAdvice, cur: &str, months: usize) -> String {
+    let (header, rows) = advice_rows(a, cur, months);
+    let mut b = Builder::default();
+    b.push_record(header.clone());
+    for r in rows {
+        b.push_record(r);
+    }
+    let mut t = b.build();
+    t.with(Style::rounded());
+    t.modify(Columns::new(2..header.len()), Alignment::right());
+    format!("\nCommitment options\n{t}\n{}", advice_footer(a))
+}
+
+/// The advice as a Markdown section.
+#[must_use]
+pub fn advice_markdown(a: &crate::engine::CommitmentAdvice, cur: &str, months: usize) -> String {
+    let (header, rows) = advice_rows(a, cur, months);
+    let refs: Vec<&str> = header.iter().map(String::as_str).collect();
+    let right: Vec<bool> = (0..header.len()).map(|i| i > 1).collect();
+    format!(
+        "\n### Commitment options\n\n{}\n_{}_\n",
+        super::markdown::table(&refs, &right, &rows),
+        advice_footer(a).trim_end().replace('\n', " ")
+    )
+}
+
+/// One option in JSON (amounts exact).
+#[derive(Serialize)]
+pub struct OptionDoc {
+    name: String,
+    reservations: Vec<ReservationDoc>,
+    savings_plan_per_hour: Option<Decimal>,
+    total: Decimal,
+    total_lower_traffic: Decimal,
+    unused_lower_traffic: Decimal,
+}
+
+#[derive(Serialize)]
+pub struct ReservationDoc {
+    region: Option<String>,
+    capacity: &'static str,
+    units: Decimal,
+    term: &'static str,
+}
+
+#[derive(Serialize)]
+pub struct AdviceDoc {
+    lower_traffic_factor: Decimal,
+    options: Vec<OptionDoc>,
+    notes: Vec<String>,
+}
+
+#[must_use]
+pub fn advice_doc(a: &crate::engine::CommitmentAdvice) -> AdviceDoc {
+    AdviceDoc {
+        lower_traffic_factor: crate::engine::LOWER_TRAFFIC,
+        options: a
+            .options
+            .iter()
+            .map(|o| OptionDoc {
+                name: o.name.clone(),
+                reservations: o
+                    .reservations
+                    .iter()
+                    .map(|r| ReservationDoc {
+                        region: r.region.clone(),
+                        capacity: r.kind.name(),
+                        units: r.blocks.saturating_mul(Decimal::ONE_HUNDRED).normalize(),
+                        term: crate::model::term_code(r.term),
+                    })
+                    .collect(),
+                savings_plan_per_hour: o.per_hour.map(|h| h.normalize()),
+                total: o.total.normalize(),
+                total_lower_traffic: o.total_lower.normalize(),
+                unused_lower_traffic: o.unused_lower.normalize(),
+            })
+            .collect(),
+        notes: a.notes.clone(),
+    }
 }
