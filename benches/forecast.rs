@@ -2,7 +2,8 @@
 //! profiles under 50 ms): the worst-case workload of `benches/estimate.rs` — every feature on
 //! every table, three provisioned tables auto scaled hour by hour from a daily profile — with
 //! growth, a season and a launch month, and reservations pooled over the region (one
-//! starting mid-horizon), priced month by month.
+//! starting mid-horizon), priced month by month; then with a Database Savings Plan, and the
+//! commitment advice (`forecast --advise`) over 12 months.
 
 use std::fmt::Write;
 use std::hint::black_box;
@@ -72,6 +73,31 @@ fn bench(c: &mut Criterion) {
             engine::forecast(black_box(&w), &book, &settings, (2027, 1), 36).expect("forecast")
         });
     });
+    // The same with a Database Savings Plan over every throughput price, applied hour by hour
+    // after the reservations.
+    let planned = text.replace(
+        "commitments:\n",
+        "commitments:\n  savings_plan:\n    per_hour: 0.50\n    rates:\n      source: bench\n      standard: { read_per_million: 0.85, write_per_million: 0.8, replicated_write_per_million: 0.8, rcu_hour: 0.9, wcu_hour: 0.9, replicated_wcu_hour: 0.9 }\n",
+    );
+    let (w, _) = load::parse_workload(&planned, "bench.yaml").expect("workload");
+    c.bench_function(
+        "forecast 36 months, 5 tables with profiles, reservations + savings plan",
+        |b| {
+            b.iter(|| {
+                engine::forecast(black_box(&w), &book, &settings, (2027, 1), 36).expect("forecast")
+            });
+        },
+    );
+    // Commitment advice over 12 months: dozens of forecasts (reservation blocks, plan steps).
+    let mut group = c.benchmark_group("advice");
+    group.sample_size(10);
+    group.bench_function("forecast --advise, 12 months, 5 tables", |b| {
+        b.iter(|| {
+            engine::advise_commitments(black_box(&w), &book, &settings, (2027, 1), 12)
+                .expect("advice")
+        });
+    });
+    group.finish();
 }
 
 criterion_group!(benches, bench);

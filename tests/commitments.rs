@@ -340,3 +340,176 @@ fn a_forecast_applies_the_plan_for_its_year() {
     // 2 × 62.5 + 12 × 53.375 = 765.5.
     assert_eq!(doc["total"], "765.5");
 }
+
+// Commitment advice (`forecast --advise`).
+
+fn advice(yaml: &str, months: &str) -> serde_json::Value {
+    let (_dir, path) = temp_workload(yaml);
+    let out = Case::new()
+        .args([
+            "forecast", &path, "--months", months, "--start", "2027-01", "--format", "json",
+            "--advise",
+        ])
+        .run()
+        .success();
+    let doc: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    doc["commitment_options"].clone()
+}
+
+fn option<'a>(a: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
+    a["options"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o["name"] == name)
+        .unwrap_or_else(|| panic!("no option {name}: {a}"))
+}
+
+#[test]
+fn advice_finds_the_reservation_blocks_that_pay() {
+    // Two tables of 60 WCU and 5 RCU, flat, over 12 months; us-east-1.
+    // A first 100-WCU 1y block: fees 150/12 + 0.0128 × 730 = 12.5 + 9.344 = $21.844 a month,
+    // covers 100 × 730 × $0.00065 = $47.45: it pays. A second covers the last 20 WCU only
+    // ($9.49 < $21.844): it does not. 100 RCU for 10 provisioned: 30/12 + 0.0025 × 730 =
+    // $4.325 for $0.949 covered: none.
+    let yaml = TWO_TABLES.replace(
+        "    - { capacity: wcu, units: 100, term: 1y }\n",
+        "    []\n",
+    );
+    let yaml = yaml.replace("  reserved:\n    []\n", "  reserved: []\n");
+    let a = advice(&yaml, "12");
+    let none = option(&a, "no commitments");
+    // 12 × (2 × 60 × 730 × 0.00065 + 2 × 5 × 730 × 0.00013) = 12 × (56.94 + 0.949) = 694.668.
+    assert_eq!(none["total"], "694.668");
+    let reserved = option(&a, "reserved capacity, 1 year");
+    assert_eq!(reserved["reservations"].as_array().unwrap().len(), 1);
+    assert_eq!(reserved["reservations"][0]["capacity"], "wcu");
+    assert_eq!(reserved["reservations"][0]["units"], "100");
+    // 12 × 32.283 (the pooled case above) = 387.396.
+    assert_eq!(reserved["total"], "387.396");
+    // Provisioned capacity does not follow traffic: nothing goes unused at −30 %.
+    assert_eq!(reserved["unused_lower_traffic"], "0");
+    // A 3-year term is longer than the horizon: not priced, and said so.
+    assert!(a["notes"].to_string().contains("shorter than the term"));
+    assert!(!a.to_string().contains("reserved capacity, 3 years\""));
+}
+
+#[test]
+fn advice_finds_the_plan_commitment_and_its_risk() {
+    // The worked check's writes (100 M WRU a month, $0.085616…/h of list), rate 0.8, every put
+    // an overwrite (no storage growth). Below 0.8 × 0.085616 = $0.0685/h each $ committed
+    // covers $1.25 of list; above it covers nothing more. In steps of $0.001: at 0.068 a month
+    // costs 730 × 0.068 + 62.5 − 730 × 0.085 = 49.64 + 62.5 − 62.05 = $50.09; at 0.069
+    // everything is covered: 730 × 0.069 = $50.37. So 0.068: 12 × 50.09 = $601.08.
+    let yaml = PLAN.replace("rate: 100M/month }", "rate: 100M/month, overwrites: 1 }");
+    let a = advice(&yaml, "12");
+    let plan = option(&a, "Database Savings Plan");
+    assert_eq!(plan["savings_plan_per_hour"], "0.068");
+    assert_eq!(plan["total"], "601.08");
+    // 30 % less traffic: $43.75 a month of list, 43.75 × 0.8 = $35 of commitment used out of
+    // 730 × 0.068 = $49.64: $14.64 unused a month, 12 × 14.64 = $175.68; the year costs
+    // 12 × 49.64 = $595.68 against 12 × 43.75 = $525 without the plan.
+    assert_eq!(plan["total_lower_traffic"], "595.68");
+    assert_eq!(plan["unused_lower_traffic"], "175.68");
+    assert_eq!(option(&a, "no commitments")["total_lower_traffic"], "525");
+    // As stated ($0.05/h): 12 × 53.375.
+    assert_eq!(option(&a, "as stated in the workload")["total"], "640.5");
+}
+
+#[test]
+fn advice_prints_a_table_of_options_and_refuses_exports() {
+    let (_dir, path) = temp_workload(PLAN);
+    Case::new()
+        .args([
+            "forecast", &path, "--months", "12", "--start", "2027-01", "--advise",
+        ])
+        .run()
+        .success()
+        .stdout_has("Commitment options")
+        .stdout_has("Total at −30 % traffic")
+        .stdout_has("plan 0.068/h");
+    // Shorter than a year: no commitment is priced, and the notes say why.
+    Case::new()
+        .args([
+            "forecast", &path, "--months", "6", "--start", "2027-01", "--advise",
+        ])
+        .run()
+        .success()
+        .stdout_has("shorter than the plan's year");
+    Case::new()
+        .args([
+            "forecast", &path, "--months", "3", "--advise", "--format", "csv",
+        ])
+        .run()
+        .code(2)
+        .stderr_has("--advise");
+}
+
+mod properties {
+    use proptest::prelude::*;
+    use rust_decimal::Decimal;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        /// Any commitment, rates, profile and reservation the loader accepts: the estimate
+        /// never panics, the plan adds at most its commitment to the bill and saves at most
+        /// what it covers, its shares stay within [0, 1], and FOCUS's BilledCost and
+        /// EffectiveCost both add up to the total.
+        #[test]
+        fn a_plan_costs_at_most_its_commitment_and_focus_reconciles(
+            per_hour_milli in 1u32..=2_000,
+            read_rate in 1u32..=100,
+            write_rate in 1u32..=100,
+            busy in 1u32..=20,
+            blocks in 0u32..=3,
+            wcu in 1u32..=400,
+        ) {
+            let plan = format!(
+                "  savings_plan:\n    per_hour: {}\n    rates: {{ source: p, standard: {{ read_per_million: {}, write_per_million: {}, wcu_hour: 0.9 }} }}\n",
+                Decimal::new(i64::from(per_hour_milli), 3),
+                Decimal::new(i64::from(read_rate), 2),
+                Decimal::new(i64::from(write_rate), 2),
+            );
+            let reserved = if blocks > 0 {
+                format!("  reserved:\n    - {{ capacity: wcu, units: {}, term: 1y }}\n", blocks * 100)
+            } else {
+                String::new()
+            };
+            let body = format!(
+                "tables:
+  od:
+    item_size: 1 KB
+    traffic: {{ hourly: [1,1,1,1,1,1,1,1,{busy},{busy},{busy},{busy},1,1,1,1,1,1,1,1,1,1,1,1] }}
+    patterns:
+      put: {{ op: put, rate: 40/s, overwrites: 1 }}
+      get: {{ op: get, rate: 300/s, consistency: eventual }}
+  pr:
+    capacity: {{ mode: provisioned, rcu: 10, wcu: {wcu} }}
+    item_size: 1 KB
+    patterns:
+      put: {{ op: put, rate: 5/s, overwrites: 1 }}
+"
+            );
+            let with = format!("prices: aws-us-east-1\ncommitments:\n{reserved}{plan}{body}");
+            let without = format!("prices: aws-us-east-1\ncommitments:\n{reserved}{body}");
+            let e = super::common::estimate(&with, "aws-us-east-1");
+            let base = super::common::estimate(&without, "aws-us-east-1");
+            let sp = e.savings_plan.clone().unwrap();
+            let sum: Decimal = e.line_items.iter().filter_map(|l| l.cost).sum();
+            prop_assert_eq!(sum, e.total);
+            prop_assert!(e.total - base.total <= sp.commitment);
+            prop_assert!(base.total - e.total <= sp.covered);
+            prop_assert!(sp.coverage() >= Decimal::ZERO && sp.coverage() <= Decimal::ONE);
+            prop_assert!(sp.utilization() >= Decimal::ZERO && sp.utilization() <= Decimal::ONE);
+            let (csv, _) = ddbcost::report::focus::render(&[("baseline", &e)], ddbcost::report::period::Period { year: 2027, month: 1 });
+            let (header, rows) = super::common::csv_table(&csv);
+            let total = |name: &str| -> Decimal {
+                let c = super::common::column(&header, name);
+                rows.iter().map(|r| super::common::dec(&r[c])).sum()
+            };
+            prop_assert_eq!(total("BilledCost"), e.total);
+            // Effective shares divide (fees × used ÷ bought): equal to 20 decimal places.
+            prop_assert_eq!(total("EffectiveCost").round_dp(20), e.total.round_dp(20));
+        }
+    }
+}

@@ -788,10 +788,10 @@ fn forecast(args: &crate::cli::ForecastArgs) -> Result<(), Error> {
             }
         }
     }
-    let cur = f
-        .months
-        .first()
-        .map_or_else(|| book.primary.currency.clone(), |m| m.estimate.currency.clone());
+    let cur = f.months.first().map_or_else(
+        || book.primary.currency.clone(),
+        |m| m.estimate.currency.clone(),
+    );
     let months = f.months.len();
     let text = match args.format {
         Format::Table => {

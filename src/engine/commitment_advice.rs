@@ -369,8 +369,10 @@ pub fn advise_commitments(
             (ReservedTerm::OneYear, "reserved capacity, 1 year"),
             (ReservedTerm::ThreeYears, "reserved capacity, 3 years"),
         ] {
+            // A horizon shorter than the term would count only part of what it commits to.
             if months < term.months() {
-                notes.push(format!("{name}: the horizon ({months} months) is shorter than the term; a reservation commits for all {} months", term.months()));
+                notes.push(format!("{name}: not priced, the horizon ({months} months) is shorter than the term ({} months); a reservation commits for all of it", term.months()));
+                continue;
             }
             match best_reservations(&p, &base, &capacity, term) {
                 Ok(r) if r.is_empty() => {
@@ -393,6 +395,10 @@ pub fn advise_commitments(
         .savings_plan
         .as_ref()
         .and_then(|s| s.rates.as_ref());
+    if months < SavingsPlan::TERM_MONTHS {
+        notes.push(format!("Database Savings Plan: not priced, the horizon ({months} months) is shorter than the plan's year"));
+        return Ok(CommitmentAdvice { options, notes });
+    }
     match best_plan(&p, &base, rates) {
         Ok(Some(per_hour)) => {
             options.push(price("Database Savings Plan", Vec::new(), Some(per_hour), rates)?);

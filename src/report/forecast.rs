@@ -317,9 +317,7 @@ fn commitments(o: &crate::engine::CommitmentOption) -> String {
         .map(|r| {
             format!(
                 "{} {} {}{}",
-                r.blocks
-                    .saturating_mul(Decimal::ONE_HUNDRED)
-                    .normalize(),
+                r.blocks.saturating_mul(Decimal::ONE_HUNDRED).normalize(),
                 r.kind.name().to_uppercase(),
                 r.region.as_deref().unwrap_or("(primary region)"),
                 format_args!(" {}", crate::model::term_code(r.term))
