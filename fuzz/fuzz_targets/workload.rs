@@ -1,7 +1,7 @@
 //! Any text as a workload file: loading must not panic, and a workload that loads must price
 //! (or be refused with an error) without panicking — as one month, and as a 14-month forecast
-//! (growth, seasons, launch months, moving storage, reservations by month) whose months add up
-//! to its total.
+//! (growth, seasons, launch months, moving storage, reservations and savings plans by month)
+//! whose months add up to its total; a month's savings plan keeps its shares within [0, 1].
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 
@@ -12,7 +12,18 @@ fuzz_target!(|data: &[u8]| {
     let others = ddbcost::load::prices::bundled().unwrap_or_default();
     let book = ddbcost::model::PriceBook { primary, others };
     let settings = ddbcost::model::Settings::default();
-    let _ = ddbcost::engine::estimate(&workload, &book, &settings);
+    if let Ok(e) = ddbcost::engine::estimate(&workload, &book, &settings) {
+        // A savings plan's shares stay within [0, 1]; FOCUS renders its commitments.
+        if let Some(sp) = &e.savings_plan {
+            assert!(sp.coverage() <= rust_decimal::Decimal::ONE, "coverage ≤ 1");
+            assert!(sp.utilization() <= rust_decimal::Decimal::ONE, "utilization ≤ 1");
+        }
+        let _ = ddbcost::report::json::document(&e);
+        let _ = ddbcost::report::focus::render(
+            &[("fuzz", &e)],
+            ddbcost::report::period::Period { year: 2027, month: 1 },
+        );
+    }
     if let Ok(f) = ddbcost::engine::forecast(&workload, &book, &settings, (2026, 12), 14) {
         let sum = f
             .months
