@@ -30,7 +30,7 @@ fuzz_target!(|data: &[u8]| {
             .iter()
             .try_fold(rust_decimal::Decimal::ZERO, |a, m| a.checked_add(m.estimate.total));
         assert_eq!(sum, Some(f.total), "the months add up to the forecast's total");
-        let _ = ddbcost::report::forecast::json(&f, "fuzz");
+        let _ = ddbcost::report::forecast::json(&f, "fuzz", None);
         let _ = ddbcost::report::forecast::focus(&f);
     }
 });
