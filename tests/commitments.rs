@@ -184,6 +184,15 @@ fn the_savings_plan_worked_check() {
     assert_eq!(sp["savings"], "9.125"); // 45.625 − 36.5
 }
 
+/// `yaml` with a daily profile: 12 quiet hours at 1 and 12 busy at 3 (0.5× and 1.5× the
+/// average).
+fn half_day(yaml: &str) -> String {
+    yaml.replace(
+        "    item_size: 1KB\n",
+        "    item_size: 1KB\n    traffic: { hourly: [1,1,1,1,1,1,1,1,1,1,1,1,3,3,3,3,3,3,3,3,3,3,3,3] }\n",
+    )
+}
+
 #[test]
 fn the_plan_applies_hour_by_hour_not_on_the_average() {
     // The same writes, half the day at 0.5× and half at 1.5× the average: $0.042808…/h and
@@ -191,10 +200,7 @@ fn the_plan_applies_hour_by_hour_not_on_the_average() {
     // (62.5 × 0.5 × ½ = $15.625 a month), the rest of the commitment unused; busy hours: $0.0625
     // covered (365 × 0.0625 = $22.8125). Total 62.5 + 36.5 − 38.4375 = $60.5625, not the
     // $53.375 of the flat average; used 15.625 × 0.8 + 365 × 0.05 = $30.75 of $36.50.
-    let yaml = PLAN.replace(
-        "    item_size: 1KB\n",
-        "    item_size: 1KB\n    traffic: { hourly: [1,1,1,1,1,1,1,1,1,1,1,1,3,3,3,3,3,3,3,3,3,3,3,3] }\n",
-    );
+    let yaml = half_day(PLAN);
     let doc = json(&yaml, &[]);
     assert_eq!(doc["total"], "60.5625");
     assert_eq!(doc["savings_plan"]["used"], "30.75");
@@ -276,10 +282,7 @@ fn plan_terms_amounts_and_rates_are_checked() {
 #[test]
 fn focus_amortizes_commitments_and_shows_what_is_unused() {
     // The half-day profile above: $36.50 committed, $30.75 used, $5.75 unused.
-    let yaml = PLAN.replace(
-        "    item_size: 1KB\n",
-        "    item_size: 1KB\n    traffic: { hourly: [1,1,1,1,1,1,1,1,1,1,1,1,3,3,3,3,3,3,3,3,3,3,3,3] }\n",
-    );
+    let yaml = half_day(PLAN);
     let (_dir, path) = temp_workload(&yaml);
     let out = Case::new()
         .args([
