@@ -239,56 +239,18 @@ fn best_plan(
     Ok((steps > 0).then(|| PLAN_STEP.saturating_mul(Decimal::from(steps))))
 }
 
-/// Commitment fees not consumed over a forecast: a plan's commitment less what it used, and
-/// each reservation's fees × its unused share of unit-hours.
+/// Commitment fees not consumed over a forecast: each commitment's fees less the share its
+/// covered usage consumed (a plan's commitment less what it used; a reservation's fees × its
+/// unused share of unit-hours).
 fn unused(f: &Forecast) -> Decimal {
-    let mut total = Decimal::ZERO;
-    for m in &f.months {
-        let e = &m.estimate;
-        if let Some(sp) = &e.savings_plan {
-            total = total.saturating_add(sp.commitment.saturating_sub(sp.used));
-        }
-        // account/reserved/<region>/<kind>/…: fees, bought (hourly lines × 100), covered.
-        let mut groups: Vec<(String, Decimal, Decimal, Decimal)> = Vec::new();
-        for l in &e.line_items {
-            let Some(rest) = l.key.strip_prefix("account/reserved/") else {
-                continue;
-            };
-            let mut parts = rest.splitn(3, '/');
-            let group = format!(
-                "{}/{}",
-                parts.next().unwrap_or_default(),
-                parts.next().unwrap_or_default()
-            );
-            let at = match groups.iter().position(|(g, ..)| *g == group) {
-                Some(i) => i,
-                None => {
-                    groups.push((group, Decimal::ZERO, Decimal::ZERO, Decimal::ZERO));
-                    groups.len().saturating_sub(1)
-                }
-            };
-            let (_, fees, bought, covered) = &mut groups[at];
-            let q = l.quantity.unwrap_or_default();
-            if l.key.ends_with("/covered") {
-                *covered = covered.saturating_add(q);
-            } else {
-                *fees = fees.saturating_add(l.cost.unwrap_or_default());
-                if l.key.ends_with("/hourly") {
-                    *bought = bought.saturating_add(q.saturating_mul(Decimal::ONE_HUNDRED));
-                }
-            }
-        }
-        for (_, fees, bought, covered) in groups {
-            if let Some(share) = bought
-                .saturating_sub(covered)
-                .checked_div(bought)
-                .and_then(|s| s.checked_mul(fees))
-            {
-                total = total.saturating_add(share.max(Decimal::ZERO));
-            }
-        }
-    }
-    total
+    f.months
+        .iter()
+        .flat_map(|m| super::commitment_groups(&m.estimate))
+        // A table's own reservation is netted in its capacity line: never unused here.
+        .filter(|g| !g.consumed.is_empty() || g.kind == super::CommitmentKind::SavingsPlan)
+        .fold(Decimal::ZERO, |sum, g| {
+            sum.saturating_add(g.unused_fees(g.fees).max(Decimal::ZERO))
+        })
 }
 
 /// The options for `workload` over `months` from `start`.

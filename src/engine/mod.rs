@@ -11,6 +11,7 @@
 mod capacity;
 pub(crate) mod checked;
 mod commitment_advice;
+mod commitments;
 mod error;
 mod estimate;
 mod forecast;
@@ -29,6 +30,9 @@ mod usage;
 
 pub use commitment_advice::{
     CommitmentAdvice, CommitmentOption, LOWER_TRAFFIC, advise_commitments,
+};
+pub use commitments::{
+    CommitmentGroup, CommitmentKind, commitment_groups, commitment_of, reserved_unit_hours,
 };
 pub use error::EngineError;
 pub use estimate::{Attribution, Basis, Component, Estimate, LineItem, PriceTableRef};

@@ -8,7 +8,10 @@
 use rust_decimal::Decimal;
 
 use super::period::Period;
-use crate::engine::{Component, Estimate, LineItem};
+use crate::engine::{
+    CommitmentKind, Component, Estimate, LineItem, commitment_groups, commitment_of,
+    reserved_unit_hours,
+};
 
 /// FOCUS columns, then ours (`x_`).
 pub const HEADER: &[&str] = &[
@@ -158,13 +161,12 @@ struct Commitment {
     quantity: Option<(Decimal, String)>,
 }
 
-/// Reserved capacity (`account/reserved/<region>/<kind>/…`, or a table's own
-/// `<table>/reserved/<kind>/…`) commits to capacity units (FOCUS category Usage); a savings
-/// plan (`account/savings-plan/…`) to spend (Spend).
+/// A reservation commits to capacity units (FOCUS category Usage), a savings plan to spend
+/// (Spend).
 fn commitment(e: &Estimate, i: &LineItem) -> Option<Commitment> {
-    let purchase = category(i) == "Purchase";
-    if i.component == Component::SavingsPlan || i.key.starts_with("account/savings-plan/") {
-        return Some(Commitment {
+    let (kind, purchase) = commitment_of(i)?;
+    Some(match kind {
+        CommitmentKind::SavingsPlan => Commitment {
             id: format!("ddbcost:{}:savings-plan", e.workload),
             name: "Database Savings Plan".to_string(),
             category: "Spend",
@@ -175,39 +177,29 @@ fn commitment(e: &Estimate, i: &LineItem) -> Option<Commitment> {
                     e.price_table.currency.clone(),
                 )
             }),
-        });
-    }
-    let (scope, rest) = i.key.split_once("/reserved/")?;
-    let mut parts = rest.split('/');
-    // account/reserved/<region>/<kind>/… or <table>/reserved/<kind>/…
-    let (scope, kind) = if scope == "account" {
-        let region = parts.next()?;
-        (region.to_string(), parts.next()?)
-    } else {
-        (format!("table {scope}"), parts.next()?)
-    };
-    let upper = kind.to_ascii_uppercase();
-    let hours = e.settings.month_hours;
-    let quantity = if purchase {
-        // Units reserved × the month's hours: the upfront line counts blocks of 100, the
-        // hourly one block-hours.
-        let units_hours = match (i.unit, i.quantity) {
-            ("100 units", Some(q)) => q
-                .checked_mul(Decimal::ONE_HUNDRED)
-                .and_then(|u| u.checked_mul(hours)),
-            ("100-unit-hour", Some(q)) => q.checked_mul(Decimal::ONE_HUNDRED),
-            _ => None,
-        };
-        units_hours.map(|q| (q, format!("{upper}-Hours")))
-    } else {
-        None
-    };
-    Some(Commitment {
-        id: format!("ddbcost:{}:reserved:{scope}:{kind}", e.workload),
-        name: format!("Reserved {upper}, {scope}"),
-        category: "Usage",
-        kind: "Reserved Capacity",
-        quantity,
+        },
+        CommitmentKind::Reserved {
+            scope,
+            capacity,
+            table,
+        } => {
+            let scope = if table {
+                format!("table {scope}")
+            } else {
+                scope
+            };
+            let upper = capacity.to_ascii_uppercase();
+            Commitment {
+                id: format!("ddbcost:{}:reserved:{scope}:{capacity}", e.workload),
+                name: format!("Reserved {upper}, {scope}"),
+                category: "Usage",
+                kind: "Reserved Capacity",
+                quantity: purchase
+                    .then(|| reserved_unit_hours(i, e.settings.month_hours))
+                    .flatten()
+                    .map(|q| (q, format!("{upper}-Hours"))),
+            }
+        }
     })
 }
 
@@ -223,84 +215,16 @@ fn decimal(v: Decimal) -> String {
 }
 
 /// How a row departs from its line: commitments move cost between `BilledCost` (when it is
-/// paid) and `EffectiveCost` (where it is consumed).
+/// paid) and `EffectiveCost` (where it is consumed). FOCUS's view: a purchase's
+/// `EffectiveCost` is 0, each credit for covered usage carries its amortized share of the
+/// fees (`fees × used ÷ bought`), and what is left is an `Unused` usage row — so
+/// `BilledCost` and `EffectiveCost` both add up to the estimate's total.
 struct Row<'a> {
     category: &'static str,
     effective: Decimal,
     pricing_effective: Decimal,
     status: &'static str,
     commit: Option<&'a Commitment>,
-}
-
-/// FOCUS's view of commitments: a purchase's `EffectiveCost` is 0, the usage it covers
-/// carries its amortized share (each credit for covered usage gets `fees × used ÷ bought`),
-/// and what is left is an `Unused` usage row. `BilledCost` and `EffectiveCost` then both add
-/// up to the estimate's total.
-struct Amortized {
-    id: String,
-    /// Fees in the billing and the pricing currency.
-    fees: (Decimal, Decimal),
-    /// What the purchases make available (unit-hours, or money for a savings plan).
-    bought: Decimal,
-    unit: String,
-    /// Credit lines (index) and what each consumed, in `unit`.
-    used: Vec<(usize, Decimal)>,
-    /// A purchase line, as the template of the unused row.
-    purchase: usize,
-}
-
-fn amortize(e: &Estimate, commits: &[Option<Commitment>]) -> Vec<Amortized> {
-    let mut out: Vec<Amortized> = Vec::new();
-    for (n, (i, c)) in e.line_items.iter().zip(commits).enumerate() {
-        let (Some(c), Some(cost)) = (c, i.cost) else {
-            continue;
-        };
-        let pos = if let Some(p) = out.iter().position(|a| a.id == c.id) {
-            p
-        } else {
-            out.push(Amortized {
-                id: c.id.clone(),
-                fees: (Decimal::ZERO, Decimal::ZERO),
-                bought: Decimal::ZERO,
-                unit: String::new(),
-                used: Vec::new(),
-                purchase: n,
-            });
-            out.len().saturating_sub(1)
-        };
-        let a = &mut out[pos];
-        // Sums of a few exact engine figures, each already checked: saturating for no panic.
-        if let Some((q, unit)) = &c.quantity {
-            a.fees.0 = a.fees.0.saturating_add(cost);
-            a.fees.1 = a.fees.1.saturating_add(i.pricing_cost.unwrap_or(cost));
-            // The upfront and the hourly fee of one purchase make the same units available:
-            // count them once, from the hourly fee (or the plan's commitment).
-            if i.unit != "100 units" {
-                a.bought = a.bought.saturating_add(*q);
-            }
-            a.unit.clone_from(unit);
-            a.purchase = n;
-        } else if c.category == "Spend" {
-            // Covered usage at list × the plan's rate: the commitment it consumed.
-            let rate = e
-                .savings_plan
-                .as_ref()
-                .and_then(|sp| sp.covered_rates.iter().find(|(k, _)| *k == i.key))
-                .map_or(Decimal::ONE, |(_, r)| *r);
-            let list = Decimal::ZERO.saturating_sub(i.pricing_cost.unwrap_or(cost));
-            a.used.push((n, list.checked_mul(rate).unwrap_or_default()));
-        } else {
-            a.used.push((n, i.quantity.unwrap_or_default()));
-        }
-    }
-    out
-}
-
-/// `part` of `whole` (`fees × used ÷ bought`), 0 when nothing was bought.
-fn share(fees: Decimal, used: Decimal, bought: Decimal) -> Decimal {
-    fees.checked_mul(used)
-        .and_then(|x| x.checked_div(bought))
-        .unwrap_or_default()
 }
 
 /// The FOCUS CSV for `estimates` (scenario name, estimate) and the number of lines left out.
@@ -312,7 +236,7 @@ pub fn render(estimates: &[(&str, &Estimate)], period: Period) -> (String, usize
     for (scenario, e) in estimates {
         let commits: Vec<Option<Commitment>> =
             e.line_items.iter().map(|i| commitment(e, i)).collect();
-        let amortized = amortize(e, &commits);
+        let groups = commitment_groups(e);
         for (n, (i, c)) in e.line_items.iter().zip(&commits).enumerate() {
             let (Some(_), Some(cost)) = (i.quantity, i.cost) else {
                 skipped = usize::saturating_add(skipped, 1);
@@ -330,42 +254,31 @@ pub fn render(estimates: &[(&str, &Estimate)], period: Period) -> (String, usize
                 row.effective = Decimal::ZERO;
                 row.pricing_effective = Decimal::ZERO;
             }
-            if let Some(a) = amortized
-                .iter()
-                .find(|a| a.used.iter().any(|(k, _)| *k == n))
-                && let Some((_, used)) = a.used.iter().find(|(k, _)| *k == n)
-            {
-                row.effective = cost.saturating_add(share(a.fees.0, *used, a.bought));
-                row.pricing_effective =
-                    pricing_cost.saturating_add(share(a.fees.1, *used, a.bought));
+            for g in &groups {
+                if let Some((_, used)) = g.consumed.iter().find(|(k, _)| *k == n) {
+                    row.effective = cost.saturating_add(g.share(g.fees, *used));
+                    row.pricing_effective =
+                        pricing_cost.saturating_add(g.share(g.pricing_fees, *used));
+                }
             }
             let _ = w.write_record(record(e, scenario, period, i, &row));
         }
-        for a in &amortized {
-            let used: Decimal = a
-                .used
-                .iter()
-                .fold(Decimal::ZERO, |s, (_, u)| s.saturating_add(*u));
-            let given = |fees: Decimal| {
-                a.used.iter().fold(Decimal::ZERO, |s, (_, u)| {
-                    s.saturating_add(share(fees, *u, a.bought))
-                })
-            };
-            let left = (
-                a.fees.0.saturating_sub(given(a.fees.0)),
-                a.fees.1.saturating_sub(given(a.fees.1)),
-            );
-            if left.0.is_zero() && left.1.is_zero() {
-                continue;
-            }
-            let template = &e.line_items[a.purchase];
-            let Some(Some(commit)) = commits.get(a.purchase) else {
+        for g in &groups {
+            let left = (g.unused_fees(g.fees), g.unused_fees(g.pricing_fees));
+            let Some(&purchase) = g.purchases.last() else {
                 continue;
             };
+            let (Some(Some(commit)), false) =
+                (commits.get(purchase), left.0.is_zero() && left.1.is_zero())
+            else {
+                continue;
+            };
+            let template = &e.line_items[purchase];
             // A table's own reservation has no credit row: its cover is netted in the
             // table's capacity line, so what is left is used there, not unused.
-            let own = a.used.is_empty();
-            let unused = a.bought.saturating_sub(used).max(Decimal::ZERO);
+            let own = g.consumed.is_empty();
+            let unused = g.unused();
+            let unit = commit.quantity.as_ref().map_or("", |(_, u)| u.as_str());
             let line = LineItem {
                 key: format!(
                     "{}/{}",
@@ -382,14 +295,13 @@ pub fn render(estimates: &[(&str, &Estimate)], period: Period) -> (String, usize
                     )
                 } else {
                     format!(
-                        "{}: unused commitment ({} {} not consumed)",
+                        "{}: unused commitment ({} {unit} not consumed)",
                         commit.name,
-                        unused.round_dp(2).normalize(),
-                        a.unit
+                        unused.round_dp(2).normalize()
                     )
                 }),
                 quantity: Some(unused),
-                unit: match a.unit.as_str() {
+                unit: match unit {
                     "RCU-Hours" => "RCU-hour",
                     "WCU-Hours" => "WCU-hour",
                     _ => "commitment",
@@ -406,7 +318,7 @@ pub fn render(estimates: &[(&str, &Estimate)], period: Period) -> (String, usize
                 name: commit.name.clone(),
                 category: commit.category,
                 kind: commit.kind,
-                quantity: Some((unused, a.unit.clone())),
+                quantity: Some((unused, unit.to_string())),
             };
             let row = Row {
                 category: "Usage",
