@@ -516,3 +516,36 @@ mod properties {
         }
     }
 }
+
+#[test]
+fn compare_prices_a_plan_changed_with_set() {
+    // The worked check at $0.068/h instead of $0.05: 730 × 0.068 + 62.5 − 730 × 0.085 =
+    // 49.64 + 62.5 − 62.05 = $50.09 (0.068 ÷ 0.8 = $0.085/h of the $0.085616…/h covered),
+    // 53.375 − 50.09 = $3.285 less.
+    let (_dir, path) = temp_workload(PLAN);
+    let out = Case::new()
+        .args([
+            "compare",
+            &path,
+            "--set",
+            "commitments.savings_plan.per_hour=0.068",
+            "--format",
+            "json",
+        ])
+        .run()
+        .success();
+    let doc: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(doc["scenarios"][0]["total"], "50.09");
+    assert_eq!(doc["scenarios"][0]["delta"], "-3.285");
+    // A negative commitment through `--set` is refused with its path.
+    Case::new()
+        .args([
+            "compare",
+            &path,
+            "--set",
+            "commitments.savings_plan.per_hour=-1",
+        ])
+        .run()
+        .code(1)
+        .stderr_has("commitments.savings_plan.per_hour");
+}
