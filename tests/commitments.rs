@@ -182,6 +182,13 @@ fn the_savings_plan_worked_check() {
     assert_eq!(sp["utilization"], "1"); // 0.05 used every hour
     assert_eq!(sp["coverage"], "0.73"); // 45.625 ÷ 62.5
     assert_eq!(sp["savings"], "9.125"); // 45.625 − 36.5
+    // The table's footer says the same, rounded to cents.
+    let (_dir, path) = temp_workload(PLAN);
+    Case::new()
+        .args(["estimate", &path])
+        .run()
+        .success()
+        .stdout_has("Database Savings Plan: 0.05 USD an hour (36.50 USD this month); 100% of the commitment used; covers 73% of eligible usage (45.63 of 62.50 USD at list price); saves 9.13 USD against list; rates: issue 12 worked check.");
 }
 
 /// `yaml` with a daily profile: 12 quiet hours at 1 and 12 busy at 3 (0.5× and 1.5× the
