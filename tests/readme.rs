@@ -166,6 +166,7 @@ fn the_json_documents_have_the_fields_the_readme_names() {
                 "rounding",
                 "fx",
                 "savings_plan",
+                "partitions",
                 "price_table",
                 "settings",
                 "tables",

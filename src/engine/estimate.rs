@@ -160,6 +160,8 @@ pub struct Estimate {
     pub warnings: Vec<String>,
     /// How a Database Savings Plan was used, if the workload has one in force.
     pub savings_plan: Option<super::SavingsPlanUse>,
+    /// The minimum partitions each table needs (an estimate: AWS does not publish them).
+    pub partitions: Vec<super::TablePartitions>,
 }
 
 impl Estimate {

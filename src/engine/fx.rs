@@ -117,6 +117,7 @@ mod tests {
             excluded: Vec::new(),
             warnings: Vec::new(),
             savings_plan: None,
+            partitions: Vec::new(),
         }
     }
 

@@ -18,6 +18,7 @@ mod forecast;
 mod free_tier;
 mod fx;
 mod line;
+mod partitions;
 mod replicas;
 mod reservations;
 mod savings_plan;
@@ -38,6 +39,9 @@ pub use error::EngineError;
 pub use estimate::{Attribution, Basis, Component, Estimate, LineItem, PriceTableRef};
 pub use forecast::{Forecast, ForecastMonth, forecast};
 pub use fx::convert;
+pub use partitions::{
+    CONCENTRATED_SHARE, PARTITION_GB, PARTITION_RCU, PARTITION_WCU, TablePartitions,
+};
 pub use savings_plan::SavingsPlanUse;
 pub use usage::item_flows;
 
@@ -65,6 +69,7 @@ pub fn estimate(
     )> = Vec::new();
     // Hourly shapes of throughput lines, for a savings plan's hour-by-hour cover.
     let mut shapes: savings_plan::Shapes = Vec::new();
+    let mut table_partitions = Vec::with_capacity(workload.tables.len());
     for table in &workload.tables {
         let usage = usage::table_usage(table, settings)?;
         // With a TTL retention and no stated count, the items stored are the inserts of one
@@ -76,6 +81,9 @@ pub fn estimate(
         });
         let sizes = sizes::TableSizes::of(sized.as_ref().unwrap_or(table), settings)?;
         let plans = capacity::table_plans(table, &usage, settings.month_hours)?;
+        let parts = partitions::table_partitions(table, &usage, &sizes, plans.as_ref(), settings)?;
+        partitions::key_warnings(table, &usage, &parts, settings, &mut warnings)?;
+        table_partitions.push(parts);
         if workload.savings_plan.is_some() {
             savings_plan::table_shapes(
                 table,
@@ -181,6 +189,7 @@ pub fn estimate(
         excluded,
         warnings,
         savings_plan: plan_use,
+        partitions: table_partitions,
     })
 }
 

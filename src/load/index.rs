@@ -169,6 +169,7 @@ impl Cx<'_> {
         }
         Ok(Index {
             name: name.to_string(),
+            keys: self.key_spread(i.keys.as_ref(), &p("keys"))?,
             kind,
             projection,
             key: i.key.as_ref().map(super::workload::key_schema),

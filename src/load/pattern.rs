@@ -204,6 +204,7 @@ impl Cx<'_> {
         }
         Ok(AccessPattern {
             name: name.to_string(),
+            keys: self.key_spread(p.keys.as_ref(), &format!("{path}.keys"))?,
             operation,
             rate,
             item_size_bytes,

@@ -46,6 +46,17 @@ pub struct RawSavingsPlan {
     pub rates: Option<super::savings_plan::RawRates>,
 }
 
+/// What is known of a key's spread: distinct values, and the busiest value's share of the
+/// traffic (`busiest_share` for both, or `busiest_read_share` / `busiest_write_share`).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawKeys {
+    pub distinct: Option<Scalar>,
+    pub busiest_share: Option<Scalar>,
+    pub busiest_read_share: Option<Scalar>,
+    pub busiest_write_share: Option<Scalar>,
+}
+
 /// One reserved-capacity purchase: `{ region, capacity: wcu, units: 200, term: 1y, start }`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -206,6 +217,8 @@ pub struct RawTable {
     /// The key schema's attribute names (informational for pricing; `size --workload` sizes
     /// index entries with them).
     pub key: Option<RawKey>,
+    /// The spread of the partition key: `{ distinct, busiest_share }`.
+    pub keys: Option<RawKeys>,
     /// Attribute types by name (`S`, `N`, `B`), as a template's attribute definitions.
     #[serde(default)]
     pub attributes: IndexMap<String, Spanned<RawAttributeType>>,
@@ -335,6 +348,8 @@ pub struct RawIndex {
     pub kind: RawIndexKind,
     /// The index's key attribute names.
     pub key: Option<RawKey>,
+    /// The spread of the index's partition key.
+    pub keys: Option<RawKeys>,
     /// The non-key attributes an `include` projection holds, by name.
     #[serde(default)]
     pub include: Vec<Spanned<String>>,
@@ -379,6 +394,8 @@ pub enum RawOperation {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawPattern {
+    /// The spread of the key the pattern uses.
+    pub keys: Option<RawKeys>,
     pub op: Spanned<RawOperation>,
     pub rate: Scalar,
     pub item_size: Option<Spanned<RawItemSize>>,

@@ -117,6 +117,8 @@ pub struct Table {
     pub attributes: Vec<(String, char)>,
     /// The attribute TTL reads expiry times from, where stated.
     pub ttl_attribute: Option<String>,
+    /// The spread of the table's partition key, where known.
+    pub keys: Option<KeySpread>,
     /// On-demand maximum throughput (read, write request units a second), where stated.
     pub max_throughput: (Option<Decimal>, Option<Decimal>),
     /// The table's own region (`None`: the region of the workload's price table).
@@ -184,6 +186,15 @@ pub struct Stream {
     /// `keys-only`, `new-image`, `old-image` or `new-and-old-images`, where stated.
     pub view: Option<&'static str>,
     pub consumers: Vec<StreamConsumer>,
+}
+
+/// What is known about how a key spreads (`keys:`): how many distinct values it has, and the
+/// share of reads and of writes its busiest value takes (a spread check on real traffic).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct KeySpread {
+    pub distinct: Option<Decimal>,
+    pub busiest_reads: Option<Decimal>,
+    pub busiest_writes: Option<Decimal>,
 }
 
 /// A reserved-capacity purchase of the account: blocks of 100 units of one kind, in one
@@ -302,6 +313,8 @@ pub struct IndexObserved {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Index {
     pub name: String,
+    /// The spread of the index's partition key, where known.
+    pub keys: Option<KeySpread>,
     pub kind: IndexKind,
     pub projection: Projection,
     /// The index's key attribute names, where stated.
@@ -468,4 +481,6 @@ pub struct AccessPattern {
     /// Index writes per item written, per index name, overriding the index-level rules for
     /// this pattern (single-table designs: a task put never touches the user index).
     pub index_effects: Vec<(String, Decimal)>,
+    /// The spread of the key the pattern reads or writes by, where known.
+    pub keys: Option<KeySpread>,
 }

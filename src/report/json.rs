@@ -21,6 +21,8 @@ pub struct EstimateDoc {
     pub fx: Option<FxDoc>,
     /// How a Database Savings Plan was used; `null` without one.
     pub savings_plan: Option<SavingsPlanDoc>,
+    /// The minimum partitions each table needs (an estimate).
+    pub partitions: Vec<PartitionsDoc>,
     pub price_table: PriceTableDoc,
     pub settings: SettingsDoc,
     pub tables: Vec<TableDoc>,
@@ -47,6 +49,19 @@ pub struct FxDoc {
     pub rate: Decimal,
     pub date: String,
     pub source: String,
+}
+
+/// One table's minimum partitions: by size (10 GB each) and by peak throughput (3,000 RCU/s
+/// and 1,000 WCU/s each).
+#[derive(Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct PartitionsDoc {
+    pub table: String,
+    pub stored_gb: Option<Decimal>,
+    pub peak_rcu: Decimal,
+    pub peak_wcu: Decimal,
+    pub by_size: Decimal,
+    pub by_throughput: Decimal,
+    pub minimum: Decimal,
 }
 
 /// A Database Savings Plan's month: amounts exact, in the estimate's currency; shares of 1.
@@ -130,6 +145,19 @@ pub fn document(e: &Estimate) -> EstimateDoc {
             date: fx.date.clone(),
             source: fx.source.clone(),
         }),
+        partitions: e
+            .partitions
+            .iter()
+            .map(|p| PartitionsDoc {
+                table: p.table.clone(),
+                stored_gb: p.stored_gb.map(|g| g.normalize()),
+                peak_rcu: p.peak_rcu.normalize(),
+                peak_wcu: p.peak_wcu.normalize(),
+                by_size: p.by_size.normalize(),
+                by_throughput: p.by_throughput.normalize(),
+                minimum: p.minimum().normalize(),
+            })
+            .collect(),
         savings_plan: e.savings_plan.as_ref().map(|sp| SavingsPlanDoc {
             per_hour: sp.per_hour.normalize(),
             commitment: sp.commitment.normalize(),

@@ -45,6 +45,7 @@ pub fn footer(e: &Estimate) -> String {
     let fx = super::fx_statement(e)
         .into_iter()
         .chain(super::savings_plan_statement(e))
+        .chain(super::partitions_statement(e))
         .map(|f| format!(" {}.", cell(&f)))
         .collect::<String>();
     format!(

@@ -55,6 +55,40 @@ pub fn savings_plan_statement(e: &crate::engine::Estimate) -> Option<String> {
     ))
 }
 
+/// The minimum partitions of each table, as one sentence for footers (`None` without tables).
+#[must_use]
+pub fn partitions_statement(e: &crate::engine::Estimate) -> Option<String> {
+    if e.partitions.is_empty() {
+        return None;
+    }
+    let tables: Vec<String> = e
+        .partitions
+        .iter()
+        .map(|p| {
+            let size = match p.stored_gb {
+                Some(gb) => format!(
+                    "{} GB → {} by size",
+                    money::quantity(gb.round_dp(1)),
+                    p.by_size.normalize()
+                ),
+                None => "size unknown".to_string(),
+            };
+            format!(
+                "{} ≥ {} ({size}; peak {} RCU/s, {} WCU/s → {} by throughput)",
+                p.table,
+                p.minimum().normalize(),
+                money::quantity(p.peak_rcu.round_dp(0)),
+                money::quantity(p.peak_wcu.round_dp(0)),
+                p.by_throughput.normalize()
+            )
+        })
+        .collect();
+    Some(format!(
+        "Partitions (an estimate: AWS does not publish them; one holds about 10 GB and serves 3,000 RCU/s and 1,000 WCU/s): {}",
+        tables.join("; ")
+    ))
+}
+
 /// How an estimate is broken down in the human and CSV views.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Breakdown {

@@ -148,6 +148,9 @@ fn footer(e: &Estimate) -> String {
     if let Some(sp) = super::savings_plan_statement(e) {
         out.push_str(&format!("\n{sp}."));
     }
+    if let Some(p) = super::partitions_statement(e) {
+        out.push_str(&format!("\n{p}."));
+    }
     if !e.excluded.is_empty() {
         out.push_str(&format!(
             "\nNot in the total (depends on usage): {}.",

@@ -1,0 +1,405 @@
+//! Partitions and key spread. A partition serves about 3,000 read units and 1,000 write units
+//! a second and holds about 10 GB (DESIGN.md, from the DynamoDB developer guide); AWS does not
+//! publish how many partitions a table has, so the counts here are minimums estimated from
+//! those limits. One partition-key value always lives in one partition: adaptive capacity
+//! moves throughput between partitions, but never splits a single key's traffic, so a key
+//! whose busiest value takes more than a partition serves throttles while the table shows
+//! low utilization. Only write sharding (N suffixes; each read of the key then takes N
+//! queries), a cache for reads, or another key spreads it.
+
+use rust_decimal::Decimal;
+
+use super::EngineError;
+use super::capacity::{self, TablePlans};
+use super::checked;
+use super::sizes::TableSizes;
+use super::usage::{Metric, TableUsage};
+use crate::model::{IndexKind, KeySpread, Settings, Table, TrafficProfile};
+
+/// Read units a partition serves each second.
+pub const PARTITION_RCU: Decimal = Decimal::from_parts(3000, 0, 0, false, 0);
+/// Write units a partition serves each second.
+pub const PARTITION_WCU: Decimal = Decimal::from_parts(1000, 0, 0, false, 0);
+/// GB a partition holds.
+pub const PARTITION_GB: Decimal = Decimal::from_parts(10, 0, 0, false, 0);
+/// The busiest value's share of a key's traffic from which the key is at risk whatever its
+/// volume today (our threshold, not AWS's: that value's partition carries this share of any
+/// growth).
+pub const CONCENTRATED_SHARE: Decimal = Decimal::from_parts(25, 0, 0, false, 2);
+
+/// The minimum partitions one table needs, by size and by peak throughput.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TablePartitions {
+    pub table: String,
+    /// Table and LSI storage, where known.
+    pub stored_gb: Option<Decimal>,
+    /// Read and write units a second in the peak hour (or provisioned, if higher).
+    pub peak_rcu: Decimal,
+    pub peak_wcu: Decimal,
+    /// ⌈stored GB ÷ 10⌉ (0 when the size is unknown).
+    pub by_size: Decimal,
+    /// ⌈peak RCU ÷ 3,000 + peak WCU ÷ 1,000⌉.
+    pub by_throughput: Decimal,
+}
+
+impl TablePartitions {
+    /// The larger of the two: the fewest partitions the table can have.
+    #[must_use]
+    pub fn minimum(&self) -> Decimal {
+        self.by_size.max(self.by_throughput).max(Decimal::ONE)
+    }
+}
+
+/// Partitions the throughput `(reads, writes)` a second needs: ⌈R ÷ 3,000 + W ÷ 1,000⌉.
+fn for_throughput(reads: Decimal, writes: Decimal, context: &str) -> Result<Decimal, EngineError> {
+    Ok(checked::add(
+        checked::div(reads, PARTITION_RCU, context)?,
+        checked::div(writes, PARTITION_WCU, context)?,
+        context,
+    )?
+    .ceil())
+}
+
+fn peak(
+    table: &Table,
+    usage: &TableUsage,
+    metric: Metric,
+    observed: Option<Decimal>,
+    month_hours: Decimal,
+) -> Result<Decimal, EngineError> {
+    Ok(
+        capacity::hourly_demand(table, usage, metric, observed, month_hours)?
+            .into_iter()
+            .max()
+            .unwrap_or_default(),
+    )
+}
+
+/// The highest provisioned units of a plan.
+fn provisioned(plan: &capacity::Plan) -> Decimal {
+    plan.hourly.iter().copied().max().unwrap_or_default()
+}
+
+/// The minimum partitions `table` needs.
+///
+/// # Errors
+/// A figure too large to compute.
+pub fn table_partitions(
+    table: &Table,
+    usage: &TableUsage,
+    sizes: &TableSizes,
+    plans: Option<&TablePlans>,
+    settings: &Settings,
+) -> Result<TablePartitions, EngineError> {
+    let hours = settings.month_hours;
+    let mut rcu = peak(
+        table,
+        usage,
+        Metric::BaseReads,
+        table.observed.read_units,
+        hours,
+    )?;
+    let mut wcu = peak(
+        table,
+        usage,
+        Metric::BaseWrites,
+        table.observed.write_units,
+        hours,
+    )?;
+    // Provisioned capacity splits partitions whether used or not.
+    if let Some(p) = plans {
+        rcu = rcu.max(provisioned(&p.read));
+        wcu = wcu.max(provisioned(&p.write));
+    }
+    let stored_gb = sizes.table_and_lsis(table)?;
+    let by_size = match stored_gb {
+        Some(gb) => checked::div(gb, PARTITION_GB, &table.name)?.ceil(),
+        None => Decimal::ZERO,
+    };
+    Ok(TablePartitions {
+        table: table.name.clone(),
+        stored_gb,
+        peak_rcu: rcu,
+        peak_wcu: wcu,
+        by_size,
+        by_throughput: for_throughput(rcu, wcu, &table.name)?,
+    })
+}
+
+/// The highest value of a traffic profile (1 for flat traffic).
+fn profile_peak(profile: Option<&TrafficProfile>) -> Decimal {
+    profile
+        .and_then(|p| p.hourly.iter().copied().max())
+        .unwrap_or(Decimal::ONE)
+}
+
+/// A number for a warning: whole units, grouped by nothing (the report formats money only).
+fn n(x: Decimal) -> Decimal {
+    x.round_dp(0).normalize()
+}
+
+/// A share as a percentage.
+fn pct(x: Decimal) -> Decimal {
+    x.checked_mul(Decimal::ONE_HUNDRED)
+        .unwrap_or_default()
+        .round_dp(2)
+        .normalize()
+}
+
+/// Warnings for one key whose busiest value is `spread` and whose traffic peaks at `reads`
+/// and `writes` units a second: hot (the busiest value needs more than a partition serves),
+/// fewer values than partitions the peak needs, or concentrated (one value takes at least a
+/// quarter of the traffic).
+fn check(
+    what: &str,
+    spread: &KeySpread,
+    reads: Decimal,
+    writes: Decimal,
+    out: &mut Vec<String>,
+) -> Result<(), EngineError> {
+    let busiest_reads = checked::mul(reads, spread.busiest_reads.unwrap_or_default(), what)?;
+    let busiest_writes = checked::mul(writes, spread.busiest_writes.unwrap_or_default(), what)?;
+    let mut hot = false;
+    if busiest_reads > PARTITION_RCU {
+        hot = true;
+        out.push(format!(
+            "{what} is hot: its busiest value takes {}% of {} RCU/s at the peak hour = {} RCU/s, more than the 3,000 a partition serves — that value throttles whatever the table's capacity (cache its reads, or change the key)",
+            pct(spread.busiest_reads.unwrap_or_default()),
+            n(reads),
+            n(busiest_reads)
+        ));
+    }
+    if busiest_writes > PARTITION_WCU {
+        hot = true;
+        let suffixes = checked::div(busiest_writes, PARTITION_WCU, what)?.ceil();
+        out.push(format!(
+            "{what} is hot: its busiest value takes {}% of {} WCU/s at the peak hour = {} WCU/s, more than the 1,000 a partition serves — write sharding needs at least {} suffixes (value#0 … value#{}), and each read of that value then takes {} queries",
+            pct(spread.busiest_writes.unwrap_or_default()),
+            n(writes),
+            n(busiest_writes),
+            suffixes.normalize(),
+            suffixes.saturating_sub(Decimal::ONE).normalize(),
+            suffixes.normalize()
+        ));
+    }
+    let needed = for_throughput(reads, writes, what)?;
+    if let Some(d) = spread.distinct
+        && d < needed
+    {
+        out.push(format!(
+            "{what} has {} distinct values, fewer than the {} partitions its peak ({} RCU/s, {} WCU/s) needs: each value lives in one partition, so the others get no traffic while these throttle",
+            d.normalize(),
+            needed.normalize(),
+            n(reads),
+            n(writes)
+        ));
+    }
+    if hot {
+        return Ok(());
+    }
+    for (share, busiest, limit, unit, kind) in [
+        (
+            spread.busiest_writes,
+            busiest_writes,
+            PARTITION_WCU,
+            "WCU/s",
+            "writes",
+        ),
+        (
+            spread.busiest_reads,
+            busiest_reads,
+            PARTITION_RCU,
+            "RCU/s",
+            "reads",
+        ),
+    ] {
+        let Some(share) = share else { continue };
+        if share < CONCENTRATED_SHARE {
+            continue;
+        }
+        let headroom = if busiest.is_zero() {
+            String::new()
+        } else {
+            format!(
+                "; it reaches a partition's {} at {}× today's peak",
+                limit.normalize(),
+                checked::div(limit, busiest, what)?.round_dp(1).normalize()
+            )
+        };
+        out.push(format!(
+            "{what} is at risk: one value takes {}% of its {kind} ({} {unit} at the peak hour){}{headroom}. That value's partition carries this share of any growth; adaptive capacity cannot split it",
+            pct(share),
+            busiest.round_dp(2).normalize(),
+            spread
+                .distinct
+                .map(|d| format!(" among {} values", d.normalize()))
+                .unwrap_or_default()
+        ));
+        break;
+    }
+    Ok(())
+}
+
+/// Warnings for every key of `table` whose spread the workload states: the table's partition
+/// key, each index's, each pattern's.
+///
+/// # Errors
+/// A figure too large to compute.
+pub fn key_warnings(
+    table: &Table,
+    usage: &TableUsage,
+    parts: &TablePartitions,
+    settings: &Settings,
+    out: &mut Vec<String>,
+) -> Result<(), EngineError> {
+    let hours = settings.month_hours;
+    if let Some(spread) = &table.keys {
+        check(
+            &format!("the partition key of table `{}`", table.name),
+            spread,
+            parts.peak_rcu,
+            parts.peak_wcu,
+            out,
+        )?;
+    }
+    for (pos, index) in table.indexes.iter().enumerate() {
+        let Some(spread) = &index.keys else { continue };
+        // An LSI shares the table's partition key and partitions.
+        let (reads, writes) = match index.kind {
+            IndexKind::Local => (parts.peak_rcu, parts.peak_wcu),
+            IndexKind::Global => (
+                peak(
+                    table,
+                    usage,
+                    Metric::IndexReads(pos),
+                    index.observed.read_units,
+                    hours,
+                )?,
+                peak(
+                    table,
+                    usage,
+                    Metric::IndexWrites(pos),
+                    index.observed.write_units,
+                    hours,
+                )?,
+            ),
+        };
+        check(
+            &format!(
+                "the partition key of {} `{}`",
+                index.kind.upper(),
+                index.name
+            ),
+            spread,
+            reads,
+            writes,
+            out,
+        )?;
+    }
+    let seconds = checked::mul(hours, Decimal::from(3600), &table.name)?;
+    let reads = usage.weights(Metric::Reads);
+    let writes = usage.weights(Metric::Writes);
+    for ((pattern, (_, r)), (_, w)) in table.patterns.iter().zip(reads.each()).zip(writes.each()) {
+        let Some(spread) = &pattern.keys else {
+            continue;
+        };
+        let top = profile_peak(pattern.traffic.as_ref().or(table.traffic.as_ref()));
+        let at_peak = |monthly: Decimal| -> Result<Decimal, EngineError> {
+            checked::mul(
+                checked::div(monthly, seconds, &pattern.name)?,
+                top,
+                &pattern.name,
+            )
+        };
+        check(
+            &format!("the key of pattern `{}`", pattern.name),
+            spread,
+            at_peak(r)?,
+            at_peak(w)?,
+            out,
+        )?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn d(s: &str) -> Decimal {
+        s.parse().unwrap()
+    }
+
+    fn spread(distinct: Option<&str>, reads: &str, writes: &str) -> KeySpread {
+        KeySpread {
+            distinct: distinct.map(d),
+            busiest_reads: Some(d(reads)),
+            busiest_writes: Some(d(writes)),
+        }
+    }
+
+    #[test]
+    fn the_seed_spread_check_is_well_spread() {
+        // 41,200 keys, 2.1 % of reads and 0.8 % of writes: at 10,000 RCU/s and 2,000 WCU/s
+        // the busiest value takes 210 RCU/s and 16 WCU/s, far below 3,000 and 1,000; the
+        // peak needs ⌈10,000/3,000 + 2,000/1,000⌉ = ⌈5.33⌉ = 6 partitions < 41,200.
+        let mut out = Vec::new();
+        check(
+            "k",
+            &spread(Some("41200"), "0.021", "0.008"),
+            d("10000"),
+            d("2000"),
+            &mut out,
+        )
+        .unwrap();
+        assert!(out.is_empty(), "{out:?}");
+    }
+
+    #[test]
+    fn a_hot_write_key_needs_suffixes() {
+        // 94 % of 2,500 WCU/s = 2,350 WCU/s on one value: ⌈2.35⌉ = 3 suffixes.
+        let mut out = Vec::new();
+        check("k", &spread(None, "0", "0.94"), d("0"), d("2500"), &mut out).unwrap();
+        assert_eq!(out.len(), 1);
+        assert!(out[0].contains("= 2350 WCU/s"), "{}", out[0]);
+        assert!(out[0].contains("at least 3 suffixes"), "{}", out[0]);
+    }
+
+    #[test]
+    fn few_values_and_concentration_are_at_risk() {
+        // A status key: 6 values, 71 % of 55 WCU/s = 39.05 WCU/s on one: not hot, but
+        // concentrated; 1,000 ÷ 39.05 = 25.6× headroom.
+        let mut out = Vec::new();
+        check(
+            "k",
+            &spread(Some("6"), "0.2", "0.71"),
+            d("10"),
+            d("55"),
+            &mut out,
+        )
+        .unwrap();
+        assert_eq!(out.len(), 1, "{out:?}");
+        assert!(
+            out[0].contains("71% of its writes (39.05 WCU/s"),
+            "{}",
+            out[0]
+        );
+        assert!(out[0].contains("at 25.6× today's peak"), "{}", out[0]);
+        // A date key with 1 value a day against a peak needing ⌈9,000/3,000 + 1,500/1,000⌉ =
+        // ⌈4.5⌉ = 5 partitions: fewer values than partitions.
+        let mut out = Vec::new();
+        check(
+            "k",
+            &spread(Some("1"), "1", "1"),
+            d("9000"),
+            d("1500"),
+            &mut out,
+        )
+        .unwrap();
+        assert!(
+            out.iter()
+                .any(|w| w.contains("fewer than the 5 partitions")),
+            "{out:?}"
+        );
+    }
+}
