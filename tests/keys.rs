@@ -169,3 +169,34 @@ fn key_spreads_are_checked_on_load() {
             .stderr_has("tables.events.keys");
     }
 }
+
+mod properties {
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        /// Any spread and rate the loader accepts: the estimate never panics, and on flat
+        /// traffic the key is hot exactly when share × WCU/s exceeds 1,000.
+        #[test]
+        fn hot_exactly_above_a_partition(
+            distinct in 1u32..=100_000,
+            share_bp in 0u32..=10_000,
+            rate in 1u32..=100_000,
+        ) {
+            let share = rust_decimal::Decimal::new(i64::from(share_bp), 4);
+            let floor = rust_decimal::Decimal::ONE / rust_decimal::Decimal::from(distinct);
+            let yaml = format!(
+                "prices: aws-us-east-1\ntables:\n  t:\n    item_size: 1 KB\n    keys: {{ distinct: {distinct}, busiest_write_share: {share} }}\n    patterns:\n      put: {{ op: put, rate: {rate}/s }}\n"
+            );
+            let loaded = ddbcost::load::parse_workload(&yaml, "p.yaml");
+            if share < floor {
+                prop_assert!(loaded.is_err());
+                return Ok(());
+            }
+            let e = super::common::estimate(&yaml, "aws-us-east-1");
+            let hot = e.warnings.iter().any(|w| w.contains(" is hot"));
+            // 1 KB items: one WCU per put, so the peak is `rate` WCU/s.
+            prop_assert_eq!(hot, share * rust_decimal::Decimal::from(rate) > rust_decimal::Decimal::from(1000));
+        }
+    }
+}
