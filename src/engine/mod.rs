@@ -82,8 +82,6 @@ pub fn estimate(
         let sizes = sizes::TableSizes::of(sized.as_ref().unwrap_or(table), settings)?;
         let plans = capacity::table_plans(table, &usage, settings.month_hours)?;
         let parts = partitions::table_partitions(table, &usage, &sizes, plans.as_ref(), settings)?;
-        partitions::key_warnings(table, &usage, &parts, settings, &mut warnings)?;
-        table_partitions.push(parts);
         if workload.savings_plan.is_some() {
             savings_plan::table_shapes(
                 table,
@@ -98,9 +96,12 @@ pub fn estimate(
             table,
             &usage,
             plans.as_ref(),
+            &parts,
             &mut lines,
             &mut warnings,
         )?;
+        partitions::key_warnings(table, &usage, &parts, settings, &mut warnings)?;
+        table_partitions.push(parts);
         let storage_lines = storage::lines(&pricer, table, &sizes)?;
         lines.extend(storage_lines.into_iter().map(|mut l| {
             if let (Some(items), Some(ttl)) = (retained, table.ttl)

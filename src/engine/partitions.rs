@@ -50,16 +50,20 @@ impl TablePartitions {
     }
 }
 
-/// Partitions the throughput `(reads, writes)` a second needs: ⌈R ÷ 3,000 + W ÷ 1,000⌉.
+/// Partitions the throughput `(reads, writes)` a second needs: ⌈R ÷ 3,000 + W ÷ 1,000⌉,
+/// computed as ⌈(R + 3·W) ÷ 3,000⌉ (one division, the same number).
 fn for_throughput(reads: Decimal, writes: Decimal, context: &str) -> Result<Decimal, EngineError> {
-    Ok(checked::add(
-        checked::div(reads, PARTITION_RCU, context)?,
-        checked::div(writes, PARTITION_WCU, context)?,
+    let write_weight = checked::div(PARTITION_RCU, PARTITION_WCU, context)?;
+    Ok(checked::div(
+        checked::add(reads, checked::mul(writes, write_weight, context)?, context)?,
+        PARTITION_RCU,
         context,
     )?
     .ceil())
 }
 
+/// Units a second of `metric` in the peak hour: the month's total over its seconds when
+/// traffic is flat (no profile anywhere on the table), else the highest hour of the profile.
 fn peak(
     table: &Table,
     usage: &TableUsage,
@@ -67,6 +71,12 @@ fn peak(
     observed: Option<Decimal>,
     month_hours: Decimal,
 ) -> Result<Decimal, EngineError> {
+    let shaped = table.traffic.is_some() || table.patterns.iter().any(|p| p.traffic.is_some());
+    if !shaped {
+        let total = observed.unwrap_or_else(|| usage.total(metric));
+        let seconds = checked::mul(month_hours, Decimal::from(3600), &table.name)?;
+        return checked::div(total, seconds, &table.name);
+    }
     Ok(
         capacity::hourly_demand(table, usage, metric, observed, month_hours)?
             .into_iter()
@@ -92,25 +102,30 @@ pub fn table_partitions(
     settings: &Settings,
 ) -> Result<TablePartitions, EngineError> {
     let hours = settings.month_hours;
-    let mut rcu = peak(
-        table,
-        usage,
-        Metric::BaseReads,
-        table.observed.read_units,
-        hours,
-    )?;
-    let mut wcu = peak(
-        table,
-        usage,
-        Metric::BaseWrites,
-        table.observed.write_units,
-        hours,
-    )?;
-    // Provisioned capacity splits partitions whether used or not.
-    if let Some(p) = plans {
-        rcu = rcu.max(provisioned(&p.read));
-        wcu = wcu.max(provisioned(&p.write));
-    }
+    let (rcu, wcu) = match plans {
+        // The plans know the peak demand; provisioned capacity splits partitions whether
+        // used or not.
+        Some(p) => (
+            p.read.peak_demand.max(provisioned(&p.read)),
+            p.write.peak_demand.max(provisioned(&p.write)),
+        ),
+        None => (
+            peak(
+                table,
+                usage,
+                Metric::BaseReads,
+                table.observed.read_units,
+                hours,
+            )?,
+            peak(
+                table,
+                usage,
+                Metric::BaseWrites,
+                table.observed.write_units,
+                hours,
+            )?,
+        ),
+    };
     let stored_gb = sizes.table_and_lsis(table)?;
     let by_size = match stored_gb {
         Some(gb) => checked::div(gb, PARTITION_GB, &table.name)?.ceil(),
@@ -252,6 +267,12 @@ pub fn key_warnings(
     settings: &Settings,
     out: &mut Vec<String>,
 ) -> Result<(), EngineError> {
+    let stated = table.keys.is_some()
+        || table.indexes.iter().any(|i| i.keys.is_some())
+        || table.patterns.iter().any(|p| p.keys.is_some());
+    if !stated {
+        return Ok(());
+    }
     let hours = settings.month_hours;
     if let Some(spread) = &table.keys {
         check(

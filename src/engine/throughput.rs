@@ -8,10 +8,11 @@ use std::sync::Arc;
 use rust_decimal::Decimal;
 
 use super::EngineError;
-use super::capacity::{self, TablePlans};
+use super::capacity::TablePlans;
 use super::checked;
 use super::estimate::{Basis, Component, LineItem};
 use super::line::{LineSpec, Pricer, cat, millions};
+use super::partitions::TablePartitions;
 use super::usage::{Metric, TableUsage, Weights};
 use crate::model::{CapacityKind, CapacityMode, PriceKey, ReservedTerm, Table};
 
@@ -20,13 +21,14 @@ pub fn lines(
     table: &Table,
     usage: &TableUsage,
     plans: Option<&TablePlans>,
+    parts: &TablePartitions,
     out: &mut Vec<LineItem>,
     warnings: &mut Vec<String>,
 ) -> Result<(), EngineError> {
     let t = &Arc::<str>::from(table.name.as_str());
     match plans {
         None => {
-            on_demand_peaks(pricer, table, usage, warnings)?;
+            on_demand_peaks(table, parts, warnings);
             on_demand(pricer, table, t, usage, out)
         }
         Some(plans) => provisioned(pricer, table, t, usage, plans, out, warnings),
@@ -35,43 +37,13 @@ pub fn lines(
 
 /// A new on-demand table absorbs 12,000 read and 4,000 write request units a second at once
 /// (then twice its previous peak); a profile whose peak hour needs more may be throttled.
-fn on_demand_peaks(
-    pricer: &Pricer<'_>,
-    table: &Table,
-    usage: &TableUsage,
-    warnings: &mut Vec<String>,
-) -> Result<(), EngineError> {
-    let month_hours = pricer.settings.month_hours;
-    let shaped = table.traffic.is_some() || table.patterns.iter().any(|p| p.traffic.is_some());
-    for (metric, observed, limit, unit) in [
-        (
-            Metric::BaseReads,
-            table.observed.read_units,
-            12_000u32,
-            "RRU",
-        ),
-        (
-            Metric::BaseWrites,
-            table.observed.write_units,
-            4_000u32,
-            "WRU",
-        ),
+/// The peaks are the partition estimate's (the same demand, computed once).
+fn on_demand_peaks(table: &Table, parts: &TablePartitions, warnings: &mut Vec<String>) {
+    for (peak, limit, unit) in [
+        (parts.peak_rcu, 12_000u32, "RRU"),
+        (parts.peak_wcu, 4_000u32, "WRU"),
     ] {
         let limit = Decimal::from(limit);
-        let total = observed.unwrap_or_else(|| usage.total(metric));
-        let seconds = checked::mul(month_hours, Decimal::from(3600), &table.name)?;
-        // Flat traffic: compare the monthly total with the limit × the month's seconds, no
-        // division needed; a profile: find its peak hour.
-        let peak = if shaped {
-            capacity::hourly_demand(table, usage, metric, observed, month_hours)?
-                .into_iter()
-                .max()
-                .unwrap_or_default()
-        } else if total > checked::mul(limit, seconds, &table.name)? {
-            checked::div(total, seconds, &table.name)?
-        } else {
-            continue;
-        };
         if peak > limit {
             warnings.push(format!(
                 "table `{}`: the peak hour needs {} {unit}/s; a new on-demand table absorbs {} at once (then twice its previous peak), so expect throttling unless it is pre-warmed",
@@ -81,7 +53,6 @@ fn on_demand_peaks(
             ));
         }
     }
-    Ok(())
 }
 
 /// One on-demand request line: derived from `metric`, or observed.
