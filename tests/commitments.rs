@@ -556,3 +556,36 @@ fn compare_prices_a_plan_changed_with_set() {
         .code(1)
         .stderr_has("commitments.savings_plan.per_hour");
 }
+
+#[test]
+fn advice_is_shown_in_the_estimates_currency() {
+    // The plan option of the worked check, $601.08 over 12 months, at 0.92 EUR per USD:
+    // 601.08 × 0.92 = €552.9936; its unused fees at −30 % traffic, 175.68 × 0.92 = €161.6256.
+    let yaml = PLAN.replace("rate: 100M/month }", "rate: 100M/month, overwrites: 1 }");
+    let (_dir, path) = temp_workload(&yaml);
+    let out = Case::new()
+        .args([
+            "forecast",
+            &path,
+            "--months",
+            "12",
+            "--start",
+            "2027-01",
+            "--format",
+            "json",
+            "--advise",
+            "--currency",
+            "EUR",
+            "--fx-rate",
+            "0.92",
+            "--fx-date",
+            "2026-11-30",
+        ])
+        .run()
+        .success();
+    let doc: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(doc["currency"], "EUR");
+    let plan = option(&doc["commitment_options"], "Database Savings Plan");
+    assert_eq!(plan["total"], "552.9936");
+    assert_eq!(plan["unused_lower_traffic"], "161.6256");
+}
