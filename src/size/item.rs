@@ -26,6 +26,10 @@ pub struct ItemSize {
     pub bytes: u64,
     /// (index into the wanted names, name + value bytes) for each wanted attribute present.
     pub attributes: Vec<(usize, u64)>,
+    /// (index into the wanted names, value) for each wanted attribute holding a key type (S,
+    /// N or B), filled by `item_keys` only. Numbers are canonical (`1.50` and `1.5` are one
+    /// key, as in DynamoDB); binary values stay in base64.
+    pub values: Vec<(usize, String)>,
 }
 
 /// Sizes one JSON document holding an item (or `{"Item": …}`).
@@ -37,11 +41,34 @@ pub fn size_item(
     shape: Shape,
     wanted: &[String],
 ) -> Result<ItemSize, serde_json::Error> {
+    read_item(json, shape, wanted, false)
+}
+
+/// Sizes one item like `size_item` and also keeps the values of the wanted attributes that
+/// hold a key type (for `ddbcost keys`).
+///
+/// # Errors
+/// As `size_item`.
+pub fn item_keys(
+    json: &[u8],
+    shape: Shape,
+    wanted: &[String],
+) -> Result<ItemSize, serde_json::Error> {
+    read_item(json, shape, wanted, true)
+}
+
+fn read_item(
+    json: &[u8],
+    shape: Shape,
+    wanted: &[String],
+    capture: bool,
+) -> Result<ItemSize, serde_json::Error> {
     let mut de = serde_json::Deserializer::from_slice(json);
     let size = ItemSeed {
         shape,
         wanted,
         top: true,
+        capture,
     }
     .deserialize(&mut de)?;
     de.end()?;
@@ -79,6 +106,8 @@ struct ItemSeed<'w> {
     wanted: &'w [String],
     /// At the top level `{"Item": {…}}` is an export line wrapping the item.
     top: bool,
+    /// Keep the values of wanted attributes.
+    capture: bool,
 }
 
 impl<'de> DeserializeSeed<'de> for ItemSeed<'_> {
@@ -110,14 +139,22 @@ impl<'de> Visitor<'de> for ItemSeed<'_> {
                 return Ok(inner);
             }
             first = false;
-            let value = match self.shape {
-                Shape::DynamoDb => map.next_value_seed(Typed)?,
-                Shape::Plain => map.next_value_seed(Plain)?,
+            let wanted = self.wanted.iter().position(|w| *w == name);
+            let value = match (self.shape, wanted.filter(|_| self.capture)) {
+                (Shape::DynamoDb, None) => map.next_value_seed(Typed)?,
+                (Shape::Plain, None) => map.next_value_seed(Plain)?,
+                (shape, Some(i)) => {
+                    let (bytes, value) = map.next_value_seed(KeyValue(shape))?;
+                    if let Some(v) = value {
+                        size.values.push((i, v));
+                    }
+                    bytes
+                }
             };
             // Sizes saturate: anything past 400 KB is reported as oversized whatever its size.
             let attribute = (name.len() as u64).saturating_add(value);
             size.bytes = size.bytes.saturating_add(attribute);
-            if let Some(i) = self.wanted.iter().position(|w| *w == name) {
+            if let Some(i) = wanted {
                 size.attributes.push((i, attribute));
             }
         }
@@ -201,29 +238,7 @@ impl<'de> Visitor<'de> for Typed {
                 "an empty value object; expected one type tag such as `S`",
             ));
         };
-        let size = match tag.as_ref() {
-            "S" => map.next_value_seed(StrLen)?,
-            "N" => map.next_value_seed(NumText)?,
-            "B" => map.next_value_seed(B64)?,
-            "BOOL" => {
-                map.next_value::<bool>()?;
-                1
-            }
-            "NULL" => {
-                map.next_value::<IgnoredAny>()?;
-                1
-            }
-            "SS" => map.next_value_seed(SetOf(StrLen))?,
-            "NS" => map.next_value_seed(SetOf(NumText))?,
-            "BS" => map.next_value_seed(SetOf(B64))?,
-            "L" => map.next_value_seed(ListOf(Typed))?,
-            "M" => map.next_value_seed(MapOf(Typed))?,
-            other => {
-                return Err(de::Error::custom(format!(
-                    "unknown type tag `{other}`; expected one of S, N, B, BOOL, NULL, SS, NS, BS, L, M"
-                )));
-            }
-        };
+        let size = typed_rest(&tag, &mut map)?;
         if map.next_key::<IgnoredAny>()?.is_some() {
             return Err(de::Error::custom(format!(
                 "a value with `{tag}` and another type tag"
@@ -231,6 +246,136 @@ impl<'de> Visitor<'de> for Typed {
         }
         Ok(size)
     }
+}
+
+/// The size of a DynamoDB-JSON value whose type tag `tag` has just been read from `map`.
+fn typed_rest<'de, A: MapAccess<'de>>(tag: &str, map: &mut A) -> Result<u64, A::Error> {
+    Ok(match tag {
+        "S" => map.next_value_seed(StrLen)?,
+        "N" => map.next_value_seed(NumText)?,
+        "B" => map.next_value_seed(B64)?,
+        "BOOL" => {
+            map.next_value::<bool>()?;
+            1
+        }
+        "NULL" => {
+            map.next_value::<IgnoredAny>()?;
+            1
+        }
+        "SS" => map.next_value_seed(SetOf(StrLen))?,
+        "NS" => map.next_value_seed(SetOf(NumText))?,
+        "BS" => map.next_value_seed(SetOf(B64))?,
+        "L" => map.next_value_seed(ListOf(Typed))?,
+        "M" => map.next_value_seed(MapOf(Typed))?,
+        other => {
+            return Err(de::Error::custom(format!(
+                "unknown type tag `{other}`; expected one of S, N, B, BOOL, NULL, SS, NS, BS, L, M"
+            )));
+        }
+    })
+}
+
+/// A wanted attribute's value: its size, and its text when it holds a key type.
+#[derive(Clone, Copy)]
+struct KeyValue(Shape);
+impl<'de> DeserializeSeed<'de> for KeyValue {
+    type Value = (u64, Option<String>);
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        match self.0 {
+            Shape::DynamoDb => d.deserialize_map(self),
+            Shape::Plain => d.deserialize_any(self),
+        }
+    }
+}
+impl<'de> Visitor<'de> for KeyValue {
+    type Value = (u64, Option<String>);
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("an attribute value")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        if self.0 == Shape::Plain {
+            return Ok((MapOf(Plain).visit_map(map)?, None));
+        }
+        let Some(tag) = map.next_key::<Cow<'de, str>>()? else {
+            return Err(de::Error::custom(
+                "an empty value object; expected one type tag such as `S`",
+            ));
+        };
+        let out = match tag.as_ref() {
+            "S" => {
+                let s = map.next_value::<Cow<'de, str>>()?;
+                (s.len() as u64, Some(s.into_owned()))
+            }
+            "N" => {
+                let s = map.next_value::<Cow<'de, str>>()?;
+                let size = number_size(&s)
+                    .ok_or_else(|| de::Error::custom(format!("invalid number `{s}`")))?;
+                (size, Some(canonical_number(&s)))
+            }
+            "B" => {
+                let s = map.next_value::<Cow<'de, str>>()?;
+                let size = base64_len(&s)
+                    .ok_or_else(|| de::Error::custom("invalid base64 in a `B` value"))?;
+                (size, Some(s.into_owned()))
+            }
+            other => (typed_rest(other, &mut map)?, None),
+        };
+        if map.next_key::<IgnoredAny>()?.is_some() {
+            return Err(de::Error::custom(format!(
+                "a value with `{tag}` and another type tag"
+            )));
+        }
+        Ok(out)
+    }
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Self::Value, E> {
+        Ok((Plain.visit_bool(v)?, None))
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok((Plain.visit_unit()?, None))
+    }
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
+        Ok((Plain.visit_u64(v)?, Some(v.to_string())))
+    }
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
+        Ok((Plain.visit_i64(v)?, Some(v.to_string())))
+    }
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {
+        Ok((Plain.visit_f64(v)?, Some(canonical_number(&v.to_string()))))
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+        Ok((v.len() as u64, Some(v.to_string())))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
+        Ok((ListOf(Plain).visit_seq(seq)?, None))
+    }
+}
+
+/// A number's text with the zeros that do not change its value removed (`007.50` → `7.5`,
+/// `-0` → `0`), so that equal numbers are one key. Exponent forms are kept as written.
+#[must_use]
+pub fn canonical_number(text: &str) -> String {
+    let t = text.trim();
+    if t.contains(['e', 'E']) {
+        return t.to_string();
+    }
+    let (negative, digits) = match t.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, t.strip_prefix('+').unwrap_or(t)),
+    };
+    let (int, frac) = digits.split_once('.').unwrap_or((digits, ""));
+    let int = int.trim_start_matches('0');
+    let frac = frac.trim_end_matches('0');
+    let int = if int.is_empty() { "0" } else { int };
+    let mut out = String::with_capacity(t.len());
+    if negative && (int != "0" || !frac.is_empty()) {
+        out.push('-');
+    }
+    out.push_str(int);
+    if !frac.is_empty() {
+        out.push('.');
+        out.push_str(frac);
+    }
+    out
 }
 
 /// A list: 3 + Σ(element + 1).

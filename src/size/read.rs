@@ -1,0 +1,442 @@
+//! Reading items from files, for `ddbcost size` and `ddbcost keys` alike: files and
+//! directories (export-to-S3 folders), gzip-compressed or not, one item per line (the export
+//! format, JSON Lines) or a single (pretty-printed) item per file. Memory stays constant:
+//! lines are read into one reused buffer and handed to a sink (`ItemSink`) that keeps only
+//! what it measures. Large uncompressed files are split into line-aligned chunks and, like
+//! separate files, read on all cores, one sink per worker; the sinks are then merged.
+//!
+//! This module reads files; what is measured from an item is the sink's business.
+
+use std::fs::File;
+use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+use super::item::{Shape, detect_shape};
+use super::rules::MAX_ITEM_BYTES;
+use crate::error::Error;
+
+/// Chunks of an uncompressed file handed to one thread.
+const CHUNK_BYTES: u64 = 32 * 1024 * 1024;
+
+/// Examples of bad items kept per unit.
+const EXAMPLES: usize = 20;
+
+/// How items are read.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ReadOptions {
+    /// Force a shape instead of detecting it per file.
+    pub shape: Option<Shape>,
+    /// Stop at the first malformed item instead of counting it.
+    pub strict: bool,
+    /// Worker threads (0 = all cores).
+    pub jobs: usize,
+    /// Bytes per chunk a large uncompressed file is split into (`None`: 32 MiB).
+    pub chunk_bytes: Option<u64>,
+}
+
+/// Something wrong with one item, reported by a sink.
+#[derive(Debug, Clone)]
+pub struct Problem {
+    /// The line within the unit (a pretty-printed document's own lines count).
+    pub line: u64,
+    pub message: String,
+    /// Malformed (stops a strict read) rather than merely noted (an oversized item).
+    pub malformed: bool,
+}
+
+/// What the reader hands each item to.
+pub trait ItemSink {
+    /// Input bytes a unit covers.
+    fn input_bytes(&mut self, bytes: u64);
+    /// A whole document longer than `bound` bytes: its item cannot be within 400 KB.
+    fn oversized_document(&mut self, bound: u64) -> Problem;
+    /// One item's JSON text found at `line` (within the unit).
+    ///
+    /// # Errors
+    /// What the sink itself cannot do (it fails the read).
+    fn item(&mut self, text: &[u8], line: u64, shape: Shape) -> Result<Option<Problem>, Error>;
+}
+
+/// What a read found besides what its sinks hold.
+pub struct ReadDone<S> {
+    /// One sink per worker, to be merged.
+    pub sinks: Vec<S>,
+    /// `file:line: message`, in file order, at most 20 per unit.
+    pub examples: Vec<String>,
+}
+
+/// The files named by `inputs`: files as given, directories walked (sorted) for `.json`,
+/// `.jsonl`, `.ndjson` and `.gz` files, skipping export manifests.
+///
+/// # Errors
+/// A path that does not exist or cannot be read.
+pub fn expand(inputs: &[String]) -> Result<Vec<PathBuf>, Error> {
+    let mut out = Vec::new();
+    for input in inputs {
+        let path = Path::new(input);
+        let meta = std::fs::metadata(path).map_err(|e| {
+            Error::input(format!("`{input}` cannot be read ({e})"))
+                .file(input.as_str())
+                .help("Consider checking the path.")
+        })?;
+        if meta.is_dir() {
+            walk(path, &mut out).map_err(|e| {
+                Error::input(format!("cannot list `{input}`: {e}")).file(input.as_str())
+            })?;
+        } else if meta.is_file() {
+            out.push(path.to_path_buf());
+        } else {
+            return Err(
+                Error::input(format!("`{input}` is not a regular file or directory"))
+                    .file(input.as_str()),
+            );
+        }
+    }
+    if out.is_empty() {
+        return Err(Error::input("no item files found")
+            .help("Consider a file of items, or an export folder with .json or .json.gz files."));
+    }
+    Ok(out)
+}
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)?
+        .map(|e| e.map(|e| e.path()))
+        .collect::<Result<_, _>>()?;
+    entries.sort();
+    for p in entries {
+        let name = p.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+        if p.is_dir() {
+            walk(&p, out)?;
+        } else if !name.starts_with("manifest-")
+            && [".json", ".jsonl", ".ndjson", ".gz"]
+                .iter()
+                .any(|s| name.ends_with(s))
+        {
+            out.push(p);
+        }
+    }
+    Ok(())
+}
+
+/// A piece of work: a whole file (compressed, small, or not line-delimited) or a byte range
+/// of a large uncompressed one.
+#[derive(Debug, Clone)]
+struct Unit {
+    file: usize,
+    start: u64,
+    end: u64,
+    whole: bool,
+}
+
+/// What a unit reports besides what its items add to its worker's sink: lines read, the
+/// first malformed item (strict mode), and examples of bad items, by line within the unit.
+struct UnitDone {
+    lines: u64,
+    failure: Option<(u64, String)>,
+    examples: Vec<(u64, String)>,
+}
+
+fn is_gzip(path: &Path) -> std::io::Result<bool> {
+    let mut magic = [0u8; 2];
+    let n = File::open(path)?.read(&mut magic)?;
+    Ok(n == 2 && magic == [0x1f, 0x8b])
+}
+
+/// Whether a file holds one JSON document per line (its first line is a whole document).
+fn line_delimited(path: &Path) -> std::io::Result<bool> {
+    if is_gzip(path)? {
+        return Ok(true);
+    }
+    let mut first = Vec::new();
+    BufReader::new(File::open(path)?)
+        .take(1 << 20)
+        .read_until(b'\n', &mut first)?;
+    let first = trim(&first);
+    Ok(first.is_empty() || serde_json::from_slice::<serde::de::IgnoredAny>(first).is_ok())
+}
+
+fn trim(line: &[u8]) -> &[u8] {
+    let start = line
+        .iter()
+        .position(|b| !b.is_ascii_whitespace())
+        .unwrap_or(line.len());
+    let end = line
+        .iter()
+        .rposition(|b| !b.is_ascii_whitespace())
+        .map_or(start, |e| e.saturating_add(1));
+    &line[start..end]
+}
+
+fn io_error(path: &Path, e: &std::io::Error) -> Error {
+    let name = path.display().to_string();
+    Error::input(format!("`{name}` cannot be read ({e})")).file(name)
+}
+
+/// Reads every item in `files` on `options.jobs` threads, each into its own sink from `make`.
+///
+/// # Errors
+/// An unreadable file, what a sink returns; with `strict`, the first malformed item (file and
+/// line).
+pub fn read_parallel<S, F>(
+    files: &[PathBuf],
+    options: &ReadOptions,
+    make: F,
+) -> Result<ReadDone<S>, Error>
+where
+    S: ItemSink + Send,
+    F: Fn() -> S + Sync,
+{
+    let mut units = Vec::new();
+    for (i, f) in files.iter().enumerate() {
+        let len = std::fs::metadata(f).map_err(|e| io_error(f, &e))?.len();
+        let chunk = options.chunk_bytes.unwrap_or(CHUNK_BYTES).max(1);
+        let splittable = len > chunk
+            && !is_gzip(f).map_err(|e| io_error(f, &e))?
+            && line_delimited(f).map_err(|e| io_error(f, &e))?;
+        if splittable {
+            let mut start = 0;
+            while start < len {
+                let end = start.saturating_add(chunk).min(len);
+                units.push(Unit {
+                    file: i,
+                    start,
+                    end,
+                    whole: false,
+                });
+                start = end;
+            }
+        } else {
+            units.push(Unit {
+                file: i,
+                start: 0,
+                end: len,
+                whole: true,
+            });
+        }
+    }
+    let jobs = if options.jobs == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        options.jobs
+    };
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let results: Mutex<Vec<Option<Result<UnitDone, Error>>>> =
+        Mutex::new((0..units.len()).map(|_| None).collect());
+    let workers: Vec<Option<S>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..jobs.clamp(1, units.len().max(1)))
+            .map(|_| {
+                s.spawn(|| {
+                    let mut sink = make();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        if i >= units.len() || stop.load(Ordering::Relaxed) {
+                            break;
+                        }
+                        let unit = &units[i];
+                        let done = run_unit(&files[unit.file], unit, options, &stop, &mut sink);
+                        if options.strict && matches!(&done, Ok(d) if d.failure.is_some()) {
+                            stop.store(true, Ordering::Relaxed);
+                        }
+                        // A poisoned lock means another worker panicked: the run fails below.
+                        if let Ok(mut r) = results.lock() {
+                            r[i] = Some(done);
+                        }
+                    }
+                    sink
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().ok()).collect()
+    });
+    // A worker that panicked took its items with it: fail the run rather than report a
+    // summary that silently misses them.
+    let worker_failed = || {
+        Error::input("a worker thread failed while reading items; no summary is reported")
+            .help("Consider `--jobs 1`, and report the input that caused it.")
+    };
+    let sinks: Vec<S> = workers
+        .into_iter()
+        .collect::<Option<_>>()
+        .ok_or_else(worker_failed)?;
+    let results = results.into_inner().map_err(|_| worker_failed())?;
+    // Lines are counted per unit; a chunk's line numbers start after the chunks before it.
+    let mut line_offset = vec![0u64; files.len()];
+    let stopped = stop.load(Ordering::Relaxed);
+    let mut examples = Vec::new();
+    for (unit, done) in units.iter().zip(results) {
+        let Some(done) = done else {
+            if stopped {
+                continue; // not run after a strict stop
+            }
+            return Err(worker_failed());
+        };
+        let done = done?;
+        let name = files[unit.file].display().to_string();
+        let offset = line_offset[unit.file];
+        if let Some((line, message)) = done.failure {
+            return Err(strict_error(message, name, offset.saturating_add(line)));
+        }
+        for (line, message) in done.examples {
+            examples.push(format!("{name}:{}: {message}", offset.saturating_add(line)));
+        }
+        line_offset[unit.file] = line_offset[unit.file].saturating_add(done.lines);
+    }
+    Ok(ReadDone { sinks, examples })
+}
+
+fn strict_error(message: String, file: String, line: u64) -> Error {
+    Error::input(message).file(file).at(Some((line, 1))).help(
+        "Consider fixing the item, or running without --strict to count malformed items and go on.",
+    )
+}
+
+/// Reads every item in `files`, in file order, on this thread, into `sink`; returns the
+/// examples of bad items.
+///
+/// # Errors
+/// As `read_parallel`.
+pub fn read_sequential<S: ItemSink>(
+    files: &[PathBuf],
+    options: &ReadOptions,
+    sink: &mut S,
+) -> Result<Vec<String>, Error> {
+    let stop = AtomicBool::new(false);
+    let mut examples = Vec::new();
+    for (i, path) in files.iter().enumerate() {
+        let name = path.display().to_string();
+        let len = std::fs::metadata(path)
+            .map_err(|e| io_error(path, &e))?
+            .len();
+        let unit = Unit {
+            file: i,
+            start: 0,
+            end: len,
+            whole: true,
+        };
+        let done = run_unit(path, &unit, options, &stop, sink)?;
+        if let Some((line, message)) = done.failure {
+            return Err(strict_error(message, name, line));
+        }
+        for (line, message) in done.examples {
+            examples.push(format!("{name}:{line}: {message}"));
+        }
+    }
+    Ok(examples)
+}
+
+/// Reads one unit, handing its items to `sink`.
+fn run_unit<S: ItemSink + ?Sized>(
+    path: &Path,
+    unit: &Unit,
+    options: &ReadOptions,
+    stop: &AtomicBool,
+    sink: &mut S,
+) -> Result<UnitDone, Error> {
+    let io = |e: std::io::Error| io_error(path, &e);
+    let file = File::open(path).map_err(io)?;
+    sink.input_bytes(unit.end.saturating_sub(unit.start));
+    let mut done = UnitDone {
+        lines: 0,
+        failure: None,
+        examples: Vec::new(),
+    };
+    let gzip = is_gzip(path).map_err(io)?;
+    let mut reader: Box<dyn BufRead> = if gzip {
+        Box::new(BufReader::with_capacity(
+            1 << 20,
+            flate2::read::MultiGzDecoder::new(file),
+        ))
+    } else {
+        let mut f = file;
+        f.seek(SeekFrom::Start(unit.start)).map_err(io)?;
+        Box::new(BufReader::with_capacity(1 << 20, f))
+    };
+    if unit.whole && !line_delimited(path).map_err(io)? {
+        // One (pretty-printed) document per file: read it whole, within a bound. A document
+        // past the bound cannot hold an item of at most 400 KB.
+        let bound = MAX_ITEM_BYTES * 16;
+        let mut text = Vec::new();
+        reader.take(bound + 1).read_to_end(&mut text).map_err(io)?;
+        done.lines = 1;
+        if text.len() as u64 > bound {
+            let p = sink.oversized_document(bound);
+            done.examples.push((p.line, p.message));
+            return Ok(done);
+        }
+        let text = trim(&text);
+        let shape = options.shape.unwrap_or_else(|| detect_shape(text));
+        let problem = sink.item(text, 1, shape)?;
+        note(problem, options, &mut done);
+        return Ok(done);
+    }
+    let mut pos = unit.start;
+    let mut line = Vec::with_capacity(64 * 1024);
+    if !unit.whole && unit.start > 0 {
+        // A line straddling the chunk's start belongs to the chunk before.
+        let mut byte = [0u8; 1];
+        let mut before = File::open(path).map_err(io)?;
+        before
+            .seek(SeekFrom::Start(unit.start.saturating_sub(1)))
+            .map_err(io)?;
+        before.read_exact(&mut byte).map_err(io)?;
+        if byte[0] != b'\n' {
+            pos = pos.saturating_add(reader.read_until(b'\n', &mut line).map_err(io)? as u64);
+        }
+    }
+    let mut shape = options.shape;
+    loop {
+        if !unit.whole && pos >= unit.end {
+            break;
+        }
+        line.clear();
+        let n = reader.read_until(b'\n', &mut line).map_err(io)?;
+        if n == 0 {
+            break;
+        }
+        pos = pos.saturating_add(n as u64);
+        done.lines = done.lines.saturating_add(1);
+        let text = trim(&line);
+        if text.is_empty() {
+            continue;
+        }
+        let s = *shape.get_or_insert_with(|| detect_shape(text));
+        let problem = sink.item(text, done.lines, s)?;
+        if !note(problem, options, &mut done) || (options.strict && stop.load(Ordering::Relaxed)) {
+            break;
+        }
+    }
+    Ok(done)
+}
+
+/// Records a sink's problem; `false` when a strict read must stop.
+fn note(problem: Option<Problem>, options: &ReadOptions, done: &mut UnitDone) -> bool {
+    let Some(p) = problem else { return true };
+    if p.malformed && options.strict {
+        done.failure = Some((p.line, p.message));
+        return false;
+    }
+    if done.examples.len() < EXAMPLES {
+        done.examples.push((p.line, p.message));
+    }
+    true
+}
+
+/// A serde_json error on an item starting at `line`, as a problem. serde_json counts lines
+/// within the document: for one item per line that is the column; for a pretty-printed
+/// file, the line.
+#[must_use]
+pub fn malformed(e: &serde_json::Error, line: u64) -> Problem {
+    let inner = e.to_string();
+    let why = inner
+        .rsplit_once(" at line ")
+        .map_or(inner.as_str(), |(w, _)| w);
+    Problem {
+        line: line.saturating_add(e.line().saturating_sub(1) as u64),
+        message: format!("malformed item: {why} (column {})", e.column()),
+        malformed: true,
+    }
+}
