@@ -14,6 +14,7 @@ pub mod commands;
 pub mod engine;
 pub mod error;
 pub mod iac;
+pub mod keys;
 pub mod load;
 pub mod model;
 pub mod output;

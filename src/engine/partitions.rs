@@ -85,6 +85,67 @@ fn peak(
     )
 }
 
+/// The peak demand on a table's key and on each index's, in units a second.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeyPeaks {
+    /// Read and write units a second on the table's partition key at the peak hour.
+    pub table: (Decimal, Decimal),
+    /// Per index, in the table's order: name, kind, read and write units a second (an LSI
+    /// shares the table's partition key, so its figures are the table's).
+    pub indexes: Vec<(String, IndexKind, Decimal, Decimal)>,
+}
+
+/// The demand peaks of `table`'s keys (what its traffic asks at the peak hour, provisioned
+/// capacity aside: a key's traffic is demand).
+///
+/// # Errors
+/// A figure too large to compute.
+pub fn key_peaks(table: &Table, settings: &Settings) -> Result<KeyPeaks, EngineError> {
+    let usage = super::usage::table_usage(table, settings)?;
+    let hours = settings.month_hours;
+    let reads = peak(
+        table,
+        &usage,
+        Metric::BaseReads,
+        table.observed.read_units,
+        hours,
+    )?;
+    let writes = peak(
+        table,
+        &usage,
+        Metric::BaseWrites,
+        table.observed.write_units,
+        hours,
+    )?;
+    let mut indexes = Vec::with_capacity(table.indexes.len());
+    for (pos, index) in table.indexes.iter().enumerate() {
+        let (r, w) = match index.kind {
+            IndexKind::Local => (reads, writes),
+            IndexKind::Global => (
+                peak(
+                    table,
+                    &usage,
+                    Metric::IndexReads(pos),
+                    index.observed.read_units,
+                    hours,
+                )?,
+                peak(
+                    table,
+                    &usage,
+                    Metric::IndexWrites(pos),
+                    index.observed.write_units,
+                    hours,
+                )?,
+            ),
+        };
+        indexes.push((index.name.clone(), index.kind, r, w));
+    }
+    Ok(KeyPeaks {
+        table: (reads, writes),
+        indexes,
+    })
+}
+
 /// The highest provisioned units of a plan.
 fn provisioned(plan: &capacity::Plan) -> Decimal {
     plan.hourly.iter().copied().max().unwrap_or_default()
@@ -161,10 +222,45 @@ fn pct(x: Decimal) -> Decimal {
         .normalize()
 }
 
+/// How a key fares, worst first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum KeyVerdict {
+    WellSpread,
+    AtRisk,
+    Hot,
+}
+
+impl KeyVerdict {
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            KeyVerdict::WellSpread => "well spread",
+            KeyVerdict::AtRisk => "at risk",
+            KeyVerdict::Hot => "hot",
+        }
+    }
+}
+
+/// What the check of one key found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeyAssessment {
+    pub verdict: KeyVerdict,
+    /// The reasons in words, with their numbers (none when well spread).
+    pub reasons: Vec<String>,
+    /// Units a second on the busiest value at the peak.
+    pub busiest_rcu: Decimal,
+    pub busiest_wcu: Decimal,
+    /// Partitions the peak needs (⌈R ÷ 3,000 + W ÷ 1,000⌉).
+    pub needed_partitions: Decimal,
+    /// Fewer distinct values than `needed_partitions`.
+    pub low_cardinality: bool,
+    /// Write-sharding suffixes the busiest value needs (⌈busiest WCU ÷ 1,000⌉), when hot on
+    /// writes.
+    pub suffixes: Option<Decimal>,
+}
+
 /// Warnings for one key whose busiest value is `spread` and whose traffic peaks at `reads`
-/// and `writes` units a second: hot (the busiest value needs more than a partition serves),
-/// fewer values than partitions the peak needs, or concentrated (one value takes at least a
-/// quarter of the traffic).
+/// and `writes` units a second (see `assess_key`).
 fn check(
     what: &str,
     spread: &KeySpread,
@@ -172,6 +268,25 @@ fn check(
     writes: Decimal,
     out: &mut Vec<String>,
 ) -> Result<(), EngineError> {
+    out.extend(assess_key(what, spread, reads, writes)?.reasons);
+    Ok(())
+}
+
+/// Checks one key whose busiest value is `spread` and whose traffic peaks at `reads` and
+/// `writes` units a second: hot (the busiest value needs more than a partition serves), fewer
+/// values than partitions the peak needs, or concentrated (one value takes at least a quarter
+/// of the traffic). `what` names the key in the reasons.
+///
+/// # Errors
+/// A figure too large to compute.
+pub fn assess_key(
+    what: &str,
+    spread: &KeySpread,
+    reads: Decimal,
+    writes: Decimal,
+) -> Result<KeyAssessment, EngineError> {
+    let mut out = Vec::new();
+    let mut suffixes = None;
     let busiest_reads = checked::mul(reads, spread.busiest_reads.unwrap_or_default(), what)?;
     let busiest_writes = checked::mul(writes, spread.busiest_writes.unwrap_or_default(), what)?;
     let mut hot = false;
@@ -186,18 +301,20 @@ fn check(
     }
     if busiest_writes > PARTITION_WCU {
         hot = true;
-        let suffixes = checked::div(busiest_writes, PARTITION_WCU, what)?.ceil();
+        let count = checked::div(busiest_writes, PARTITION_WCU, what)?.ceil();
+        suffixes = Some(count);
         out.push(format!(
             "{what} is hot: its busiest value takes {}% of {} WCU/s at the peak hour = {} WCU/s, more than the 1,000 a partition serves — write sharding needs at least {} suffixes (value#0 … value#{}), and each read of that value then takes {} queries",
             pct(spread.busiest_writes.unwrap_or_default()),
             n(writes),
             n(busiest_writes),
-            suffixes.normalize(),
-            suffixes.saturating_sub(Decimal::ONE).normalize(),
-            suffixes.normalize()
+            count.normalize(),
+            count.saturating_sub(Decimal::ONE).normalize(),
+            count.normalize()
         ));
     }
     let needed = for_throughput(reads, writes, what)?;
+    let low_cardinality = spread.distinct.is_some_and(|d| d < needed);
     if let Some(d) = spread.distinct
         && d < needed
     {
@@ -209,8 +326,26 @@ fn check(
             n(writes)
         ));
     }
+    let done = |out: Vec<String>| {
+        let verdict = if hot {
+            KeyVerdict::Hot
+        } else if out.is_empty() {
+            KeyVerdict::WellSpread
+        } else {
+            KeyVerdict::AtRisk
+        };
+        KeyAssessment {
+            verdict,
+            reasons: out,
+            busiest_rcu: busiest_reads,
+            busiest_wcu: busiest_writes,
+            needed_partitions: needed,
+            low_cardinality,
+            suffixes,
+        }
+    };
     if hot {
-        return Ok(());
+        return Ok(done(out));
     }
     for (share, busiest, limit, unit, kind) in [
         (
@@ -252,7 +387,7 @@ fn check(
         ));
         break;
     }
-    Ok(())
+    Ok(done(out))
 }
 
 /// Warnings for every key of `table` whose spread the workload states: the table's partition
