@@ -78,6 +78,9 @@ pub enum Command {
     Forecast(ForecastArgs),
     /// Measure item sizes exactly, from one item to a whole table export.
     Size(SizeArgs),
+    /// How keys spread over their values, from items and access logs: hot keys, few
+    /// values, large item collections, and what write sharding would cost.
+    Keys(KeysArgs),
     /// List the bundled price tables with their region, currency and date.
     Prices(PricesArgs),
     /// Write a workload from infrastructure code: CloudFormation/SAM, CDK's `cdk.out`,
@@ -224,6 +227,87 @@ pub struct SizeArgs {
     pub output: Option<String>,
 }
 
+#[derive(Debug, Args)]
+pub struct KeysArgs {
+    /// Item files (DynamoDB JSON, plain JSON, export-to-S3 `.json`/`.json.gz`) or folders, as
+    /// for `size`; with `--merge`, summaries printed by `keys --format json`; `-` reads
+    /// standard input. May be empty when `--log` is given.
+    pub inputs: Vec<String>,
+    /// The table's partition key attribute (default: the workload table's `key`).
+    #[arg(long, value_name = "ATTR")]
+    pub key: Option<String>,
+    /// The table's sort key attribute (index entries hold it).
+    #[arg(long, value_name = "ATTR")]
+    pub sort_key: Option<String>,
+    /// A global secondary index: `NAME:PK[,SK][:keys-only|all|include=ATTR[,ATTR]]`
+    /// (repeatable; projection default keys-only).
+    #[arg(long = "index", value_name = "NAME:ATTR[,ATTR]")]
+    pub indexes: Vec<String>,
+    /// A local secondary index: `NAME:SK[:keys-only|all|include=ATTR[,ATTR]]` (repeatable;
+    /// projection default all). Its entries count in the table key's item collections.
+    #[arg(long = "lsi", value_name = "NAME:SK")]
+    pub lsis: Vec<String>,
+    /// An access log (CSV with a header, or JSON Lines; gzip or not; repeatable).
+    #[arg(long = "log", value_name = "FILE")]
+    pub logs: Vec<String>,
+    /// The log column holding the key value (default: the partition key's name).
+    #[arg(long, value_name = "COLUMN")]
+    pub log_key: Option<String>,
+    /// The log column holding the operation (GetItem, Query, PutItem…, or read/write).
+    #[arg(long, value_name = "COLUMN", default_value = "operation")]
+    pub log_operation: String,
+    /// The log column holding consumed units, where present.
+    #[arg(long, value_name = "COLUMN", default_value = "units")]
+    pub log_units: String,
+    /// The log column holding the item size in bytes, where present (used without units).
+    #[arg(long, value_name = "COLUMN", default_value = "item_size")]
+    pub log_size: String,
+    /// The log column naming the index a request used, where present (empty: the table).
+    #[arg(long, value_name = "COLUMN", default_value = "index")]
+    pub log_index: String,
+    /// The workload whose table's peak hour (rates and traffic profile) the values are
+    /// checked at; its key and indexes stand in for --key/--index when those are not given.
+    #[arg(long, value_name = "W.yaml")]
+    pub workload: Option<String>,
+    /// The workload's table (needed when it has several).
+    #[arg(long, requires = "workload")]
+    pub table: Option<String>,
+    /// Peak units a second instead of a workload: `reads=R,writes=W` for the table's key,
+    /// `NAME:reads=R,writes=W` for an index's (repeatable).
+    #[arg(long = "peak-rate", value_name = "[INDEX:]reads=R,writes=W")]
+    pub peak_rates: Vec<String>,
+    /// Price table for pricing write sharding (default: the workload's `prices`).
+    #[arg(long)]
+    pub prices: Option<String>,
+    #[arg(long, value_enum, default_value_t = KeysFormat::Table)]
+    pub format: KeysFormat,
+    /// How attribute values are written.
+    #[arg(long, value_enum, default_value_t = InputShape::Auto)]
+    pub input: InputShape,
+    /// Stop at the first malformed item instead of counting it and going on.
+    #[arg(long)]
+    pub strict: bool,
+    /// Worker threads (default: all cores).
+    #[arg(long, default_value_t = 0)]
+    pub jobs: usize,
+    /// Merge summaries (from `keys --format json`) instead of reading items.
+    #[arg(long)]
+    pub merge: bool,
+    /// Write the report to this file (atomically) instead of standard output.
+    #[arg(long, short)]
+    pub output: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum KeysFormat {
+    Table,
+    /// The report with every value's counts: a summary `--merge` reads back.
+    Json,
+    Markdown,
+    /// A self-contained page with the busiest values and the cumulative share curve.
+    Html,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
     Table,
@@ -293,7 +377,7 @@ pub struct EstimateArgs {
 }
 
 /// Settings shared by every command that estimates.
-#[derive(Debug, Args)]
+#[derive(Debug, Default, Args)]
 pub struct SettingsArgs {
     /// Price table: a bundled id (see `ddbcost prices`) or a path; overrides the workload's `prices`.
     #[arg(long)]

@@ -3,6 +3,7 @@
 
 mod iac;
 mod import;
+mod keys;
 mod prices_diff;
 mod size;
 
@@ -32,6 +33,7 @@ pub fn run(cli: Cli) -> Result<(), Error> {
         Command::Diff(args) => diff(&args),
         Command::Forecast(args) => forecast(&args),
         Command::Size(args) => size::run(&args),
+        Command::Keys(args) => keys::run(&args),
         Command::Prices(args) => list_prices(&args),
         Command::Import(args) => iac::run(&args),
     }

@@ -127,6 +127,15 @@ const TABLE_KEY: &str = "(table key)";
 fn workload_table(file: &str, name: Option<&str>) -> Result<crate::model::Table, Error> {
     let text = load::read_file(file)?;
     let (workload, _) = load::parse_workload(&text, file)?;
+    pick_table(&workload, file, name)
+}
+
+/// The table `--table` names in `workload` (read from `file`), or its only table.
+pub(super) fn pick_table(
+    workload: &crate::model::Workload,
+    file: &str,
+    name: Option<&str>,
+) -> Result<crate::model::Table, Error> {
     let names: Vec<&str> = workload.tables.iter().map(|t| t.name.as_str()).collect();
     match name {
         Some(n) => workload
@@ -156,9 +165,27 @@ fn workload_specs(
     name: Option<&str>,
     as_usage: bool,
 ) -> Result<(Vec<String>, Vec<crate::size::scan::IndexSpec>), Error> {
-    use crate::model::{IndexKind, Projection};
     use crate::size::scan::{IndexProjection, IndexSpec};
     let table = workload_table(file, name)?;
+    let (table_keys, mut specs) = table_specs(&table, file)?;
+    if as_usage {
+        specs.push(IndexSpec {
+            name: TABLE_KEY.into(),
+            keys: table_keys.clone(),
+            projection: IndexProjection::KeysOnly,
+        });
+    }
+    Ok((table_keys, specs))
+}
+
+/// The key attributes of `table` (of workload `file`) and one spec per index, in the table's
+/// order (an LSI's keys are the table's partition key and its own sort key).
+pub(super) fn table_specs(
+    table: &crate::model::Table,
+    file: &str,
+) -> Result<(Vec<String>, Vec<crate::size::scan::IndexSpec>), Error> {
+    use crate::model::{IndexKind, Projection};
+    use crate::size::scan::{IndexProjection, IndexSpec};
     let Some(key) = &table.key else {
         return Err(Error::usage(format!("table `{}` of `{file}` states no `key`", table.name))
             .help("Consider `key: { partition: pk, sort: sk }` on the table (`ddbcost import` writes it), or `--key`/`--index`."));
@@ -202,13 +229,6 @@ fn workload_specs(
             name: i.name.clone(),
             keys,
             projection,
-        });
-    }
-    if as_usage {
-        specs.push(IndexSpec {
-            name: TABLE_KEY.into(),
-            keys: table_keys.clone(),
-            projection: IndexProjection::KeysOnly,
         });
     }
     Ok((table_keys, specs))
@@ -364,7 +384,7 @@ fn render_size(summary: &crate::size::summary::Summary, format: Format) -> Strin
 }
 
 /// `NAME:KEY[,KEY]:keys-only|all|include=ATTR[,ATTR]`.
-fn parse_index_spec(
+pub(super) fn parse_index_spec(
     text: &str,
     table_keys: &[String],
 ) -> Result<crate::size::scan::IndexSpec, Error> {

@@ -40,8 +40,8 @@ pub use estimate::{Attribution, Basis, Component, Estimate, LineItem, PriceTable
 pub use forecast::{Forecast, ForecastMonth, forecast};
 pub use fx::convert;
 pub use partitions::{
-    CONCENTRATED_SHARE, KeyAssessment, KeyVerdict, PARTITION_GB, PARTITION_RCU, PARTITION_WCU,
-    KeyPeaks, TablePartitions, assess_key, key_peaks,
+    CONCENTRATED_SHARE, KeyAssessment, KeyPeaks, KeyVerdict, PARTITION_GB, PARTITION_RCU,
+    PARTITION_WCU, TablePartitions, assess_key, key_peaks,
 };
 pub use savings_plan::SavingsPlanUse;
 pub use usage::item_flows;

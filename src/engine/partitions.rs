@@ -376,10 +376,18 @@ pub fn assess_key(
                 checked::div(limit, busiest, what)?.round_dp(1).normalize()
             )
         };
+        // With no peak known (zero traffic), the units a second say nothing.
+        let at_peak = if busiest.is_zero() {
+            String::new()
+        } else {
+            format!(
+                " ({} {unit} at the peak hour)",
+                busiest.round_dp(2).normalize()
+            )
+        };
         out.push(format!(
-            "{what} is at risk: one value takes {}% of its {kind} ({} {unit} at the peak hour){}{headroom}. That value's partition carries this share of any growth; adaptive capacity cannot split it",
+            "{what} is at risk: one value takes {}% of its {kind}{at_peak}{}{headroom}. That value's partition carries this share of any growth; adaptive capacity cannot split it",
             pct(share),
-            busiest.round_dp(2).normalize(),
             spread
                 .distinct
                 .map(|d| format!(" among {} values", d.normalize()))

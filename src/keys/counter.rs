@@ -178,7 +178,8 @@ mod tests {
         for i in 0..10_000u64 {
             // Value v = i mod 7 gets ⌈(10,000 − v) ÷ 7⌉ items: 10,000 = 7 × 1,428 + 4, so
             // 1,429 for v ≤ 3 and 1,428 for v ≥ 4.
-            a.add(format!("k{}", i % 7).as_bytes(), &one(1, 10)).unwrap();
+            a.add(format!("k{}", i % 7).as_bytes(), &one(1, 10))
+                .unwrap();
         }
         assert_eq!(a.distinct(), 7);
         assert_eq!(a.totals(), one(10_000, 100_000));

@@ -4,4 +4,9 @@
 //! through the same reader as `size` (`items`), and the mergeable summary (`summary`).
 
 pub mod counter;
+pub mod items;
+pub mod log;
+pub mod sharding;
 pub mod spread;
+pub mod summary;
+pub mod verdict;

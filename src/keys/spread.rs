@@ -82,6 +82,7 @@ pub fn share(part: u64, whole: u64) -> Option<Decimal> {
         Decimal::from(part)
             .checked_div(Decimal::from(whole))
             .unwrap_or_default()
+            .normalize()
     })
 }
 
@@ -173,13 +174,11 @@ pub fn spread(counter: &KeyCounter) -> AttributeSpread {
     }
     // The curve, of traffic (or items): values sorted by it, busiest first.
     values.clear();
-    values.extend(counter.iter().map(|(_, c)| {
-        if has_traffic {
-            traffic(c)
-        } else {
-            c.items
-        }
-    }));
+    values.extend(
+        counter
+            .iter()
+            .map(|(_, c)| if has_traffic { traffic(c) } else { c.items }),
+    );
     values.sort_unstable_by(|a, b| b.cmp(a));
     let whole: u128 = values.iter().map(|v| u128::from(*v)).sum();
     let n = values.len();
@@ -253,7 +252,7 @@ mod tests {
                 k.as_bytes(),
                 &Counts {
                     items: *n,
-                    bytes: n * 100,
+                    bytes: n.saturating_mul(100),
                     ..Counts::default()
                 },
             )

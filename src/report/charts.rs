@@ -262,6 +262,98 @@ pub fn stacked(
     svg_or_empty(svg)
 }
 
+/// Horizontal bars of counts (busiest values), in the order given, each labelled with its
+/// exact count.
+#[must_use]
+pub fn count_bars(title: &str, items: &[(String, Decimal)]) -> String {
+    let height = BAR_HEIGHT
+        .saturating_mul(u32::try_from(items.len().max(1)).unwrap_or(1))
+        .saturating_add(70);
+    let max = items
+        .iter()
+        .map(|(_, v)| f(*v))
+        .fold(0.0_f64, f64::max)
+        .max(1e-9);
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (WIDTH, height)).into_drawing_area();
+        let _ = root.fill(&WHITE);
+        let n = items.len().max(1);
+        let chart = ChartBuilder::on(&root)
+            .caption(title, ("sans-serif", 18))
+            .margin(10)
+            .x_label_area_size(20)
+            .y_label_area_size(10)
+            .build_cartesian_2d(0.0..max * 1.9, 0f64..n as f64);
+        let Ok(mut chart) = chart else {
+            return String::new();
+        };
+        let _ = chart
+            .configure_mesh()
+            .disable_y_mesh()
+            .disable_x_mesh()
+            .y_labels(0)
+            .x_labels(6)
+            .x_label_formatter(&|x| format!("{x:.0}"))
+            .draw();
+        for (i, (name, value)) in items.iter().enumerate() {
+            let top = n as f64 - i as f64;
+            let v = f(*value);
+            let _ = chart.draw_series(std::iter::once(Rectangle::new(
+                [(0.0, top - 0.8), (v, top - 0.2)],
+                BLUE.filled(),
+            )));
+            let _ = chart.draw_series(std::iter::once(Text::new(
+                format!("{name}  {}", money::quantity(*value)),
+                (v + max * 0.01, top - 0.35),
+                ("sans-serif", 13),
+            )));
+        }
+        let _ = root.present();
+    }
+    svg_or_empty(svg)
+}
+
+/// The cumulative share curve: x = share of values (busiest first), y = share of the total
+/// they hold; `points[i]` is the share held by the busiest i % (the diagonal is an even
+/// spread).
+#[must_use]
+pub fn curve(title: &str, points: &[Decimal]) -> String {
+    let last = points.len().saturating_sub(1).max(1) as f64;
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (WIDTH, 380)).into_drawing_area();
+        let _ = root.fill(&WHITE);
+        let chart = ChartBuilder::on(&root)
+            .caption(title, ("sans-serif", 18))
+            .margin(10)
+            .x_label_area_size(40)
+            .y_label_area_size(50)
+            .build_cartesian_2d(0.0..100.0, 0.0..100.0);
+        let Ok(mut chart) = chart else {
+            return String::new();
+        };
+        let _ = chart
+            .configure_mesh()
+            .x_desc("% of values, busiest first")
+            .y_desc("% of the total")
+            .x_label_formatter(&|x| format!("{x:.0}"))
+            .y_label_formatter(&|y| format!("{y:.0}"))
+            .label_style(("sans-serif", 13))
+            .draw();
+        let _ = chart.draw_series(LineSeries::new([(0.0, 0.0), (100.0, 100.0)], GREY));
+        let _ = chart.draw_series(LineSeries::new(
+            points
+                .iter()
+                .enumerate()
+                .map(|(i, p)| (i as f64 * 100.0 / last, f(*p) * 100.0)),
+            BLUE.stroke_width(2),
+        ));
+        let _ = root.present();
+    }
+    svg_or_empty(svg)
+}
+
 fn svg_or_empty(svg: String) -> String {
     if svg.starts_with("<svg") {
         svg

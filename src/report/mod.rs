@@ -10,6 +10,7 @@ pub mod focus;
 pub mod forecast;
 pub mod html;
 pub mod json;
+pub mod keys;
 pub mod markdown;
 pub mod money;
 pub mod period;

@@ -1,0 +1,395 @@
+//! `ddbcost keys`: counting key values in items and access logs (or merging summaries),
+//! checking each key attribute at the peak, pricing write sharding for a hot one, rendering.
+
+use rust_decimal::Decimal;
+
+use super::size::{parse_index_spec, pick_table, table_specs};
+use crate::cli::{InputShape, KeysArgs, KeysFormat, SettingsArgs};
+use crate::error::Error;
+use crate::keys::log::LogColumns;
+use crate::keys::sharding::{self, ShardingCost};
+use crate::keys::summary::{KeysSummary, Layout, SummaryIn};
+use crate::keys::verdict::{self, AttributeReport, Peak};
+use crate::keys::{items, log, spread};
+use crate::model::{IndexKind, Table, Workload};
+use crate::size::scan::{self, IndexSpec, ScanOptions};
+use crate::{engine, load, output, report};
+
+/// A workload the peaks come from, with its table.
+struct Context {
+    file: String,
+    workload: Workload,
+    settings: crate::model::Settings,
+    table: Table,
+}
+
+pub(super) fn run(args: &KeysArgs) -> Result<(), Error> {
+    let context = match &args.workload {
+        Some(file) => {
+            let text = load::read_file(file)?;
+            let (workload, file_settings) = load::parse_workload(&text, file)?;
+            let table = pick_table(&workload, file, args.table.as_deref())?;
+            let settings = super::settings(&Default::default(), &file_settings);
+            Some(Context {
+                file: file.clone(),
+                workload,
+                settings,
+                table,
+            })
+        }
+        None => None,
+    };
+    if !args.peak_rates.is_empty() && context.is_some() {
+        return Err(
+            Error::usage("--peak-rate and --workload both give the peak: which one?")
+                .help("Consider one of them: the workload's peak hour, or the rates you measured."),
+        );
+    }
+    let summary = if args.merge {
+        merged(args)?
+    } else {
+        let layout = layout(args, context.as_ref())?;
+        measured(args, &layout)?
+    };
+    if args.format != KeysFormat::Json {
+        for e in &summary.examples {
+            eprintln!("warning: {e}");
+        }
+    }
+    let peaks = peaks(args, context.as_ref(), &summary)?;
+    let mut reports = Vec::with_capacity(summary.attributes.len());
+    for (attribute, peak) in summary.attributes.iter().zip(peaks) {
+        let s = spread::spread(&attribute.counter);
+        let r = verdict::assess(attribute, s, peak, summary.has_lsi)
+            .map_err(|e| Error::from(e).help("Consider smaller peak rates."))?;
+        reports.push(r);
+    }
+    let sharding = match &context {
+        Some(c) => price_sharding(args, c, &reports)?,
+        None => vec![None; reports.len()],
+    };
+    let page = report::keys::Page {
+        summary: &summary,
+        reports: &reports,
+        sharding: &sharding,
+    };
+    match args.format {
+        KeysFormat::Json => output::stream(args.output.as_deref(), &mut |out| {
+            report::keys::json(&page, out)
+                .map_err(|e| Error::input(format!("cannot write the summary: {e}")))
+        }),
+        KeysFormat::Table => output::emit(args.output.as_deref(), &report::keys::table(&page)),
+        KeysFormat::Markdown => {
+            output::emit(args.output.as_deref(), &report::keys::markdown(&page))
+        }
+        KeysFormat::Html => output::emit(args.output.as_deref(), &report::keys::html(&page)),
+    }
+}
+
+/// The table's keys and indexes: from the command line, else the workload's table.
+fn layout(args: &KeysArgs, context: Option<&Context>) -> Result<Layout, Error> {
+    if let Some(key) = &args.key {
+        let table_keys: Vec<String> = std::iter::once(key.clone())
+            .chain(args.sort_key.clone())
+            .collect();
+        let mut globals = Vec::new();
+        for text in &args.indexes {
+            globals.push(index_spec(text, &table_keys, "keys-only")?);
+        }
+        let mut locals = Vec::new();
+        for text in &args.lsis {
+            let (name, rest) = text.split_once(':').unwrap_or((text.as_str(), ""));
+            let (sort, projection) = rest.split_once(':').unwrap_or((rest, "all"));
+            if sort.trim().is_empty() || sort.contains(',') {
+                return Err(Error::usage(format!(
+                    "--lsi `{text}`: expected NAME:SORT_KEY[:PROJECTION]"
+                ))
+                .help("Consider `--lsi by-date:created_at` (an LSI shares the table's partition key)."));
+            }
+            locals.push(parse_index_spec(
+                &format!("{name}:{key},{sort}:{projection}"),
+                &table_keys,
+            )?);
+        }
+        return Ok(Layout {
+            partition: key.clone(),
+            sort: args.sort_key.clone(),
+            globals,
+            locals,
+        });
+    }
+    if !args.indexes.is_empty() || !args.lsis.is_empty() || args.sort_key.is_some() {
+        return Err(Error::usage("--index, --lsi and --sort-key need --key")
+            .help("Consider `--key ATTR` naming the table's partition key."));
+    }
+    let Some(c) = context else {
+        return Err(Error::usage("which attribute is the partition key?").help(
+            "Consider `--key ATTR`, or `--workload W.yaml --table T` whose table states `key`.",
+        ));
+    };
+    let (table_keys, specs) = table_specs(&c.table, &c.file)?;
+    let mut layout = Layout {
+        partition: table_keys.first().cloned().unwrap_or_default(),
+        sort: table_keys.get(1).cloned(),
+        ..Layout::default()
+    };
+    for (spec, index) in specs.into_iter().zip(&c.table.indexes) {
+        match index.kind {
+            IndexKind::Global => layout.globals.push(spec),
+            IndexKind::Local => layout.locals.push(spec),
+        }
+    }
+    Ok(layout)
+}
+
+/// `NAME:PK[,SK][:PROJECTION]`, the projection defaulting to `default`.
+fn index_spec(text: &str, table_keys: &[String], default: &str) -> Result<IndexSpec, Error> {
+    let full = if text.matches(':').count() == 1 {
+        format!("{text}:{default}")
+    } else {
+        text.to_string()
+    };
+    parse_index_spec(&full, table_keys)
+}
+
+/// Counts from items and logs.
+fn measured(args: &KeysArgs, layout: &Layout) -> Result<KeysSummary, Error> {
+    if args.inputs.is_empty() && args.logs.is_empty() {
+        return Err(Error::usage("nothing to read: no item files and no --log")
+            .help("Consider item files (an export folder, `items.json`) or `--log access.csv`."));
+    }
+    let stdin_items = args.inputs.iter().any(|i| i == load::STDIN);
+    if stdin_items && args.logs.iter().any(|l| l == load::STDIN) {
+        return Err(
+            Error::usage("standard input (`-`) can be the items or a log, not both")
+                .help("Consider writing one of them to a file."),
+        );
+    }
+    let mut summary = if args.inputs.is_empty() {
+        KeysSummary::new(layout)
+    } else {
+        // `-` is copied to a private temporary file first and read like any other file.
+        let stdin_copy = if stdin_items {
+            let mut tmp = tempfile::NamedTempFile::new()
+                .map_err(|e| Error::input(format!("cannot buffer standard input: {e}")))?;
+            std::io::copy(&mut std::io::stdin().lock(), &mut tmp)
+                .map_err(|e| Error::input(format!("cannot read standard input: {e}")))?;
+            Some(tmp)
+        } else {
+            None
+        };
+        let inputs: Vec<String> = args
+            .inputs
+            .iter()
+            .map(|i| match (&stdin_copy, i.as_str()) {
+                (Some(tmp), load::STDIN) => tmp.path().display().to_string(),
+                _ => i.clone(),
+            })
+            .collect();
+        let files = scan::expand(&inputs)?;
+        let options = ScanOptions {
+            shape: match args.input {
+                InputShape::Auto => None,
+                InputShape::Dynamodb => Some(crate::size::item::Shape::DynamoDb),
+                InputShape::Plain => Some(crate::size::item::Shape::Plain),
+            },
+            strict: args.strict,
+            jobs: args.jobs,
+            ..ScanOptions::default()
+        };
+        items::count_items(&files, &options, layout)?
+    };
+    let columns = LogColumns {
+        key: args
+            .log_key
+            .clone()
+            .unwrap_or_else(|| layout.partition.clone()),
+        operation: args.log_operation.clone(),
+        units: args.log_units.clone(),
+        size: args.log_size.clone(),
+        index: args.log_index.clone(),
+    };
+    for file in &args.logs {
+        log::count_log(file, &columns, &mut summary)?;
+    }
+    Ok(summary)
+}
+
+/// Summaries merged.
+fn merged(args: &KeysArgs) -> Result<KeysSummary, Error> {
+    let measuring = args.key.is_some()
+        || args.sort_key.is_some()
+        || !args.indexes.is_empty()
+        || !args.lsis.is_empty()
+        || !args.logs.is_empty();
+    if measuring {
+        return Err(Error::usage(
+            "--merge adds up summaries: --key, --sort-key, --index, --lsi and --log measure items",
+        )
+        .help("Consider measuring each piece with `keys --format json`, then merging those."));
+    }
+    if args.inputs.is_empty() {
+        return Err(Error::usage("--merge needs summaries to merge")
+            .help("Consider files printed by `ddbcost keys --format json`."));
+    }
+    let mut total: Option<KeysSummary> = None;
+    for file in &args.inputs {
+        let refuse = |why: String| {
+            Error::input(format!("cannot merge this summary: {why}"))
+                .file(file.as_str())
+                .help("Consider summaries printed by this version's `ddbcost keys --format json`, unedited.")
+        };
+        let reader: Box<dyn std::io::Read> = if file == load::STDIN {
+            Box::new(std::io::stdin().lock())
+        } else {
+            Box::new(std::fs::File::open(file).map_err(|e| {
+                Error::input(format!("`{file}` cannot be read ({e})")).file(file.as_str())
+            })?)
+        };
+        let doc: SummaryIn =
+            serde_json::from_reader(std::io::BufReader::new(reader)).map_err(|e| {
+                Error::input(format!("not a keys summary: {e}"))
+                    .file(file.as_str())
+                    .at(Some((e.line() as u64, e.column() as u64)))
+                    .help("Consider files printed by `ddbcost keys --format json`.")
+            })?;
+        let summary = doc.into_summary().map_err(refuse)?;
+        match total.as_mut() {
+            Some(t) => t.merge(&summary).map_err(refuse)?,
+            None => total = Some(summary),
+        }
+    }
+    total.ok_or_else(|| Error::usage("--merge needs summaries to merge"))
+}
+
+/// The peak of each attribute: the workload's, `--peak-rate`, or none.
+fn peaks(
+    args: &KeysArgs,
+    context: Option<&Context>,
+    summary: &KeysSummary,
+) -> Result<Vec<Option<Peak>>, Error> {
+    if let Some(c) = context {
+        let p =
+            engine::key_peaks(&c.table, &c.settings).map_err(|e| Error::from(e).file(&c.file))?;
+        let from = format!("workload {}, table {}", c.file, c.table.name);
+        return summary
+            .attributes
+            .iter()
+            .map(|a| match &a.index {
+                None => Ok(Some(Peak {
+                    reads: p.table.0,
+                    writes: p.table.1,
+                    from: from.clone(),
+                })),
+                Some(name) => p
+                    .indexes
+                    .iter()
+                    .find(|(n, ..)| n == name)
+                    .map(|(_, _, r, w)| {
+                        Some(Peak {
+                            reads: *r,
+                            writes: *w,
+                            from: from.clone(),
+                        })
+                    })
+                    .ok_or_else(|| {
+                        Error::usage(format!(
+                            "index `{name}` is not an index of table `{}` in `{}`",
+                            c.table.name, c.file
+                        ))
+                        .help("Consider the workload's index names in --index.")
+                    }),
+            })
+            .collect();
+    }
+    let mut out: Vec<Option<Peak>> = vec![None; summary.attributes.len()];
+    for text in &args.peak_rates {
+        let (target, rates) = match text.split_once(':') {
+            Some((index, rates)) => (Some(index.trim()), rates),
+            None => (None, text.as_str()),
+        };
+        let usage = |why: String| {
+            Error::usage(format!("--peak-rate `{text}`: {why}"))
+                .help("Consider `--peak-rate reads=12000,writes=3000` (units a second at the peak), or `--peak-rate gsi-1:reads=800,writes=3000` for an index.")
+        };
+        let (mut reads, mut writes) = (None, None);
+        for part in rates.split(',') {
+            let (name, value) = part
+                .split_once('=')
+                .ok_or_else(|| usage(format!("`{part}` is not NAME=NUMBER")))?;
+            let value: Decimal = value
+                .trim()
+                .parse()
+                .map_err(|_| usage(format!("`{}` is not a number", value.trim())))?;
+            if value.is_sign_negative() {
+                return Err(usage(format!("{} is negative", value)));
+            }
+            match name.trim() {
+                "reads" => reads = Some(value),
+                "writes" => writes = Some(value),
+                other => {
+                    return Err(usage(format!(
+                        "unknown rate `{other}`; expected reads or writes"
+                    )));
+                }
+            }
+        }
+        let at = summary
+            .attributes
+            .iter()
+            .position(|a| a.index.as_deref() == target)
+            .ok_or_else(|| {
+                usage(format!(
+                    "no index `{}` is measured",
+                    target.unwrap_or_default()
+                ))
+            })?;
+        if out[at].is_some() {
+            return Err(usage("this key's peak is given twice".to_string()));
+        }
+        out[at] = Some(Peak {
+            reads: reads.unwrap_or_default(),
+            writes: writes.unwrap_or_default(),
+            from: "--peak-rate".to_string(),
+        });
+    }
+    Ok(out)
+}
+
+/// For each key hot on writes, the bill before and after sharding it.
+fn price_sharding(
+    args: &KeysArgs,
+    c: &Context,
+    reports: &[AttributeReport],
+) -> Result<Vec<Option<ShardingCost>>, Error> {
+    let mut out = Vec::with_capacity(reports.len());
+    let mut book = None;
+    for r in reports {
+        let Some(n) = r.assessment.suffixes else {
+            out.push(None);
+            continue;
+        };
+        if book.is_none() {
+            let settings_args = SettingsArgs {
+                prices: args.prices.clone(),
+                ..SettingsArgs::default()
+            };
+            book = Some(super::price_book(&c.workload, &settings_args, &c.file)?);
+        }
+        let Some(prices) = book.as_ref() else {
+            out.push(None);
+            continue;
+        };
+        let cost = sharding::price_sharding(
+            &c.workload,
+            prices,
+            &c.settings,
+            &c.table.name,
+            r.index.as_deref(),
+            n,
+        )
+        .map_err(|e| Error::from(e).file(&c.file))?;
+        out.push(Some(cost));
+    }
+    Ok(out)
+}
