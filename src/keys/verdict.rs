@@ -172,3 +172,65 @@ pub fn assess(
         workload_keys,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::keys::counter::{Counts, KeyCounter};
+    use crate::keys::spread::spread;
+
+    fn table_key(bytes: u64, lsi_bytes: u64) -> Attribute {
+        let mut counter = KeyCounter::new();
+        counter
+            .add(
+                b"c1",
+                &Counts {
+                    items: 1,
+                    bytes,
+                    lsi_bytes,
+                    ..Counts::default()
+                },
+            )
+            .unwrap();
+        // Many small values, so that c1's share of items stays low (1 of 10,001).
+        for i in 0..10_000 {
+            counter
+                .add(
+                    format!("v{i}").as_bytes(),
+                    &Counts {
+                        items: 1,
+                        bytes: 10,
+                        ..Counts::default()
+                    },
+                )
+                .unwrap();
+        }
+        Attribute {
+            attribute: "pk".into(),
+            index: None,
+            role: KeyRole::Table,
+            items_without: 0,
+            counter,
+        }
+    }
+
+    const GIB: u64 = 1024 * 1024 * 1024;
+
+    #[test]
+    fn item_collections_against_ten_gigabytes() {
+        // 4 GiB of items + 2 GiB of LSI entries = 6 GiB = 60 % of 10 GiB ≥ 50 %: at risk.
+        let a = table_key(4 * GIB, 2 * GIB);
+        let r = assess(&a, spread(&a.counter), None, true).unwrap();
+        assert_eq!(r.verdict, KeyVerdict::AtRisk);
+        assert_eq!(r.collection.as_ref().unwrap().share, Decimal::new(6, 1));
+        // 8 + 3 = 11 GiB > 10 GiB: hot (writes to c1 fail).
+        let a = table_key(8 * GIB, 3 * GIB);
+        let r = assess(&a, spread(&a.counter), None, true).unwrap();
+        assert_eq!(r.verdict, KeyVerdict::Hot);
+        assert!(r.reasons[0].contains("ItemCollectionSizeLimitExceededException"));
+        // Without an LSI the 10 GB rule does not apply.
+        let r = assess(&a, spread(&a.counter), None, false).unwrap();
+        assert_eq!(r.verdict, KeyVerdict::WellSpread);
+        assert!(r.collection.is_none());
+    }
+}

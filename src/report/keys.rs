@@ -57,6 +57,7 @@ fn units(halves: u64) -> Decimal {
     Decimal::from(halves)
         .checked_div(Decimal::TWO)
         .unwrap_or_default()
+        .normalize()
 }
 
 fn per_second(x: Decimal) -> String {

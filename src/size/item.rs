@@ -547,6 +547,31 @@ mod tests {
     }
 
     #[test]
+    fn key_values_are_kept_canonical() {
+        let s = item_keys(
+            br#"{"pk":{"N":"007.50"},"g":{"S":"a"},"m":{"M":{}},"x":{"S":"no"}}"#,
+            Shape::DynamoDb,
+            &["pk".into(), "g".into(), "m".into()],
+        )
+        .unwrap();
+        // Numbers equal in value are one key; a map is no key type.
+        assert_eq!(s.values, vec![(0, "7.5".to_string()), (1, "a".to_string())]);
+        // Sizes are those of size_item: "pk" + 7.5 (base-100 pairs 7|.5 → 2 + 1 = 3 B) = 5;
+        // "g" + 1 = 2; "m" + 3 = 4; "x" + 2 = 3.
+        assert_eq!(s.bytes, 5 + 2 + 4 + 3);
+        let p = item_keys(
+            br#"{"pk":12,"f":-0.0}"#,
+            Shape::Plain,
+            &["pk".into(), "f".into()],
+        )
+        .unwrap();
+        assert_eq!(p.values, vec![(0, "12".to_string()), (1, "0".to_string())]);
+        assert_eq!(canonical_number("-0.000"), "0");
+        assert_eq!(canonical_number("100"), "100");
+        assert_eq!(canonical_number("1E+3"), "1E+3");
+    }
+
+    #[test]
     fn malformed_values_are_errors() {
         for bad in [
             r#"{"a":{"X":"1"}}"#,
