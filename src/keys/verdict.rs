@@ -102,7 +102,7 @@ pub fn assess(
         notes.push("no value was counted".to_string());
     } else if !spread.has_traffic {
         notes.push(
-            "no reads or writes were counted (no access log): traffic is assumed to follow items, so the busiest value's share of items stands for its share of reads and writes"
+            "no reads or writes were counted for this key (no access log, or no log line names its index): traffic is assumed to follow items, so the busiest value's share of items stands for its share of reads and writes"
                 .to_string(),
         );
     }
