@@ -52,8 +52,13 @@ pub fn count_items(
         globals: &globals,
         summary: KeysSummary::new(layout),
     })?;
-    let mut total = KeysSummary::new(layout);
-    for sink in &done.sinks {
+    // The first worker's counts become the total and each other worker's are dropped once
+    // added, so that at most one worker's values are held twice.
+    let mut sinks = done.sinks.into_iter();
+    let mut total = sinks
+        .next()
+        .map_or_else(|| KeysSummary::new(layout), |s| s.summary);
+    for sink in sinks {
         total
             .merge(&sink.summary)
             .map_err(|why| Error::input(format!("cannot add up the key counts: {why}")))?;
