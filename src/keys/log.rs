@@ -77,9 +77,27 @@ pub fn count_log(path: &str, columns: &LogColumns, summary: &mut KeysSummary) ->
     } else {
         Box::new(std::fs::File::open(path).map_err(io)?)
     };
+    count_reader(path, raw, columns, summary)
+}
+
+/// Reads a log from `raw` (named `path` in messages) into `summary`.
+///
+/// # Errors
+/// As `count_log`.
+pub fn count_reader(
+    path: &str,
+    raw: Box<dyn Read + '_>,
+    columns: &LogColumns,
+    summary: &mut KeysSummary,
+) -> Result<(), Error> {
+    let io = |e: std::io::Error| {
+        Error::input(format!("`{path}` cannot be read ({e})"))
+            .file(path)
+            .help("Consider checking the path.")
+    };
     let mut reader = BufReader::with_capacity(1 << 20, raw);
     let gzip = reader.fill_buf().map_err(io)?.starts_with(&[0x1f, 0x8b]);
-    let mut reader: Box<dyn BufRead> = if gzip {
+    let mut reader: Box<dyn BufRead + '_> = if gzip {
         Box::new(BufReader::with_capacity(
             1 << 20,
             flate2::read::MultiGzDecoder::new(reader),
@@ -106,7 +124,7 @@ fn line_error(path: &str, line: u64, why: String) -> Error {
 
 fn csv_lines(
     path: &str,
-    reader: Box<dyn BufRead>,
+    reader: Box<dyn BufRead + '_>,
     columns: &LogColumns,
     summary: &mut KeysSummary,
 ) -> Result<(), Error> {
@@ -168,7 +186,7 @@ fn csv_lines(
 
 fn json_lines(
     path: &str,
-    mut reader: Box<dyn BufRead>,
+    mut reader: Box<dyn BufRead + '_>,
     columns: &LogColumns,
     summary: &mut KeysSummary,
 ) -> Result<(), Error> {

@@ -1,0 +1,84 @@
+//! Any bytes as an access log, as a keys summary to merge, or as an item whose key values are
+//! kept: reading, counting, the spread, the verdict at extreme peaks and the reports must
+//! not panic.
+#![no_main]
+use ddbcost::keys::log::{count_reader, LogColumns};
+use ddbcost::keys::spread::spread;
+use ddbcost::keys::summary::{KeysSummary, Layout, SummaryIn};
+use ddbcost::keys::verdict::{assess, Peak};
+use ddbcost::report::keys::{self, Page};
+use ddbcost::size::item::{item_keys, Shape};
+use ddbcost::size::scan::{IndexProjection, IndexSpec};
+use libfuzzer_sys::fuzz_target;
+use rust_decimal::Decimal;
+
+fn report(s: &KeysSummary) {
+    let mut reports = Vec::new();
+    for (i, a) in s.attributes.iter().enumerate() {
+        let peak = Peak {
+            reads: if i == 0 { Decimal::MAX } else { Decimal::ZERO },
+            writes: Decimal::new(12345, 1),
+            from: String::new(),
+        };
+        if let Ok(r) = assess(a, spread(&a.counter), Some(peak), s.has_lsi) {
+            reports.push(r);
+        }
+    }
+    if reports.len() == s.attributes.len() {
+        let sharding = vec![None; reports.len()];
+        let page = Page {
+            summary: s,
+            reports: &reports,
+            sharding: &sharding,
+        };
+        let _ = keys::table(&page);
+        let _ = keys::markdown(&page);
+        let _ = keys::json(&page, &mut std::io::sink());
+    }
+}
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&mode, rest)) = data.split_first() else {
+        return;
+    };
+    let layout = Layout {
+        partition: "pk".into(),
+        sort: Some("sk".into()),
+        globals: vec![IndexSpec {
+            name: "g".into(),
+            keys: vec!["gpk".into()],
+            projection: IndexProjection::KeysOnly,
+        }],
+        locals: Vec::new(),
+    };
+    match mode % 3 {
+        0 => {
+            let mut s = KeysSummary::new(&layout);
+            let columns = LogColumns {
+                key: "pk".into(),
+                operation: "operation".into(),
+                units: "units".into(),
+                size: "item_size".into(),
+                index: "index".into(),
+            };
+            if count_reader("fuzz", Box::new(rest), &columns, &mut s).is_ok() {
+                report(&s);
+            }
+        }
+        1 => {
+            if let Ok(doc) = serde_json::from_slice::<SummaryIn>(rest) {
+                if let Ok(s) = doc.into_summary() {
+                    let mut twice = s.clone();
+                    if twice.merge(&s).is_ok() {
+                        report(&twice);
+                    }
+                }
+            }
+        }
+        _ => {
+            let wanted = ["gpk".to_string(), "pk".to_string(), "sk".to_string()];
+            let _ = item_keys(rest, Shape::DynamoDb, &wanted);
+            let _ = item_keys(rest, Shape::Plain, &wanted);
+        }
+    }
+});
