@@ -491,3 +491,71 @@ fn bad_input_is_refused_with_its_place() {
         .code(1)
         .stderr_has("not a keys summary");
 }
+
+#[test]
+fn reads_gzip_folders_and_standard_input_and_takes_keys_from_the_workload() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let export = dir.path().join("export/data");
+    std::fs::create_dir_all(&export).unwrap();
+    // An export folder: one gzip file of DynamoDB JSON lines, and a manifest (skipped).
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    for i in 0..30 {
+        writeln!(
+            gz,
+            "{{\"Item\":{{\"tenant\":{{\"S\":\"t{}\"}},\"id\":{{\"N\":\"{i}\"}},\"state\":{{\"S\":\"{}\"}},\"at\":{{\"S\":\"d{i}\"}}}}}}",
+            i % 3,
+            if i < 24 { "open" } else { "closed" }
+        )
+        .unwrap();
+    }
+    std::fs::write(export.join("part-0.json.gz"), gz.finish().unwrap()).unwrap();
+    write(
+        &dir.path().join("export"),
+        "manifest-summary.json",
+        "{\"not\":\"items\"}",
+    );
+    let workload = write(
+        dir.path(),
+        "w.yaml",
+        "prices: aws-us-east-1\n\
+         tables:\n  tickets:\n    item_size: 100 B\n    key_size: 10 B\n    key: { partition: tenant, sort: id }\n    \
+         indexes:\n      by-state:\n        type: gsi\n        projection: keys-only\n        \
+         key_size: 8 B\n        key: { partition: state }\n      by-date:\n        type: lsi\n        projection: all\n        \
+         key: { partition: tenant, sort: at }\n    patterns:\n      open:\n        op: put\n        rate: 10/s\n",
+    );
+    let folder = dir.path().join("export").to_string_lossy().into_owned();
+    let doc = keys_json(&[&folder, "--workload", &workload]);
+    assert_eq!(doc["files"], 1);
+    assert_eq!(doc["items"], 30);
+    assert_eq!(doc["has_lsi"], true);
+    // tenant: 3 values × 10 items; state (GSI by-state): open 24 of 30 = 80 %.
+    assert_eq!(attr(&doc, 0)["label"], "tenant (table key)");
+    assert_eq!(attr(&doc, 0)["distinct"], 3);
+    assert_eq!(attr(&doc, 1)["label"], "state (index by-state)");
+    assert_eq!(
+        share(&attr(&doc, 1)["measures"]["items"]["top_1_share"]),
+        dec("0.8")
+    );
+    // Every tenant's collection holds its items and their LSI (ALL) entries: twice the items.
+    let c = &attr(&doc, 0)["collection"];
+    let busiest_bytes = attr(&doc, 0)["busiest"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["value"] == c["value"])
+        .unwrap()["bytes"]
+        .as_u64()
+        .unwrap();
+    assert_eq!(c["bytes"].as_u64().unwrap(), 2 * busiest_bytes);
+    // Standard input: the same items, plain.
+    let out = Case::new()
+        .args(["keys", "-", "--key", "pk", "--format", "json"])
+        .stdin("{\"pk\":\"a\"}\n{\"pk\":\"a\"}\n{\"pk\":\"b\"}\n")
+        .run()
+        .success();
+    let doc: Value = serde_json::from_str(&out.stdout).unwrap();
+    // a: 2 of 3 items.
+    assert_eq!(attr(&doc, 0)["busiest"][0]["value"], "a");
+    assert_eq!(attr(&doc, 0)["busiest"][0]["items"], 2);
+}

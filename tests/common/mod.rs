@@ -20,6 +20,7 @@ pub fn root() -> PathBuf {
 /// A run of the binary: `Case::new().args(["estimate", "…"]).run().success().stdout_has("…")`.
 pub struct Case {
     args: Vec<String>,
+    stdin: Option<String>,
 }
 
 pub struct Outcome {
@@ -30,7 +31,10 @@ pub struct Outcome {
 
 impl Case {
     pub fn new() -> Self {
-        Case { args: Vec::new() }
+        Case {
+            args: Vec::new(),
+            stdin: None,
+        }
     }
 
     pub fn args<I: IntoIterator<Item = S>, S: AsRef<str>>(mut self, args: I) -> Self {
@@ -39,12 +43,29 @@ impl Case {
         self
     }
 
+    /// Text piped to standard input.
+    #[allow(dead_code)] // not every test file pipes input
+    pub fn stdin(mut self, text: &str) -> Self {
+        self.stdin = Some(text.to_string());
+        self
+    }
+
     pub fn run(self) -> Outcome {
-        let out = Command::new(env!("CARGO_BIN_EXE_ddbcost"))
+        use std::io::Write;
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ddbcost"))
             .args(&self.args)
             .current_dir(root())
-            .output()
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
             .expect("run ddbcost");
+        let mut pipe = child.stdin.take().expect("stdin");
+        if let Some(text) = self.stdin {
+            pipe.write_all(text.as_bytes()).expect("write stdin");
+        }
+        drop(pipe);
+        let out = child.wait_with_output().expect("run ddbcost");
         Outcome {
             code: out.status.code().unwrap_or(-1),
             stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
