@@ -176,6 +176,13 @@ fn view(r: &AttributeReport, sharding: Option<&ShardingCost>) -> View {
             money::display(delta, &c.currency)
         ));
     }
+    if let (Some(n), None) = (r.assessment.suffixes, sharding) {
+        facts.push(format!(
+            "Write sharding with {} suffixes makes every read of the key {} requests; give --workload W.yaml --table T to price it with the engine",
+            n.normalize(),
+            n.normalize()
+        ));
+    }
     if let Some(k) = &r.workload_keys {
         facts.push(format!("In a workload: {k}"));
     }
