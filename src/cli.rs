@@ -76,6 +76,8 @@ pub enum Command {
     Diff(DiffArgs),
     /// Each month of a horizon: growth, seasons, launch months, and stored items that move.
     Forecast(ForecastArgs),
+    /// Find savings, price each with the engine, and print them as scenarios to paste.
+    Advise(AdviseArgs),
     /// Measure item sizes exactly, from one item to a whole table export.
     Size(SizeArgs),
     /// How keys spread over their values, from items and access logs: hot keys, few
@@ -225,6 +227,31 @@ pub struct SizeArgs {
     /// output).
     #[arg(long, short)]
     pub output: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct AdviseArgs {
+    /// Workload file (YAML), or `-` for standard input.
+    pub workload: String,
+    /// Leave out suggestions saving less than this a month (in the estimate's currency).
+    #[arg(long, value_name = "AMOUNT")]
+    pub min_saving: Option<String>,
+    #[arg(long, value_enum, default_value_t = AdviseFormat::Table)]
+    pub format: AdviseFormat,
+    /// Write the report to this file (atomically) instead of standard output.
+    #[arg(long, short)]
+    pub output: Option<String>,
+    #[command(flatten)]
+    pub settings: SettingsArgs,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum AdviseFormat {
+    Table,
+    Json,
+    Markdown,
+    /// The suggestions as a `scenarios.alternatives` block, and the combined plan as steps.
+    Yaml,
 }
 
 #[derive(Debug, Args)]

@@ -9,6 +9,7 @@
 // in the library is checked (or states why it cannot overflow).
 #![deny(clippy::arithmetic_side_effects)]
 
+pub mod advise;
 pub mod cli;
 pub mod commands;
 pub mod engine;

@@ -1,6 +1,7 @@
 //! Running a parsed command line: loading inputs, calling the engine, rendering, writing.
 //! The only module (with `main`) that touches files and standard streams.
 
+mod advise;
 mod iac;
 mod import;
 mod keys;
@@ -34,6 +35,7 @@ pub fn run(cli: Cli) -> Result<(), Error> {
         Command::Forecast(args) => forecast(&args),
         Command::Size(args) => size::run(&args),
         Command::Keys(args) => keys::run(&args),
+        Command::Advise(args) => advise::run(&args),
         Command::Prices(args) => list_prices(&args),
         Command::Import(args) => iac::run(&args),
     }

@@ -169,6 +169,10 @@ impl Cx<'_> {
         }
         Ok(Index {
             name: name.to_string(),
+            sparse: i.sparse.as_ref().map(|s| crate::model::SparseRule {
+                added_by: s.added_by.iter().map(|a| a.value.clone()).collect(),
+                removed_by: s.removed_by.iter().map(|a| a.value.clone()).collect(),
+            }),
             keys: self.key_spread(i.keys.as_ref(), &p("keys"))?,
             kind,
             projection,

@@ -202,7 +202,58 @@ impl Cx<'_> {
         if !size_known {
             return Err(self.err(&path, position(&p.op), format!("pattern `{name}` has no `item_size` and the table has none"), "Consider `item_size: 1.2 KB` on the pattern or the table (for writes: the larger of the item before and after)."));
         }
+        let reads = operation.is_read();
+        let strong_share = match &p.strong_required {
+            None => None,
+            Some(s) => Some(match s.value.trim() {
+                "true" => Decimal::ONE,
+                "false" => Decimal::ZERO,
+                _ => self.share(Some(s), &f("strong_required"), Decimal::ONE)?,
+            }),
+        };
+        if p.strong_required.is_some() && !reads {
+            return Err(self.err(
+                &f("strong_required"),
+                p.strong_required.as_ref().and_then(position),
+                format!(
+                    "`strong_required` describes reads, and this pattern is a `{}`",
+                    operation.name()
+                ),
+                "Consider removing it.",
+            ));
+        }
+        if p.transaction_required
+            && !matches!(operation, Operation::TransactGet | Operation::TransactWrite)
+        {
+            return Err(self.err(
+                &f("transaction_required"),
+                position(&p.op),
+                format!(
+                    "`transaction_required` describes transactions, and this pattern is a `{}`",
+                    operation.name()
+                ),
+                "Consider removing it, or `op: transact-write`.",
+            ));
+        }
+        if let Some(attrs) = &p.reads_attributes
+            && (!reads || attrs.is_empty())
+        {
+            return Err(self.err(
+                &f("reads_attributes"),
+                attrs.first().and_then(position).or_else(|| position(&p.op)),
+                "`reads_attributes` lists the attributes a read uses (at least one)",
+                "Consider removing it, or naming the attributes the pattern's reads use.",
+            ));
+        }
         Ok(AccessPattern {
+            needs: crate::model::PatternNeeds {
+                strong_share,
+                transaction: p.transaction_required,
+                reads_attributes: p
+                    .reads_attributes
+                    .as_ref()
+                    .map(|a| a.iter().map(|x| x.value.clone()).collect()),
+            },
             name: name.to_string(),
             keys: self.key_spread(p.keys.as_ref(), &format!("{path}.keys"))?,
             operation,

@@ -222,6 +222,9 @@ pub struct RawTable {
     /// Attribute types by name (`S`, `N`, `B`), as a template's attribute definitions.
     #[serde(default)]
     pub attributes: IndexMap<String, Spanned<RawAttributeType>>,
+    /// For `advise`: the size of named attributes (name + value), for projections.
+    #[serde(default)]
+    pub attribute_sizes: IndexMap<String, Scalar>,
     /// The attribute TTL reads expiry times from.
     pub ttl_attribute: Option<String>,
     pub class: Option<RawClass>,
@@ -358,6 +361,9 @@ pub struct RawIndex {
     pub key_size: Option<Scalar>,
     pub entry_size: Option<Scalar>,
     pub key_share: Option<Scalar>,
+    /// For `advise`: the writes that put an item into the set the index's queries need and
+    /// take it out (`{ added_by: [pattern], removed_by: [pattern] }`).
+    pub sparse: Option<RawSparse>,
     pub updates_moving_key: Option<Scalar>,
     pub updates_adding_key: Option<Scalar>,
     pub updates_removing_key: Option<Scalar>,
@@ -366,6 +372,13 @@ pub struct RawIndex {
     pub wcu: Option<Scalar>,
     pub auto_scaling: Option<RawAutoScaling>,
     pub observed: Option<RawIndexObserved>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawSparse {
+    pub added_by: Vec<Spanned<String>>,
+    pub removed_by: Vec<Spanned<String>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -410,6 +423,15 @@ pub struct RawPattern {
     #[serde(default)]
     pub index_effects: IndexMap<String, Scalar>,
     pub traffic: Option<Spanned<RawTraffic>>,
+    /// For `advise`: the share of these reads that need strong consistency (`true` = all,
+    /// `false` = none, or a share such as `8%`).
+    pub strong_required: Option<Scalar>,
+    /// For `advise`: the pattern needs a transaction (all-or-nothing), not only batching.
+    #[serde(default)]
+    pub transaction_required: bool,
+    /// For `advise`: the attributes the pattern's reads use (an index projection holding
+    /// only these serves it).
+    pub reads_attributes: Option<Vec<Spanned<String>>>,
     /// How the pattern's rate changes over a forecast (`3%/month` or factors per month).
     pub growth: Option<RawGrowth>,
     /// Factors for named months (`{ nov: 1.4, dec: 1.8 }`).

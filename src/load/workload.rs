@@ -989,7 +989,15 @@ impl Cx<'_> {
             None => (None, None),
         };
         let forecast = self.forecasting(t.growth.as_ref(), &t.seasonal, t.from.as_ref(), &path)?;
+        let mut attribute_sizes = Vec::with_capacity(t.attribute_sizes.len());
+        for (attr, size) in &t.attribute_sizes {
+            let at = format!("{path}.attribute_sizes.{attr}");
+            if let Some(bytes) = self.item_bytes(Some(size), &at)? {
+                attribute_sizes.push((attr.clone(), bytes));
+            }
+        }
         let mut table = Table {
+            attribute_sizes,
             name: name.to_string(),
             forecast,
             key,
@@ -1097,6 +1105,32 @@ impl Cx<'_> {
         for (pname, p) in &t.patterns {
             let pattern = self.pattern(&path, pname, p, &table)?;
             table.patterns.push(pattern);
+        }
+        // An index's `sparse` names write patterns of this table.
+        for (iname, i) in &t.indexes {
+            let Some(s) = &i.sparse else { continue };
+            for (field, names) in [("added_by", &s.added_by), ("removed_by", &s.removed_by)] {
+                for n in names {
+                    let known = table
+                        .patterns
+                        .iter()
+                        .any(|p| p.name == n.value && !p.operation.is_read());
+                    if !known {
+                        let writes: Vec<&str> = table
+                            .patterns
+                            .iter()
+                            .filter(|p| !p.operation.is_read())
+                            .map(|p| p.name.as_str())
+                            .collect();
+                        return Err(self.err(
+                            &format!("{path}.indexes.{iname}.sparse.{field}"),
+                            position(n),
+                            format!("`{}` is not a write pattern of table `{name}`", n.value),
+                            format!("Consider one of: {}.", writes.join(", ")),
+                        ));
+                    }
+                }
+            }
         }
         if let Some(index) = table.indexes.iter().find(|i| !i.sizes_known)
             && !table.patterns.is_empty()

@@ -263,6 +263,14 @@ impl<'de> serde::Deserialize<'de> for Key {
     }
 }
 
+/// `value` as YAML text (the advisor's scenarios).
+///
+/// # Errors
+/// A value YAML cannot hold (never for JSON values).
+pub fn to_text(value: &serde_json::Value) -> Result<String, Error> {
+    serde_saphyr::to_string(value).map_err(|e| Error::input(format!("cannot write YAML: {e}")))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

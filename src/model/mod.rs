@@ -17,7 +17,7 @@ pub use quantity::{DataSize, Period, Rate, SizeUnit};
 pub use settings::{GbConvention, Settings};
 pub use workload::{
     AccessPattern, Backups, Capacity, CapacityMode, Consistency, ConsumerKind, Forecasting, Growth,
-    Index, IndexKind, IndexObserved, KeySchema, KeySpread, Operation, Projection,
+    Index, IndexKind, IndexObserved, KeySchema, KeySpread, Operation, PatternNeeds, Projection,
     ProvisionedCapacity, Reservation, Reserved, ReservedTerm, Retention, SavingsPlan, SizeClass,
-    Stream, StreamConsumer, Table, TableClass, TableObserved, TrafficProfile, Workload,
+    SparseRule, Stream, StreamConsumer, Table, TableClass, TableObserved, TrafficProfile, Workload,
 };

@@ -111,6 +111,8 @@ pub struct TrafficProfile {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Table {
     pub name: String,
+    /// For `advise`: sizes (name + value, bytes) of named attributes.
+    pub attribute_sizes: Vec<(String, Decimal)>,
     /// The key schema's attribute names, where stated.
     pub key: Option<KeySchema>,
     /// Attribute types by name (`S`, `N`, `B`), where stated.
@@ -313,6 +315,8 @@ pub struct IndexObserved {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Index {
     pub name: String,
+    /// For `advise`: the writes that make an item needed by the index and no longer needed.
+    pub sparse: Option<SparseRule>,
     /// The spread of the index's partition key, where known.
     pub keys: Option<KeySpread>,
     pub kind: IndexKind,
@@ -483,4 +487,24 @@ pub struct AccessPattern {
     pub index_effects: Vec<(String, Decimal)>,
     /// The spread of the key the pattern reads or writes by, where known.
     pub keys: Option<KeySpread>,
+    /// Declarations for `advise` (no effect on the bill).
+    pub needs: PatternNeeds,
+}
+
+/// What a pattern declares it needs, so that `advise` never suggests taking it away.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PatternNeeds {
+    /// The share of its reads that need strong consistency (`None`: not stated, taken as 0).
+    pub strong_share: Option<Decimal>,
+    /// The pattern needs a transaction.
+    pub transaction: bool,
+    /// The attributes its reads use (`None`: not stated: all of them).
+    pub reads_attributes: Option<Vec<String>>,
+}
+
+/// The writes that add an item to, and remove it from, the set an index's queries need.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SparseRule {
+    pub added_by: Vec<String>,
+    pub removed_by: Vec<String>,
 }

@@ -2,6 +2,7 @@
 //! for machines (JSON, CSV). Renderers are pure functions from the estimate to text; money is
 //! rounded only through `money`, and machine formats keep the exact figure beside it.
 
+pub mod advise;
 pub mod charts;
 pub mod compare;
 pub mod csv;

@@ -1,0 +1,165 @@
+//! `ddbcost advise`: every candidate the rules propose is applied to the workload document as
+//! a merge patch and priced by the same path `compare` takes (document → loader → engine);
+//! those that save are listed largest first, and the ones that do not set the same fields are
+//! combined into one plan, priced as cumulative steps (never a sum of separate savings).
+
+use rust_decimal::Decimal;
+
+use super::price;
+use crate::advise::{self, Candidate};
+use crate::cli::{AdviseArgs, AdviseFormat};
+use crate::engine::Estimate;
+use crate::error::Error;
+use crate::report::advise::{Advice, Suggestion};
+use crate::scenario::{self, ScenarioInput, ScenarioKind};
+use crate::{load, output, report};
+
+pub(super) fn run(args: &AdviseArgs) -> Result<(), Error> {
+    let advice = advice(args)?;
+    let text = match args.format {
+        AdviseFormat::Table => report::advise::table(&advice),
+        AdviseFormat::Markdown => report::advise::markdown(&advice),
+        AdviseFormat::Json => report::advise::json(&advice),
+        AdviseFormat::Yaml => report::advise::yaml(&advice)?,
+    };
+    output::emit(args.output.as_deref(), &text)
+}
+
+/// The priced suggestions and the combined plan of `args.workload`.
+///
+/// # Errors
+/// The workload or its prices cannot be read; a bad `--min-saving`.
+pub fn advice(args: &AdviseArgs) -> Result<Advice, Error> {
+    let file = args.workload.as_str();
+    let min_saving = match &args.min_saving {
+        None => Decimal::ZERO,
+        Some(text) => text
+            .trim()
+            .parse::<Decimal>()
+            .ok()
+            .filter(|d| !d.is_sign_negative())
+            .ok_or_else(|| {
+                Error::usage(format!("--min-saving `{text}` is not an amount"))
+                    .help("Consider a non-negative amount in the estimate's currency, e.g. `--min-saving 10`.")
+            })?,
+    };
+    let text = load::read_file(file)?;
+    // The baseline: the workload without its own scenarios.
+    let (base, _) = scenario::scenario_documents(&text, file, &[])?;
+    let (workload, file_settings) = load::workload_from_value(base.clone(), file, file)?;
+    let (baseline, book) = price(&workload, &file_settings, &args.settings, file, None)?;
+    let mut suggestions = Vec::new();
+    let mut notes = Vec::new();
+    for c in advise::candidates(&workload, &book) {
+        match priced(&base, &c, args, file) {
+            Ok(estimate) => {
+                let saving = baseline.total.saturating_sub(estimate.total);
+                if saving > Decimal::ZERO && saving >= min_saving {
+                    suggestions.push(Suggestion {
+                        candidate: c,
+                        saving,
+                        total: estimate.total,
+                    });
+                }
+            }
+            Err(e) => notes.push(format!(
+                "`{}` could not be priced, so it is not suggested: {}{}",
+                c.name,
+                e.message,
+                e.help.map(|h| format!(" ({h})")).unwrap_or_default()
+            )),
+        }
+    }
+    // Largest saving first; equal savings by name, so the order never depends on the rules'.
+    suggestions.sort_by(|a, b| {
+        b.saving
+            .cmp(&a.saving)
+            .then_with(|| a.candidate.name.cmp(&b.candidate.name))
+    });
+    let plan = combined(&base, &baseline, &suggestions, args, file, &mut notes)?;
+    Ok(Advice {
+        workload: file.to_string(),
+        baseline,
+        suggestions,
+        plan,
+        notes,
+    })
+}
+
+/// The estimate of the baseline document with `candidate`'s patch.
+fn priced(
+    base: &serde_json::Value,
+    candidate: &Candidate,
+    args: &AdviseArgs,
+    file: &str,
+) -> Result<Estimate, Error> {
+    let origin = format!("suggestion `{}`", candidate.name);
+    scenario::check_names(base, &candidate.patch, &origin, file)?;
+    let mut doc = base.clone();
+    scenario::merge_patch(&mut doc, &candidate.patch);
+    let label = format!("{file} (suggestion `{}`)", candidate.name);
+    let (w, s) = load::workload_from_value(doc, file, &label)?;
+    Ok(price(&w, &s, &args.settings, &label, None)?.0)
+}
+
+/// The suggestions that set different fields, applied one on top of the other (largest
+/// first; a suggestion that conflicts with one already taken, or that no longer saves on top
+/// of the others, is left out), compared with the baseline as steps.
+fn combined(
+    base: &serde_json::Value,
+    baseline: &Estimate,
+    suggestions: &[Suggestion],
+    args: &AdviseArgs,
+    file: &str,
+    notes: &mut Vec<String>,
+) -> Result<Option<scenario::Comparison>, Error> {
+    let mut taken: Vec<&Candidate> = Vec::new();
+    let mut doc = base.clone();
+    let mut steps = Vec::new();
+    let mut previous = baseline.total;
+    for s in suggestions {
+        if let Some(other) = taken.iter().find(|t| t.conflicts(&s.candidate)) {
+            notes.push(format!(
+                "`{}` is left out of the combined plan: it changes what `{}` changes",
+                s.candidate.name, other.name
+            ));
+            continue;
+        }
+        let mut next = doc.clone();
+        scenario::merge_patch(&mut next, &s.candidate.patch);
+        let label = format!("{file} (combined plan)");
+        let estimate = match load::workload_from_value(next.clone(), file, &label)
+            .and_then(|(w, st)| price(&w, &st, &args.settings, &label, None))
+        {
+            Ok((e, _)) => e,
+            Err(e) => {
+                notes.push(format!(
+                    "`{}` is left out of the combined plan: with the others it cannot be priced ({})",
+                    s.candidate.name, e.message
+                ));
+                continue;
+            }
+        };
+        if estimate.total >= previous {
+            notes.push(format!(
+                "`{}` is left out of the combined plan: on top of the suggestions before it, it saves nothing",
+                s.candidate.name
+            ));
+            continue;
+        }
+        taken.push(&s.candidate);
+        doc = next;
+        steps.push(ScenarioInput {
+            name: s.candidate.name.clone(),
+            description: Some(s.candidate.title.clone()),
+            kind: ScenarioKind::Step,
+            previous_total: Some(previous),
+            estimate: estimate.clone(),
+        });
+        previous = estimate.total;
+    }
+    if steps.is_empty() {
+        return Ok(None);
+    }
+    Ok(Some(scenario::compare(baseline.clone(), steps)?))
+}
