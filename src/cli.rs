@@ -233,7 +233,8 @@ pub struct SizeArgs {
 pub struct AdviseArgs {
     /// Workload file (YAML), or `-` for standard input.
     pub workload: String,
-    /// Leave out suggestions saving less than this a month (in the estimate's currency).
+    /// Leave out suggestions saving less than this a month, in the estimate's currency
+    /// (default: one minor unit, e.g. 0.01).
     #[arg(long, value_name = "AMOUNT")]
     pub min_saving: Option<String>,
     #[arg(long, value_enum, default_value_t = AdviseFormat::Table)]

@@ -63,10 +63,18 @@ fn leaves(v: &Value, at: String, out: &mut Vec<String>) {
     }
 }
 
-/// Every candidate the workload's declarations allow, in rule order.
+/// Every candidate the workload's declarations allow, in rule order; `commitments` is the
+/// engine's commitment advice over a year of the workload, where it was worked out.
 #[must_use]
-pub fn candidates(workload: &Workload, prices: &PriceBook) -> Vec<Candidate> {
+pub fn candidates(
+    workload: &Workload,
+    prices: &PriceBook,
+    commitments: Option<&crate::engine::CommitmentAdvice>,
+) -> Vec<Candidate> {
     let mut out = Vec::new();
+    if let Some(advice) = commitments {
+        rules::commitments(advice, workload, &mut out);
+    }
     for table in &workload.tables {
         rules::capacity_mode(table, prices, &mut out);
         rules::table_class(table, &mut out);

@@ -32,7 +32,8 @@ pub(super) fn run(args: &AdviseArgs) -> Result<(), Error> {
 pub fn advice(args: &AdviseArgs) -> Result<Advice, Error> {
     let file = args.workload.as_str();
     let min_saving = match &args.min_saving {
-        None => Decimal::ZERO,
+        // Default: one minor unit of the currency (set below, once the currency is known).
+        None => Decimal::NEGATIVE_ONE,
         Some(text) => text
             .trim()
             .parse::<Decimal>()
@@ -48,9 +49,16 @@ pub fn advice(args: &AdviseArgs) -> Result<Advice, Error> {
     let (base, _) = scenario::scenario_documents(&text, file, &[])?;
     let (workload, file_settings) = load::workload_from_value(base.clone(), file, file)?;
     let (baseline, book) = price(&workload, &file_settings, &args.settings, file, None)?;
-    let mut suggestions = Vec::new();
+    // A saving that rounds to nothing in the currency is not a saving to act on.
+    let min_saving = if min_saving.is_sign_negative() {
+        Decimal::new(1, crate::report::money::minor_digits(&baseline.currency))
+    } else {
+        min_saving
+    };
     let mut notes = Vec::new();
-    for c in advise::candidates(&workload, &book) {
+    let commitments = commitment_advice(&workload, &book, &file_settings, args, &mut notes)?;
+    let mut suggestions = Vec::new();
+    for c in advise::candidates(&workload, &book, commitments.as_ref()) {
         match priced(&base, &c, args, file) {
             Ok(estimate) => {
                 let saving = baseline.total.saturating_sub(estimate.total);
@@ -84,6 +92,47 @@ pub fn advice(args: &AdviseArgs) -> Result<Advice, Error> {
         plan,
         notes,
     })
+}
+
+/// The engine's commitment advice over the 12 months from this one, where commitments can
+/// apply: a provisioned table (reserved capacity) or savings-plan rates (a plan).
+fn commitment_advice(
+    workload: &crate::model::Workload,
+    book: &crate::model::PriceBook,
+    file_settings: &load::SettingsOverrides,
+    args: &AdviseArgs,
+    notes: &mut Vec<String>,
+) -> Result<Option<crate::engine::CommitmentAdvice>, Error> {
+    let provisioned = workload
+        .tables
+        .iter()
+        .any(|t| matches!(t.capacity, crate::model::CapacityMode::Provisioned(_)));
+    let rates = workload
+        .savings_plan
+        .as_ref()
+        .is_some_and(|p| p.rates.is_some())
+        || book.primary.savings_plan_rates.is_some();
+    if !provisioned && !rates {
+        notes.push("commitments: no provisioned table and no savings-plan rates, so neither reserved capacity nor a Database Savings Plan applies".to_string());
+        return Ok(None);
+    }
+    // The clock is read here, never in the engine.
+    let now = crate::report::period::Period::containing(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs()),
+    );
+    let settings = super::settings(&super::cli_settings(&args.settings)?, file_settings);
+    let advice = crate::engine::advise_commitments(
+        workload,
+        book,
+        &settings,
+        (i64::from(now.year), now.month),
+        12,
+    )
+    .map_err(|e| Error::from(e).file(&args.workload))?;
+    notes.extend(advice.notes.iter().map(|n| format!("commitments: {n}")));
+    Ok(Some(advice))
 }
 
 /// The estimate of the baseline document with `candidate`'s patch.
