@@ -203,18 +203,27 @@ impl Cx<'_> {
             return Err(self.err(&path, position(&p.op), format!("pattern `{name}` has no `item_size` and the table has none"), "Consider `item_size: 1.2 KB` on the pattern or the table (for writes: the larger of the item before and after)."));
         }
         let reads = operation.is_read();
-        let strong_share = match &p.strong_required {
+        let strong_share = match p.strong_required.as_ref().map(|s| (&s.value, s)) {
             None => None,
-            Some(s) => Some(match s.value.trim() {
-                "true" => Decimal::ONE,
-                "false" => Decimal::ZERO,
-                _ => self.share(Some(s), &f("strong_required"), Decimal::ONE)?,
-            }),
+            Some((super::raw::RawStrong::Flag(true), _)) => Some(Decimal::ONE),
+            Some((super::raw::RawStrong::Flag(false), _)) => Some(Decimal::ZERO),
+            Some((super::raw::RawStrong::Share(t), _)) if t.trim() == "true" => Some(Decimal::ONE),
+            Some((super::raw::RawStrong::Share(t), _)) if t.trim() == "false" => {
+                Some(Decimal::ZERO)
+            }
+            Some((super::raw::RawStrong::Share(text), s)) => {
+                let scalar = super::raw::Scalar {
+                    value: text.clone(),
+                    referenced: s.referenced,
+                    defined: s.defined,
+                };
+                Some(self.share(Some(&scalar), &f("strong_required"), Decimal::ONE)?)
+            }
         };
         if p.strong_required.is_some() && !reads {
             return Err(self.err(
                 &f("strong_required"),
-                p.strong_required.as_ref().and_then(position),
+                p.strong_required.as_ref().and_then(|s| position(s)),
                 format!(
                     "`strong_required` describes reads, and this pattern is a `{}`",
                     operation.name()

@@ -374,6 +374,34 @@ pub struct RawIndex {
     pub observed: Option<RawIndexObserved>,
 }
 
+/// `strong_required`: a flag, or the share of reads that need strong consistency (its
+/// text, never a float).
+#[derive(Debug, Clone)]
+pub enum RawStrong {
+    Flag(bool),
+    Share(String),
+}
+
+impl<'de> Deserialize<'de> for RawStrong {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl serde::de::Visitor<'_> for V {
+            type Value = RawStrong;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("`true`, `false`, or a share such as `8%`")
+            }
+            fn visit_bool<E: serde::de::Error>(self, v: bool) -> Result<RawStrong, E> {
+                Ok(RawStrong::Flag(v))
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<RawStrong, E> {
+                Ok(RawStrong::Share(v.to_string()))
+            }
+        }
+        // As text: a number arrives as written.
+        d.deserialize_string(V)
+    }
+}
+
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawSparse {
@@ -425,7 +453,7 @@ pub struct RawPattern {
     pub traffic: Option<Spanned<RawTraffic>>,
     /// For `advise`: the share of these reads that need strong consistency (`true` = all,
     /// `false` = none, or a share such as `8%`).
-    pub strong_required: Option<Scalar>,
+    pub strong_required: Option<Spanned<RawStrong>>,
     /// For `advise`: the pattern needs a transaction (all-or-nothing), not only batching.
     #[serde(default)]
     pub transaction_required: bool,

@@ -1,0 +1,286 @@
+//! `ddbcost advise`: each rule on a small workload, its saving derived in a comment from the
+//! rule and the unit prices (aws-us-east-1: $0.125 per million read units, $0.625 per million
+//! write units, $0.00013 per RCU-hour, $0.00065 per WCU-hour, $0.25 / $0.10 per GB-month
+//! Standard / Standard-IA storage, $0.20 per million stream reads; a 730-hour month, so 1/s =
+//! 2,628,000 a month); declarations that forbid a change are obeyed; every patch, pasted
+//! into the workload and compared, gives exactly the saving shown; CloudShop's moves.
+
+mod common;
+
+use common::{Case, dec};
+use serde_json::Value;
+
+fn advise(yaml: &str) -> Value {
+    let (_dir, file) = common::temp_workload(yaml);
+    let out = Case::new()
+        .args(["advise", &file, "--format", "json"])
+        .run()
+        .success();
+    serde_json::from_str(&out.stdout).expect("advise JSON")
+}
+
+fn suggestion<'a>(doc: &'a Value, name: &str) -> Option<&'a Value> {
+    doc["suggestions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == name)
+}
+
+fn saving(doc: &Value, name: &str) -> rust_decimal::Decimal {
+    let s = suggestion(doc, name).unwrap_or_else(|| panic!("no suggestion `{name}` in {doc:#}"));
+    dec(s["monthly_saving"].as_str().unwrap()).normalize()
+}
+
+const HEAD: &str = "prices: aws-us-east-1\ntables:\n  t:\n";
+
+#[test]
+fn eventual_reads_keep_the_share_declared_strong() {
+    let doc = advise(&format!(
+        "{HEAD}    item_size: 1 KB\n    patterns:\n      read:\n        op: get\n        rate: 100/s\n        consistency: strong\n        strong_required: 20%\n"
+    ));
+    // 100/s × 2,628,000 s = 262.8 M strong reads of 1 unit; 80 % become eventual (half a
+    // unit): 262.8 M × 0.8 × 0.5 × $0.125 / M = $13.14.
+    assert_eq!(saving(&doc, "eventual-reads-t"), dec("13.14"));
+    let patch = &suggestion(&doc, "eventual-reads-t").unwrap()["patch"];
+    assert_eq!(
+        patch["tables"]["t"]["patterns"]["read"]["consistency"],
+        "80% eventual"
+    );
+    // Declared strong: never made eventual.
+    let doc = advise(&format!(
+        "{HEAD}    item_size: 1 KB\n    patterns:\n      read:\n        op: get\n        rate: 100/s\n        consistency: strong\n        strong_required: true\n"
+    ));
+    assert!(suggestion(&doc, "eventual-reads-t").is_none());
+}
+
+#[test]
+fn transactions_become_batches_unless_required() {
+    let table = |required: &str| {
+        format!(
+            "{HEAD}    item_size: 1 KB\n    patterns:\n      pair:\n        op: transact-write\n        rate: 10/s\n        items: 2\n{required}"
+        )
+    };
+    // 10/s × 2,628,000 = 26.28 M transactions of 2 items × 2 units = 105.12 M units; as a
+    // batch 52.56 M: 52.56 M × $0.625 / M = $32.85 less.
+    let doc = advise(&table(""));
+    assert_eq!(saving(&doc, "batch-pair-t"), dec("32.85"));
+    let doc = advise(&table("        transaction_required: true\n"));
+    assert!(suggestion(&doc, "batch-pair-t").is_none());
+}
+
+#[test]
+fn a_projection_shrinks_to_what_the_queries_read() {
+    let yaml = |reads: &str| {
+        format!(
+            "{HEAD}    item_size: 2 KB\n    key_size: 20 B\n    key: {{ partition: pk }}\n    \
+             attribute_sizes: {{ status: 12 B, total: 8 B }}\n    indexes:\n      by-status:\n        \
+             type: gsi\n        projection: all\n        key_size: 10 B\n        key: {{ partition: status }}\n    \
+             patterns:\n      create:\n        op: put\n        rate: 10/s\n      panel:\n        op: query\n        \
+             index: by-status\n        rate: 1/s\n        items: 10\n{reads}"
+        )
+    };
+    // ALL: each put writes a 2 KB entry (2 units); INCLUDE total: 20 + 10 + 8 = 38 B (1 unit).
+    // 26.28 M puts × 1 unit × $0.625 / M = $16.425; the panel's query of 10 entries: 20 KB
+    // → 5 units × 0.5 = 2.5, then 380 B → 0.5: 2,628,000 × 2 × $0.125 / M = $0.657.
+    // Together $17.082. (`status` is the index key: only `total` is projected.)
+    let doc = advise(&yaml("        reads_attributes: [status, total]\n"));
+    assert_eq!(saving(&doc, "project-by-status-t"), dec("17.082"));
+    let patch = &suggestion(&doc, "project-by-status-t").unwrap()["patch"]["tables"]["t"]
+        ["indexes"]["by-status"];
+    assert_eq!(patch["projection"], "include");
+    assert_eq!(patch["include"], serde_json::json!(["total"]));
+    assert_eq!(patch["projected_size"], "8 B");
+    // Without reads_attributes the projection is never touched.
+    let doc = advise(&yaml(""));
+    assert!(suggestion(&doc, "project-by-status-t").is_none());
+}
+
+#[test]
+fn an_index_nobody_queries_is_dropped() {
+    let doc = advise(&format!(
+        "{HEAD}    item_size: 500 B\n    indexes:\n      unused:\n        type: gsi\n        projection: all\n    \
+         patterns:\n      create:\n        op: put\n        rate: 10/s\n"
+    ));
+    // Each put also writes a 500 B entry (1 unit): 26.28 M × $0.625 / M = $16.425.
+    assert_eq!(saving(&doc, "drop-unused-t"), dec("16.425"));
+}
+
+#[test]
+fn items_just_over_a_kilobyte_are_trimmed() {
+    let doc = advise(&format!(
+        "{HEAD}    item_size: 1100 B\n    patterns:\n      create:\n        op: put\n        rate: 10/s\n"
+    ));
+    // 1,100 B is 7.4 % over 1,024 B: 2 write units → 1. 26.28 M × $0.625 / M = $16.425.
+    assert_eq!(saving(&doc, "trim-items-t"), dec("16.425"));
+    // 1,300 B is 27 % over: not proposed.
+    let doc = advise(&format!(
+        "{HEAD}    item_size: 1300 B\n    patterns:\n      create:\n        op: put\n        rate: 10/s\n"
+    ));
+    assert!(suggestion(&doc, "trim-items-t").is_none());
+}
+
+#[test]
+fn stream_readers_batch_their_calls() {
+    let doc = advise(&format!(
+        "{HEAD}    item_size: 500 B\n    stream:\n      consumers:\n        audit: {{ kind: reader, records_per_call: 1 }}\n    \
+         patterns:\n      create:\n        op: put\n        rate: 10/s\n"
+    ));
+    // 26.28 M records: 26.28 M calls at 1 a call, 262,800 at 100: 26,017,200 fewer ×
+    // $0.20 / M = $5.20344.
+    assert_eq!(saving(&doc, "stream-batches-t"), dec("5.20344"));
+}
+
+#[test]
+fn steady_reads_cost_less_provisioned() {
+    let doc = advise(&format!(
+        "{HEAD}    item_size: 1 KB\n    patterns:\n      read:\n        op: get\n        rate: 100/s\n        consistency: strong\n        strong_required: true\n"
+    ));
+    // On demand: 262.8 M × $0.125 / M = $32.85. Provisioned at 70 %: ⌈100 / 0.7⌉ = 143 RCU
+    // × 730 h × $0.00013 = $13.5707, and the minimum 1 WCU × 730 × $0.00065 = $0.4745.
+    // 32.85 − 13.5707 − 0.4745 = $18.8048.
+    assert_eq!(saving(&doc, "provisioned-t"), dec("18.8048"));
+}
+
+#[test]
+fn storage_heavy_tables_move_to_standard_ia() {
+    let doc = advise(&format!("{HEAD}    storage: 1000 GB\n"));
+    // 1,000 GB × ($0.25 − $0.10) = $150.
+    assert_eq!(saving(&doc, "standard-ia-t"), dec("150"));
+}
+
+#[test]
+fn cloudshop_finds_the_case_moves_with_the_savings_compare_shows() {
+    let out = Case::new()
+        .args(["advise", "workloads/cloudshop.yaml", "--format", "json"])
+        .run()
+        .success();
+    let doc: Value = serde_json::from_str(&out.stdout).unwrap();
+    // Sparse GSI-1: index writes 82 M → 18.9 M; 63.1 M × €5.00 / M = €315.50 — the
+    // workload's own `sparse-gsi-1` step.
+    assert_eq!(saving(&doc, "sparse-gsi-1-orders"), dec("315.5"));
+    // 92 % eventual (8 % declared strong): 972,068,315 strong read units × €0.50 / M × 0.46
+    // = €223.57571245 — the `eventual-reads` step's own delta.
+    assert_eq!(saving(&doc, "eventual-reads-orders"), dec("223.57571245"));
+    assert!(suggestion(&doc, "provisioned-orders").is_some());
+    // The reads declared strong keep 8 %.
+    let patch = &suggestion(&doc, "eventual-reads-orders").unwrap()["patch"];
+    assert_eq!(
+        patch["tables"]["orders"]["patterns"]["get-order"]["consistency"],
+        "92% eventual"
+    );
+    // The combined plan is priced as one: less than the baseline, and not the sum of the
+    // separate savings.
+    let plan = &doc["plan"];
+    let separate: rust_decimal::Decimal = doc["suggestions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| dec(s["monthly_saving"].as_str().unwrap()))
+        .sum();
+    let together = dec(plan["monthly_saving"].as_str().unwrap());
+    assert!(together > rust_decimal::Decimal::ZERO && together < separate);
+}
+
+/// Pastes `advise --format yaml` into the workload and compares: each alternative's delta is
+/// minus its saving, exactly, and the plan's last step is the plan's total.
+fn patches_reproduce_their_savings(yaml: &str) {
+    let (dir, file) = common::temp_workload(yaml);
+    let json = Case::new()
+        .args(["advise", &file, "--format", "json"])
+        .run()
+        .success();
+    let doc: Value = serde_json::from_str(&json.stdout).unwrap();
+    if doc["suggestions"].as_array().unwrap().is_empty() {
+        return;
+    }
+    let scenarios = Case::new()
+        .args(["advise", &file, "--format", "yaml"])
+        .run()
+        .success();
+    let pasted = dir.path().join("pasted.yaml");
+    let base = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(&pasted, format!("{base}\n{}", scenarios.stdout)).unwrap();
+    let cmp = Case::new()
+        .args(["compare", pasted.to_str().unwrap(), "--format", "json"])
+        .run()
+        .success();
+    let cmp: Value = serde_json::from_str(&cmp.stdout).unwrap();
+    for s in doc["suggestions"].as_array().unwrap() {
+        let name = s["name"].as_str().unwrap();
+        let row = cmp["scenarios"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["name"] == name)
+            .unwrap_or_else(|| panic!("scenario {name} compared"));
+        let delta = dec(&row["delta"].to_string().trim_matches('"').to_string());
+        assert_eq!(
+            -delta,
+            dec(s["monthly_saving"].as_str().unwrap()),
+            "{name}: compare's delta is minus the saving"
+        );
+        assert!(delta < rust_decimal::Decimal::ZERO, "{name} never raises the bill");
+    }
+    if let Some(steps) = doc["plan"]["steps"].as_array() {
+        let last = steps.last().unwrap()["name"].as_str().unwrap();
+        let row = cmp["scenarios"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["name"] == format!("plan-{last}"))
+            .unwrap();
+        assert_eq!(
+            dec(&row["total"].to_string().trim_matches('"').to_string()),
+            dec(doc["plan"]["monthly_total"].as_str().unwrap())
+        );
+    }
+}
+
+#[test]
+fn pasted_patches_give_exactly_the_savings_shown() {
+    for w in [
+        "workloads/cloudshop.yaml",
+        "workloads/marketplace-us-east-1.yaml",
+        "workloads/commitments-us-east-1.yaml",
+    ] {
+        let text = std::fs::read_to_string(common::root().join(w)).unwrap();
+        // Without the workload's own scenarios (the pasted block brings its own).
+        let base = text.split("\nscenarios:").next().unwrap().to_string();
+        // Samples are found from the temporary copy's folder by absolute path.
+        let base = base.replace(
+            "sample: samples/",
+            &format!("sample: {}/", common::root().join("workloads/samples").display()),
+        );
+        patches_reproduce_their_savings(&base);
+    }
+}
+
+#[test]
+fn bad_options_are_refused() {
+    Case::new()
+        .args(["advise", "workloads/cloudshop.yaml", "--min-saving=-3"])
+        .run()
+        .code(2)
+        .stderr_has("--min-saving");
+    // A high floor leaves out the smaller savings.
+    let out = Case::new()
+        .args([
+            "advise",
+            "workloads/cloudshop.yaml",
+            "--min-saving",
+            "300",
+            "--format",
+            "json",
+        ])
+        .run()
+        .success();
+    let doc: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert!(
+        doc["suggestions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|s| dec(s["monthly_saving"].as_str().unwrap()) >= dec("300"))
+    );
+}
