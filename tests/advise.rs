@@ -284,3 +284,84 @@ fn bad_options_are_refused() {
             .all(|s| dec(s["monthly_saving"].as_str().unwrap()) >= dec("300"))
     );
 }
+
+mod generated {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// A table of the shapes the rules look at: a capacity mode, reads with or without their
+    /// consistency declared, puts, an optional transaction, GSI and stream reader.
+    fn table() -> impl Strategy<Value = String> {
+        (
+            (100u32..3000, any::<bool>(), 1u32..500, 0u32..3),
+            (1u32..200, prop::option::of(0u32..=100), 0u32..3, any::<bool>()),
+            (prop::option::of(1u32..50), 0u32..3, prop::option::of(1u32..20)),
+        )
+            .prop_map(
+                |((size, provisioned, reads, consistency), (writes, strong, index, tx), (stream, traffic, txrate))| {
+                    let mut t = format!("    item_size: {size} B\n    key_size: 20 B\n");
+                    if provisioned {
+                        t.push_str("    capacity: { mode: provisioned, rcu: 400, wcu: 200 }\n");
+                    }
+                    if traffic == 1 {
+                        t.push_str("    traffic: { peak: { times_average: 3, hours: 4, start: 18 } }\n");
+                    }
+                    if let Some(n) = stream {
+                        t.push_str(&format!("    stream:\n      consumers:\n        r: {{ kind: reader, records_per_call: {n} }}\n"));
+                    }
+                    match index {
+                        1 => t.push_str("    indexes:\n      g:\n        type: gsi\n        projection: all\n"),
+                        2 => t.push_str("    indexes:\n      g:\n        type: gsi\n        projection: keys-only\n        key_size: 10 B\n"),
+                        _ => {}
+                    }
+                    if provisioned && index > 0 {
+                        t.push_str("        rcu: 50\n        wcu: 50\n");
+                    }
+                    t.push_str("    patterns:\n");
+                    let c = ["strong", "eventual", "50% eventual"][consistency as usize];
+                    t.push_str(&format!("      read:\n        op: get\n        rate: {reads}/s\n        consistency: {c}\n"));
+                    if let Some(s) = strong {
+                        t.push_str(&format!("        strong_required: {s}%\n"));
+                    }
+                    t.push_str(&format!("      write:\n        op: put\n        rate: {writes}/s\n"));
+                    if index == 1 {
+                        t.push_str("      by-g:\n        op: query\n        index: g\n        rate: 2/s\n        items: 5\n");
+                    }
+                    if let Some(r) = txrate {
+                        t.push_str(&format!("      pair:\n        op: transact-write\n        rate: {r}/s\n        items: 2\n"));
+                        if tx {
+                            t.push_str("        transaction_required: true\n");
+                        }
+                    }
+                    t
+                },
+            )
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 12, ..ProptestConfig::default() })]
+
+        #[test]
+        fn every_patch_gives_its_saving_and_never_raises_the_bill(tables in prop::collection::vec(table(), 1..3)) {
+            let mut yaml = String::from("prices: aws-us-east-1\ntables:\n");
+            for (i, t) in tables.iter().enumerate() {
+                yaml.push_str(&format!("  t{i}:\n{t}"));
+            }
+            patches_reproduce_their_savings(&yaml);
+            // Declarations are obeyed: no suggestion makes a declared-strong share eventual
+            // or turns a required transaction into a batch.
+            let doc = advise(&yaml);
+            for s in doc["suggestions"].as_array().unwrap() {
+                for (i, t) in tables.iter().enumerate() {
+                    let p = &s["patch"]["tables"][format!("t{i}")]["patterns"];
+                    if t.contains("strong_required: 100%") {
+                        prop_assert!(p["read"]["consistency"].is_null(), "{}", s["name"]);
+                    }
+                    if t.contains("transaction_required: true") {
+                        prop_assert!(p["pair"]["op"].is_null(), "{}", s["name"]);
+                    }
+                }
+            }
+        }
+    }
+}
