@@ -86,8 +86,8 @@ fn a_projection_shrinks_to_what_the_queries_read() {
     // Together $17.082. (`status` is the index key: only `total` is projected.)
     let doc = advise(&yaml("        reads_attributes: [status, total]\n"));
     assert_eq!(saving(&doc, "project-by-status-t"), dec("17.082"));
-    let patch = &suggestion(&doc, "project-by-status-t").unwrap()["patch"]["tables"]["t"]
-        ["indexes"]["by-status"];
+    let patch = &suggestion(&doc, "project-by-status-t").unwrap()["patch"]["tables"]["t"]["indexes"]
+        ["by-status"];
     assert_eq!(patch["projection"], "include");
     assert_eq!(patch["include"], serde_json::json!(["total"]));
     assert_eq!(patch["projected_size"], "8 B");
@@ -220,7 +220,10 @@ fn patches_reproduce_their_savings(yaml: &str) {
             dec(s["monthly_saving"].as_str().unwrap()),
             "{name}: compare's delta is minus the saving"
         );
-        assert!(delta < rust_decimal::Decimal::ZERO, "{name} never raises the bill");
+        assert!(
+            delta < rust_decimal::Decimal::ZERO,
+            "{name} never raises the bill"
+        );
     }
     if let Some(steps) = doc["plan"]["steps"].as_array() {
         let last = steps.last().unwrap()["name"].as_str().unwrap();
@@ -250,7 +253,10 @@ fn pasted_patches_give_exactly_the_savings_shown() {
         // Samples are found from the temporary copy's folder by absolute path.
         let base = base.replace(
             "sample: samples/",
-            &format!("sample: {}/", common::root().join("workloads/samples").display()),
+            &format!(
+                "sample: {}/",
+                common::root().join("workloads/samples").display()
+            ),
         );
         patches_reproduce_their_savings(&base);
     }
@@ -364,4 +370,18 @@ mod generated {
             }
         }
     }
+}
+
+#[test]
+fn stale_items_get_a_ttl() {
+    let doc = advise(&format!(
+        "{HEAD}    items: 10M\n    item_size: 924 B\n    stale: {{ older_than: 1 year, share: 40% }}\n"
+    ));
+    // Each item stores 924 + 100 B overhead = 1,024 B. Keeping 6 M of 10 M removes 4 M ×
+    // 1,024 B = 4,096,000,000 B = 3.814697265625 GiB (binary GB, the default) × $0.25 =
+    // $0.95367431640625 a month.
+    assert_eq!(saving(&doc, "ttl-t"), dec("0.95367431640625"));
+    let patch = &suggestion(&doc, "ttl-t").unwrap()["patch"]["tables"]["t"];
+    assert_eq!(patch["items"], "6000000");
+    assert_eq!(patch["ttl"], "12 months");
 }

@@ -85,6 +85,7 @@ pub fn candidates(
         rules::transactions(table, &mut out);
         rules::item_size_boundaries(table, &mut out);
         rules::stream_batching(table, &mut out);
+        rules::ttl_for_stale_items(table, &mut out);
     }
     out
 }

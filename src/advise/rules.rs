@@ -489,7 +489,9 @@ pub fn commitments(
         })
         .collect();
     let plan = match best.per_hour {
-        Some(h) if workload.savings_plan.is_some() => json!({"per_hour": h.normalize().to_string()}),
+        Some(h) if workload.savings_plan.is_some() => {
+            json!({"per_hour": h.normalize().to_string()})
+        }
         Some(h) => json!({"per_hour": h.normalize().to_string(), "term": "1y"}),
         None => Value::Null,
     };
@@ -499,6 +501,36 @@ pub fn commitments(
         rule: "Reserved capacity and a Database Savings Plan trade a commitment for lower rates; the blocks and the hourly commitment that minimize a year of this workload's bill are proposed.".into(),
         assumes: format!("The traffic stays for the whole term: at 30 % lower traffic the same commitments would cost {} over 12 months, of which {} in fees left unused.", best.total_lower.round_dp(2), best.unused_lower.round_dp(2)),
         patch: json!({"commitments": {"reserved": reserved, "savings_plan": plan}}),
+    });
+}
+
+/// TTL for items nobody reads. Storage (and PITR, which follows it) is billed per GB-month
+/// for every item kept; deletes by TTL are free. When a table declares the share of its
+/// items nobody reads once older than an age (`stale`), a TTL of that age removes them:
+/// the stored items become the others.
+pub fn ttl_for_stale_items(table: &Table, out: &mut Vec<Candidate>) {
+    let t = &table.name;
+    let Some((age, share)) = table.stale else {
+        return;
+    };
+    if table.ttl.is_some() || share.is_zero() {
+        return;
+    }
+    // The items stored: stated items only (a stated or observed size has no count to cut).
+    let Some(items) = table.items else { return };
+    if table.storage.is_some() || table.observed.storage.is_some() {
+        return;
+    }
+    let kept = items
+        .checked_mul(Decimal::ONE.saturating_sub(share))
+        .unwrap_or(items)
+        .floor();
+    out.push(Candidate {
+        name: format!("ttl-{t}"),
+        title: format!("TTL of {} on `{t}`: {} of its items are never read after that age", age.describe(), pct(share)),
+        rule: "Storage and PITR are billed for every item kept and TTL deletes are free: expiring the items nobody reads once older than the declared age keeps only the others.".into(),
+        assumes: format!("The items carry an expiry attribute set to their age limit; TTL deletes within days of expiry, and a deleted item is gone from reads (and, after the PITR window, from backups). Items kept: {} of {}.", kept.normalize(), items.normalize()),
+        patch: table_patch(t, json!({"ttl": age.describe(), "items": kept.normalize().to_string()})),
     });
 }
 

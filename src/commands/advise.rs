@@ -57,9 +57,23 @@ pub fn advice(args: &AdviseArgs) -> Result<Advice, Error> {
     };
     let mut notes = Vec::new();
     let commitments = commitment_advice(&workload, &book, &file_settings, args, &mut notes)?;
+    // Every candidate is priced with the baseline's price book, settings and currency
+    // conversion — what `price` would load again for each (a patch changes neither the
+    // prices nor the settings), so each figure is the one `compare` shows.
+    let cli = super::cli_settings(&args.settings)?;
+    let pricer = Pricer {
+        settings: super::settings(&cli, &file_settings),
+        fx: super::fx_for(
+            &book.primary.currency,
+            cli.fx.as_ref(),
+            file_settings.fx.as_ref(),
+        )?,
+        book,
+        file: file.to_string(),
+    };
     let mut suggestions = Vec::new();
-    for c in advise::candidates(&workload, &book, commitments.as_ref()) {
-        match priced(&base, &c, args, file) {
+    for c in advise::candidates(&workload, &pricer.book, commitments.as_ref()) {
+        match priced(&base, &c, &pricer) {
             Ok(estimate) => {
                 let saving = baseline.total.saturating_sub(estimate.total);
                 if saving > Decimal::ZERO && saving >= min_saving {
@@ -84,7 +98,7 @@ pub fn advice(args: &AdviseArgs) -> Result<Advice, Error> {
             .cmp(&a.saving)
             .then_with(|| a.candidate.name.cmp(&b.candidate.name))
     });
-    let plan = combined(&base, &baseline, &suggestions, args, file, &mut notes)?;
+    let plan = combined(&base, &baseline, &suggestions, &pricer, &mut notes)?;
     Ok(Advice {
         workload: file.to_string(),
         baseline,
@@ -135,20 +149,39 @@ fn commitment_advice(
     Ok(Some(advice))
 }
 
+/// What every candidate is priced with.
+struct Pricer {
+    book: crate::model::PriceBook,
+    settings: crate::model::Settings,
+    fx: Option<crate::model::Fx>,
+    file: String,
+}
+
+impl Pricer {
+    /// The estimate of a workload document (labelled `label` in errors).
+    fn estimate(&self, doc: serde_json::Value, label: &str) -> Result<Estimate, Error> {
+        let (w, _) = load::workload_from_value(doc, &self.file, label)?;
+        let e = crate::engine::estimate(&w, &self.book, &self.settings)
+            .map_err(|e| Error::from(e).file(label))?;
+        match &self.fx {
+            Some(fx) => crate::engine::convert(e, fx).map_err(|e| Error::from(e).file(label)),
+            None => Ok(e),
+        }
+    }
+}
+
 /// The estimate of the baseline document with `candidate`'s patch.
 fn priced(
     base: &serde_json::Value,
     candidate: &Candidate,
-    args: &AdviseArgs,
-    file: &str,
+    pricer: &Pricer,
 ) -> Result<Estimate, Error> {
     let origin = format!("suggestion `{}`", candidate.name);
-    scenario::check_names(base, &candidate.patch, &origin, file)?;
+    scenario::check_names(base, &candidate.patch, &origin, &pricer.file)?;
     let mut doc = base.clone();
     scenario::merge_patch(&mut doc, &candidate.patch);
-    let label = format!("{file} (suggestion `{}`)", candidate.name);
-    let (w, s) = load::workload_from_value(doc, file, &label)?;
-    Ok(price(&w, &s, &args.settings, &label, None)?.0)
+    let label = format!("{} (suggestion `{}`)", pricer.file, candidate.name);
+    pricer.estimate(doc, &label)
 }
 
 /// The suggestions that set different fields, applied one on top of the other (largest
@@ -158,8 +191,7 @@ fn combined(
     base: &serde_json::Value,
     baseline: &Estimate,
     suggestions: &[Suggestion],
-    args: &AdviseArgs,
-    file: &str,
+    pricer: &Pricer,
     notes: &mut Vec<String>,
 ) -> Result<Option<scenario::Comparison>, Error> {
     let mut taken: Vec<&Candidate> = Vec::new();
@@ -176,11 +208,9 @@ fn combined(
         }
         let mut next = doc.clone();
         scenario::merge_patch(&mut next, &s.candidate.patch);
-        let label = format!("{file} (combined plan)");
-        let estimate = match load::workload_from_value(next.clone(), file, &label)
-            .and_then(|(w, st)| price(&w, &st, &args.settings, &label, None))
-        {
-            Ok((e, _)) => e,
+        let label = format!("{} (combined plan)", pricer.file);
+        let estimate = match pricer.estimate(next.clone(), &label) {
+            Ok(e) => e,
             Err(e) => {
                 notes.push(format!(
                     "`{}` is left out of the combined plan: with the others it cannot be priced ({})",

@@ -1,7 +1,7 @@
 //! Running a parsed command line: loading inputs, calling the engine, rendering, writing.
 //! The only module (with `main`) that touches files and standard streams.
 
-mod advise;
+pub mod advise;
 mod iac;
 mod import;
 mod keys;

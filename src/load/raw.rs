@@ -247,6 +247,8 @@ pub struct RawTable {
     /// How long items live before TTL removes them (`90 days`): with the puts' rates, the
     /// number of items stored and the TTL deletes follow.
     pub ttl: Option<Scalar>,
+    /// For `advise`: items nobody reads once older than an age, and their share.
+    pub stale: Option<RawStale>,
     pub traffic: Option<Spanned<RawTraffic>>,
     /// How the table's traffic changes over a forecast.
     pub growth: Option<RawGrowth>,
@@ -400,6 +402,13 @@ impl<'de> Deserialize<'de> for RawStrong {
         // As text: a number arrives as written.
         d.deserialize_string(V)
     }
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawStale {
+    pub older_than: Scalar,
+    pub share: Scalar,
 }
 
 #[derive(Debug, Deserialize)]

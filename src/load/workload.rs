@@ -1045,6 +1045,22 @@ impl Cx<'_> {
                     )
                 })
                 .transpose()?,
+            stale: match &t.stale {
+                None => None,
+                Some(s) => Some((
+                    self.scalar(
+                        &s.older_than,
+                        &format!("{path}.stale.older_than"),
+                        super::quantity::parse_retention,
+                        "an age such as `1 year` or `90 days`",
+                    )?,
+                    self.share(
+                        Some(&s.share),
+                        &format!("{path}.stale.share"),
+                        Decimal::ZERO,
+                    )?,
+                )),
+            },
             ttl_deletes: t
                 .ttl_deletes
                 .as_ref()

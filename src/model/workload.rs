@@ -149,6 +149,8 @@ pub struct Table {
     pub ttl_deletes: Option<Rate>,
     /// How long an item lives before TTL removes it.
     pub ttl: Option<Retention>,
+    /// For `advise`: the share of stored items nobody reads once older than an age.
+    pub stale: Option<(Retention, Decimal)>,
     /// How the table's traffic spreads over the day or week (flat when `None`).
     pub traffic: Option<TrafficProfile>,
     /// How it changes over a forecast (growth, seasons, launch month).

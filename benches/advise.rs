@@ -1,0 +1,110 @@
+//! `ddbcost advise` (issue 14: under 50 ms for a 5-table workload): the whole advice — load,
+//! baseline, every rule's candidate priced through the scenario path, the combined plan —
+//! on five typical tables (on demand, a GSI whose queries state what they read, strong reads,
+//! a transaction, a stream reader, PITR), and on the same five with two of them provisioned
+//! with fixed units, where the commitments rule searches a year of reserved blocks.
+
+use std::fmt::Write;
+use std::hint::black_box;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use ddbcost::cli::{AdviseArgs, AdviseFormat, SettingsArgs};
+use ddbcost::commands::advise::advice;
+
+fn five_tables(provisioned: bool) -> String {
+    let mut y = String::from("prices: aws-us-east-1\ntables:\n");
+    for t in 0..5 {
+        let capacity = if provisioned && t < 2 {
+            "    capacity: { mode: provisioned, rcu: 800, wcu: 300 }\n"
+        } else {
+            ""
+        };
+        let index_capacity = if provisioned && t < 2 {
+            "        rcu: 50\n        wcu: 100\n"
+        } else {
+            ""
+        };
+        let _ = write!(
+            y,
+            "  t{t}:
+    items: {items}M
+    item_size: {size} B
+    key_size: 40 B
+    key: {{ partition: pk, sort: sk }}
+    attribute_sizes: {{ status: 14 B, total: 9 B, customer: 20 B }}
+    pitr: true
+{capacity}    traffic: {{ peak: {{ times_average: 2, hours: 6, start: 16 }} }}
+    stream:
+      consumers:
+        audit: {{ kind: reader, records_per_call: 5 }}
+    indexes:
+      by-status:
+        type: gsi
+        projection: all
+        key_size: 20 B
+        key: {{ partition: status }}
+{index_capacity}    patterns:
+      get:
+        op: get
+        rate: {r}/s
+        consistency: strong
+      list:
+        op: query
+        rate: {q}/s
+        items: 20
+        item_size: 300 B
+        consistency: strong
+        strong_required: 10%
+      panel:
+        op: query
+        index: by-status
+        rate: 5/s
+        items: 50
+        reads_attributes: [status, total, customer]
+      create:
+        op: put
+        rate: {w}/s
+      update:
+        op: update
+        rate: {u}/s
+      pair:
+        op: transact-write
+        rate: 3/s
+        items: 2
+",
+            items = 10 + t * 7,
+            size = 900 + t * 150,
+            r = 200 + t * 40,
+            q = 50 + t * 10,
+            w = 30 + t * 5,
+            u = 60 + t * 9,
+        );
+    }
+    y
+}
+
+fn bench_advise(c: &mut Criterion) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut group = c.benchmark_group("advise");
+    for (name, provisioned) in [
+        ("5 typical tables", false),
+        ("5 tables, 2 provisioned (commitments searched)", true),
+    ] {
+        let path = dir.path().join(format!("w{provisioned}.yaml"));
+        std::fs::write(&path, five_tables(provisioned)).unwrap();
+        let args = AdviseArgs {
+            workload: path.to_string_lossy().into_owned(),
+            min_saving: None,
+            format: AdviseFormat::Json,
+            output: None,
+            settings: SettingsArgs::default(),
+        };
+        let a = advice(&args).expect("the bench workload is advised");
+        assert!(a.suggestions.len() >= 5, "{}", a.suggestions.len());
+        group.bench_function(name, |b| b.iter(|| advice(black_box(&args)).unwrap()));
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench_advise);
+criterion_main!(benches);
