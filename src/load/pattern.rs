@@ -223,7 +223,7 @@ impl Cx<'_> {
         if p.strong_required.is_some() && !reads {
             return Err(self.err(
                 &f("strong_required"),
-                p.strong_required.as_ref().and_then(|s| position(s)),
+                p.strong_required.as_ref().and_then(position),
                 format!(
                     "`strong_required` describes reads, and this pattern is a `{}`",
                     operation.name()
