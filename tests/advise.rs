@@ -214,7 +214,7 @@ fn patches_reproduce_their_savings(yaml: &str) {
             .iter()
             .find(|r| r["name"] == name)
             .unwrap_or_else(|| panic!("scenario {name} compared"));
-        let delta = dec(&row["delta"].to_string().trim_matches('"').to_string());
+        let delta = dec(row["delta"].to_string().trim_matches('"'));
         assert_eq!(
             -delta,
             dec(s["monthly_saving"].as_str().unwrap()),
@@ -234,7 +234,7 @@ fn patches_reproduce_their_savings(yaml: &str) {
             .find(|r| r["name"] == format!("plan-{last}"))
             .unwrap();
         assert_eq!(
-            dec(&row["total"].to_string().trim_matches('"').to_string()),
+            dec(row["total"].to_string().trim_matches('"')),
             dec(doc["plan"]["monthly_total"].as_str().unwrap())
         );
     }
