@@ -385,3 +385,31 @@ fn stale_items_get_a_ttl() {
     assert_eq!(patch["items"], "6000000");
     assert_eq!(patch["ttl"], "12 months");
 }
+
+#[test]
+fn fixed_units_move_to_auto_scaling_or_on_demand() {
+    let doc = advise(&format!(
+        "{HEAD}    item_size: 1 KB\n    capacity: {{ mode: provisioned, rcu: 400, wcu: 200 }}\n    patterns:\n      read:\n        op: get\n        rate: 100/s\n        consistency: strong\n        strong_required: true\n"
+    ));
+    // Fixed: 400 RCU × 730 h × $0.00013 = $37.96 and 200 WCU × 730 × $0.00065 = $94.90.
+    // Auto scaling at 70 %: ⌈100 / 0.7⌉ = 143 RCU ($13.5707) and the 1-WCU floor
+    // ($0.4745): saves 37.96 + 94.90 − 13.5707 − 0.4745 = $118.8148.
+    assert_eq!(saving(&doc, "auto-scaling-t"), dec("118.8148"));
+    // On demand: 262.8 M reads × $0.125 / M = $32.85: saves 132.86 − 32.85 = $100.01.
+    assert_eq!(saving(&doc, "on-demand-t"), dec("100.01"));
+    // Both change the capacity: the plan takes the larger and names the other.
+    let plan: Vec<&str> = doc["plan"]["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(plan, ["auto-scaling-t"]);
+    assert!(
+        doc["notes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|n| n.as_str().unwrap().contains("`on-demand-t` is left out"))
+    );
+}

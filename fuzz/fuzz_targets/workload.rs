@@ -1,7 +1,8 @@
 //! Any text as a workload file: loading must not panic, and a workload that loads must price
 //! (or be refused with an error) without panicking — as one month, and as a 14-month forecast
 //! (growth, seasons, launch months, moving storage, reservations and savings plans by month)
-//! whose months add up to its total; a month's savings plan keeps its shares within [0, 1].
+//! whose months add up to its total; a month's savings plan keeps its shares within [0, 1];
+//! and every patch `advise` proposes for it loads and prices (or is refused) without panicking.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 
@@ -32,5 +33,16 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(sum, Some(f.total), "the months add up to the forecast's total");
         let _ = ddbcost::report::forecast::json(&f, "fuzz", None);
         let _ = ddbcost::report::forecast::focus(&f);
+    }
+    // The advisor's path: every candidate patch merged into the document, reloaded and
+    // priced; a patch never makes the loader or the engine panic.
+    if let Ok((base, _)) = ddbcost::scenario::scenario_documents(text, "fuzz.yaml", &[]) {
+        for c in ddbcost::advise::candidates(&workload, &book, None) {
+            let mut doc = base.clone();
+            ddbcost::scenario::merge_patch(&mut doc, &c.patch);
+            if let Ok((w, _)) = ddbcost::load::workload_from_value(doc, "fuzz.yaml", "fuzz.yaml") {
+                let _ = ddbcost::engine::estimate(&w, &book, &settings);
+            }
+        }
     }
 });

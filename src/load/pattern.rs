@@ -228,7 +228,7 @@ impl Cx<'_> {
                     "`strong_required` describes reads, and this pattern is a `{}`",
                     operation.name()
                 ),
-                "Consider removing it.",
+                "Consider removing it: only reads have a consistency.",
             ));
         }
         if p.transaction_required
