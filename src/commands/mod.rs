@@ -246,7 +246,16 @@ fn price_book(workload: &Workload, args: &SettingsArgs, file: &str) -> Result<Pr
         }
         other => other?,
     };
-    let bundled = prices::bundled()?;
+    // The bundled tables are parsed only when a table lives in, or replicates to, another
+    // region than the primary's.
+    let elsewhere = workload.tables.iter().any(|t| {
+        !t.replicas.is_empty() || t.region.as_deref().is_some_and(|r| r != primary.region)
+    });
+    let bundled = if elsewhere {
+        prices::bundled()?
+    } else {
+        Vec::new()
+    };
     let mut others: Vec<PriceTable> = Vec::new();
     for table in &workload.tables {
         let home = table.region.as_deref().unwrap_or(&primary.region);

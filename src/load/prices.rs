@@ -12,6 +12,8 @@ use super::quantity::{parse_count, parse_money};
 use super::raw::Scalar;
 use super::yaml::{self, position};
 use super::{read_file, suggest};
+use std::sync::OnceLock;
+
 use crate::error::Error;
 use crate::model::{CapacityKind, FreeTier, PriceKey, PriceTable, ReservedTerm, TableClass};
 
@@ -289,10 +291,23 @@ fn is_iso_date(s: &str) -> bool {
 /// # Errors
 /// Only if a bundled table is malformed (a bug the test suite catches).
 pub fn bundled() -> Result<Vec<PriceTable>, Error> {
-    BUNDLED
-        .iter()
-        .map(|(_, file, text)| parse_price_table(text, file))
-        .collect()
+    (0..BUNDLED.len()).map(bundled_at).collect()
+}
+
+/// Bundled tables already parsed in this process: each is parsed once, when first needed
+/// (`compare` and `advise` price many scenarios with the same tables).
+static PARSED: [OnceLock<PriceTable>; BUNDLED.len()] = [const { OnceLock::new() }; BUNDLED.len()];
+
+/// The bundled table at position `i` of `BUNDLED`, parsed once.
+fn bundled_at(i: usize) -> Result<PriceTable, Error> {
+    let (Some(cache), Some((_, file, text))) = (PARSED.get(i), BUNDLED.get(i)) else {
+        return Err(Error::input(format!("no bundled price table number {i}")));
+    };
+    if let Some(t) = cache.get() {
+        return Ok(t.clone());
+    }
+    let table = parse_price_table(text, file)?;
+    Ok(cache.get_or_init(|| table).clone())
 }
 
 /// Every price table in the folder `dir` (its `.yaml` and `.yml` files, in name order).
@@ -325,8 +340,8 @@ pub fn directory(dir: &str) -> Result<Vec<PriceTable>, Error> {
 /// # Errors
 /// Neither a bundled id nor a readable, valid price-table file.
 pub fn resolve(name: &str) -> Result<PriceTable, Error> {
-    if let Some((_, file, text)) = BUNDLED.iter().find(|(id, _, _)| *id == name) {
-        return parse_price_table(text, file);
+    if let Some(i) = BUNDLED.iter().position(|(id, _, _)| *id == name) {
+        return bundled_at(i);
     }
     let looks_like_path = name.contains('/') || name.ends_with(".yaml") || name.ends_with(".yml");
     if looks_like_path || std::path::Path::new(name).exists() {
