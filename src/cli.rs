@@ -187,8 +187,16 @@ pub enum InputShape {
 pub struct SizeArgs {
     /// Item files (DynamoDB JSON, plain JSON, export-to-S3 `.json`/`.json.gz`) or folders; with
     /// `--merge`, summaries printed by `size --format json`; `-` reads standard input.
-    #[arg(required = true)]
+    #[arg(required_unless_present = "manifest")]
     pub inputs: Vec<String>,
+    /// The `manifest-files.json` of an export to S3 copied locally: its data files (in the
+    /// `data/` folder next to it) are the input.
+    #[arg(long, value_name = "manifest-files.json", conflicts_with_all = ["inputs", "merge"])]
+    pub manifest: Option<String>,
+    /// With `--manifest`: size only shard I of N (1 ≤ I ≤ N; files split by item count),
+    /// for `size --merge` to combine.
+    #[arg(long, value_name = "I/N", requires = "manifest")]
+    pub shard: Option<String>,
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
     /// How attribute values are written.

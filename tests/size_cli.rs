@@ -331,3 +331,90 @@ fn the_chunked_parallel_path_gives_the_same_summary_and_line_numbers() {
     );
     assert_eq!(whole.examples, chunked.examples);
 }
+
+#[test]
+fn manifest_shards_merge_to_the_whole_export() {
+    use std::io::Write as _;
+    let dir = tempfile::tempdir().unwrap();
+    let export = dir.path().join("AWSDynamoDB/01700000000000-abcdef12");
+    std::fs::create_dir_all(export.join("data")).unwrap();
+    let mut manifest = String::new();
+    let mut n = 0;
+    // Five gzip data files of 7, 3, 12, 1 and 5 items, listed as an export lists them.
+    for (f, count) in [7, 3, 12, 1, 5].iter().enumerate() {
+        let name = format!("part-{f}.json.gz");
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        for _ in 0..*count {
+            n += 1;
+            writeln!(
+                gz,
+                "{{\"Item\":{{\"pk\":{{\"S\":\"k{n}\"}},\"v\":{{\"S\":\"{}\"}}}}}}",
+                "x".repeat(n * 37 % 2000)
+            )
+            .unwrap();
+        }
+        std::fs::write(export.join("data").join(&name), gz.finish().unwrap()).unwrap();
+        manifest.push_str(&format!(
+            "{{\"itemCount\":{count},\"md5Checksum\":\"x\",\"etag\":\"y\",\"dataFileS3Key\":\"AWSDynamoDB/01700000000000-abcdef12/data/{name}\"}}\n"
+        ));
+    }
+    let manifest_path = export.join("manifest-files.json");
+    std::fs::write(&manifest_path, manifest).unwrap();
+    let m = manifest_path.to_string_lossy().into_owned();
+    let mut pieces = Vec::new();
+    for i in 1..=3 {
+        let out = dir.path().join(format!("shard-{i}.json"));
+        Case::new()
+            .args([
+                "size",
+                "--manifest",
+                &m,
+                "--shard",
+                &format!("{i}/3"),
+                "--format",
+                "json",
+                "-o",
+            ])
+            .args([out.to_str().unwrap()])
+            .run()
+            .success();
+        pieces.push(out.to_string_lossy().into_owned());
+    }
+    let merged = summary(
+        &[
+            &["--merge"],
+            &pieces.iter().map(String::as_str).collect::<Vec<_>>()[..],
+        ]
+        .concat(),
+    );
+    let whole = summary(&["--manifest", &m]);
+    let folder = summary(&[export.join("data").to_str().unwrap()]);
+    // 7 + 3 + 12 + 1 + 5 = 28 items, the same distribution however it is cut.
+    assert_eq!(whole.items, 28);
+    assert_eq!(
+        serde_json::to_value(&merged).unwrap(),
+        serde_json::to_value(&whole).unwrap()
+    );
+    assert_eq!(
+        serde_json::to_value(&whole).unwrap(),
+        serde_json::to_value(&folder).unwrap()
+    );
+    // Shards balance items: largest first to the lightest shard — 12 → 1, 7 → 2, 5 → 3,
+    // 3 → 3 (8), 1 → 2 (8): 12, 8 and 8 items.
+    let one = summary(&["--manifest", &m, "--shard", "1/3"]);
+    assert_eq!(one.items, 12);
+    // Refused: a shard out of range, a file the manifest names but the copy lacks.
+    Case::new()
+        .args(["size", "--manifest", &m, "--shard", "4/3"])
+        .run()
+        .code(2)
+        .stderr_has("shards are numbered 1 to 3");
+    std::fs::remove_file(export.join("data/part-3.json.gz")).unwrap();
+    Case::new()
+        .args(["size", "--manifest", &m])
+        .run()
+        .code(1)
+        .stderr_has(
+            "data file `AWSDynamoDB/01700000000000-abcdef12/data/part-3.json.gz` is not at",
+        );
+}

@@ -75,7 +75,13 @@ pub(super) fn run(args: &SizeArgs) -> Result<(), Error> {
             _ => i.clone(),
         })
         .collect();
-    let files = scan::expand(&inputs)?;
+    let (files, listed) = match &args.manifest {
+        Some(m) => {
+            let (files, listed) = manifest_files(m, args.shard.as_deref())?;
+            (files, Some(listed))
+        }
+        None => (scan::expand(&inputs)?, None),
+    };
     if args.per_item {
         // Streamed (constant memory) to --output, atomically, or to standard output.
         let stdin_name = stdin_copy.as_ref().map(|t| t.path().display().to_string());
@@ -99,6 +105,20 @@ pub(super) fn run(args: &SizeArgs) -> Result<(), Error> {
         });
     }
     let summary = scan::scan(&files, &options)?;
+    if let Some(listed) = listed {
+        // The manifest counts the items of each file: a different count is a misread (or a
+        // damaged copy), said rather than passed over.
+        let s = summary.sizes.stats();
+        let read = s
+            .items
+            .saturating_add(summary.oversized)
+            .saturating_add(summary.bad);
+        if read != listed {
+            eprintln!(
+                "warning: the manifest lists {listed} item(s) in these files and {read} were read"
+            );
+        }
+    }
     if args.as_usage {
         let table = workload_table(
             args.workload.as_deref().unwrap_or_default(),
@@ -118,6 +138,31 @@ pub(super) fn run(args: &SizeArgs) -> Result<(), Error> {
         }
     }
     output::emit(args.output.as_deref(), &render_size(&summary, args.format))
+}
+
+/// The data files of `manifest` (all, or shard `I/N`) and the items the manifest lists in them.
+fn manifest_files(
+    manifest: &str,
+    shard: Option<&str>,
+) -> Result<(Vec<std::path::PathBuf>, u64), Error> {
+    use crate::size::manifest;
+    let text = load::read_file(manifest)?;
+    let all = manifest::data_files(&text, manifest)?;
+    let files = match shard {
+        None => all,
+        Some(s) => {
+            let (i, n) = manifest::parse_shard(s).map_err(|why| {
+                Error::usage(format!("--shard: {why}"))
+                    .help("Consider `--shard 1/4` … `--shard 4/4`, one per job.")
+            })?;
+            manifest::shard(&all, i, n)
+        }
+    };
+    let listed = files
+        .iter()
+        .map(|f| f.items)
+        .fold(0u64, u64::saturating_add);
+    Ok((files.into_iter().map(|f| f.path).collect(), listed))
 }
 
 /// The name of the pseudo-index that measures the table's key attributes (`--as-usage`).

@@ -4,6 +4,7 @@
 //! boundary effects are exact and summaries of pieces add up to the summary of the whole.
 
 pub mod item;
+pub mod manifest;
 pub mod read;
 pub mod rules;
 pub mod scan;
