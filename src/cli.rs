@@ -78,6 +78,9 @@ pub enum Command {
     Forecast(ForecastArgs),
     /// Find savings, price each with the engine, and print them as scenarios to paste.
     Advise(AdviseArgs),
+    /// Price every combination of the given values (projections × modes × classes …) on all
+    /// cores and list the cheapest designs.
+    Sweep(SweepArgs),
     /// Measure item sizes exactly, from one item to a whole table export.
     Size(SizeArgs),
     /// How keys spread over their values, from items and access logs: hot keys, few
@@ -235,6 +238,43 @@ pub struct SizeArgs {
     /// output).
     #[arg(long, short)]
     pub output: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct SweepArgs {
+    /// Workload file (YAML), or `-` for standard input.
+    pub workload: String,
+    /// A path and its values: `tables.orders.class=standard,standard-ia`, or a YAML list for
+    /// values holding commas: `tables.orders.capacity=[{mode: on-demand}, {mode: provisioned, rcu: 400, wcu: 100}]`
+    /// (repeatable: every combination is priced).
+    #[arg(long = "vary", value_name = "PATH=V1,V2,…", required = true)]
+    pub vary: Vec<String>,
+    /// How many of the cheapest designs to list (table).
+    #[arg(long, default_value_t = 10)]
+    pub top: usize,
+    /// Keep only designs costing at most this a month (in the estimate's currency).
+    #[arg(long, value_name = "AMOUNT")]
+    pub max_total: Option<String>,
+    #[arg(long, value_enum, default_value_t = SweepFormat::Table)]
+    pub format: SweepFormat,
+    /// Worker threads (default: all cores).
+    #[arg(long, default_value_t = 0)]
+    pub jobs: usize,
+    /// Write the report to this file (atomically) instead of standard output.
+    #[arg(long, short)]
+    pub output: Option<String>,
+    #[command(flatten)]
+    pub settings: SettingsArgs,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SweepFormat {
+    /// The cheapest designs.
+    Table,
+    /// Every design, one row each.
+    Csv,
+    /// Every design, with the cheapest first.
+    Json,
 }
 
 #[derive(Debug, Args)]

@@ -60,17 +60,7 @@ pub fn advice(args: &AdviseArgs) -> Result<Advice, Error> {
     // Every candidate is priced with the baseline's price book, settings and currency
     // conversion — what `price` would load again for each (a patch changes neither the
     // prices nor the settings), so each figure is the one `compare` shows.
-    let cli = super::cli_settings(&args.settings)?;
-    let pricer = Pricer {
-        settings: super::settings(&cli, &file_settings),
-        fx: super::fx_for(
-            &book.primary.currency,
-            cli.fx.as_ref(),
-            file_settings.fx.as_ref(),
-        )?,
-        book,
-        file: file.to_string(),
-    };
+    let pricer = Pricer::new(book, &file_settings, &args.settings, file)?;
     let mut suggestions = Vec::new();
     for c in advise::candidates(&workload, &pricer.book, commitments.as_ref()) {
         match priced(&base, &c, &pricer) {
@@ -149,17 +139,37 @@ fn commitment_advice(
     Ok(Some(advice))
 }
 
-/// What every candidate is priced with.
-struct Pricer {
-    book: crate::model::PriceBook,
+/// What every candidate (or variant) is priced with: the baseline's price book, settings
+/// and currency conversion.
+pub(super) struct Pricer {
+    pub(super) book: crate::model::PriceBook,
     settings: crate::model::Settings,
     fx: Option<crate::model::Fx>,
-    file: String,
+    pub(super) file: String,
 }
 
 impl Pricer {
+    pub(super) fn new(
+        book: crate::model::PriceBook,
+        file_settings: &load::SettingsOverrides,
+        args: &crate::cli::SettingsArgs,
+        file: &str,
+    ) -> Result<Self, Error> {
+        let cli = super::cli_settings(args)?;
+        Ok(Pricer {
+            settings: super::settings(&cli, file_settings),
+            fx: super::fx_for(
+                &book.primary.currency,
+                cli.fx.as_ref(),
+                file_settings.fx.as_ref(),
+            )?,
+            book,
+            file: file.to_string(),
+        })
+    }
+
     /// The estimate of a workload document (labelled `label` in errors).
-    fn estimate(&self, doc: serde_json::Value, label: &str) -> Result<Estimate, Error> {
+    pub(super) fn estimate(&self, doc: serde_json::Value, label: &str) -> Result<Estimate, Error> {
         let (w, _) = load::workload_from_value(doc, &self.file, label)?;
         let e = crate::engine::estimate(&w, &self.book, &self.settings)
             .map_err(|e| Error::from(e).file(label))?;

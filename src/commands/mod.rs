@@ -7,6 +7,7 @@ mod import;
 mod keys;
 mod prices_diff;
 mod size;
+pub mod sweep;
 
 use rust_decimal::Decimal;
 
@@ -36,6 +37,7 @@ pub fn run(cli: Cli) -> Result<(), Error> {
         Command::Size(args) => size::run(&args),
         Command::Keys(args) => keys::run(&args),
         Command::Advise(args) => advise::run(&args),
+        Command::Sweep(args) => sweep::run(&args),
         Command::Prices(args) => list_prices(&args),
         Command::Import(args) => iac::run(&args),
     }

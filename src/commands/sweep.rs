@@ -1,0 +1,284 @@
+//! `ddbcost sweep`: every combination of the values given for some paths of the workload
+//! (each GSI's projection × capacity mode × table class × auto-scaling target …), each merged
+//! into the workload document as a patch, loaded and priced with the baseline's price book —
+//! the path `compare` takes — on all cores; the cheapest designs first, the whole grid as CSV
+//! or JSON. A combination the loader refuses is listed with its reason, never priced at 0.
+
+use rust_decimal::Decimal;
+use serde_json::{Value, json};
+
+use super::advise::Pricer;
+use super::price;
+use crate::cli::{SweepArgs, SweepFormat};
+use crate::error::Error;
+use crate::report::money;
+use crate::{load, output, scenario};
+
+/// More combinations than this are refused (a typo in a list, not a design space).
+const MAX_VARIANTS: u64 = 10_000_000;
+
+/// One varied path: its text and each value's patch.
+struct Axis {
+    path: String,
+    values: Vec<(String, Value)>,
+}
+
+/// `PATH=V1,V2` or `PATH=[YAML list]`.
+fn axis(arg: &str, base: &Value, file: &str) -> Result<Axis, Error> {
+    let usage = |why: &str| {
+        Error::usage(format!("--vary `{arg}`: {why}")).help(
+            "Consider `--vary tables.orders.class=standard,standard-ia` (a dotted path, `=`, values separated by commas), or a YAML list for values holding commas.",
+        )
+    };
+    let (path, values) = arg
+        .split_once('=')
+        .ok_or_else(|| usage("expected PATH=V1,V2,…"))?;
+    let texts: Vec<String> = if values.trim_start().starts_with('[') {
+        match load::yaml::parse_value(values, "--vary").map_err(|e| usage(&e.message))? {
+            Value::Array(items) => items
+                .iter()
+                .map(|v| match v {
+                    Value::String(s) => s.clone(),
+                    other => serde_json::to_string(other).unwrap_or_default(),
+                })
+                .collect(),
+            _ => return Err(usage("expected a list")),
+        }
+    } else {
+        values.split(',').map(|v| v.trim().to_string()).collect()
+    };
+    if texts.is_empty() || texts.iter().any(String::is_empty) {
+        return Err(usage("a value is empty"));
+    }
+    let mut out = Vec::with_capacity(texts.len());
+    for t in texts {
+        let patch = scenario::parse_set(&format!("{}={t}", path.trim()))?;
+        scenario::check_names(base, &patch, &format!("--vary `{arg}`"), file).map_err(|e| {
+            Error {
+                kind: crate::error::ErrorKind::Usage,
+                ..e
+            }
+        })?;
+        out.push((t, patch));
+    }
+    Ok(Axis {
+        path: path.trim().to_string(),
+        values: out,
+    })
+}
+
+/// One design's outcome.
+struct Design {
+    /// The value index on each axis.
+    choice: Vec<usize>,
+    total: Result<Decimal, String>,
+}
+
+pub(super) fn run(args: &SweepArgs) -> Result<(), Error> {
+    let file = args.workload.as_str();
+    let text = load::read_file(file)?;
+    let (base, _) = scenario::scenario_documents(&text, file, &[])?;
+    let (workload, file_settings) = load::workload_from_value(base.clone(), file, file)?;
+    let (baseline, book) = price(&workload, &file_settings, &args.settings, file, None)?;
+    let currency = baseline.currency.clone();
+    let max_total = args
+        .max_total
+        .as_deref()
+        .map(|t| {
+            t.trim()
+                .parse::<Decimal>()
+                .ok()
+                .filter(|d| !d.is_sign_negative())
+                .ok_or_else(|| {
+                    Error::usage(format!("--max-total `{t}` is not an amount"))
+                        .help("Consider a non-negative amount, e.g. `--max-total 500`.")
+                })
+        })
+        .transpose()?;
+    let axes: Vec<Axis> = args
+        .vary
+        .iter()
+        .map(|a| axis(a, &base, file))
+        .collect::<Result<_, _>>()?;
+    let count = axes
+        .iter()
+        .try_fold(1u64, |n, a| n.checked_mul(a.values.len() as u64))
+        .filter(|n| *n <= MAX_VARIANTS)
+        .ok_or_else(|| {
+            Error::usage(format!("more than {MAX_VARIANTS} combinations to price"))
+                .help("Consider fewer values per --vary.")
+        })?;
+    let pricer = Pricer::new(book, &file_settings, &args.settings, file)?;
+    let designs = price_all(&axes, &base, &pricer, count, args.jobs);
+    let mut ranked: Vec<&Design> = designs
+        .iter()
+        .filter(|d| matches!(&d.total, Ok(t) if max_total.is_none_or(|m| *t <= m)))
+        .collect();
+    ranked.sort_by(|a, b| match (&a.total, &b.total) {
+        (Ok(x), Ok(y)) => x.cmp(y).then_with(|| a.choice.cmp(&b.choice)),
+        _ => std::cmp::Ordering::Equal,
+    });
+    let refused = designs.iter().filter(|d| d.total.is_err()).count();
+    let values = |d: &Design| -> Vec<&str> {
+        axes.iter()
+            .zip(&d.choice)
+            .map(|(a, &i)| a.values[i].0.as_str())
+            .collect()
+    };
+    let text = match args.format {
+        SweepFormat::Table => {
+            let mut out = format!(
+                "Sweep of {file}: {count} design(s) priced ({refused} refused), baseline {} {currency} a month{}\n",
+                money::display(baseline.total, &currency),
+                max_total
+                    .map(|m| format!(
+                        "; {} within {} {currency}",
+                        ranked.len(),
+                        money::display(m, &currency)
+                    ))
+                    .unwrap_or_default()
+            );
+            let mut rows: Vec<Vec<String>> = Vec::new();
+            for d in ranked.iter().take(args.top) {
+                let total = d.total.as_ref().map_or(Decimal::ZERO, |t| *t);
+                let mut row: Vec<String> = values(d).into_iter().map(str::to_string).collect();
+                row.push(money::display(total, &currency));
+                row.push(money::display(
+                    total.saturating_sub(baseline.total),
+                    &currency,
+                ));
+                rows.push(row);
+            }
+            let mut header: Vec<&str> = axes.iter().map(|a| a.path.as_str()).collect();
+            let total_label = format!("Monthly ({currency})");
+            header.push(&total_label);
+            header.push("Δ vs baseline");
+            let mut b = tabled::builder::Builder::default();
+            b.push_record(header.iter().map(|h| h.to_string()));
+            for r in rows {
+                b.push_record(r);
+            }
+            let mut t = b.build();
+            t.with(tabled::settings::Style::rounded());
+            out.push_str(&t.to_string());
+            out.push('\n');
+            for d in designs.iter().filter(|d| d.total.is_err()).take(3) {
+                if let Err(why) = &d.total {
+                    out.push_str(&format!("Refused: {} — {why}\n", values(d).join(", ")));
+                }
+            }
+            out.push_str(&format!("{}.\n", money::policy(&currency)));
+            out
+        }
+        SweepFormat::Csv => {
+            let mut w = csv::Writer::from_writer(Vec::new());
+            let mut header: Vec<String> = axes.iter().map(|a| a.path.clone()).collect();
+            header.extend(["monthly_total".into(), "currency".into(), "refused".into()]);
+            w.write_record(&header)
+                .map_err(|e| Error::input(format!("cannot write CSV: {e}")))?;
+            for d in &designs {
+                let mut row: Vec<String> = values(d).into_iter().map(str::to_string).collect();
+                match &d.total {
+                    Ok(t) => {
+                        row.extend([t.normalize().to_string(), currency.clone(), String::new()])
+                    }
+                    Err(why) => row.extend([String::new(), currency.clone(), why.clone()]),
+                }
+                w.write_record(&row)
+                    .map_err(|e| Error::input(format!("cannot write CSV: {e}")))?;
+            }
+            String::from_utf8(
+                w.into_inner()
+                    .map_err(|e| Error::input(format!("cannot write CSV: {e}")))?,
+            )
+            .unwrap_or_default()
+        }
+        SweepFormat::Json => {
+            let design = |d: &Design| {
+                let chosen: serde_json::Map<String, Value> = axes
+                    .iter()
+                    .zip(values(d))
+                    .map(|(a, v)| (a.path.clone(), json!(v)))
+                    .collect();
+                match &d.total {
+                    Ok(t) => json!({"values": chosen, "monthly_total": t}),
+                    Err(why) => json!({"values": chosen, "refused": why}),
+                }
+            };
+            let doc = json!({
+                "workload": file,
+                "currency": currency,
+                "baseline_total": baseline.total,
+                "varied": axes.iter().map(|a| a.path.clone()).collect::<Vec<_>>(),
+                "designs": count,
+                "refused": refused,
+                "max_total": max_total,
+                "cheapest": ranked.iter().take(args.top).map(|d| design(d)).collect::<Vec<_>>(),
+                "grid": designs.iter().map(design).collect::<Vec<_>>(),
+            });
+            format!(
+                "{}\n",
+                serde_json::to_string_pretty(&doc).unwrap_or_default()
+            )
+        }
+    };
+    output::emit(args.output.as_deref(), &text)
+}
+
+/// Every combination priced, on `jobs` threads (0 = all cores), in grid order (the last
+/// axis varies fastest).
+fn price_all(axes: &[Axis], base: &Value, pricer: &Pricer, count: u64, jobs: usize) -> Vec<Design> {
+    let jobs = if jobs == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        jobs
+    };
+    let n = usize::try_from(count).unwrap_or(usize::MAX);
+    let workers = jobs.clamp(1, n.max(1));
+    let per = n.div_ceil(workers);
+    let choice = |mut k: usize| -> Vec<usize> {
+        let mut c = vec![0; axes.len()];
+        for (slot, a) in c.iter_mut().zip(axes).rev() {
+            let len = a.values.len().max(1);
+            *slot = k.checked_rem(len).unwrap_or(0);
+            k = k.checked_div(len).unwrap_or(0);
+        }
+        c
+    };
+    let run = |from: usize, to: usize| -> Vec<Design> {
+        (from..to)
+            .map(|k| {
+                let c = choice(k);
+                let mut doc = base.clone();
+                for (a, &i) in axes.iter().zip(&c) {
+                    scenario::merge_patch(&mut doc, &a.values[i].1);
+                }
+                let total = pricer
+                    .estimate(doc, &format!("{} (a sweep design)", pricer.file))
+                    .map(|e| e.total)
+                    .map_err(|e| e.message.to_string());
+                Design { choice: c, total }
+            })
+            .collect()
+    };
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..workers)
+            .map(|w| {
+                let from = w.saturating_mul(per).min(n);
+                let to = from.saturating_add(per).min(n);
+                s.spawn(move || run(from, to))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| {
+                h.join().unwrap_or_else(|_| {
+                    vec![Design {
+                        choice: Vec::new(),
+                        total: Err("a worker thread failed".to_string()),
+                    }]
+                })
+            })
+            .collect()
+    })
+}

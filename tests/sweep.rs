@@ -1,0 +1,134 @@
+//! `ddbcost sweep`: every combination priced, the cheapest first, the grid as CSV and JSON,
+//! refused combinations listed with their reason. Totals derived in comments from
+//! aws-us-east-1 prices ($0.25 / $0.10 per GB-month Standard / Standard-IA storage, $0.125 /
+//! $0.155 per million read units; 10 reads a second = 26.28 M a month).
+
+mod common;
+
+use common::{Case, dec};
+use serde_json::Value;
+
+const W: &str = "prices: aws-us-east-1\ntables:\n  t:\n    storage: 100 GB\n    item_size: 1 KB\n    patterns:\n      read:\n        op: get\n        rate: 10/s\n        consistency: strong\n";
+
+#[test]
+fn every_combination_is_priced_and_the_cheapest_comes_first() {
+    let (_dir, file) = common::temp_workload(W);
+    let out = Case::new()
+        .args([
+            "sweep",
+            &file,
+            "--vary",
+            "tables.t.class=standard,standard-ia",
+            "--vary",
+            "tables.t.patterns.read.consistency=strong,eventual",
+            "--format",
+            "json",
+        ])
+        .run()
+        .success();
+    let doc: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(doc["designs"], 4);
+    // Standard, strong: 100 × 0.25 + 26.28 × 0.125 = 25 + 3.285 = 28.285; eventual: 25 +
+    // 1.6425 = 26.6425. Standard-IA, strong: 10 + 26.28 × 0.155 = 14.0734; eventual: 10 +
+    // 2.0367 = 12.0367.
+    let totals: Vec<_> = doc["grid"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| dec(d["monthly_total"].as_str().unwrap()).normalize())
+        .collect();
+    assert_eq!(
+        totals,
+        [
+            dec("28.285"),
+            dec("26.6425"),
+            dec("14.0734"),
+            dec("12.0367")
+        ]
+    );
+    let cheapest = &doc["cheapest"][0];
+    assert_eq!(cheapest["values"]["tables.t.class"], "standard-ia");
+    assert_eq!(
+        cheapest["values"]["tables.t.patterns.read.consistency"],
+        "eventual"
+    );
+    // The same design through `estimate --set` (the compare path): the same total.
+    let e = Case::new()
+        .args([
+            "estimate",
+            &file,
+            "--set",
+            "tables.t.class=standard-ia",
+            "--set",
+            "tables.t.patterns.read.consistency=eventual",
+            "--format",
+            "json",
+        ])
+        .run()
+        .success();
+    let e: Value = serde_json::from_str(&e.stdout).unwrap();
+    assert_eq!(dec(e["total"].as_str().unwrap()), dec("12.0367"));
+}
+
+#[test]
+fn the_grid_as_csv_with_refused_designs_and_a_budget() {
+    let (_dir, file) = common::temp_workload(W);
+    let out = Case::new()
+        .args([
+            "sweep",
+            &file,
+            "--vary",
+            "tables.t.patterns.read.consistency=strong,eventual,sometimes",
+            "--format",
+            "csv",
+        ])
+        .run()
+        .success();
+    let (header, rows) = common::csv_table(&out.stdout);
+    assert_eq!(
+        header,
+        [
+            "tables.t.patterns.read.consistency",
+            "monthly_total",
+            "currency",
+            "refused"
+        ]
+    );
+    assert_eq!(rows.len(), 3);
+    assert_eq!(&rows[0][1], "28.285");
+    assert!(
+        rows[2][3].contains("unknown consistency `sometimes`"),
+        "{:?}",
+        rows[2]
+    );
+    // A budget of $27 keeps the eventual design only (26.6425).
+    Case::new()
+        .args([
+            "sweep",
+            &file,
+            "--vary",
+            "tables.t.patterns.read.consistency=strong,eventual",
+            "--max-total",
+            "27",
+        ])
+        .run()
+        .success()
+        .stdout_has("2 design(s) priced (0 refused)")
+        .stdout_has("1 within 27.00 USD")
+        .stdout_has("26.64");
+}
+
+#[test]
+fn a_path_that_names_nothing_is_refused() {
+    let (_dir, file) = common::temp_workload(W);
+    Case::new()
+        .args(["sweep", &file, "--vary", "tables.nope.class=standard"])
+        .run()
+        .code(2)
+        .stderr_has("nope");
+    Case::new()
+        .args(["sweep", &file, "--vary", "tables.t.class"])
+        .run()
+        .code(2)
+        .stderr_has("expected PATH=V1,V2");
+}
