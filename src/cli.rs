@@ -88,6 +88,10 @@ pub enum Command {
     Keys(KeysArgs),
     /// List the bundled price tables with their region, currency and date.
     Prices(PricesArgs),
+    /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
+    Completions(CompletionsArgs),
+    /// Print the man page (roff), or write one per command into a folder.
+    Man(ManArgs),
     /// Write a workload from infrastructure code: CloudFormation/SAM, CDK's `cdk.out`,
     /// `serverless.yml`, a Terraform plan as JSON, or `.tf` files.
     Import(TemplateImportArgs),
@@ -238,6 +242,21 @@ pub struct SizeArgs {
     /// output).
     #[arg(long, short)]
     pub output: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// Write `ddbcost.1` and one page per command (`ddbcost-estimate.1`, …) into this folder
+    /// instead of printing the main page.
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<String>,
 }
 
 #[derive(Debug, Args)]

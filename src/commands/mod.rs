@@ -6,6 +6,7 @@ mod iac;
 mod import;
 mod keys;
 mod prices_diff;
+mod shell;
 mod size;
 pub mod sweep;
 
@@ -38,6 +39,8 @@ pub fn run(cli: Cli) -> Result<(), Error> {
         Command::Keys(args) => keys::run(&args),
         Command::Advise(args) => advise::run(&args),
         Command::Sweep(args) => sweep::run(&args),
+        Command::Completions(args) => shell::completions(&args),
+        Command::Man(args) => shell::man(&args),
         Command::Prices(args) => list_prices(&args),
         Command::Import(args) => iac::run(&args),
     }

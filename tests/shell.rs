@@ -1,0 +1,67 @@
+//! Completions and man pages come from the parser's own definition: every command is in
+//! them, the bash script parses, and the man pages render.
+
+mod common;
+
+use common::Case;
+
+const COMMANDS: [&str; 10] = [
+    "estimate", "compare", "diff", "forecast", "advise", "sweep", "size", "keys", "prices",
+    "import",
+];
+
+#[test]
+fn completions_name_every_command() {
+    for shell in ["bash", "zsh", "fish", "powershell", "elvish"] {
+        let out = Case::new().args(["completions", shell]).run().success();
+        for c in COMMANDS {
+            assert!(out.stdout.contains(c), "{shell} completion lacks `{c}`");
+        }
+    }
+    let bash = Case::new().args(["completions", "bash"]).run().success();
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("ddbcost.bash");
+    std::fs::write(&script, &bash.stdout).unwrap();
+    match std::process::Command::new("bash")
+        .arg("-n")
+        .arg(&script)
+        .status()
+    {
+        Ok(s) => assert!(s.success(), "the bash completion script parses"),
+        Err(_) => eprintln!("skipped: no bash to check the completion script with"),
+    }
+    Case::new().args(["completions", "tcsh"]).run().code(2);
+}
+
+#[test]
+fn man_pages_render_for_every_command() {
+    let page = Case::new().args(["man"]).run().success();
+    assert!(page.stdout.contains(".TH ddbcost 1"));
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    Case::new().args(["man", "--dir", d]).run().success();
+    for c in COMMANDS {
+        let file = dir.path().join(format!("ddbcost-{c}.1"));
+        let text = std::fs::read_to_string(&file).unwrap_or_else(|_| panic!("{file:?}"));
+        assert!(text.contains(&format!(".TH ddbcost-{c} 1")), "{c}");
+    }
+    // Rendered by man(1), where installed.
+    let rendered = std::process::Command::new("man")
+        .arg("-l")
+        .arg(dir.path().join("ddbcost-keys.1"))
+        .env("MANPAGER", "cat")
+        .env("MANWIDTH", "100")
+        .output();
+    match rendered {
+        Ok(o) if o.status.success() => {
+            let text = String::from_utf8_lossy(&o.stdout);
+            assert!(text.contains("--peak-rate"), "{text}");
+        }
+        _ => eprintln!("skipped: man(1) is not installed to render the pages"),
+    }
+    Case::new()
+        .args(["man", "--dir", "/nonexistent/folder"])
+        .run()
+        .code(2)
+        .stderr_has("is not a folder");
+}
