@@ -195,6 +195,8 @@ fn measured(args: &KeysArgs, layout: &Layout) -> Result<KeysSummary, Error> {
             },
             strict: args.strict,
             jobs: args.jobs,
+            // A progress bar only for a person watching: standard error is a terminal.
+            progress: std::io::IsTerminal::is_terminal(&std::io::stderr()),
             ..ScanOptions::default()
         };
         items::count_items(&files, &options, layout)?

@@ -55,6 +55,8 @@ pub(super) fn run(args: &SizeArgs) -> Result<(), Error> {
         table_keys,
         indexes: index_specs,
         chunk_bytes: None,
+        // A progress bar only for a person watching: standard error is a terminal.
+        progress: std::io::IsTerminal::is_terminal(&std::io::stderr()),
     };
     // `-` is standard input: copied to a private temporary file first, so that it is read
     // like any other file (chunked, in constant memory).

@@ -11,7 +11,7 @@ use std::fs::File;
 use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 use super::item::{Shape, detect_shape};
 use super::rules::MAX_ITEM_BYTES;
@@ -34,6 +34,58 @@ pub struct ReadOptions {
     pub jobs: usize,
     /// Bytes per chunk a large uncompressed file is split into (`None`: 32 MiB).
     pub chunk_bytes: Option<u64>,
+    /// Show a progress bar on standard error (the command sets it when that is a terminal).
+    pub progress: bool,
+}
+
+/// A progress bar over the input bytes, with the items read so far.
+struct Progress {
+    bar: indicatif::ProgressBar,
+    items: AtomicU64,
+}
+
+impl Progress {
+    fn new(total: u64) -> Self {
+        let bar = indicatif::ProgressBar::new(total);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{bar:30} {binary_bytes}/{binary_total_bytes} {binary_bytes_per_sec} {msg} (eta {eta})",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        Progress {
+            bar,
+            items: AtomicU64::new(0),
+        }
+    }
+
+    /// One more item; the message (items, items a second) is refreshed every 4,096.
+    fn item(&self) {
+        let n = self.items.fetch_add(1, Ordering::Relaxed).saturating_add(1);
+        if n.trailing_zeros() >= 12 {
+            let secs = self.bar.elapsed().as_secs().max(1);
+            self.bar.set_message(format!(
+                "{n} items, {} items/s",
+                n.checked_div(secs).unwrap_or(n)
+            ));
+        }
+    }
+}
+
+/// A reader that counts the bytes it hands out into the progress bar.
+struct Counting<'p, R> {
+    inner: R,
+    progress: Option<&'p Progress>,
+}
+
+impl<R: Read> Read for Counting<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        if let Some(p) = self.progress {
+            p.bar.inc(n as u64);
+        }
+        Ok(n)
+    }
 }
 
 /// Something wrong with one item, reported by a sink.
@@ -222,6 +274,14 @@ where
     } else {
         options.jobs
     };
+    let progress = options.progress.then(|| {
+        Progress::new(
+            units
+                .iter()
+                .map(|u| u.end.saturating_sub(u.start))
+                .fold(0, u64::saturating_add),
+        )
+    });
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let results: Mutex<Vec<Option<Result<UnitDone, Error>>>> =
@@ -237,7 +297,14 @@ where
                             break;
                         }
                         let unit = &units[i];
-                        let done = run_unit(&files[unit.file], unit, options, &stop, &mut sink);
+                        let done = run_unit(
+                            &files[unit.file],
+                            unit,
+                            options,
+                            &stop,
+                            &mut sink,
+                            progress.as_ref(),
+                        );
                         if options.strict && matches!(&done, Ok(d) if d.failure.is_some()) {
                             stop.store(true, Ordering::Relaxed);
                         }
@@ -258,6 +325,9 @@ where
         Error::input("a worker thread failed while reading items; no summary is reported")
             .help("Consider `--jobs 1`, and report the input that caused it.")
     };
+    if let Some(p) = &progress {
+        p.bar.finish_and_clear();
+    }
     let sinks: Vec<S> = workers
         .into_iter()
         .collect::<Option<_>>()
@@ -306,6 +376,15 @@ pub fn read_sequential<S: ItemSink>(
 ) -> Result<Vec<String>, Error> {
     let stop = AtomicBool::new(false);
     let mut examples = Vec::new();
+    let progress = if options.progress {
+        let mut total = 0u64;
+        for f in files {
+            total = total.saturating_add(std::fs::metadata(f).map_err(|e| io_error(f, &e))?.len());
+        }
+        Some(Progress::new(total))
+    } else {
+        None
+    };
     for (i, path) in files.iter().enumerate() {
         let name = path.display().to_string();
         let len = std::fs::metadata(path)
@@ -317,13 +396,16 @@ pub fn read_sequential<S: ItemSink>(
             end: len,
             whole: true,
         };
-        let done = run_unit(path, &unit, options, &stop, sink)?;
+        let done = run_unit(path, &unit, options, &stop, sink, progress.as_ref())?;
         if let Some((line, message)) = done.failure {
             return Err(strict_error(message, name, line));
         }
         for (line, message) in done.examples {
             examples.push(format!("{name}:{line}: {message}"));
         }
+    }
+    if let Some(p) = &progress {
+        p.bar.finish_and_clear();
     }
     Ok(examples)
 }
@@ -335,6 +417,7 @@ fn run_unit<S: ItemSink + ?Sized>(
     options: &ReadOptions,
     stop: &AtomicBool,
     sink: &mut S,
+    progress: Option<&Progress>,
 ) -> Result<UnitDone, Error> {
     let io = |e: std::io::Error| io_error(path, &e);
     let file = File::open(path).map_err(io)?;
@@ -348,12 +431,18 @@ fn run_unit<S: ItemSink + ?Sized>(
     let mut reader: Box<dyn BufRead> = if gzip {
         Box::new(BufReader::with_capacity(
             1 << 20,
-            flate2::read::MultiGzDecoder::new(file),
+            flate2::read::MultiGzDecoder::new(Counting {
+                inner: file,
+                progress,
+            }),
         ))
     } else {
         let mut f = file;
         f.seek(SeekFrom::Start(unit.start)).map_err(io)?;
-        Box::new(BufReader::with_capacity(1 << 20, f))
+        Box::new(BufReader::with_capacity(
+            1 << 20,
+            Counting { inner: f, progress },
+        ))
     };
     if unit.whole && !line_delimited(path).map_err(io)? {
         // One (pretty-printed) document per file: read it whole, within a bound. A document
@@ -370,6 +459,9 @@ fn run_unit<S: ItemSink + ?Sized>(
         let text = trim(&text);
         let shape = options.shape.unwrap_or_else(|| detect_shape(text));
         let problem = sink.item(text, 1, shape)?;
+        if let Some(p) = progress {
+            p.item();
+        }
         note(problem, options, &mut done);
         return Ok(done);
     }
@@ -405,6 +497,9 @@ fn run_unit<S: ItemSink + ?Sized>(
         }
         let s = *shape.get_or_insert_with(|| detect_shape(text));
         let problem = sink.item(text, done.lines, s)?;
+        if let Some(p) = progress {
+            p.item();
+        }
         if !note(problem, options, &mut done) || (options.strict && stop.load(Ordering::Relaxed)) {
             break;
         }

@@ -42,6 +42,8 @@ pub struct ScanOptions {
     /// Bytes per chunk a large uncompressed file is split into (`None`: 32 MiB). Tests set
     /// it small to run the chunked, parallel path on small files.
     pub chunk_bytes: Option<u64>,
+    /// Show a progress bar on standard error.
+    pub progress: bool,
 }
 
 impl ScanOptions {
@@ -53,6 +55,7 @@ impl ScanOptions {
             strict: self.strict,
             jobs: self.jobs,
             chunk_bytes: self.chunk_bytes,
+            progress: self.progress,
         }
     }
 }
