@@ -30,10 +30,19 @@ fn the_comparison_report_is_self_contained_with_charts_and_a_waterfall() {
     for forbidden in ["<script", "<link", "@import", "url(", "src=\"http"] {
         assert!(!page.contains(forbidden), "{forbidden}");
     }
-    // Four inline SVG charts: the waterfall, by component, by table, by access pattern.
-    assert_eq!(page.matches("<svg").count(), 4);
+    // Five inline SVG charts: the monthly totals by scenario, the waterfall, by component,
+    // by table, by access pattern.
+    assert_eq!(page.matches("<svg").count(), 5);
+    assert!(page.contains("Monthly total by scenario"));
     assert!(page.contains("Waterfall"));
     assert!(page.contains("1,243.54") && page.contains("487.06"));
+    // The headline names what it compares: CloudShop's steps are a cumulative story.
+    assert!(page.contains("Baseline → after the last step, provisioned-auto-scaling"));
+    // A TOTAL row closes the line items; labels carry no Markdown backticks.
+    assert!(page.contains("<td>TOTAL</td>"));
+    assert!(!page.contains('`'), "no backticks in the page");
+    // Axis labels are drawn at 13 px.
+    assert!(!page.contains("font-size=\"9\"") && !page.contains("font-size=\"3\""));
     assert!(page.contains("28.9 %"), "the break-even note");
 }
 
@@ -42,6 +51,9 @@ fn an_estimate_report_has_its_line_items_and_three_charts() {
     let page = html(&["estimate", "workloads/marketplace-us-east-1.yaml"]);
     assert_eq!(page.matches("<svg").count(), 3);
     assert!(page.contains("Subtotal listings"));
+    // TOTAL: the estimate's own total (the marketplace's, checked in the README as 1,458.51).
+    assert!(page.contains("<td>TOTAL</td>") && page.contains("1,458.51"));
+    assert!(!page.contains('`'), "no backticks in the page");
     assert!(!page.contains("Waterfall"));
 }
 
@@ -83,5 +95,19 @@ fn output_under_a_file_is_refused_without_a_partial_file() {
         std::fs::read_dir(dir.path()).unwrap().count(),
         1,
         "nothing else was written"
+    );
+}
+
+#[test]
+fn alternatives_are_each_named_in_the_headline() {
+    let (_dir, path) = temp_workload(
+        "prices: aws-us-east-1\ntables:\n  t:\n    storage: 100 GB\nscenarios:\n  alternatives:\n    - name: ia\n      patch: { tables: { t: { class: standard-ia } } }\n    - name: small\n      patch: { tables: { t: { storage: 10 GB } } }\n",
+    );
+    let page = html(&["compare", &path]);
+    // 100 GB × $0.25 = $25.00; Standard-IA 100 × $0.10 = $10.00; 10 GB × $0.25 = $2.50.
+    assert!(page.contains("Baseline, then each scenario"));
+    assert!(
+        page.contains("$ 25.00 · ia: $ 10.00 · small: $ 2.50"),
+        "{page}"
     );
 }

@@ -50,6 +50,7 @@ pub fn bars(title: &str, items: &[(String, Decimal)], currency: &str) -> String 
         };
         let _ = chart
             .configure_mesh()
+            .label_style(("sans-serif", 13))
             .disable_y_mesh()
             .disable_x_mesh()
             .y_labels(0)
@@ -121,6 +122,7 @@ pub fn waterfall(
         };
         let _ = chart
             .configure_mesh()
+            .label_style(("sans-serif", 13))
             .disable_x_mesh()
             .disable_y_mesh()
             .x_labels(0)
@@ -290,6 +292,7 @@ pub fn count_bars(title: &str, items: &[(String, Decimal)]) -> String {
         };
         let _ = chart
             .configure_mesh()
+            .label_style(("sans-serif", 13))
             .disable_y_mesh()
             .disable_x_mesh()
             .y_labels(0)

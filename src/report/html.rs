@@ -9,7 +9,7 @@ use rust_decimal::Decimal;
 
 use super::period::Period;
 use super::{charts, money};
-use crate::scenario::Comparison;
+use crate::scenario::{Comparison, ScenarioKind};
 
 const TEMPLATE: &str = include_str!("report.html");
 
@@ -37,6 +37,12 @@ fn class(d: Decimal) -> &'static str {
     }
 }
 
+/// A label as plain text: the Markdown backticks the terminal and Markdown reports use
+/// around names are dropped (HTML shows the name as it is).
+fn plain(label: &str) -> String {
+    label.replace('`', "")
+}
+
 #[must_use]
 pub fn render(c: &Comparison, period: Period) -> String {
     let e = &c.baseline;
@@ -61,13 +67,14 @@ pub fn render(c: &Comparison, period: Period) -> String {
         for (table, subtotal, items) in e.lines_by_table() {
             for l in items {
                 lines.push(v(serde_json::json!({
-                    "table": table, "label": l.label,
+                    "table": table, "label": plain(&l.label),
                     "quantity": l.quantity.map_or_else(|| "depends on usage".to_string(), money::quantity),
                     "unit": l.unit, "unit_price": l.unit_price.normalize().to_string(), "cost": cell(l.cost),
                 })));
             }
             lines.push(v(serde_json::json!({"table": "", "label": format!("Subtotal {table}"), "quantity": "", "unit": "", "unit_price": "", "cost": show(subtotal), "subtotal": true})));
         }
+        lines.push(v(serde_json::json!({"table": "", "label": "TOTAL", "quantity": "", "unit": "", "unit_price": "", "cost": show(e.total), "subtotal": true})));
     } else {
         for (t, table_rows) in c.rows_by_table() {
             for r in table_rows {
@@ -79,7 +86,7 @@ pub fn render(c: &Comparison, period: Period) -> String {
                         serde_json::json!({"value": cell(*v), "delta": signed(*delta, cur), "class": class(*delta)})
                     })
                     .collect();
-                rows.push(v(serde_json::json!({"table": r.table, "label": r.label, "baseline": cell(r.baseline), "cells": cells})));
+                rows.push(v(serde_json::json!({"table": r.table, "label": plain(&r.label), "baseline": cell(r.baseline), "cells": cells})));
             }
             let cells: Vec<serde_json::Value> = t
                 .scenarios
@@ -91,6 +98,12 @@ pub fn render(c: &Comparison, period: Period) -> String {
                 .collect();
             rows.push(v(serde_json::json!({"table": "", "label": format!("Subtotal {}", t.table), "baseline": show(t.baseline), "cells": cells, "subtotal": true})));
         }
+        let cells: Vec<serde_json::Value> = c
+            .scenarios
+            .iter()
+            .map(|s| serde_json::json!({"value": show(s.estimate.total), "delta": signed(s.delta, cur), "class": class(s.delta)}))
+            .collect();
+        rows.push(v(serde_json::json!({"table": "", "label": "TOTAL", "baseline": show(e.total), "cells": cells, "subtotal": true})));
     }
     let components: Vec<(String, Decimal)> = e
         .component_costs()
@@ -98,6 +111,14 @@ pub fn render(c: &Comparison, period: Period) -> String {
         .map(|(k, v)| (k.name().to_string(), v))
         .collect();
     let tables = e.table_subtotals();
+    let scenario_totals: Vec<(String, Decimal)> =
+        std::iter::once(("baseline".to_string(), e.total))
+            .chain(
+                c.scenarios
+                    .iter()
+                    .map(|s| (s.name.clone(), s.estimate.total)),
+            )
+            .collect();
     let patterns = e.pattern_costs();
     let waterfall = c.waterfall().map(|w| {
         let steps: Vec<(String, Decimal, Decimal)> = w
@@ -136,16 +157,25 @@ pub fn render(c: &Comparison, period: Period) -> String {
         Some(sp) => format!("{meta} · {sp}"),
         None => meta,
     };
+    let money_of = |d: Decimal| format!("{} {}", money::symbol(cur), show(d));
+    let all_steps = c.scenarios.iter().all(|s| s.kind == ScenarioKind::Step);
     let (total_label, total) = match c.scenarios.last() {
-        Some(last) => (
-            "Baseline → last scenario".to_string(),
-            format!(
-                "{} {} → {} {}",
-                money::symbol(cur),
-                show(e.total),
-                money::symbol(cur),
-                show(last.estimate.total)
-            ),
+        // A cumulative story ends at its last step.
+        Some(last) if all_steps => (
+            format!("Baseline → after the last step, {}", last.name),
+            format!("{} → {}", money_of(e.total), money_of(last.estimate.total)),
+        ),
+        // Alternatives (or a mix) each stand on their own: baseline, then each.
+        Some(_) => (
+            "Baseline, then each scenario".to_string(),
+            std::iter::once(money_of(e.total))
+                .chain(
+                    c.scenarios
+                        .iter()
+                        .map(|s| format!("{}: {}", s.name, money_of(s.estimate.total))),
+                )
+                .collect::<Vec<_>>()
+                .join(" · "),
         ),
         None => (
             "Monthly total".to_string(),
@@ -179,11 +209,12 @@ pub fn render(c: &Comparison, period: Period) -> String {
             rows,
             lines,
             waterfall => waterfall.map(Value::from_safe_string),
+            scenario_totals => (!c.scenarios.is_empty()).then(|| Value::from_safe_string(charts::bars(&format!("Monthly total by scenario ({cur})"), &scenario_totals, cur))),
             by_component => Value::from_safe_string(charts::bars(&format!("Cost by component ({cur})"), &components, cur)),
             by_table => Value::from_safe_string(charts::bars(&format!("Cost by table ({cur})"), &tables, cur)),
             by_pattern => Value::from_safe_string(charts::bars(&format!("Cost by access pattern ({cur})"), &patterns, cur)),
-            notes => c.notes.clone(),
-            warnings,
+            notes => c.notes.iter().map(|n| plain(n)).collect::<Vec<_>>(),
+            warnings => warnings.iter().map(|w| plain(w)).collect::<Vec<_>>(),
             footer => format!("Generated by ddbcost. {}.", money::policy(cur)),
         })
         .unwrap_or_default()
