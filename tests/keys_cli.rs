@@ -559,3 +559,28 @@ fn reads_gzip_folders_and_standard_input_and_takes_keys_from_the_workload() {
     assert_eq!(attr(&doc, 0)["busiest"][0]["value"], "a");
     assert_eq!(attr(&doc, 0)["busiest"][0]["items"], 2);
 }
+
+#[test]
+fn a_gzip_log_and_a_log_on_standard_input_count_the_same() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let text = "pk,operation,units\na,GetItem,1\na,PutItem,2\nb,Query,0.5\n";
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(text.as_bytes()).unwrap();
+    let path = dir.path().join("access.csv.gz");
+    std::fs::write(&path, gz.finish().unwrap()).unwrap();
+    let from_gz = keys_json(&["--log", path.to_str().unwrap(), "--key", "pk"]);
+    let out = Case::new()
+        .args(["keys", "--log", "-", "--key", "pk", "--format", "json"])
+        .stdin(text)
+        .run()
+        .success();
+    let from_stdin: Value = serde_json::from_str(&out.stdout).unwrap();
+    // Reads 1 + 0.5 = 1.5 units, writes 2, over 2 values.
+    for doc in [&from_gz, &from_stdin] {
+        let a = attr(doc, 0);
+        assert_eq!(a["measures"]["reads"]["total"], "1.5");
+        assert_eq!(a["measures"]["writes"]["total"], "2");
+        assert_eq!(a["distinct"], 2);
+    }
+}

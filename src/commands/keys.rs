@@ -3,7 +3,7 @@
 
 use rust_decimal::Decimal;
 
-use super::size::{parse_index_spec, pick_table, table_specs};
+use super::size::{buffer_stdin, parse_index_spec, pick_table, table_specs};
 use crate::cli::{InputShape, KeysArgs, KeysFormat, SettingsArgs};
 use crate::error::Error;
 use crate::keys::log::LogColumns;
@@ -168,24 +168,7 @@ fn measured(args: &KeysArgs, layout: &Layout) -> Result<KeysSummary, Error> {
     let mut summary = if args.inputs.is_empty() {
         KeysSummary::new(layout)
     } else {
-        // `-` is copied to a private temporary file first and read like any other file.
-        let stdin_copy = if stdin_items {
-            let mut tmp = tempfile::NamedTempFile::new()
-                .map_err(|e| Error::input(format!("cannot buffer standard input: {e}")))?;
-            std::io::copy(&mut std::io::stdin().lock(), &mut tmp)
-                .map_err(|e| Error::input(format!("cannot read standard input: {e}")))?;
-            Some(tmp)
-        } else {
-            None
-        };
-        let inputs: Vec<String> = args
-            .inputs
-            .iter()
-            .map(|i| match (&stdin_copy, i.as_str()) {
-                (Some(tmp), load::STDIN) => tmp.path().display().to_string(),
-                _ => i.clone(),
-            })
-            .collect();
+        let (_stdin_copy, inputs) = buffer_stdin(&args.inputs)?;
         let files = scan::expand(&inputs)?;
         let options = ScanOptions {
             shape: match args.input {

@@ -58,25 +58,7 @@ pub(super) fn run(args: &SizeArgs) -> Result<(), Error> {
         // A progress bar only for a person watching: standard error is a terminal.
         progress: std::io::IsTerminal::is_terminal(&std::io::stderr()),
     };
-    // `-` is standard input: copied to a private temporary file first, so that it is read
-    // like any other file (chunked, in constant memory).
-    let stdin_copy = if args.inputs.iter().any(|i| i == load::STDIN) {
-        let mut tmp = tempfile::NamedTempFile::new()
-            .map_err(|e| Error::input(format!("cannot buffer standard input: {e}")))?;
-        std::io::copy(&mut std::io::stdin().lock(), &mut tmp)
-            .map_err(|e| Error::input(format!("cannot read standard input: {e}")))?;
-        Some(tmp)
-    } else {
-        None
-    };
-    let inputs: Vec<String> = args
-        .inputs
-        .iter()
-        .map(|i| match (&stdin_copy, i.as_str()) {
-            (Some(tmp), load::STDIN) => tmp.path().display().to_string(),
-            _ => i.clone(),
-        })
-        .collect();
+    let (stdin_copy, inputs) = buffer_stdin(&args.inputs)?;
     let (files, listed) = match &args.manifest {
         Some(m) => {
             let (files, listed) = manifest_files(m, args.shard.as_deref())?;
@@ -140,6 +122,31 @@ pub(super) fn run(args: &SizeArgs) -> Result<(), Error> {
         }
     }
     output::emit(args.output.as_deref(), &render_size(&summary, args.format))
+}
+
+/// `inputs` with `-` (standard input) replaced by a private temporary copy of it, so that it
+/// is read like any other file (chunked, in constant memory); the copy lives as long as the
+/// returned guard.
+pub(super) fn buffer_stdin(
+    inputs: &[String],
+) -> Result<(Option<tempfile::NamedTempFile>, Vec<String>), Error> {
+    let stdin_copy = if inputs.iter().any(|i| i == load::STDIN) {
+        let mut tmp = tempfile::NamedTempFile::new()
+            .map_err(|e| Error::input(format!("cannot buffer standard input: {e}")))?;
+        std::io::copy(&mut std::io::stdin().lock(), &mut tmp)
+            .map_err(|e| Error::input(format!("cannot read standard input: {e}")))?;
+        Some(tmp)
+    } else {
+        None
+    };
+    let inputs = inputs
+        .iter()
+        .map(|i| match (&stdin_copy, i.as_str()) {
+            (Some(tmp), load::STDIN) => tmp.path().display().to_string(),
+            _ => i.clone(),
+        })
+        .collect();
+    Ok((stdin_copy, inputs))
 }
 
 /// The data files of `manifest` (all, or shard `I/N`) and the items the manifest lists in them.

@@ -117,33 +117,44 @@ pub fn key_peaks(table: &Table, settings: &Settings) -> Result<KeyPeaks, EngineE
         table.observed.write_units,
         hours,
     )?;
-    let mut indexes = Vec::with_capacity(table.indexes.len());
+    Ok(KeyPeaks {
+        table: (reads, writes),
+        indexes: index_peaks(table, &usage, (reads, writes), hours)?,
+    })
+}
+
+/// Each index's peak read and write units a second: a GSI's own, an LSI's the table's
+/// `table_peak` (it shares the table's partition key and partitions).
+fn index_peaks(
+    table: &Table,
+    usage: &TableUsage,
+    table_peak: (Decimal, Decimal),
+    hours: Decimal,
+) -> Result<Vec<(String, IndexKind, Decimal, Decimal)>, EngineError> {
+    let mut out = Vec::with_capacity(table.indexes.len());
     for (pos, index) in table.indexes.iter().enumerate() {
         let (r, w) = match index.kind {
-            IndexKind::Local => (reads, writes),
+            IndexKind::Local => table_peak,
             IndexKind::Global => (
                 peak(
                     table,
-                    &usage,
+                    usage,
                     Metric::IndexReads(pos),
                     index.observed.read_units,
                     hours,
                 )?,
                 peak(
                     table,
-                    &usage,
+                    usage,
                     Metric::IndexWrites(pos),
                     index.observed.write_units,
                     hours,
                 )?,
             ),
         };
-        indexes.push((index.name.clone(), index.kind, r, w));
+        out.push((index.name.clone(), index.kind, r, w));
     }
-    Ok(KeyPeaks {
-        table: (reads, writes),
-        indexes,
-    })
+    Ok(out)
 }
 
 /// The highest provisioned units of a plan.
@@ -426,28 +437,9 @@ pub fn key_warnings(
             out,
         )?;
     }
-    for (pos, index) in table.indexes.iter().enumerate() {
+    let peaks = index_peaks(table, usage, (parts.peak_rcu, parts.peak_wcu), hours)?;
+    for (index, (_, _, reads, writes)) in table.indexes.iter().zip(peaks) {
         let Some(spread) = &index.keys else { continue };
-        // An LSI shares the table's partition key and partitions.
-        let (reads, writes) = match index.kind {
-            IndexKind::Local => (parts.peak_rcu, parts.peak_wcu),
-            IndexKind::Global => (
-                peak(
-                    table,
-                    usage,
-                    Metric::IndexReads(pos),
-                    index.observed.read_units,
-                    hours,
-                )?,
-                peak(
-                    table,
-                    usage,
-                    Metric::IndexWrites(pos),
-                    index.observed.write_units,
-                    hours,
-                )?,
-            ),
-        };
         check(
             &format!(
                 "the partition key of {} `{}`",

@@ -23,8 +23,30 @@ fn f(d: Decimal) -> f64 {
 /// Horizontal bars, largest first, each labelled with its rounded amount.
 #[must_use]
 pub fn bars(title: &str, items: &[(String, Decimal)], currency: &str) -> String {
-    let mut items: Vec<&(String, Decimal)> = items.iter().filter(|(_, v)| !v.is_zero()).collect();
+    let mut items: Vec<(String, Decimal)> = items
+        .iter()
+        .filter(|(_, v)| !v.is_zero())
+        .cloned()
+        .collect();
     items.sort_by_key(|item| std::cmp::Reverse(item.1));
+    horizontal(title, &items, &|v| {
+        format!("{} {currency}", money::display(v, currency))
+    })
+}
+
+/// Horizontal bars of counts (busiest values), in the order given, each labelled with its
+/// exact count.
+#[must_use]
+pub fn count_bars(title: &str, items: &[(String, Decimal)]) -> String {
+    horizontal(title, items, &money::quantity)
+}
+
+/// Horizontal bars in the order given (negative ones green), each labelled `name  label`.
+fn horizontal(
+    title: &str,
+    items: &[(String, Decimal)],
+    label: &dyn Fn(Decimal) -> String,
+) -> String {
     let height = BAR_HEIGHT
         .saturating_mul(u32::try_from(items.len().max(1)).unwrap_or(1))
         .saturating_add(70);
@@ -57,7 +79,7 @@ pub fn bars(title: &str, items: &[(String, Decimal)], currency: &str) -> String 
             .x_labels(6)
             .x_label_formatter(&|x| format!("{x:.0}"))
             .draw();
-        for (i, (_, value)) in items.iter().enumerate() {
+        for (i, (name, value)) in items.iter().enumerate() {
             let top = n as f64 - i as f64;
             let v = f(*value);
             let color = if v < 0.0 { GREEN } else { BLUE };
@@ -66,12 +88,7 @@ pub fn bars(title: &str, items: &[(String, Decimal)], currency: &str) -> String 
                 color.filled(),
             )));
             let _ = chart.draw_series(std::iter::once(Text::new(
-                format!(
-                    "{}  {} {}",
-                    items[i].0,
-                    money::display(*value, currency),
-                    currency
-                ),
+                format!("{name}  {}", label(*value)),
                 (v.max(0.0) + max * 0.01, top - 0.35),
                 ("sans-serif", 13),
             )));
@@ -260,59 +277,6 @@ pub fn stacked(
         }
         let _ = root.present();
         let _ = currency;
-    }
-    svg_or_empty(svg)
-}
-
-/// Horizontal bars of counts (busiest values), in the order given, each labelled with its
-/// exact count.
-#[must_use]
-pub fn count_bars(title: &str, items: &[(String, Decimal)]) -> String {
-    let height = BAR_HEIGHT
-        .saturating_mul(u32::try_from(items.len().max(1)).unwrap_or(1))
-        .saturating_add(70);
-    let max = items
-        .iter()
-        .map(|(_, v)| f(*v))
-        .fold(0.0_f64, f64::max)
-        .max(1e-9);
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (WIDTH, height)).into_drawing_area();
-        let _ = root.fill(&WHITE);
-        let n = items.len().max(1);
-        let chart = ChartBuilder::on(&root)
-            .caption(title, ("sans-serif", 18))
-            .margin(10)
-            .x_label_area_size(20)
-            .y_label_area_size(10)
-            .build_cartesian_2d(0.0..max * 1.9, 0f64..n as f64);
-        let Ok(mut chart) = chart else {
-            return String::new();
-        };
-        let _ = chart
-            .configure_mesh()
-            .label_style(("sans-serif", 13))
-            .disable_y_mesh()
-            .disable_x_mesh()
-            .y_labels(0)
-            .x_labels(6)
-            .x_label_formatter(&|x| format!("{x:.0}"))
-            .draw();
-        for (i, (name, value)) in items.iter().enumerate() {
-            let top = n as f64 - i as f64;
-            let v = f(*value);
-            let _ = chart.draw_series(std::iter::once(Rectangle::new(
-                [(0.0, top - 0.8), (v, top - 0.2)],
-                BLUE.filled(),
-            )));
-            let _ = chart.draw_series(std::iter::once(Text::new(
-                format!("{name}  {}", money::quantity(*value)),
-                (v + max * 0.01, top - 0.35),
-                ("sans-serif", 13),
-            )));
-        }
-        let _ = root.present();
     }
     svg_or_empty(svg)
 }

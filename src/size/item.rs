@@ -566,6 +566,9 @@ mod tests {
         )
         .unwrap();
         assert_eq!(p.values, vec![(0, "12".to_string()), (1, "0".to_string())]);
+        // A plain-JSON decimal arrives as a float; its shortest text is the key.
+        let f = item_keys(br#"{"pk":7.50}"#, Shape::Plain, &["pk".into()]).unwrap();
+        assert_eq!(f.values, vec![(0, "7.5".to_string())]);
         assert_eq!(canonical_number("-0.000"), "0");
         assert_eq!(canonical_number("100"), "100");
         assert_eq!(canonical_number("1E+3"), "1E+3");
