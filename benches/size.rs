@@ -1,56 +1,63 @@
-//! Throughput of item sizing on DynamoDB JSON export lines (issue 4: at least 400 MB/s per
-//! core). The whole-file figures (1 GB, one and two cores, peak memory) come from
-//! `benches/gen_export.py` and `/usr/bin/time -v`; see the README.
+//! Throughput of item sizing on DynamoDB-JSON export lines (issue 15: at least 1 GB/s per
+//! core), on two generated inputs (`benches/common/export.rs`): the `realistic` shape (many
+//! short attributes, unicode, escapes, numbers of every shape, nesting) and the `simple`
+//! shape (most of each item one long string). Measured: the public path (`size_item`, fast
+//! scanner with the serde fallback) on one and two threads, and the serde reference alone.
+//! Whole-file figures (1 GB, peak memory) come from `examples/gen_export.rs` and
+//! `/usr/bin/time -v`; see the README.
 
-use std::fmt::Write;
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use ddbcost::size::item::{Shape, size_item};
+use ddbcost::size::item::{Shape, reference, size_item};
 
-/// Deterministic export lines of varied sizes (about 200 B to 4 KB), every attribute type.
-fn lines(count: usize) -> Vec<String> {
-    let mut state = 42u64;
-    let mut next = || {
-        state = state
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1);
-        state >> 33
-    };
-    (0..count)
-        .map(|i| {
-            let mut s = String::new();
-            let note = "x".repeat(20 + (next() % 4000) as usize);
-            let _ = write!(
-                s,
-                r#"{{"Item":{{"pk":{{"S":"ORDER#{i:08}"}},"sk":{{"S":"HEADER"}},"total":{{"N":"{}.{:02}"}},"paid":{{"BOOL":true}},"note":{{"S":"{note}"}},"tags":{{"SS":["a","bb","ccc"]}},"blob":{{"B":"YWJjZGVm"}},"lines":{{"L":[{{"M":{{"sku":{{"S":"SKU-{}"}},"qty":{{"N":"{}"}}}}}}]}},"gone":{{"NULL":true}}}}}}"#,
-                next() % 10_000,
-                next() % 100,
-                next() % 1000,
-                next() % 9 + 1
-            );
-            s
+#[path = "common/export.rs"]
+mod export;
+
+fn total(lines: &[String]) -> u64 {
+    lines
+        .iter()
+        .map(|l| {
+            size_item(black_box(l.as_bytes()), Shape::DynamoDb, &[])
+                .unwrap()
+                .bytes
         })
-        .collect()
+        .sum()
 }
 
 fn bench_size(c: &mut Criterion) {
-    let lines = lines(20_000);
-    let bytes: usize = lines.iter().map(|l| l.len() + 1).sum();
-    let mut group = c.benchmark_group("size");
-    group.throughput(Throughput::Bytes(bytes as u64));
-    group.bench_function("DynamoDB JSON export lines, one core", |b| {
-        b.iter(|| {
-            let mut total = 0u64;
-            for line in &lines {
-                total += size_item(black_box(line.as_bytes()), Shape::DynamoDb, &[])
-                    .unwrap()
-                    .bytes;
-            }
-            total
+    for (kind, name) in [
+        (export::Kind::Realistic, "realistic"),
+        (export::Kind::Simple, "simple"),
+    ] {
+        let lines = export::lines(kind, 20_000);
+        let bytes: usize = lines.iter().map(|l| l.len() + 1).sum();
+        let mut group = c.benchmark_group(format!("size {name}"));
+        group.throughput(Throughput::Bytes(bytes as u64));
+        group.bench_function("one thread", |b| b.iter(|| total(&lines)));
+        group.bench_function("two threads", |b| {
+            let (left, right) = lines.split_at(lines.len() / 2);
+            b.iter(|| {
+                std::thread::scope(|s| {
+                    let other = s.spawn(|| total(left));
+                    total(right) + other.join().unwrap()
+                })
+            });
         });
-    });
-    group.finish();
+        group.bench_function("serde reference, one thread", |b| {
+            b.iter(|| {
+                lines
+                    .iter()
+                    .map(|l| {
+                        reference(black_box(l.as_bytes()), Shape::DynamoDb, &[], false)
+                            .unwrap()
+                            .bytes
+                    })
+                    .sum::<u64>()
+            });
+        });
+        group.finish();
+    }
 }
 
 criterion_group!(benches, bench_size);

@@ -2,7 +2,8 @@
 //! document and adds up the DynamoDB size of every attribute. Three input shapes: DynamoDB
 //! JSON (`{"pk": {"S": "a"}}`), plain JSON (`{"pk": "a"}`: string → S, number → N,
 //! boolean → BOOL, null → NULL, array → L, object → M), and the export-to-S3 line
-//! (`{"Item": {…}}`) around either.
+//! (`{"Item": {…}}`) around either. DynamoDB JSON goes through the scanner in `fast` first;
+//! this visitor is the reference it falls back to and is tested against.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -58,6 +59,26 @@ pub fn item_keys(
 }
 
 fn read_item(
+    json: &[u8],
+    shape: Shape,
+    wanted: &[String],
+    capture: bool,
+) -> Result<ItemSize, serde_json::Error> {
+    if shape == Shape::DynamoDb
+        && let Some(size) = super::fast::size_dynamodb(json, wanted, capture)
+    {
+        return Ok(size);
+    }
+    reference(json, shape, wanted, capture)
+}
+
+/// The reference path: sizes an item with the serde visitor alone (what `size_item` and
+/// `item_keys` fall back to whenever the fast scanner is not sure). With `capture`, keeps
+/// key values like `item_keys`.
+///
+/// # Errors
+/// As `size_item`.
+pub fn reference(
     json: &[u8],
     shape: Shape,
     wanted: &[String],

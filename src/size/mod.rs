@@ -3,6 +3,7 @@
 //! summary (`summary`): an exact histogram of sizes, so that percentiles, unit costs and
 //! boundary effects are exact and summaries of pieces add up to the summary of the whole.
 
+pub mod fast;
 pub mod item;
 pub mod manifest;
 pub mod read;

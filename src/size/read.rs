@@ -428,21 +428,17 @@ fn run_unit<S: ItemSink + ?Sized>(
         examples: Vec::new(),
     };
     let gzip = is_gzip(path).map_err(io)?;
-    let mut reader: Box<dyn BufRead> = if gzip {
-        Box::new(BufReader::with_capacity(
-            1 << 20,
-            flate2::read::MultiGzDecoder::new(Counting {
+    let reader: Box<dyn Read> = if gzip {
+        Box::new(flate2::read::MultiGzDecoder::new(BufReader::new(
+            Counting {
                 inner: file,
                 progress,
-            }),
-        ))
+            },
+        )))
     } else {
         let mut f = file;
         f.seek(SeekFrom::Start(unit.start)).map_err(io)?;
-        Box::new(BufReader::with_capacity(
-            1 << 20,
-            Counting { inner: f, progress },
-        ))
+        Box::new(Counting { inner: f, progress })
     };
     if unit.whole && !line_delimited(path).map_err(io)? {
         // One (pretty-printed) document per file: read it whole, within a bound. A document
@@ -466,7 +462,7 @@ fn run_unit<S: ItemSink + ?Sized>(
         return Ok(done);
     }
     let mut pos = unit.start;
-    let mut line = Vec::with_capacity(64 * 1024);
+    let mut lines = Lines::new(reader);
     if !unit.whole && unit.start > 0 {
         // A line straddling the chunk's start belongs to the chunk before.
         let mut byte = [0u8; 1];
@@ -476,7 +472,8 @@ fn run_unit<S: ItemSink + ?Sized>(
             .map_err(io)?;
         before.read_exact(&mut byte).map_err(io)?;
         if byte[0] != b'\n' {
-            pos = pos.saturating_add(reader.read_until(b'\n', &mut line).map_err(io)? as u64);
+            let skipped = lines.next().map_err(io)?.map_or(0, <[u8]>::len);
+            pos = pos.saturating_add(skipped as u64);
         }
     }
     let mut shape = options.shape;
@@ -484,14 +481,12 @@ fn run_unit<S: ItemSink + ?Sized>(
         if !unit.whole && pos >= unit.end {
             break;
         }
-        line.clear();
-        let n = reader.read_until(b'\n', &mut line).map_err(io)?;
-        if n == 0 {
+        let Some(line) = lines.next().map_err(io)? else {
             break;
-        }
-        pos = pos.saturating_add(n as u64);
+        };
+        pos = pos.saturating_add(line.len() as u64);
         done.lines = done.lines.saturating_add(1);
-        let text = trim(&line);
+        let text = trim(line);
         if text.is_empty() {
             continue;
         }
@@ -505,6 +500,61 @@ fn run_unit<S: ItemSink + ?Sized>(
         }
     }
     Ok(done)
+}
+
+/// Lines split in place over large reads: each line is handed out as a slice of the read
+/// buffer (with its `\n`, if any), never copied; a partial line at the end of the buffer is
+/// moved to its front before the next read, and the buffer doubles for a line longer than it.
+struct Lines<R> {
+    reader: R,
+    buf: Vec<u8>,
+    start: usize,
+    end: usize,
+    eof: bool,
+}
+
+impl<R: Read> Lines<R> {
+    fn new(reader: R) -> Self {
+        Lines {
+            reader,
+            buf: vec![0; 1 << 20],
+            start: 0,
+            end: 0,
+            eof: false,
+        }
+    }
+
+    fn next(&mut self) -> std::io::Result<Option<&[u8]>> {
+        let too_long = || std::io::Error::other("a line longer than memory allows");
+        loop {
+            let pending = self.buf.get(self.start..self.end).unwrap_or_default();
+            let cut = match memchr::memchr(b'\n', pending) {
+                Some(nl) => Some(nl.saturating_add(1)),
+                None if self.eof && !pending.is_empty() => Some(pending.len()),
+                None if self.eof => return Ok(None),
+                None => None,
+            };
+            if let Some(len) = cut {
+                let from = self.start;
+                self.start = from.saturating_add(len);
+                return Ok(self.buf.get(from..self.start));
+            }
+            self.buf.copy_within(self.start..self.end, 0);
+            self.end = self.end.saturating_sub(self.start);
+            self.start = 0;
+            if self.end == self.buf.len() {
+                let bigger = self.buf.len().checked_mul(2).ok_or_else(too_long)?;
+                self.buf.resize(bigger, 0);
+            }
+            let free = self.buf.get_mut(self.end..).ok_or_else(too_long)?;
+            match self.reader.read(free) {
+                Ok(0) => self.eof = true,
+                Ok(n) => self.end = self.end.saturating_add(n),
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+    }
 }
 
 /// Records a sink's problem; `false` when a strict read must stop.

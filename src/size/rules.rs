@@ -9,7 +9,11 @@ pub const MAX_ITEM_BYTES: u64 = 409_600;
 /// Size of a number written as `text` (`-12.50`, `1E125`), or `None` if it is not a number.
 #[must_use]
 pub fn number_size(text: &str) -> Option<u64> {
-    let bytes = text.trim().as_bytes();
+    digits_size(text.trim().as_bytes())
+}
+
+/// `number_size` of text without surrounding whitespace.
+fn digits_size(bytes: &[u8]) -> Option<u64> {
     let (negative, rest) = match bytes.first()? {
         b'-' => (true, bytes.get(1..)?),
         b'+' => (false, bytes.get(1..)?),
@@ -23,28 +27,35 @@ pub fn number_size(text: &str) -> Option<u64> {
         Some(e) => std::str::from_utf8(e).ok()?.parse().ok()?,
         None => 0,
     };
-    // Digits and where the decimal point sits among them.
-    let mut digits: Vec<u8> = Vec::with_capacity(mantissa.len());
+    // How many digits, where the decimal point sits among them, and where the first and
+    // last non-zero digits are (counted in digits).
+    let mut count = 0usize;
     let mut point: Option<usize> = None;
+    let mut first: Option<usize> = None;
+    let mut last = 0usize;
     for b in mantissa {
         match b {
-            b'0'..=b'9' => digits.push(b.wrapping_sub(b'0')), // b ≥ b'0' here
-            b'.' if point.is_none() => point = Some(digits.len()),
+            b'0'..=b'9' => {
+                if *b != b'0' {
+                    first.get_or_insert(count);
+                    last = count;
+                }
+                count = count.checked_add(1)?;
+            }
+            b'.' if point.is_none() => point = Some(count),
             _ => return None,
         }
     }
-    if digits.is_empty() || digits.len() > 38 + 200 {
+    if count == 0 || count > 38 + 200 {
         return None;
     }
-    let point = i64::try_from(point.unwrap_or(digits.len()))
+    let point = i64::try_from(point.unwrap_or(count))
         .ok()?
         .checked_add(exponent)?;
     // Drop leading and trailing zeros: the value is 0.d1…dn × 10^e with d1 ≠ 0.
-    let first = match digits.iter().position(|d| *d != 0) {
-        Some(i) => i,
-        None => return Some(1), // zero
+    let Some(first) = first else {
+        return Some(1); // zero
     };
-    let last = digits.iter().rposition(|d| *d != 0).unwrap_or(first);
     let e = point.checked_sub(i64::try_from(first).ok()?)?;
     let n = i64::try_from(last.checked_sub(first)?.checked_add(1)?).ok()?;
     // Significant digits sit at powers of ten e−1 down to e−n; base-100 pairs group powers
@@ -58,10 +69,39 @@ pub fn number_size(text: &str) -> Option<u64> {
     pairs.checked_add(1)?.checked_add(u64::from(negative))
 }
 
+/// `number_size` of UTF-8 bytes (`None` when they are not UTF-8).
+#[must_use]
+pub fn number_size_bytes(text: &[u8]) -> Option<u64> {
+    // Text that starts and ends with a digit or a point has nothing to trim: size it as
+    // ASCII without the UTF-8 check.
+    let plain = |b: Option<&u8>| b.is_some_and(|b| b.is_ascii_digit() || *b == b'.');
+    if plain(text.first()) && plain(text.last()) {
+        return digits_size(text);
+    }
+    number_size(std::str::from_utf8(text).ok()?)
+}
+
 /// Decoded length of standard base64 `text`, or `None` if it is not valid base64.
 #[must_use]
 pub fn base64_len(text: &str) -> Option<u64> {
-    let b = text.as_bytes();
+    base64_len_bytes(text.as_bytes())
+}
+
+/// The standard base64 alphabet, by byte.
+const BASE64: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        table[c] = b.is_ascii_alphanumeric() || b == b'+' || b == b'/';
+        c += 1;
+    }
+    table
+};
+
+/// `base64_len` of bytes.
+#[must_use]
+pub fn base64_len_bytes(b: &[u8]) -> Option<u64> {
     if !b.len().is_multiple_of(4) {
         return None;
     }
@@ -70,10 +110,7 @@ pub fn base64_len(text: &str) -> Option<u64> {
         return None;
     }
     let body = b.get(..b.len().checked_sub(padding)?)?;
-    if !body
-        .iter()
-        .all(|c| c.is_ascii_alphanumeric() || *c == b'+' || *c == b'/')
-    {
+    if !body.iter().all(|c| BASE64[usize::from(*c)]) {
         return None;
     }
     let decoded = (b.len() / 4).checked_mul(3)?.checked_sub(padding)?;
