@@ -92,6 +92,9 @@ pub enum Command {
     Completions(CompletionsArgs),
     /// Print the man page (roff), or write one per command into a folder.
     Man(ManArgs),
+    /// Print the JSON Schema (draft 2020-12) of the workload file or of a price table, for
+    /// editors and validators.
+    Schema(SchemaArgs),
     /// Write a workload from infrastructure code: CloudFormation/SAM, CDK's `cdk.out`,
     /// `serverless.yml`, a Terraform plan as JSON, or `.tf` files.
     Import(TemplateImportArgs),
@@ -249,6 +252,24 @@ pub struct CompletionsArgs {
     /// The shell.
     #[arg(value_enum)]
     pub shell: clap_complete::Shell,
+}
+
+#[derive(Debug, Args)]
+pub struct SchemaArgs {
+    /// Which file's schema.
+    #[arg(value_enum, default_value_t = SchemaKind::Workload)]
+    pub kind: SchemaKind,
+    /// Write it to this file (atomically) instead of standard output.
+    #[arg(long, short)]
+    pub output: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SchemaKind {
+    /// A workload file (`workloads/*.yaml`).
+    Workload,
+    /// A price table (`pricing/*.yaml`).
+    PriceTable,
 }
 
 #[derive(Debug, Args)]

@@ -6,6 +6,7 @@ mod iac;
 mod import;
 mod keys;
 mod prices_diff;
+mod schema;
 mod shell;
 mod size;
 pub mod sweep;
@@ -41,6 +42,7 @@ pub fn run(cli: Cli) -> Result<(), Error> {
         Command::Sweep(args) => sweep::run(&args),
         Command::Completions(args) => shell::completions(&args),
         Command::Man(args) => shell::man(&args),
+        Command::Schema(args) => schema::run(&args),
         Command::Prices(args) => list_prices(&args),
         Command::Import(args) => iac::run(&args),
     }

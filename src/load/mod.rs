@@ -9,6 +9,7 @@ pub mod prices;
 pub mod quantity;
 pub mod raw;
 pub mod savings_plan;
+pub mod schema;
 pub mod suggest;
 mod workload;
 pub mod yaml;

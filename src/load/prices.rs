@@ -56,70 +56,134 @@ pub const BUNDLED: &[(&str, &str, &str)] = &[
     ),
 ];
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct RawPriceTable {
+    /// The table's id (what a workload's `prices` names).
     id: String,
+    /// AWS region code.
     region: String,
+    /// ISO 4217 code.
     currency: String,
+    /// Where the prices come from.
     source: String,
+    /// The date the prices are effective (`2026-06-01`).
+    #[schemars(with = "crate::load::schema::Scalar")]
     effective: Scalar,
+    /// Free text.
     #[serde(default)]
     notes: Option<String>,
+    /// Prices of the Standard table class.
     standard: Option<RawClassPrices>,
+    /// Prices of the Standard-IA table class.
     standard_ia: Option<RawClassPrices>,
+    /// PITR, per GB-month.
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     pitr_gb_month: Option<Scalar>,
+    /// On-demand backup, per GB-month.
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     backup_gb_month: Option<Scalar>,
+    /// Restore, per GB.
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     restore_gb: Option<Scalar>,
+    /// Export to S3, per GB.
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     export_gb: Option<Scalar>,
+    /// Import from S3, per GB.
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     import_gb: Option<Scalar>,
+    /// Stream read requests, per million.
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     stream_reads_per_million: Option<Scalar>,
+    /// Kinesis CDC change units, per million.
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     kinesis_cdc_per_million: Option<Scalar>,
+    /// Data transfer out, per GB.
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     transfer_out_gb: Option<Scalar>,
+    /// Replication transfer to each region, per GB.
     #[serde(default)]
+    #[schemars(with = "IndexMap<String, crate::load::schema::Scalar>")]
     inter_region_transfer_gb: IndexMap<String, Scalar>,
     /// Reserved capacity per block of 100 units (Standard class).
     reserved: Option<RawReservedPrices>,
+    /// The always-free allowance.
     free_tier: Option<RawFreeTier>,
     /// Database Savings Plan rates, with the source that states them.
     savings_plan_rates: Option<super::savings_plan::RawRates>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct RawReservedPrices {
+    /// A block of 100 RCU, 1y term.
     rcu_1y: Option<RawBlockPrice>,
+    /// A block of 100 RCU, 3y term.
     rcu_3y: Option<RawBlockPrice>,
+    /// A block of 100 WCU, 1y term.
     wcu_1y: Option<RawBlockPrice>,
+    /// A block of 100 WCU, 3y term.
     wcu_3y: Option<RawBlockPrice>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct RawBlockPrice {
+    /// Paid once per block.
+    #[schemars(with = "crate::load::schema::Scalar")]
     upfront: Scalar,
+    /// Paid per block-hour.
+    #[schemars(with = "crate::load::schema::Scalar")]
     hourly: Scalar,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct RawClassPrices {
+    /// On-demand read request units, per million.
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     read_per_million: Option<Scalar>,
+    /// On-demand write request units, per million.
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     write_per_million: Option<Scalar>,
+    /// Replicated write request units, per million.
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     replicated_write_per_million: Option<Scalar>,
+    /// Provisioned RCU, per hour.
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     rcu_hour: Option<Scalar>,
+    /// Provisioned WCU, per hour.
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     wcu_hour: Option<Scalar>,
+    /// Replicated WCU, per hour.
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     replicated_wcu_hour: Option<Scalar>,
+    /// Storage, per GB-month.
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     storage_gb_month: Option<Scalar>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct RawFreeTier {
+    /// Free storage (GB).
+    #[schemars(with = "crate::load::schema::Scalar")]
     storage_gb: Scalar,
+    /// Free stream read requests a month.
+    #[schemars(with = "crate::load::schema::Scalar")]
     stream_reads: Scalar,
+    /// Free provisioned RCU.
+    #[schemars(with = "crate::load::schema::Scalar")]
     rcu: Scalar,
+    /// Free provisioned WCU.
+    #[schemars(with = "crate::load::schema::Scalar")]
     wcu: Scalar,
+}
+
+/// The JSON Schema of a price table (`load::schema` adds its address).
+#[must_use]
+pub fn schema() -> schemars::Schema {
+    schemars::schema_for!(RawPriceTable)
 }
 
 /// Parses a price table from `text`, read from `file`.

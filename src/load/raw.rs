@@ -10,16 +10,24 @@ use super::yaml::Spanned;
 /// A scalar kept as written, with its position, parsed later as a quantity.
 pub type Scalar = Spanned<String>;
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawWorkload {
+    /// Shown in reports (default: file name).
     pub name: Option<String>,
+    /// Free text shown in reports.
     pub description: Option<String>,
+    /// Price table id (in a price directory, else bundled) or path; `--prices` overrides it; one of
+    /// the two is required.
+    #[schemars(example = &"aws-us-east-1")]
     pub prices: Option<String>,
     /// Folders of price tables (imported ones), searched before the bundled tables.
     #[serde(default)]
     pub price_dirs: Vec<String>,
+    /// `month_hours` (number), `gb` (`binary`/`decimal`), `free_tier` (bool), `fx` (`currency`,
+    /// `rate`, `date`, optional `source`: see Currency); the command line overrides them.
     pub settings: Option<RawSettings>,
+    /// The tables, by name. (required).
     pub tables: IndexMap<String, RawTable>,
     /// What-if scenarios; read by `scenario`, checked for shape here.
     pub scenarios: Option<RawScenarios>,
@@ -28,138 +36,209 @@ pub struct RawWorkload {
     pub commitments: Option<RawCommitments>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawCommitments {
+    /// Reserved-capacity purchases of the account, pooled per region.
     #[serde(default)]
     pub reserved: Vec<RawReservation>,
+    /// A Database Savings Plan.
     pub savings_plan: Option<RawSavingsPlan>,
 }
 
 /// A Database Savings Plan: `{ per_hour: 0.50, term: 1y, start: 2027-01, rates: {...} }`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawSavingsPlan {
+    /// The hourly commitment, in the price table's currency.
+    #[schemars(with = "crate::load::schema::Scalar")]
     pub per_hour: Scalar,
+    /// `1y` or `3y`.
+    #[schemars(with = "Option<RawTerm>")]
     pub term: Option<Spanned<RawTerm>>,
+    /// The first month (`2027-01`).
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     pub start: Option<Scalar>,
+    /// The plan's discount rates, where the price table has none.
     pub rates: Option<super::savings_plan::RawRates>,
 }
 
 /// What is known of a key's spread: distinct values, and the busiest value's share of the
 /// traffic (`busiest_share` for both, or `busiest_read_share` / `busiest_write_share`).
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawKeys {
+    /// Distinct values of the key.
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     pub distinct: Option<Scalar>,
+    /// The busiest value's share of reads and writes.
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     pub busiest_share: Option<Scalar>,
+    /// The busiest value's share of reads.
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     pub busiest_read_share: Option<Scalar>,
+    /// The busiest value's share of writes.
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     pub busiest_write_share: Option<Scalar>,
 }
 
 /// One reserved-capacity purchase: `{ region, capacity: wcu, units: 200, term: 1y, start }`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawReservation {
+    /// The region the reservation is in (default: the workload's).
+    #[schemars(example = &"eu-west-1")]
     pub region: Option<String>,
+    /// `rcu` or `wcu`.
+    #[schemars(with = "RawCapacityKind")]
     pub capacity: Spanned<RawCapacityKind>,
+    /// Units reserved (blocks of 100).
+    #[schemars(with = "crate::load::schema::Scalar")]
     pub units: Scalar,
+    /// `1y` or `3y`.
+    #[schemars(with = "RawTerm")]
     pub term: Spanned<RawTerm>,
+    /// The first month (`2027-01`).
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     pub start: Option<Scalar>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum RawCapacityKind {
     Rcu,
     Wcu,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawScenarios {
+    /// Cumulative changes, each on top of the ones before.
     #[serde(default)]
     pub steps: Vec<RawScenario>,
+    /// Independent changes, each compared with the baseline.
     #[serde(default)]
     pub alternatives: Vec<RawScenario>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawScenario {
+    /// The scenario's name.
     pub name: String,
+    /// What the change is and why.
     pub description: Option<String>,
+    /// A JSON merge patch of the workload (RFC 7386): the fields it sets replace the workload's;
+    /// `null` removes one.
     pub patch: serde_json::Value,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawSettings {
+    /// Hours in a billing month (default: 730).
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     pub month_hours: Option<Scalar>,
+    /// `binary` (GiB, AWS's billing) or `decimal` (default: binary).
     pub gb: Option<RawGb>,
+    /// Subtract the free tier (default: false).
     pub free_tier: Option<bool>,
+    /// Show costs in another currency.
     pub fx: Option<RawFx>,
 }
 
 /// `settings.fx`: show costs in `currency` at `rate` units of it per unit of the price
 /// table's currency, as of `date`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawFx {
+    /// The currency shown (`USD`).
+    #[schemars(with = "crate::load::schema::Scalar")]
     pub currency: Scalar,
+    /// Units of it per unit of the price table's currency.
+    #[schemars(with = "crate::load::schema::Scalar")]
     pub rate: Scalar,
+    /// The date of the rate.
+    #[schemars(with = "crate::load::schema::Scalar")]
     pub date: Scalar,
+    /// Where the rate comes from.
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     pub source: Option<Scalar>,
 }
 
-#[derive(Debug, Clone, Copy, Deserialize)]
+#[derive(Debug, Clone, Copy, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum RawGb {
     Binary,
     Decimal,
 }
 
-#[derive(Debug, Clone, Copy, Deserialize)]
+#[derive(Debug, Clone, Copy, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum RawClass {
     Standard,
     StandardIa,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum RawMode {
     OnDemand,
     Provisioned,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawCapacity {
+    /// `on-demand` or `provisioned`.
+    #[schemars(with = "RawMode")]
     pub mode: Spanned<RawMode>,
     /// On-demand maximum throughput (read / write request units a second), where stated.
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     pub max_read_units: Option<Scalar>,
+    /// On-demand maximum write throughput (informational).
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     pub max_write_units: Option<Scalar>,
+    /// Fixed read capacity units (whole, at least 1).
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     pub rcu: Option<Scalar>,
+    /// Fixed write capacity units (whole, at least 1).
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     pub wcu: Option<Scalar>,
+    /// Auto scaling, sized hour by hour from the traffic profile.
     pub auto_scaling: Option<RawAutoScaling>,
+    /// Reserved capacity blocks held for this table.
     pub reserved: Option<RawReserved>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawAutoScaling {
+    /// Target utilization, 20–90 % (default: 70%).
+    #[schemars(example = &"70%")]
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     pub target: Option<Scalar>,
     /// Per-dimension targets, overriding `target` (templates may set one per dimension).
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     pub target_rcu: Option<Scalar>,
+    /// Write target utilization, overriding `target`.
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     pub target_wcu: Option<Scalar>,
+    /// Least read units (default: 1).
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     pub min_rcu: Option<Scalar>,
+    /// Most read units (default: 40,000).
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     pub max_rcu: Option<Scalar>,
+    /// Least write units (default: 1).
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     pub min_wcu: Option<Scalar>,
+    /// Most write units (default: 40,000).
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     pub max_wcu: Option<Scalar>,
 }
 
-#[derive(Debug, Clone, Copy, Deserialize)]
+#[derive(Debug, Clone, Copy, Deserialize, schemars::JsonSchema)]
 pub enum RawTerm {
     #[serde(rename = "1y")]
     OneYear,
@@ -167,51 +246,82 @@ pub enum RawTerm {
     ThreeYears,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawReserved {
+    /// Reserved read units (blocks of 100).
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     pub rcu: Option<Scalar>,
+    /// Reserved write units (blocks of 100).
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     pub wcu: Option<Scalar>,
+    /// `1y` or `3y`.
+    #[schemars(with = "RawTerm")]
     pub term: Spanned<RawTerm>,
 }
 
 /// A traffic profile: exactly one of `flat`, `peak`, `hourly` (24 multipliers) or `weekly`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawTraffic {
+    /// The same traffic every hour.
     pub flat: Option<bool>,
+    /// A daily peak.
     pub peak: Option<RawPeak>,
+    /// 24 multipliers, 0:00 to 23:00 UTC.
+    #[schemars(with = "Option<Vec<crate::load::schema::Scalar>>")]
     pub hourly: Option<Vec<Scalar>>,
+    /// 24 multipliers for each day of the week.
     pub weekly: Option<RawWeekly>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawPeak {
     /// Traffic in each peak hour as a multiple of an off-peak hour's.
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     pub times_off_peak: Option<Scalar>,
     /// Traffic in each peak hour as a multiple of the day's average hour.
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     pub times_average: Option<Scalar>,
     /// Refused with a message: it read as "3× for 4 hours" but meant neither exactly.
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     pub multiplier: Option<Scalar>,
+    /// Peak hours a day.
+    #[schemars(with = "crate::load::schema::Scalar")]
     pub hours: Scalar,
     /// Hour of day (UTC) the peak starts; default 0.
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     pub start: Option<Scalar>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawWeekly {
+    /// 24 multipliers, 0:00 to 23:00 UTC.
+    #[schemars(with = "Vec<crate::load::schema::Scalar>")]
     pub mon: Vec<Scalar>,
+    /// 24 multipliers, 0:00 to 23:00 UTC.
+    #[schemars(with = "Vec<crate::load::schema::Scalar>")]
     pub tue: Vec<Scalar>,
+    /// 24 multipliers, 0:00 to 23:00 UTC.
+    #[schemars(with = "Vec<crate::load::schema::Scalar>")]
     pub wed: Vec<Scalar>,
+    /// 24 multipliers, 0:00 to 23:00 UTC.
+    #[schemars(with = "Vec<crate::load::schema::Scalar>")]
     pub thu: Vec<Scalar>,
+    /// 24 multipliers, 0:00 to 23:00 UTC.
+    #[schemars(with = "Vec<crate::load::schema::Scalar>")]
     pub fri: Vec<Scalar>,
+    /// 24 multipliers, 0:00 to 23:00 UTC.
+    #[schemars(with = "Vec<crate::load::schema::Scalar>")]
     pub sat: Vec<Scalar>,
+    /// 24 multipliers, 0:00 to 23:00 UTC.
+    #[schemars(with = "Vec<crate::load::schema::Scalar>")]
     pub sun: Vec<Scalar>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawTable {
     /// The key schema's attribute names (informational for pricing; `size --workload` sizes
@@ -221,78 +331,145 @@ pub struct RawTable {
     pub keys: Option<RawKeys>,
     /// Attribute types by name (`S`, `N`, `B`), as a template's attribute definitions.
     #[serde(default)]
+    #[schemars(with = "IndexMap<String, RawAttributeType>")]
     pub attributes: IndexMap<String, Spanned<RawAttributeType>>,
     /// For `advise`: the size of named attributes (name + value), for projections.
     #[serde(default)]
+    #[schemars(with = "IndexMap<String, crate::load::schema::Scalar>")]
     pub attribute_sizes: IndexMap<String, Scalar>,
     /// The attribute TTL reads expiry times from.
     pub ttl_attribute: Option<String>,
+    /// Table class (prices differ) (default: `standard`).
     pub class: Option<RawClass>,
+    /// `mode: on-demand` (optionally `max_read_units` / `max_write_units`, the on-demand maximum
+    /// throughput, informational), or `mode: provisioned` with, for each of reads and writes, fixed
+    /// units (`rcu`, `wcu`: whole, at least 1) or `auto_scaling`, and optionally `reserved` — see
+    /// Capacity from traffic (default: `{ mode: on-demand }`).
     pub capacity: Option<RawCapacity>,
+    /// Items stored.
+    #[schemars(example = &"40M")]
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     pub items: Option<Scalar>,
+    /// Item size (names + values), the default size of the patterns: `1.2 KB`; or items of several
+    /// sizes, `[{ size: 1.8 KB, share: 90% }, { size: 4.5 KB, share: 10% }]` (shares add up to 1);
+    /// or `{ sample: FILE }`. With several sizes, storage uses the mean and request units are
+    /// rounded for each size.
+    #[schemars(example = &"1.2 KB")]
+    #[schemars(with = "Option<RawItemSize>")]
     pub item_size: Option<Spanned<RawItemSize>>,
+    /// Table size stated directly (instead of `items` × `item_size`).
+    #[schemars(example = &"210 GB")]
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     pub storage: Option<Scalar>,
+    /// Bytes of the table's key attributes (names + values), for index entries.
+    #[schemars(example = &"40 B")]
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     pub key_size: Option<Scalar>,
+    /// Point-in-time recovery (default: `false`).
     #[serde(default)]
     pub pitr: bool,
+    /// `retained` (count of on-demand backups kept), `restores_per_month`,
+    /// `full_exports_per_month`, `incremental_export_per_month` (size), `import_per_month` (size).
     pub backups: Option<RawBackups>,
+    /// `view` (`keys-only`, `new-image`, `old-image`, `new-and-old-images`; informational) and
+    /// `consumers`: name → `{ kind: lambda }` (free reads), or `{ kind: reader, records_per_call: N
+    /// }` (1–1000) or `{ kind: reader, get_records: RATE }`.
     pub stream: Option<RawStream>,
+    /// Kinesis Data Streams change data capture (default: `false`).
     #[serde(default)]
     pub kinesis_cdc: bool,
+    /// The other regions of a global table; each needs a bundled price table in the same currency
+    /// (default: `[]`).
     #[serde(default)]
+    #[schemars(with = "Vec<String>")]
     pub replicas: Vec<Spanned<String>>,
+    /// Items expired by TTL.
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     pub ttl_deletes: Option<Scalar>,
     /// The table's region, when not the workload price table's.
+    #[schemars(example = &"eu-west-1")]
     pub region: Option<String>,
     /// How long items live before TTL removes them (`90 days`): with the puts' rates, the
     /// number of items stored and the TTL deletes follow.
+    #[schemars(example = &"90 days")]
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     pub ttl: Option<Scalar>,
     /// For `advise`: items nobody reads once older than an age, and their share.
     pub stale: Option<RawStale>,
+    /// How the table's traffic spreads over the day or week (see below) (default: flat).
+    #[schemars(with = "Option<RawTraffic>")]
     pub traffic: Option<Spanned<RawTraffic>>,
     /// How the table's traffic changes over a forecast.
     pub growth: Option<RawGrowth>,
+    /// How the table's rates change month by month in a forecast, and its first month.
     #[serde(default)]
+    #[schemars(with = "IndexMap<String, crate::load::schema::Scalar>")]
     pub seasonal: IndexMap<String, Scalar>,
     /// The month the table is created (`2027-03`).
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     pub from: Option<Scalar>,
+    /// The table's indexes, by name. (default: `{}`).
     #[serde(default)]
     pub indexes: IndexMap<String, RawIndex>,
+    /// The table's access patterns, by name. (default: `{}`).
     #[serde(default)]
     pub patterns: IndexMap<String, RawPattern>,
+    /// Figures measured elsewhere that replace derived ones: `read_units`, `write_units` (counts
+    /// per month), `storage`, `pitr` (sizes), `stream_read_requests` (count per month).
     pub observed: Option<RawObserved>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawBackups {
+    /// On-demand backups kept (count).
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     pub retained: Option<Scalar>,
+    /// Restores a month (count).
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     pub restores_per_month: Option<Scalar>,
+    /// Full exports to S3 a month (count).
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     pub full_exports_per_month: Option<Scalar>,
+    /// Data exported incrementally a month (size).
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     pub incremental_export_per_month: Option<Scalar>,
+    /// Data imported from S3 a month (size).
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     pub import_per_month: Option<Scalar>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawObserved {
+    /// Read units measured a month (count).
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     pub read_units: Option<Scalar>,
+    /// Write units measured a month (count).
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     pub write_units: Option<Scalar>,
+    /// Table size measured.
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     pub storage: Option<Scalar>,
+    /// PITR size measured.
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     pub pitr: Option<Scalar>,
+    /// Stream read requests measured a month (count).
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     pub stream_read_requests: Option<Scalar>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawStream {
     /// What each stream record holds (informational: stream reads cost the same).
     pub view: Option<RawStreamView>,
+    /// The stream's consumers, by name.
     #[serde(default)]
     pub consumers: IndexMap<String, RawConsumer>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum RawStreamView {
     KeysOnly,
@@ -302,43 +479,53 @@ pub enum RawStreamView {
 }
 
 /// A key schema: the partition (hash) key's attribute name and the sort (range) key's.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawKey {
+    /// The partition (hash) key attribute.
+    #[schemars(with = "String")]
     pub partition: Spanned<String>,
+    /// The sort (range) key attribute.
+    #[schemars(with = "Option<String>")]
     pub sort: Option<Spanned<String>>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
 pub enum RawAttributeType {
     S,
     N,
     B,
 }
 
-#[derive(Debug, Clone, Copy, Deserialize)]
+#[derive(Debug, Clone, Copy, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum RawConsumerKind {
     Lambda,
     Reader,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawConsumer {
+    /// `lambda` (free reads) or `reader`.
+    #[schemars(with = "RawConsumerKind")]
     pub kind: Spanned<RawConsumerKind>,
+    /// GetRecords calls (a rate).
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     pub get_records: Option<Scalar>,
+    /// Records a call returns (1–1000).
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     pub records_per_call: Option<Scalar>,
 }
 
-#[derive(Debug, Clone, Copy, Deserialize)]
+#[derive(Debug, Clone, Copy, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum RawIndexKind {
     Gsi,
     Lsi,
 }
 
-#[derive(Debug, Clone, Copy, Deserialize)]
+#[derive(Debug, Clone, Copy, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum RawProjection {
     KeysOnly,
@@ -346,9 +533,10 @@ pub enum RawProjection {
     All,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawIndex {
+    /// `gsi` or `lsi` (required).
     #[serde(rename = "type")]
     pub kind: RawIndexKind,
     /// The index's key attribute names.
@@ -357,22 +545,55 @@ pub struct RawIndex {
     pub keys: Option<RawKeys>,
     /// The non-key attributes an `include` projection holds, by name.
     #[serde(default)]
+    #[schemars(with = "Vec<String>")]
     pub include: Vec<Spanned<String>>,
+    /// The index projection: `keys-only`, `include` or `all`. (required).
+    #[schemars(with = "RawProjection")]
     pub projection: Spanned<RawProjection>,
+    /// Bytes of the included attributes (default: required for `include`).
+    #[schemars(example = &"120 B")]
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     pub projected_size: Option<Scalar>,
+    /// Bytes of the index's key attributes; with the table's `key_size` it sizes KEYS_ONLY and
+    /// INCLUDE entries.
+    #[schemars(example = &"40 B")]
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     pub key_size: Option<Scalar>,
+    /// The whole entry stated directly (overrides the derivation).
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     pub entry_size: Option<Scalar>,
+    /// Share of items carrying the index key (sparse below 1) (default: `1`).
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     pub key_share: Option<Scalar>,
     /// For `advise`: the writes that put an item into the set the index's queries need and
     /// take it out (`{ added_by: [pattern], removed_by: [pattern] }`).
     pub sparse: Option<RawSparse>,
+    /// Share of updates that change the key (2 index writes) (default: `0`).
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     pub updates_moving_key: Option<Scalar>,
+    /// Shares of updates that add / remove the key (1 write) (default: `0`).
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     pub updates_adding_key: Option<Scalar>,
+    /// Shares of updates that add / remove the key (1 write) (default: `0`).
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     pub updates_removing_key: Option<Scalar>,
+    /// Share of the other updates that change a projected attribute (1 write) (default: `1` (ALL,
+    /// INCLUDE), `0` (KEYS_ONLY)).
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     pub updates_touching_projection: Option<Scalar>,
+    /// A GSI's own fixed capacity, per dimension (whole, at least 1); a dimension it does not fix
+    /// uses its own `auto_scaling`, else the table's auto scaling for that dimension (never the
+    /// table's fixed units).
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     pub rcu: Option<Scalar>,
+    /// A GSI's own fixed capacity, per dimension (whole, at least 1); a dimension it does not fix
+    /// uses its own `auto_scaling`, else the table's auto scaling for that dimension (never the
+    /// table's fixed units).
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     pub wcu: Option<Scalar>,
+    /// A GSI's own auto scaling (same fields as the table's) (default: the table's).
     pub auto_scaling: Option<RawAutoScaling>,
+    /// `read_units`, `write_units`, `storage`.
     pub observed: Option<RawIndexObserved>,
 }
 
@@ -404,29 +625,43 @@ impl<'de> Deserialize<'de> for RawStrong {
     }
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawStale {
+    /// An age (`1 year`).
+    #[schemars(with = "crate::load::schema::Scalar")]
     pub older_than: Scalar,
+    /// The share of stored items older than that nobody reads.
+    #[schemars(with = "crate::load::schema::Scalar")]
     pub share: Scalar,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawSparse {
+    /// Write patterns that put an item into the index's set.
+    #[schemars(with = "Vec<String>")]
     pub added_by: Vec<Spanned<String>>,
+    /// Write patterns that take it out.
+    #[schemars(with = "Vec<String>")]
     pub removed_by: Vec<Spanned<String>>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawIndexObserved {
+    /// Read units measured a month (count).
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     pub read_units: Option<Scalar>,
+    /// Write units measured a month (count).
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     pub write_units: Option<Scalar>,
+    /// Index size measured.
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     pub storage: Option<Scalar>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum RawOperation {
     Get,
@@ -441,40 +676,71 @@ pub enum RawOperation {
     TransactWrite,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawPattern {
     /// The spread of the key the pattern uses.
     pub keys: Option<RawKeys>,
+    /// The operation. (required).
+    #[schemars(with = "RawOperation")]
     pub op: Spanned<RawOperation>,
+    /// Operations per period (required).
+    #[schemars(example = &"20/s")]
+    #[schemars(with = "crate::load::schema::Scalar")]
     pub rate: Scalar,
+    /// Bytes per item; for writes, the larger of before and after (default: the table's (on an
+    /// index: the entry)).
+    #[schemars(example = &"1.2 KB")]
+    #[schemars(with = "Option<RawItemSize>")]
     pub item_size: Option<Spanned<RawItemSize>>,
+    /// Items returned (query), evaluated (scan), or in the batch (≤ 100; batch-write ≤ 25) or
+    /// transaction (≤ 100) (default: required for multi-item ops).
+    #[schemars(example = &"40M")]
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     pub items: Option<Scalar>,
+    /// A share of eventual reads costs `1 − share / 2` of strong; not allowed on writes and
+    /// transactions (default: required for table and LSI reads; `eventual` on a GSI).
+    #[schemars(example = &"92% eventual")]
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     pub consistency: Option<Scalar>,
     /// Share of puts that replace an existing item (default 0: every put inserts).
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     pub overwrites: Option<Scalar>,
+    /// A query or scan on this index.
+    #[schemars(with = "Option<String>")]
     pub index: Option<Spanned<String>>,
+    /// An LSI query that fetches non-projected attributes (default: `false`).
     #[serde(default)]
     pub fetch_base_items: bool,
+    /// Free text shown in reports.
     pub description: Option<String>,
+    /// Overrides the index rules for this pattern: `none`, `put`, `add`, `remove`, `update`,
+    /// `move`, or index writes per item written (`0.5`); single-table designs need it.
     #[serde(default)]
+    #[schemars(with = "IndexMap<String, crate::load::schema::Scalar>")]
     pub index_effects: IndexMap<String, Scalar>,
+    /// The pattern's own traffic profile (a nightly job, say) (default: the table's).
+    #[schemars(with = "Option<RawTraffic>")]
     pub traffic: Option<Spanned<RawTraffic>>,
     /// For `advise`: the share of these reads that need strong consistency (`true` = all,
     /// `false` = none, or a share such as `8%`).
+    #[schemars(with = "Option<RawStrong>")]
     pub strong_required: Option<Spanned<RawStrong>>,
     /// For `advise`: the pattern needs a transaction (all-or-nothing), not only batching.
     #[serde(default)]
     pub transaction_required: bool,
     /// For `advise`: the attributes the pattern's reads use (an index projection holding
     /// only these serves it).
+    #[schemars(with = "Option<Vec<String>>")]
     pub reads_attributes: Option<Vec<Spanned<String>>>,
     /// How the pattern's rate changes over a forecast (`3%/month` or factors per month).
     pub growth: Option<RawGrowth>,
     /// Factors for named months (`{ nov: 1.4, dec: 1.8 }`).
     #[serde(default)]
+    #[schemars(with = "IndexMap<String, crate::load::schema::Scalar>")]
     pub seasonal: IndexMap<String, Scalar>,
     /// The month the pattern starts (`2027-03`): no traffic before it in a forecast.
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     pub from: Option<Scalar>,
 }
 
@@ -537,10 +803,14 @@ pub enum RawItemSize {
     Classes(Vec<RawSizeClass>),
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawSizeClass {
+    /// An item size.
+    #[schemars(with = "crate::load::schema::Scalar")]
     pub size: Scalar,
+    /// The share of items of that size.
+    #[schemars(with = "crate::load::schema::Scalar")]
     pub share: Scalar,
 }
 

@@ -13,23 +13,37 @@ use crate::error::Error;
 use crate::model::{PriceKey, SavingsPlanRates, TableClass};
 
 /// `savings_plan_rates` / `rates`: per table class, the eligible prices' rates.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawRates {
     /// Where the rates come from (required in a price table).
     pub source: Option<String>,
+    /// Rates for the Standard class.
     pub standard: Option<RawClassRates>,
+    /// Rates for the Standard-IA class.
     pub standard_ia: Option<RawClassRates>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawClassRates {
+    /// On-demand reads: the share of the on-demand price the plan charges (0 < rate ≤ 1).
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     read_per_million: Option<Scalar>,
+    /// On-demand writes: the share of the on-demand price the plan charges (0 < rate ≤ 1).
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     write_per_million: Option<Scalar>,
+    /// Replicated on-demand writes: the share of the on-demand price the plan charges (0 < rate ≤ 1).
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     replicated_write_per_million: Option<Scalar>,
+    /// Provisioned RCU: the share of the on-demand price the plan charges (0 < rate ≤ 1).
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     rcu_hour: Option<Scalar>,
+    /// Provisioned WCU: the share of the on-demand price the plan charges (0 < rate ≤ 1).
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     wcu_hour: Option<Scalar>,
+    /// Replicated WCU: the share of the on-demand price the plan charges (0 < rate ≤ 1).
+    #[schemars(with = "Option<crate::load::schema::Scalar>")]
     replicated_wcu_hour: Option<Scalar>,
 }
 
