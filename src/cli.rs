@@ -95,6 +95,9 @@ pub enum Command {
     /// Print the JSON Schema (draft 2020-12) of the workload file or of a price table, for
     /// editors and validators.
     Schema(SchemaArgs),
+    /// Write a commented starter workload for a table you describe (flags, or questions
+    /// when standard input is a terminal).
+    Init(InitArgs),
     /// Write a workload from infrastructure code: CloudFormation/SAM, CDK's `cdk.out`,
     /// `serverless.yml`, a Terraform plan as JSON, or `.tf` files.
     Import(TemplateImportArgs),
@@ -252,6 +255,51 @@ pub struct CompletionsArgs {
     /// The shell.
     #[arg(value_enum)]
     pub shell: clap_complete::Shell,
+}
+
+#[derive(Debug, Args)]
+pub struct InitArgs {
+    /// The table's name (DynamoDB's rule: 3–255 of `a-z A-Z 0-9 _ . -`).
+    #[arg(long)]
+    pub table: Option<String>,
+    /// The AWS region whose bundled price table prices it (`eu-west-1`).
+    #[arg(long, conflicts_with = "prices")]
+    pub region: Option<String>,
+    /// A price table id or file instead of a region.
+    #[arg(long)]
+    pub prices: Option<String>,
+    /// The key attributes: `PK` or `PK,SK`.
+    #[arg(long, value_name = "PK[,SK]")]
+    pub key: Option<String>,
+    /// A global secondary index: `NAME:PK[,SK][:keys-only|all|include=ATTR[,ATTR]]`
+    /// (repeatable; projection default all).
+    #[arg(long = "gsi", value_name = "NAME:PK[,SK]")]
+    pub gsis: Vec<String>,
+    /// A local secondary index: `NAME:SK[:keys-only|all|include=ATTR[,ATTR]]` (repeatable;
+    /// projection default all).
+    #[arg(long = "lsi", value_name = "NAME:SK")]
+    pub lsis: Vec<String>,
+    /// Capacity mode.
+    #[arg(long, value_enum, default_value_t = InitMode::OnDemand)]
+    pub mode: InitMode,
+    /// Ask the questions on standard error and read the answers from standard input, even
+    /// when it is not a terminal (it is asked by default when it is one and no table is
+    /// described by flags).
+    #[arg(long)]
+    pub interactive: bool,
+    /// Write the workload to this file (atomically; an existing file is kept unless
+    /// `--force`) instead of standard output.
+    #[arg(long, short)]
+    pub output: Option<String>,
+    /// Replace an existing `--output` file.
+    #[arg(long, requires = "output")]
+    pub force: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum InitMode {
+    OnDemand,
+    Provisioned,
 }
 
 #[derive(Debug, Args)]

@@ -59,7 +59,10 @@ fn the_schema_is_draft_2020_12_with_descriptions() {
     assert!(missing.is_empty(), "no description: {missing:?}");
     // Quantities carry examples; so do the main fields.
     assert!(s["$defs"]["Quantity"]["examples"].is_array());
-    assert_eq!(s["$defs"]["RawPattern"]["properties"]["rate"]["examples"][0], "20/s");
+    assert_eq!(
+        s["$defs"]["RawPattern"]["properties"]["rate"]["examples"][0],
+        "20/s"
+    );
     assert!(jsonschema::meta::is_valid(&schema("price-table")));
 }
 
@@ -110,9 +113,21 @@ fn an_unknown_field_is_refused_by_both() {
     let s = schema("workload");
     for (from, to, field) in [
         ("    items: ", "    itemz: ", "itemz"),
-        ("        op: put", "        op: put\n        rates: 1/s", "rates"),
-        ("prices: cloudshop-eur", "prices: cloudshop-eur\npricez: x", "pricez"),
-        ("        projected_size: 80 B", "        projected_sise: 80 B", "projected_sise"),
+        (
+            "        op: put",
+            "        op: put\n        rates: 1/s",
+            "rates",
+        ),
+        (
+            "prices: cloudshop-eur",
+            "prices: cloudshop-eur\npricez: x",
+            "pricez",
+        ),
+        (
+            "        projected_size: 80 B",
+            "        projected_sise: 80 B",
+            "projected_sise",
+        ),
     ] {
         assert!(base.contains(from), "{from}");
         let text = base.replacen(from, to, 1);
@@ -135,7 +150,10 @@ fn an_unknown_field_is_refused_by_both() {
     let typo = table.replacen("pitr_gb_month", "pitr_gb_mnth", 1);
     assert_ne!(typo, table);
     let found = errors(&schema("price-table"), &yaml(&typo));
-    assert!(found.iter().any(|e| e.contains("pitr_gb_mnth")), "{found:?}");
+    assert!(
+        found.iter().any(|e| e.contains("pitr_gb_mnth")),
+        "{found:?}"
+    );
 }
 
 #[test]

@@ -98,18 +98,7 @@ fn layout(args: &KeysArgs, context: Option<&Context>) -> Result<Layout, Error> {
         }
         let mut locals = Vec::new();
         for text in &args.lsis {
-            let (name, rest) = text.split_once(':').unwrap_or((text.as_str(), ""));
-            let (sort, projection) = rest.split_once(':').unwrap_or((rest, "all"));
-            if sort.trim().is_empty() || sort.contains(',') {
-                return Err(Error::usage(format!(
-                    "--lsi `{text}`: expected NAME:SORT_KEY[:PROJECTION]"
-                ))
-                .help("Consider `--lsi by-date:created_at` (an LSI shares the table's partition key)."));
-            }
-            locals.push(parse_index_spec(
-                &format!("{name}:{key},{sort}:{projection}"),
-                &table_keys,
-            )?);
+            locals.push(lsi_spec(text, key, &table_keys)?);
         }
         return Ok(Layout {
             partition: key.clone(),
@@ -142,8 +131,26 @@ fn layout(args: &KeysArgs, context: Option<&Context>) -> Result<Layout, Error> {
     Ok(layout)
 }
 
+/// `NAME:SK[:PROJECTION]`: a local secondary index on the table's partition key `key`, the
+/// projection defaulting to `all`.
+pub(super) fn lsi_spec(text: &str, key: &str, table_keys: &[String]) -> Result<IndexSpec, Error> {
+    let (name, rest) = text.split_once(':').unwrap_or((text, ""));
+    let (sort, projection) = rest.split_once(':').unwrap_or((rest, "all"));
+    if sort.trim().is_empty() || sort.contains(',') {
+        return Err(Error::usage(format!(
+            "--lsi `{text}`: expected NAME:SORT_KEY[:PROJECTION]"
+        ))
+        .help("Consider `--lsi by-date:created_at` (an LSI shares the table's partition key)."));
+    }
+    parse_index_spec(&format!("{name}:{key},{sort}:{projection}"), table_keys)
+}
+
 /// `NAME:PK[,SK][:PROJECTION]`, the projection defaulting to `default`.
-fn index_spec(text: &str, table_keys: &[String], default: &str) -> Result<IndexSpec, Error> {
+pub(super) fn index_spec(
+    text: &str,
+    table_keys: &[String],
+    default: &str,
+) -> Result<IndexSpec, Error> {
     let full = if text.matches(':').count() == 1 {
         format!("{text}:{default}")
     } else {

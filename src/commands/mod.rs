@@ -4,6 +4,7 @@
 pub mod advise;
 mod iac;
 mod import;
+mod init;
 mod keys;
 mod prices_diff;
 mod schema;
@@ -43,6 +44,7 @@ pub fn run(cli: Cli) -> Result<(), Error> {
         Command::Completions(args) => shell::completions(&args),
         Command::Man(args) => shell::man(&args),
         Command::Schema(args) => schema::run(&args),
+        Command::Init(args) => init::run(&args),
         Command::Prices(args) => list_prices(&args),
         Command::Import(args) => iac::run(&args),
     }

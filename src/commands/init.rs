@@ -1,0 +1,374 @@
+//! `ddbcost init`: writes a commented starter workload for a table the user describes — by
+//! flags, or by answering questions when standard input is a terminal — so that the first
+//! estimate is one command away. Names and index specifications are checked as they are
+//! given (the index grammar is `size`'s and `keys`'s); the written text is loaded before it
+//! is emitted, so `init` never writes a workload `estimate` refuses.
+
+use std::io::{BufRead, IsTerminal, Write};
+
+use super::keys::{index_spec, lsi_spec};
+use crate::cli::{InitArgs, InitMode};
+use crate::error::Error;
+use crate::load::{self, prices, suggest};
+use crate::output;
+use crate::size::scan::{IndexProjection, IndexSpec};
+
+/// What the user said, as text (flags or answers), before it is checked.
+struct Answers {
+    table: String,
+    prices: String,
+    key: String,
+    gsis: Vec<String>,
+    lsis: Vec<String>,
+    mode: InitMode,
+}
+
+const DEFAULT_TABLE: &str = "my-table";
+const DEFAULT_REGION: &str = "us-east-1";
+const DEFAULT_KEY: &str = "pk,sk";
+
+pub(super) fn run(args: &InitArgs) -> Result<(), Error> {
+    let described = args.table.is_some()
+        || args.region.is_some()
+        || args.prices.is_some()
+        || args.key.is_some()
+        || !args.gsis.is_empty()
+        || !args.lsis.is_empty();
+    let answers = if args.interactive || (!described && std::io::stdin().is_terminal()) {
+        let stdin = std::io::stdin();
+        interview(&mut stdin.lock(), &mut std::io::stderr(), args.mode)?
+    } else {
+        Answers {
+            table: args.table.clone().unwrap_or_else(|| DEFAULT_TABLE.into()),
+            prices: match (&args.prices, &args.region) {
+                (Some(p), _) => p.clone(),
+                (None, region) => price_id(region.as_deref().unwrap_or(DEFAULT_REGION))?,
+            },
+            key: args.key.clone().unwrap_or_else(|| DEFAULT_KEY.into()),
+            gsis: args.gsis.clone(),
+            lsis: args.lsis.clone(),
+            mode: args.mode,
+        }
+    };
+    if let Some(path) = &args.output
+        && path != "-"
+        && std::path::Path::new(path).exists()
+        && !args.force
+    {
+        return Err(
+            Error::usage(format!("`{path}` exists; init does not replace it"))
+                .help("Consider another --output, or --force to replace it."),
+        );
+    }
+    let file = args
+        .output
+        .as_deref()
+        .filter(|p| *p != "-")
+        .unwrap_or("workload.yaml");
+    let text = render(&answers, file)?;
+    check_prices(&text, &answers)?;
+    output::emit(args.output.as_deref(), &text)?;
+    if let Some(path) = args.output.as_deref().filter(|p| *p != "-") {
+        eprintln!("Wrote {path}. Replace the figures marked ←, then: ddbcost estimate {path}");
+    }
+    Ok(())
+}
+
+/// What init writes must load (a failure there is ddbcost's own bug, said as such) and be
+/// priced by the chosen table (a region's bundled table may lack provisioned prices).
+fn check_prices(text: &str, answers: &Answers) -> Result<(), Error> {
+    let label = "(the workload init wrote)";
+    let (workload, file_settings) = load::parse_workload(text, label).map_err(|e| {
+        Error::input(format!(
+            "init wrote a workload it cannot read: {}",
+            e.message
+        ))
+        .help("Please report it with the options given.")
+    })?;
+    let book = super::price_book(&workload, &crate::cli::SettingsArgs::default(), label)?;
+    let settings = super::settings(&load::SettingsOverrides::default(), &file_settings);
+    crate::engine::estimate(&workload, &book, &settings).map_err(|e| {
+        Error::usage(format!(
+            "price table `{}` cannot price this table: {}",
+            answers.prices,
+            Error::from(e).message
+        ))
+        .help("Consider `--mode on-demand`, another region, or an imported price table (`ddbcost prices import`, then --prices).")
+    })?;
+    Ok(())
+}
+
+/// The bundled price table of an AWS region.
+fn price_id(region: &str) -> Result<String, Error> {
+    let regions: Vec<&str> = prices::BUNDLED
+        .iter()
+        .filter_map(|(id, _, _)| id.strip_prefix("aws-"))
+        .collect();
+    if regions.contains(&region) {
+        return Ok(format!("aws-{region}"));
+    }
+    Err(
+        Error::usage(format!("no bundled price table for region `{region}`")).help(format!(
+            "{} Or import one (`ddbcost prices import`) and give it with --prices.",
+            suggest::consider(region, &regions, "regions with bundled prices")
+        )),
+    )
+}
+
+/// DynamoDB's rule for table and index names.
+fn check_name(what: &str, name: &str) -> Result<(), Error> {
+    let ok = (3..=255).contains(&name.len())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'));
+    if ok {
+        Ok(())
+    } else {
+        Err(Error::usage(format!(
+            "{what} `{name}`: DynamoDB names are 3 to 255 of a-z, A-Z, 0-9, `_`, `.`, `-`"
+        ))
+        .help("Consider a name such as `orders` or `by-status`."))
+    }
+}
+
+/// `PK` or `PK,SK`.
+fn key_attributes(key: &str) -> Result<Vec<String>, Error> {
+    let parts: Vec<String> = key.split(',').map(|k| k.trim().to_string()).collect();
+    if parts.is_empty() || parts.len() > 2 || parts.iter().any(String::is_empty) {
+        return Err(Error::usage(format!("--key `{key}`: expected PK or PK,SK"))
+            .help("Consider `--key pk,sk` or `--key customer_id`."));
+    }
+    Ok(parts)
+}
+
+/// One index for the template.
+#[derive(serde::Serialize)]
+struct IndexView {
+    name: String,
+    kind: &'static str,
+    partition: String,
+    sort: Option<String>,
+    projection: &'static str,
+    include: Vec<String>,
+}
+
+fn view(spec: IndexSpec, kind: &'static str) -> Result<IndexView, Error> {
+    check_name("index", &spec.name)?;
+    let (projection, include) = match spec.projection {
+        IndexProjection::KeysOnly => ("keys-only", Vec::new()),
+        IndexProjection::All => ("all", Vec::new()),
+        IndexProjection::Include(list) => ("include", list),
+    };
+    let mut keys = spec.keys.into_iter();
+    Ok(IndexView {
+        name: spec.name,
+        kind,
+        partition: keys.next().unwrap_or_default(),
+        sort: keys.next(),
+        projection,
+        include,
+    })
+}
+
+/// The workload text.
+fn render(answers: &Answers, file: &str) -> Result<String, Error> {
+    check_name("table", &answers.table)?;
+    let keys = key_attributes(&answers.key)?;
+    let table = prices::resolve(&answers.prices)?;
+    let mut indexes = Vec::new();
+    for text in &answers.gsis {
+        indexes.push(view(index_spec(text, &keys, "all")?, "gsi")?);
+    }
+    for text in &answers.lsis {
+        if keys.len() < 2 {
+            return Err(
+                Error::usage(format!("--lsi `{text}`: the table has no sort key")).help(
+                    "Consider `--key PK,SK`: a local index only exists on a table with a sort key.",
+                ),
+            );
+        }
+        indexes.push(view(lsi_spec(text, &keys[0], &keys)?, "lsi")?);
+    }
+    let mut names: Vec<&str> = indexes.iter().map(|i| i.name.as_str()).collect();
+    names.sort_unstable();
+    if let Some(w) = names.windows(2).find(|w| w[0] == w[1]) {
+        return Err(Error::usage(format!("two indexes are named `{}`", w[0]))
+            .help("Consider a different name for one of them."));
+    }
+    let mut env = minijinja::Environment::new();
+    env.add_filter("q", yaml_scalar);
+    env.add_template("init", include_str!("init.yaml.jinja"))
+        .map_err(template_error)?;
+    let context = minijinja::context! {
+        file => file,
+        table => &answers.table,
+        prices => &answers.prices,
+        prices_note => format!("{}, {}, prices of {}", table.region, table.currency, table.effective),
+        partition => &keys[0],
+        sort => keys.get(1),
+        mode => match answers.mode { InitMode::OnDemand => "on-demand", InitMode::Provisioned => "provisioned" },
+        indexes => minijinja::value::Serde(&indexes),
+    };
+    let mut text = env
+        .get_template("init")
+        .and_then(|t| t.render(context))
+        .map_err(template_error)?;
+    text.push('\n');
+    Ok(text)
+}
+
+fn template_error(e: minijinja::Error) -> Error {
+    Error::input(format!("cannot write the starter workload: {e}"))
+}
+
+/// A name as a YAML scalar: plain when it cannot be read as anything else, else quoted (a
+/// JSON string is a YAML double-quoted scalar).
+fn yaml_scalar(value: String) -> String {
+    let plain = value
+        .bytes()
+        .next()
+        .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
+        && value
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'))
+        && !matches!(
+            value.to_ascii_lowercase().as_str(),
+            "true" | "false" | "null" | "yes" | "no" | "on" | "off" | "y" | "n"
+        );
+    if plain {
+        value
+    } else {
+        serde_json::to_string(&value).unwrap_or(value)
+    }
+}
+
+/// Questions on one stream, answers from another.
+struct Interview<'a> {
+    input: &'a mut dyn BufRead,
+    out: &'a mut dyn Write,
+}
+
+impl Interview<'_> {
+    /// Asks until `check` accepts the answer (an empty answer is `default`), explaining each
+    /// refusal.
+    fn ask(
+        &mut self,
+        question: &str,
+        default: &str,
+        check: &dyn Fn(&str) -> Result<String, Error>,
+    ) -> Result<String, Error> {
+        loop {
+            let _ = write!(self.out, "{question} [{default}]: ");
+            let _ = self.out.flush();
+            let mut line = String::new();
+            let n = self
+                .input
+                .read_line(&mut line)
+                .map_err(|e| Error::input(format!("cannot read the answer: {e}")))?;
+            if n == 0 {
+                return Err(Error::usage(format!("no answer to “{question}”")).help(
+                    "Consider giving the table with flags: `ddbcost init --table orders --region eu-west-1 --key pk,sk`.",
+                ));
+            }
+            let answer = match line.trim() {
+                "" => default,
+                a => a,
+            };
+            match check(answer) {
+                Ok(v) => return Ok(v),
+                Err(e) => {
+                    let _ = writeln!(self.out, "  {}", e.message);
+                }
+            }
+        }
+    }
+}
+
+/// Asks the questions on `out` and reads the answers from `input`.
+fn interview(
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+    mode: InitMode,
+) -> Result<Answers, Error> {
+    let mut q = Interview { input, out };
+    let table = q.ask("Table name", DEFAULT_TABLE, &|a| {
+        check_name("table", a).map(|()| a.to_string())
+    })?;
+    let regions: Vec<&str> = prices::BUNDLED
+        .iter()
+        .filter_map(|(id, _, _)| id.strip_prefix("aws-"))
+        .collect();
+    let prices = q.ask(
+        &format!("Region ({})", regions.join(", ")),
+        DEFAULT_REGION,
+        &price_id,
+    )?;
+    let key = q.ask("Key attributes, PK or PK,SK", DEFAULT_KEY, &|a| {
+        key_attributes(a).map(|_| a.to_string())
+    })?;
+    let keys = key_attributes(&key)?;
+    let mut gsis = Vec::new();
+    loop {
+        let gsi = q.ask(
+            "A global secondary index NAME:PK[,SK][:keys-only|all|include=A,B] (- when done)",
+            "-",
+            &|a| {
+                if a == "-" {
+                    return Ok(a.to_string());
+                }
+                let spec = index_spec(a, &keys, "all")?;
+                check_name("index", &spec.name)?;
+                Ok(a.to_string())
+            },
+        )?;
+        if gsi == "-" {
+            break;
+        }
+        gsis.push(gsi);
+    }
+    let mut lsis = Vec::new();
+    while keys.len() == 2 {
+        let lsi = q.ask(
+            "A local secondary index NAME:SK[:keys-only|all|include=A,B] (- when done)",
+            "-",
+            &|a| {
+                if a == "-" {
+                    return Ok(a.to_string());
+                }
+                let spec = lsi_spec(a, &keys[0], &keys)?;
+                check_name("index", &spec.name)?;
+                Ok(a.to_string())
+            },
+        )?;
+        if lsi == "-" {
+            break;
+        }
+        lsis.push(lsi);
+    }
+    let default_mode = match mode {
+        InitMode::OnDemand => "on-demand",
+        InitMode::Provisioned => "provisioned",
+    };
+    let mode = q.ask(
+        "Capacity mode, on-demand or provisioned",
+        default_mode,
+        &|a| match a {
+            "on-demand" | "provisioned" => Ok(a.to_string()),
+            _ => Err(Error::usage(format!(
+                "`{a}`: expected on-demand or provisioned"
+            ))),
+        },
+    )?;
+    Ok(Answers {
+        table,
+        prices,
+        key,
+        gsis,
+        lsis,
+        mode: if mode == "provisioned" {
+            InitMode::Provisioned
+        } else {
+            InitMode::OnDemand
+        },
+    })
+}
