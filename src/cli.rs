@@ -12,6 +12,10 @@ use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+    /// Fit terminal tables within N columns (default: `COLUMNS`, else the terminal's width
+    /// when standard output is one; piped output keeps its natural width).
+    #[arg(long, global = true, value_name = "N", value_parser = clap::value_parser!(u16).range(20..))]
+    pub width: Option<u16>,
 }
 
 impl Cli {

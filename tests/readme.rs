@@ -58,6 +58,8 @@ fn every_console_block_of_the_readme_is_what_the_tool_prints() {
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_ddbcost"))
             .args(&b.command)
             .current_dir(root())
+            // The README shows tables at their natural width, as piped output has them.
+            .env_remove("COLUMNS")
             .output()
             .unwrap();
         if !out.status.success() {

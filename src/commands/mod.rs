@@ -32,6 +32,7 @@ use crate::scenario::{self, Comparison, ScenarioKind};
 /// # Errors
 /// Any user-facing error, carrying its exit code.
 pub fn run(cli: Cli) -> Result<(), Error> {
+    crate::report::layout::set(terminal_layout(cli.width));
     match cli.command {
         Command::Estimate(args) => estimate(&args),
         Command::Compare(args) => compare(&args),
@@ -47,6 +48,30 @@ pub fn run(cli: Cli) -> Result<(), Error> {
         Command::Init(args) => init::run(&args),
         Command::Prices(args) => list_prices(&args),
         Command::Import(args) => iac::run(&args),
+    }
+}
+
+/// The terminal's shape: `--width`, else `COLUMNS`, else the terminal's width when standard
+/// output is one; colour only on a terminal, and never with `NO_COLOR` (set and not empty)
+/// or `TERM=dumb`.
+fn terminal_layout(width: Option<u16>) -> crate::report::layout::Layout {
+    use std::io::IsTerminal;
+    let terminal = std::io::stdout().is_terminal();
+    let columns = std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.trim().parse::<usize>().ok())
+        .filter(|c| *c >= 20);
+    let width = width.map(usize::from).or(columns).or_else(|| {
+        terminal
+            .then(|| console::Term::stdout().size_checked())
+            .flatten()
+            .map(|(_, w)| usize::from(w))
+    });
+    let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+    let dumb = std::env::var("TERM").is_ok_and(|t| t == "dumb");
+    crate::report::layout::Layout {
+        width,
+        color: terminal && !no_color && !dumb,
     }
 }
 
@@ -1013,6 +1038,8 @@ fn show_prices(name: &str) -> Result<(), Error> {
     }
     let mut t = b.build();
     t.with(tabled::settings::Style::rounded());
+
+    crate::report::layout::fit(&mut t);
     let mut text = format!(
         "{t}
 {} of {} prices known; effective {}; source: {}
@@ -1092,6 +1119,8 @@ fn list_prices(args: &PricesArgs) -> Result<(), Error> {
                 t.with(tabled::settings::Style::markdown());
             } else {
                 t.with(tabled::settings::Style::rounded());
+
+                crate::report::layout::fit(&mut t);
             }
             format!("{t}\n")
         }

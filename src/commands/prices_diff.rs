@@ -78,6 +78,8 @@ pub(super) fn run(args: &PricesDiffArgs) -> Result<(), Error> {
     }
     let mut t = b.build();
     t.with(tabled::settings::Style::rounded());
+
+    crate::report::layout::fit(&mut t);
     let mut text = format!(
         "ddbcost prices diff: {} -> {}\n{t}\n{changed} price(s) changed.\n",
         args.before, args.after
@@ -127,6 +129,8 @@ pub(super) fn run(args: &PricesDiffArgs) -> Result<(), Error> {
         }
         let mut wt = w.build();
         wt.with(tabled::settings::Style::rounded());
+
+        crate::report::layout::fit(&mut wt);
         text.push_str(&format!("{wt}\nMonthly totals at the default settings (730-hour month, binary GB, no free tier).\n"));
     }
     output::emit(None, &text)

@@ -160,6 +160,8 @@ pub(super) fn run(args: &SweepArgs) -> Result<(), Error> {
             }
             let mut t = b.build();
             t.with(tabled::settings::Style::rounded());
+
+            crate::report::layout::fit(&mut t);
             out.push_str(&t.to_string());
             out.push('\n');
             for d in designs.iter().filter(|d| d.total.is_err()).take(3) {

@@ -9,7 +9,7 @@ use tabled::settings::object::Columns;
 use tabled::settings::{Alignment, Style};
 
 use super::json::{self, EstimateDoc, LineItemDoc};
-use super::{markdown, money};
+use super::{layout, markdown, money};
 use crate::scenario::Comparison;
 
 pub const COMPARE_SCHEMA: &str = "ddbcost.compare/v1";
@@ -35,16 +35,17 @@ fn cell(v: Option<Decimal>, currency: &str) -> String {
     v.map_or_else(|| "—".to_string(), |v| money::display(v, currency))
 }
 
-/// The terminal view.
-#[must_use]
-pub fn table(c: &Comparison) -> String {
+/// The line-item grid of the scenarios in `shown` (indices into `c.scenarios`), beside the
+/// baseline.
+fn grid(c: &Comparison, shown: std::ops::Range<usize>) -> tabled::Table {
     let cur = &c.baseline.currency;
+    let scenarios = c.scenarios.get(shown.clone()).unwrap_or_default();
     let mut header = vec![
         "Table".to_string(),
         "Line item".to_string(),
         "Baseline".to_string(),
     ];
-    for s in &c.scenarios {
+    for s in scenarios {
         header.push(s.name.clone());
         header.push("Δ".to_string());
     }
@@ -53,9 +54,15 @@ pub fn table(c: &Comparison) -> String {
     for (t, table_rows) in c.rows_by_table() {
         for r in table_rows {
             let mut row = vec![r.table.clone(), r.label.clone(), cell(r.baseline, cur)];
-            for (v, d) in r.scenarios.iter().zip(&r.deltas) {
+            for (v, d) in r
+                .scenarios
+                .iter()
+                .zip(&r.deltas)
+                .skip(shown.start)
+                .take(shown.len())
+            {
                 row.push(cell(*v, cur));
-                row.push(signed(*d, cur));
+                row.push(layout::delta(signed(*d, cur), *d));
             }
             b.push_record(row);
         }
@@ -64,20 +71,26 @@ pub fn table(c: &Comparison) -> String {
             format!("Subtotal {}", t.table),
             money::display(t.baseline, cur),
         ];
-        for (v, d) in t.scenarios.iter().zip(&t.deltas) {
+        for (v, d) in t
+            .scenarios
+            .iter()
+            .zip(&t.deltas)
+            .skip(shown.start)
+            .take(shown.len())
+        {
             row.push(money::display(*v, cur));
-            row.push(signed(*d, cur));
+            row.push(layout::delta(signed(*d, cur), *d));
         }
         b.push_record(row);
     }
     let mut total = vec![
         String::new(),
-        "TOTAL".to_string(),
-        format!(
+        layout::bold("TOTAL"),
+        layout::bold(&format!(
             "{} {}",
             money::symbol(cur),
             money::display(c.baseline.total, cur)
-        ),
+        )),
     ];
     let any_step = c.scenarios.iter().any(|s| s.step_delta.is_some());
     let mut percent = vec![
@@ -94,13 +107,13 @@ pub fn table(c: &Comparison) -> String {
         "Δ of the step alone".to_string(),
         String::new(),
     ];
-    for s in &c.scenarios {
-        total.push(format!(
+    for s in scenarios {
+        total.push(layout::bold(&format!(
             "{} {}",
             money::symbol(cur),
             money::display(s.estimate.total, cur)
-        ));
-        total.push(signed(s.delta, cur));
+        )));
+        total.push(layout::delta(signed(s.delta, cur), s.delta));
         percent.push(String::new());
         percent.push(signed_pct(s.delta_percent));
         own.push(String::new());
@@ -114,10 +127,47 @@ pub fn table(c: &Comparison) -> String {
     let mut t = b.build();
     t.with(Style::rounded());
     t.modify(Columns::new(2..), Alignment::right());
+    t
+}
+
+/// The terminal view. Where the layout's width cannot hold every scenario side by side, the
+/// scenarios are shown in blocks (each beside the baseline), as many to a block as fit.
+#[must_use]
+pub fn table(c: &Comparison) -> String {
+    let cur = &c.baseline.currency;
+    let n = c.scenarios.len();
+    let mut blocks = Vec::new();
+    let mut start = 0;
+    while start < n || (n == 0 && blocks.is_empty()) {
+        let mut end = start.saturating_add(1).min(n);
+        let mut t = grid(c, start..end);
+        while end < n {
+            let wider = grid(c, start..end.saturating_add(1));
+            if layout::too_wide(&wider) {
+                break;
+            }
+            t = wider;
+            end = end.saturating_add(1);
+        }
+        layout::fit(&mut t);
+        blocks.push(if end.saturating_sub(start) == n {
+            t.to_string()
+        } else if end.saturating_sub(start) == 1 {
+            format!("Scenario {end} of {n}\n{t}")
+        } else {
+            format!("Scenarios {}–{end} of {n}\n{t}", start.saturating_add(1))
+        });
+
+        if n == 0 {
+            break;
+        }
+        start = end;
+    }
     let mut out = format!(
-        "ddbcost compare: {} — monthly cost in {cur} ({})\n{t}\n",
+        "ddbcost compare: {} — monthly cost in {cur} ({})\n{}\n",
         c.baseline.workload,
-        money::symbol(cur)
+        money::symbol(cur),
+        blocks.join("\n")
     );
     for s in &c.scenarios {
         let kind = s.kind.name();
@@ -159,6 +209,7 @@ pub fn table(c: &Comparison) -> String {
         let mut wt = w.build();
         wt.with(Style::rounded());
         wt.modify(Columns::new(1..), Alignment::right());
+        super::layout::fit(&mut wt);
         out.push_str(&format!("{wt}\n"));
     }
     for n in &c.notes {

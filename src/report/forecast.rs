@@ -116,6 +116,7 @@ pub fn table(f: &Forecast, workload: &str) -> String {
     let mut t = b.build();
     t.with(Style::rounded());
     t.modify(Columns::new(1..header.len()), Alignment::right());
+    super::layout::fit(&mut t);
     format!(
         "ddbcost forecast: {workload} — {} month(s) from {}\n{t}\n{}",
         f.months.len(),
@@ -396,6 +397,7 @@ pub fn advice_table(a: &crate::engine::CommitmentAdvice, cur: &str, months: usiz
     let mut t = b.build();
     t.with(Style::rounded());
     t.modify(Columns::new(2..header.len()), Alignment::right());
+    super::layout::fit(&mut t);
     format!("\nCommitment options\n{t}\n{}", advice_footer(a))
 }
 

@@ -238,6 +238,7 @@ fn grid(header: &[&str], rows: &[Vec<String>]) -> String {
     let mut t = b.build();
     t.with(Style::rounded())
         .modify(Columns::new(1..), Alignment::right());
+    super::layout::fit(&mut t);
     t.to_string()
 }
 

@@ -12,6 +12,7 @@ pub mod forecast;
 pub mod html;
 pub mod json;
 pub mod keys;
+pub mod layout;
 pub mod markdown;
 pub mod money;
 pub mod period;

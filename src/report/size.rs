@@ -136,6 +136,7 @@ pub fn table(summary: &Summary, csv: bool) -> String {
     let mut t = b.build();
     t.with(Style::rounded());
     t.modify(Columns::new(1..2), Alignment::right());
+    super::layout::fit(&mut t);
     format!(
         "ddbcost size\n{t}\nSizes follow DynamoDB's rules (UTF-8 names and strings, base-100 number digits, decoded binary, list/map overheads); units are per read or write of each item once.\n"
     )

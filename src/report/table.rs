@@ -77,15 +77,20 @@ fn lines(e: &Estimate) -> String {
     }
     b.push_record([
         String::new(),
-        "TOTAL".into(),
+        super::layout::bold("TOTAL"),
         String::new(),
         String::new(),
         String::new(),
-        format!("{} {}", money::symbol(c), money::display(e.total, c)),
+        super::layout::bold(&format!(
+            "{} {}",
+            money::symbol(c),
+            money::display(e.total, c)
+        )),
     ]);
     let mut t = b.build();
     t.with(Style::rounded());
     t.modify(Columns::new(2..3), Alignment::right());
+    super::layout::fit(&mut t);
     t.modify(Columns::new(4..6), Alignment::right());
     t.to_string()
 }
@@ -112,13 +117,18 @@ fn shares(e: &Estimate, what: &str, rows: Vec<(String, Decimal)>) -> String {
         b.push_record([name, money::display(cost, c), share]);
     }
     b.push_record([
-        "TOTAL".to_string(),
-        format!("{} {}", money::symbol(c), money::display(e.total, c)),
+        super::layout::bold("TOTAL"),
+        super::layout::bold(&format!(
+            "{} {}",
+            money::symbol(c),
+            money::display(e.total, c)
+        )),
         "100 %".into(),
     ]);
     let mut t = b.build();
     t.with(Style::rounded());
     t.modify(Columns::new(1..3), Alignment::right());
+    super::layout::fit(&mut t);
     t.to_string()
 }
 

@@ -21,6 +21,7 @@ pub fn root() -> PathBuf {
 pub struct Case {
     args: Vec<String>,
     stdin: Option<String>,
+    env: Vec<(String, String)>,
 }
 
 pub struct Outcome {
@@ -34,12 +35,19 @@ impl Case {
         Case {
             args: Vec::new(),
             stdin: None,
+            env: Vec::new(),
         }
     }
 
     pub fn args<I: IntoIterator<Item = S>, S: AsRef<str>>(mut self, args: I) -> Self {
         self.args
             .extend(args.into_iter().map(|a| a.as_ref().to_string()));
+        self
+    }
+
+    /// An environment variable for the run.
+    pub fn env(mut self, name: &str, value: &str) -> Self {
+        self.env.push((name.to_string(), value.to_string()));
         self
     }
 
@@ -55,9 +63,12 @@ impl Case {
         let mut child = Command::new(env!("CARGO_BIN_EXE_ddbcost"))
             .args(&self.args)
             .current_dir(root())
+            // Tables at their natural width unless a test asks for one.
+            .env_remove("COLUMNS")
             .stdin(std::process::Stdio::piped())
             .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::piped())
+            .envs(self.env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
             .spawn()
             .expect("run ddbcost");
         let mut pipe = child.stdin.take().expect("stdin");
