@@ -259,7 +259,7 @@ pub fn html(f: &Forecast, workload: &str) -> String {
             chart => Value::from_safe_string(chart),
             header,
             rows,
-            warnings => warnings.iter().map(|w| w.trim_start_matches("warning: ").to_string()).collect::<Vec<_>>(),
+            warnings => warnings.iter().map(|w| super::html::plain(w.trim_start_matches("warning: "))).collect::<Vec<_>>(),
             rounding => money::policy(&cur),
         })
         .unwrap_or_default()

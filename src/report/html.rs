@@ -39,7 +39,7 @@ fn class(d: Decimal) -> &'static str {
 
 /// A label as plain text: the Markdown backticks the terminal and Markdown reports use
 /// around names are dropped (HTML shows the name as it is).
-fn plain(label: &str) -> String {
+pub(super) fn plain(label: &str) -> String {
     label.replace('`', "")
 }
 

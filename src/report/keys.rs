@@ -463,7 +463,7 @@ pub fn html(page: &Page) -> String {
                 verdict_class => v.verdict.replace(' ', "-"),
                 header => FIGURE_HEADER, figures => v.figures, facts => v.facts,
                 busiest_header => BUSIEST_HEADER, busiest => v.busiest,
-                reasons => v.reasons, notes => v.notes,
+                reasons => v.reasons.iter().map(|r| super::html::plain(r)).collect::<Vec<_>>(), notes => v.notes.iter().map(|n| super::html::plain(n)).collect::<Vec<_>>(),
                 bars => minijinja::Value::from_safe_string(charts::count_bars(&format!("Busiest values by {what}"), &bars)),
                 curve => minijinja::Value::from_safe_string(charts::curve(&format!("Cumulative share of {what} held by the busiest values"), &s.curve)),
             }
