@@ -258,3 +258,29 @@ proptest! {
         }
     }
 }
+
+/// On a real terminal (a pseudo-terminal made by `script(1)`), a bare `ddbcost init` asks.
+#[test]
+fn a_terminal_is_asked() {
+    let bin = env!("CARGO_BIN_EXE_ddbcost");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("asked.yaml");
+    let command = format!(
+        "printf 'carts\\neu-west-1\\nuser,cart\\n-\\n-\\non-demand\\n' | script -qec '{bin} init --output {}' /dev/null",
+        path.display()
+    );
+    let out = std::process::Command::new("bash")
+        .args(["-c", &command])
+        .current_dir(common::root())
+        .output();
+    match out {
+        Ok(o) if o.status.success() && path.exists() => {
+            let text = std::fs::read_to_string(&path).unwrap();
+            assert!(text.contains("  carts:"), "{text}");
+            assert!(text.contains("key: { partition: user, sort: cart }"));
+            let shown = String::from_utf8_lossy(&o.stdout);
+            assert!(shown.contains("Table name [my-table]"), "{shown}");
+        }
+        _ => eprintln!("skipped: script(1) is not installed to make a terminal"),
+    }
+}
