@@ -77,6 +77,17 @@ fn peak(
         let seconds = checked::mul(month_hours, Decimal::from(3600), &table.name)?;
         return checked::div(total, seconds, &table.name);
     }
+    let own_profiles = table.patterns.iter().any(|p| p.traffic.is_some());
+    if let (Some(profile), true) = (&table.traffic, observed.is_some() || !own_profiles) {
+        // One profile for all: the peak hour is the average times the highest multiplier.
+        // Rounding a product never reverses an order, so this is exactly the highest of the
+        // hourly figures `hourly_demand` would compute — one multiplication instead of 24.
+        let total = observed.unwrap_or_else(|| usage.total(metric));
+        let seconds = checked::mul(month_hours, Decimal::from(3600), &table.name)?;
+        let average = checked::div(total, seconds, &table.name)?;
+        let top = profile.hourly.iter().max().copied().unwrap_or(Decimal::ONE);
+        return checked::mul(average, top, &table.name);
+    }
     Ok(
         capacity::hourly_demand(table, usage, metric, observed, month_hours)?
             .into_iter()
