@@ -284,3 +284,38 @@ fn a_terminal_is_asked() {
         _ => eprintln!("skipped: script(1) is not installed to make a terminal"),
     }
 }
+
+/// With --interactive, the flags given are the questions' defaults: empty answers keep them.
+#[test]
+fn flags_are_the_answers_defaults() {
+    let out = Case::new()
+        .args([
+            "init",
+            "--interactive",
+            "--table",
+            "orders",
+            "--region",
+            "eu-west-1",
+            "--key",
+            "cust,order",
+            "--gsi",
+            "by-x:x",
+        ])
+        .stdin("\n\n\n-\n-\n\n")
+        .run()
+        .success();
+    assert!(
+        out.stderr.contains("Table name [orders]: "),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stderr.contains("[eu-west-1]: "));
+    for expected in [
+        "  orders:",
+        "prices: aws-eu-west-1",
+        "key: { partition: cust, sort: order }",
+        "      by-x:",
+    ] {
+        assert!(out.stdout.contains(expected), "{expected}:\n{}", out.stdout);
+    }
+}

@@ -1,8 +1,8 @@
 //! `ddbcost init`: writes a commented starter workload for a table the user describes — by
 //! flags, or by answering questions when standard input is a terminal — so that the first
 //! estimate is one command away. Names and index specifications are checked as they are
-//! given (the index grammar is `size`'s and `keys`'s); the written text is loaded before it
-//! is emitted, so `init` never writes a workload `estimate` refuses.
+//! given (the index grammar is `size`'s and `keys`'s); the written text is loaded and priced
+//! before it is emitted, so `init` never writes a workload `estimate` refuses.
 
 use std::io::{BufRead, IsTerminal, Write};
 
@@ -36,7 +36,7 @@ pub(super) fn run(args: &InitArgs) -> Result<(), Error> {
         || !args.lsis.is_empty();
     let answers = if args.interactive || (!described && std::io::stdin().is_terminal()) {
         let stdin = std::io::stdin();
-        interview(&mut stdin.lock(), &mut std::io::stderr(), args.mode)?
+        interview(&mut stdin.lock(), &mut std::io::stderr(), args)?
     } else {
         Answers {
             table: args.table.clone().unwrap_or_else(|| DEFAULT_TABLE.into()),
@@ -284,30 +284,39 @@ impl Interview<'_> {
     }
 }
 
-/// Asks the questions on `out` and reads the answers from `input`.
+/// Asks the questions on `out` and reads the answers from `input`; the flags given are the
+/// defaults (and `--prices`, when given, stands for the region).
 fn interview(
     input: &mut dyn BufRead,
     out: &mut dyn Write,
-    mode: InitMode,
+    args: &InitArgs,
 ) -> Result<Answers, Error> {
     let mut q = Interview { input, out };
-    let table = q.ask("Table name", DEFAULT_TABLE, &|a| {
-        check_name("table", a).map(|()| a.to_string())
-    })?;
+    // What the flags say is each question's default.
+    let table = q.ask(
+        "Table name",
+        args.table.as_deref().unwrap_or(DEFAULT_TABLE),
+        &|a| check_name("table", a).map(|()| a.to_string()),
+    )?;
     let regions: Vec<&str> = prices::BUNDLED
         .iter()
         .filter_map(|(id, _, _)| id.strip_prefix("aws-"))
         .collect();
-    let prices = q.ask(
-        &format!("Region ({})", regions.join(", ")),
-        DEFAULT_REGION,
-        &price_id,
+    let prices = match &args.prices {
+        Some(p) => p.clone(),
+        None => q.ask(
+            &format!("Region ({})", regions.join(", ")),
+            args.region.as_deref().unwrap_or(DEFAULT_REGION),
+            &price_id,
+        )?,
+    };
+    let key = q.ask(
+        "Key attributes, PK or PK,SK",
+        args.key.as_deref().unwrap_or(DEFAULT_KEY),
+        &|a| key_attributes(a).map(|_| a.to_string()),
     )?;
-    let key = q.ask("Key attributes, PK or PK,SK", DEFAULT_KEY, &|a| {
-        key_attributes(a).map(|_| a.to_string())
-    })?;
     let keys = key_attributes(&key)?;
-    let mut gsis = Vec::new();
+    let mut gsis = args.gsis.clone();
     loop {
         let gsi = q.ask(
             "A global secondary index NAME:PK[,SK][:keys-only|all|include=A,B] (- when done)",
@@ -326,7 +335,7 @@ fn interview(
         }
         gsis.push(gsi);
     }
-    let mut lsis = Vec::new();
+    let mut lsis = args.lsis.clone();
     while keys.len() == 2 {
         let lsi = q.ask(
             "A local secondary index NAME:SK[:keys-only|all|include=A,B] (- when done)",
@@ -345,7 +354,7 @@ fn interview(
         }
         lsis.push(lsi);
     }
-    let default_mode = match mode {
+    let default_mode = match args.mode {
         InitMode::OnDemand => "on-demand",
         InitMode::Provisioned => "provisioned",
     };
