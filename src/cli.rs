@@ -200,6 +200,18 @@ pub enum InputShape {
     Plain,
 }
 
+impl InputShape {
+    /// The shape to read every file as (`None`: detect it per file).
+    #[must_use]
+    pub fn forced(self) -> Option<crate::size::item::Shape> {
+        match self {
+            InputShape::Auto => None,
+            InputShape::Dynamodb => Some(crate::size::item::Shape::DynamoDb),
+            InputShape::Plain => Some(crate::size::item::Shape::Plain),
+        }
+    }
+}
+
 #[derive(Debug, Args)]
 pub struct SizeArgs {
     /// Item files (DynamoDB JSON, plain JSON, export-to-S3 `.json`/`.json.gz`) or folders; with

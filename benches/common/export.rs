@@ -134,6 +134,16 @@ fn words(rng: &mut Rng, count: u64, out: &mut String) {
     }
 }
 
+/// `count` elements written by `element`, separated by commas.
+fn list(out: &mut String, count: u64, mut element: impl FnMut(&mut String)) {
+    for i in 0..count {
+        if i > 0 {
+            out.push(',');
+        }
+        element(out);
+    }
+}
+
 /// A number of one of the shapes real tables hold.
 fn number(rng: &mut Rng, out: &mut String) {
     let _ = match rng.next() % 9 {
@@ -237,10 +247,8 @@ fn realistic(rng: &mut Rng, i: u64, out: &mut String) {
             }
             8 => {
                 let _ = write!(out, r#","lines{a}":{{"L":["#);
-                for l in 0..rng.range(0, 4) {
-                    if l > 0 {
-                        out.push(',');
-                    }
+                let count = rng.range(0, 4);
+                list(out, count, |out| {
                     let _ = write!(
                         out,
                         r#"{{"M":{{"sku":{{"S":"SKU-{}"}},"qty":{{"N":"{}"}},"price":{{"N":"{}.{:02}"}},"gift":{{"BOOL":{}}}}}}}"#,
@@ -250,29 +258,25 @@ fn realistic(rng: &mut Rng, i: u64, out: &mut String) {
                         rng.range(0, 99),
                         rng.chance(10)
                     );
-                }
+                });
                 out.push_str("]}");
             }
             9 => {
                 let _ = write!(out, r#","tags{a}":{{"SS":["#);
-                for t in 0..rng.range(1, 5) {
-                    if t > 0 {
-                        out.push(',');
-                    }
+                let count = rng.range(1, 5);
+                list(out, count, |out| {
                     let _ = write!(out, r#""{}""#, rng.pick(WORDS));
-                }
+                });
                 out.push_str("]}");
             }
             10 => {
                 let _ = write!(out, r#","scores{a}":{{"NS":["#);
-                for t in 0..rng.range(1, 4) {
-                    if t > 0 {
-                        out.push(',');
-                    }
+                let count = rng.range(1, 4);
+                list(out, count, |out| {
                     out.push('"');
                     number(rng, out);
                     out.push('"');
-                }
+                });
                 out.push_str("]}");
             }
             11 => {
@@ -283,14 +287,12 @@ fn realistic(rng: &mut Rng, i: u64, out: &mut String) {
             }
             12 => {
                 let _ = write!(out, r#","hashes{a}":{{"BS":["#);
-                for t in 0..rng.range(1, 3) {
-                    if t > 0 {
-                        out.push(',');
-                    }
+                let count = rng.range(1, 3);
+                list(out, count, |out| {
                     out.push('"');
                     base64(rng, 16, out);
                     out.push('"');
-                }
+                });
                 out.push_str("]}");
             }
             _ => {

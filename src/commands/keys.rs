@@ -4,7 +4,7 @@
 use rust_decimal::Decimal;
 
 use super::size::{buffer_stdin, parse_index_spec, pick_table, table_specs};
-use crate::cli::{InputShape, KeysArgs, KeysFormat, SettingsArgs};
+use crate::cli::{KeysArgs, KeysFormat, SettingsArgs};
 use crate::error::Error;
 use crate::keys::log::LogColumns;
 use crate::keys::sharding::{self, ShardingCost};
@@ -178,11 +178,7 @@ fn measured(args: &KeysArgs, layout: &Layout) -> Result<KeysSummary, Error> {
         let (_stdin_copy, inputs) = buffer_stdin(&args.inputs)?;
         let files = scan::expand(&inputs)?;
         let options = ScanOptions {
-            shape: match args.input {
-                InputShape::Auto => None,
-                InputShape::Dynamodb => Some(crate::size::item::Shape::DynamoDb),
-                InputShape::Plain => Some(crate::size::item::Shape::Plain),
-            },
+            shape: args.input.forced(),
             strict: args.strict,
             jobs: args.jobs,
             // A progress bar only for a person watching: standard error is a terminal.

@@ -45,11 +45,7 @@ pub(super) fn run(args: &SizeArgs) -> Result<(), Error> {
         ),
     };
     let options = ScanOptions {
-        shape: match args.input {
-            InputShape::Auto => None,
-            InputShape::Dynamodb => Some(crate::size::item::Shape::DynamoDb),
-            InputShape::Plain => Some(crate::size::item::Shape::Plain),
-        },
+        shape: args.input.forced(),
         strict: args.strict,
         jobs: args.jobs,
         table_keys,
