@@ -12,6 +12,10 @@ pub mod exit {
     pub const INPUT: i32 = 1;
     /// A budget gate of `ddbcost diff` was crossed (the report is still printed).
     pub const BUDGET: i32 = 3;
+    /// Standard output was closed before everything was written (a reader such as `head`
+    /// stopped early): 128 + SIGPIPE, the status a shell shows for a process ended by that
+    /// signal. Nothing is printed.
+    pub const CLOSED_PIPE: i32 = 141;
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -19,6 +23,8 @@ pub enum ErrorKind {
     Usage,
     Input,
     Budget,
+    /// Standard output went away (a closed pipe): the command ends quietly.
+    ClosedPipe,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -52,6 +58,24 @@ impl Error {
         Error {
             kind: ErrorKind::Budget,
             ..Error::input(message)
+        }
+    }
+
+    /// Standard output was closed by its reader: not the user's mistake, nothing to say.
+    pub fn closed_pipe() -> Self {
+        Error {
+            kind: ErrorKind::ClosedPipe,
+            ..Error::input("standard output was closed")
+        }
+    }
+
+    /// An I/O error while writing `what`: a closed pipe becomes `closed_pipe`, so every command
+    /// ends the same quiet way when its reader stops early.
+    pub fn writing(what: &str, e: &std::io::Error) -> Self {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            Error::closed_pipe()
+        } else {
+            Error::input(format!("cannot write {what}: {e}"))
         }
     }
 
@@ -104,6 +128,7 @@ impl Error {
             ErrorKind::Usage => exit::USAGE,
             ErrorKind::Input => exit::INPUT,
             ErrorKind::Budget => exit::BUDGET,
+            ErrorKind::ClosedPipe => exit::CLOSED_PIPE,
         }
     }
 }

@@ -1,7 +1,10 @@
 //! The `ddbcost` binary: parse the command line, run it, print the error and exit with its
-//! code (0 success, 1 bad input, 2 command-line usage). Everything else is in the library.
+//! code (0 success, 1 bad input, 2 command-line usage, 3 a budget gate, 141 a closed
+//! standard output). Everything else is in the library.
 
 fn main() {
+    // Temporary files of atomic writes are removed on SIGINT, SIGTERM, SIGHUP and panics.
+    ddbcost::output::install_cleanup();
     let cli = match ddbcost::cli::Cli::try_parse_ordered_from(std::env::args_os()) {
         Ok(cli) => cli,
         Err(e) => {
@@ -15,7 +18,10 @@ fn main() {
         }
     };
     if let Err(e) = ddbcost::commands::run(cli) {
-        eprintln!("{e}");
+        // A closed standard output is the reader's choice (`| head`): end quietly.
+        if e.kind != ddbcost::error::ErrorKind::ClosedPipe {
+            ddbcost::output::warn(&e.to_string());
+        }
         std::process::exit(e.exit_code());
     }
 }

@@ -9,7 +9,6 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use common::{Case, root};
 
@@ -19,7 +18,7 @@ fn chromium() -> Option<String> {
         .into_iter()
         .chain(["chromium", "chromium-browser", "google-chrome"].map(String::from));
     candidates.into_iter().find(|c| {
-        Command::new(c)
+        common::command(c)
             .arg("--version")
             .output()
             .is_ok_and(|o| o.status.success())
@@ -29,7 +28,7 @@ fn chromium() -> Option<String> {
 /// Loads `page` headless, screenshots it to `png`; returns the console messages.
 fn load(browser: &str, page: &Path, png: &Path, height: u32) -> Vec<String> {
     let profile = tempfile::tempdir().unwrap();
-    let out = Command::new(browser)
+    let out = common::command(browser)
         .args([
             "--headless",
             "--no-sandbox",
@@ -73,10 +72,10 @@ fn png_ok(png: &Path) {
 #[test]
 fn every_bundled_report_renders_without_console_errors() {
     let Some(browser) = chromium() else {
-        eprintln!(
-            "skipped: no Chromium to render the HTML reports in (apt-get install chromium, or set DDBCOST_CHROMIUM)"
+        return common::skip_without(
+            "chromium",
+            "to render the HTML reports in: apt-get install chromium, or set DDBCOST_CHROMIUM",
         );
-        return;
     };
     let dir = root().join("target/browser");
     std::fs::create_dir_all(&dir).unwrap();

@@ -8,12 +8,12 @@
 mod common;
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use common::root;
 
 fn git(dir: &Path, args: &[&str]) -> Output {
-    let out = Command::new("git")
+    let out = common::command("git")
         .args(args)
         .current_dir(dir)
         .env("GIT_AUTHOR_NAME", "t")
@@ -31,7 +31,7 @@ fn git(dir: &Path, args: &[&str]) -> Output {
 }
 
 fn has_git() -> bool {
-    Command::new("git")
+    common::command("git")
         .arg("--version")
         .output()
         .is_ok_and(|o| o.status.success())
@@ -108,7 +108,7 @@ fn workflow_step() -> (String, serde_json::Value) {
 
 /// Runs `script` as GitHub Actions runs a `run:` step (bash -e -o pipefail).
 fn run_step(work: &Path, script: &str, fail_increase: &str) -> Output {
-    Command::new("bash")
+    common::command("bash")
         .args(["--noprofile", "--norc", "-eo", "pipefail", "-c", script])
         .current_dir(work)
         .env("GITHUB_BASE_REF", "main")
@@ -122,8 +122,7 @@ fn run_step(work: &Path, script: &str, fail_increase: &str) -> Output {
 #[test]
 fn the_workflow_step_writes_the_comment_and_gates_the_budget() {
     if !has_git() {
-        eprintln!("skipped: git is not installed");
-        return;
+        return common::skip_without("git", "the CI example runs in a git repository");
     }
     let tmp = tempfile::tempdir().unwrap();
     let work = repositories(tmp.path());
@@ -180,8 +179,7 @@ fn the_workflow_step_writes_the_comment_and_gates_the_budget() {
 #[test]
 fn the_pre_commit_hook_refuses_a_commit_past_the_gate() {
     if !has_git() {
-        eprintln!("skipped: git is not installed");
-        return;
+        return common::skip_without("git", "the CI example runs in a git repository");
     }
     let tmp = tempfile::tempdir().unwrap();
     let work = repositories(tmp.path());
@@ -191,7 +189,7 @@ fn the_pre_commit_hook_refuses_a_commit_past_the_gate() {
     )
     .unwrap();
     let commit = |gate: &str| {
-        Command::new("git")
+        common::command("git")
             .args(["commit", "-q", "-m", "even more orders"])
             .current_dir(&work)
             .env("GIT_AUTHOR_NAME", "t")

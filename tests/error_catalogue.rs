@@ -4,7 +4,7 @@
 //! own folder.
 
 use std::path::PathBuf;
-use std::process::Command;
+mod common;
 
 #[test]
 fn every_error_in_the_catalogue_reads_as_documented() {
@@ -30,7 +30,7 @@ fn every_error_in_the_catalogue_reads_as_documented() {
             .map(|a| a.replace("{root}", &root.to_string_lossy()))
             .collect();
         let code: i32 = read("code").trim().parse().unwrap();
-        let out = Command::new(env!("CARGO_BIN_EXE_ddbcost"))
+        let out = common::ddbcost()
             .args(&args)
             .current_dir(case)
             .output()

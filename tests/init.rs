@@ -269,20 +269,23 @@ fn a_terminal_is_asked() {
         "printf 'carts\\neu-west-1\\nuser,cart\\n-\\n-\\non-demand\\n' | script -qec '{bin} init --output {}' /dev/null",
         path.display()
     );
-    let out = std::process::Command::new("bash")
-        .args(["-c", &command])
-        .current_dir(common::root())
-        .output();
-    match out {
-        Ok(o) if o.status.success() && path.exists() => {
-            let text = std::fs::read_to_string(&path).unwrap();
-            assert!(text.contains("  carts:"), "{text}");
-            assert!(text.contains("key: { partition: user, sort: cart }"));
-            let shown = String::from_utf8_lossy(&o.stdout);
-            assert!(shown.contains("Table name [my-table]"), "{shown}");
-        }
-        _ => eprintln!("skipped: script(1) is not installed to make a terminal"),
+    if !common::has_tool("script") {
+        return common::skip_without("script", "util-linux's script(1) makes a terminal");
     }
+    let o = common::command("bash")
+        .args(["-c", &command])
+        .output()
+        .unwrap();
+    assert!(
+        o.status.success() && path.exists(),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains("  carts:"), "{text}");
+    assert!(text.contains("key: { partition: user, sort: cart }"));
+    let shown = String::from_utf8_lossy(&o.stdout);
+    assert!(shown.contains("Table name [my-table]"), "{shown}");
 }
 
 /// With --interactive, the flags given are the questions' defaults: empty answers keep them.

@@ -219,7 +219,7 @@ fn a_price_directory_prices_a_replica_the_bundled_tables_cannot() {
             .run(),
     );
     // …in the environment…
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ddbcost"))
+    let out = common::ddbcost()
         .args(["estimate", &workload, "--format", "json"])
         .env("DDBCOST_PRICES", &prices_dir)
         .output()

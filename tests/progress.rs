@@ -37,15 +37,17 @@ fn a_terminal_sees_progress_and_a_pipe_does_not() {
         format!("{bin} size {file} --jobs 1"),
         format!("{bin} keys {file} --key pk --jobs 1"),
     ] {
-        let tty = std::process::Command::new("script")
-            .args(["-qec", &command, "/dev/null"])
-            .output();
-        match tty {
-            Ok(o) if o.status.success() => {
-                let text = String::from_utf8_lossy(&o.stdout);
-                assert!(text.contains("items/s"), "{command}: {text}");
-            }
-            _ => eprintln!("skipped: script(1) is not installed to make a terminal"),
+        if !common::has_tool("script") {
+            return common::skip_without("script", "util-linux's script(1) makes a terminal");
         }
+        let o = common::command("script")
+            .args(["-qec", &command, "/dev/null"])
+            // A terminal that can draw a bar (the cleared environment has no TERM).
+            .env("TERM", "xterm")
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{command}: {o:?}");
+        let text = String::from_utf8_lossy(&o.stdout);
+        assert!(text.contains("items/s"), "{command}: {text}");
     }
 }

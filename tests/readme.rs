@@ -55,13 +55,7 @@ fn every_console_block_of_the_readme_is_what_the_tool_prints() {
     assert!(blocks.len() >= 5, "the README shows its commands");
     let mut failures = Vec::new();
     for b in &blocks {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_ddbcost"))
-            .args(&b.command)
-            .current_dir(root())
-            // The README shows tables at their natural width, as piped output has them.
-            .env_remove("COLUMNS")
-            .output()
-            .unwrap();
+        let out = common::ddbcost().args(&b.command).output().unwrap();
         if !out.status.success() {
             failures.push(format!(
                 "README.md:{}: `ddbcost {}` failed: {}",
@@ -146,11 +140,7 @@ fn the_json_documents_have_the_fields_the_readme_names() {
     // them, and each is named in the README in backticks.
     let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
     let run = |args: &[&str]| -> serde_json::Value {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_ddbcost"))
-            .args(args)
-            .current_dir(root())
-            .output()
-            .unwrap();
+        let out = common::ddbcost().args(args).output().unwrap();
         assert!(out.status.success());
         serde_json::from_slice(&out.stdout).unwrap()
     };

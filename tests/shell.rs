@@ -22,13 +22,15 @@ fn completions_name_every_command() {
     let dir = tempfile::tempdir().unwrap();
     let script = dir.path().join("ddbcost.bash");
     std::fs::write(&script, &bash.stdout).unwrap();
-    match std::process::Command::new("bash")
-        .arg("-n")
-        .arg(&script)
-        .status()
-    {
-        Ok(s) => assert!(s.success(), "the bash completion script parses"),
-        Err(_) => eprintln!("skipped: no bash to check the completion script with"),
+    if common::has_tool("bash") {
+        let status = common::command("bash")
+            .arg("-n")
+            .arg(&script)
+            .status()
+            .unwrap();
+        assert!(status.success(), "the bash completion script parses");
+    } else {
+        common::skip_without("bash", "to check the completion script with");
     }
     Case::new().args(["completions", "tcsh"]).run().code(2);
 }
@@ -46,18 +48,19 @@ fn man_pages_render_for_every_command() {
         assert!(text.contains(&format!(".TH ddbcost-{c} 1")), "{c}");
     }
     // Rendered by man(1), where installed.
-    let rendered = std::process::Command::new("man")
-        .arg("-l")
-        .arg(dir.path().join("ddbcost-keys.1"))
-        .env("MANPAGER", "cat")
-        .env("MANWIDTH", "100")
-        .output();
-    match rendered {
-        Ok(o) if o.status.success() => {
-            let text = String::from_utf8_lossy(&o.stdout);
-            assert!(text.contains("--peak-rate"), "{text}");
-        }
-        _ => eprintln!("skipped: man(1) is not installed to render the pages"),
+    if common::has_tool("man") {
+        let o = common::command("man")
+            .arg("-l")
+            .arg(dir.path().join("ddbcost-keys.1"))
+            .env("MANPAGER", "cat")
+            .env("MANWIDTH", "100")
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{o:?}");
+        let text = String::from_utf8_lossy(&o.stdout);
+        assert!(text.contains("--peak-rate"), "{text}");
+    } else {
+        common::skip_without("man", "man-db renders the pages");
     }
     Case::new()
         .args(["man", "--dir", "/nonexistent/folder"])

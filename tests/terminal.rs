@@ -138,30 +138,28 @@ fn a_wide_comparison_is_shown_in_blocks_of_scenarios() {
 fn colour_only_on_a_terminal_and_never_with_no_color() {
     let bin = env!("CARGO_BIN_EXE_ddbcost");
     let run = |prefix: &str| {
-        std::process::Command::new("script")
+        common::command("script")
             .args([
                 "-qec",
                 &format!("{prefix}{bin} compare workloads/cloudshop.yaml --width 200"),
                 "/dev/null",
             ])
-            .current_dir(common::root())
-            .env_remove("NO_COLOR")
             .env("TERM", "xterm")
             .output()
     };
-    match run("") {
-        Ok(o) if o.status.success() => {
-            let text = String::from_utf8_lossy(&o.stdout);
-            // Savings in green, the totals in bold.
-            assert!(text.contains("\u{1b}[32m-315.50"), "{text}");
-            assert!(text.contains("\u{1b}[1mTOTAL"), "{text}");
-            let plain = run("NO_COLOR=1 ").unwrap();
-            let plain = String::from_utf8_lossy(&plain.stdout);
-            assert!(plain.contains("-315.50"));
-            assert!(!plain.contains('\u{1b}'), "{plain}");
-        }
-        _ => eprintln!("skipped: script(1) is not installed to make a terminal"),
+    if !common::has_tool("script") {
+        return common::skip_without("script", "util-linux's script(1) makes a terminal");
     }
+    let o = run("").unwrap();
+    assert!(o.status.success(), "{o:?}");
+    let text = String::from_utf8_lossy(&o.stdout);
+    // Savings in green, the totals in bold.
+    assert!(text.contains("\u{1b}[32m-315.50"), "{text}");
+    assert!(text.contains("\u{1b}[1mTOTAL"), "{text}");
+    let plain = run("NO_COLOR=1 ").unwrap();
+    let plain = String::from_utf8_lossy(&plain.stdout);
+    assert!(plain.contains("-315.50"));
+    assert!(!plain.contains('\u{1b}'), "{plain}");
 }
 
 /// The widest table line of a run.

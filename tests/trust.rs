@@ -607,11 +607,10 @@ fn exports_sum_to_one_month_of_one_scenario() {
 #[test]
 fn a_dash_reads_standard_input_and_writes_standard_output() {
     use std::io::Write;
-    use std::process::{Command, Stdio};
+    use std::process::Stdio;
     let run = |args: &[&str], input: &str| {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_ddbcost"))
+        let mut child = common::ddbcost()
             .args(args)
-            .current_dir(common::root())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())

@@ -103,7 +103,7 @@ fn document(
         let text = load::read_file(usage)?;
         let mut patch = load::yaml::parse_value(&text, usage)?;
         for n in prune(&mut patch, &doc) {
-            eprintln!("note: {usage}: {n}");
+            crate::output::warn(&format!("note: {usage}: {n}"));
             header.push(format!("usage not applied: {n}"));
         }
         merge_patch(&mut doc, &patch);
@@ -198,7 +198,7 @@ pub fn run(args: &TemplateImportArgs) -> Result<(), Error> {
         args.name.as_deref(),
     )?;
     for n in &imported.notes {
-        eprintln!("note: not imported: {n}");
+        crate::output::warn(&format!("note: not imported: {n}"));
     }
     // What we write must load: check it as `estimate` will read it.
     let label = args.output.as_deref().unwrap_or("the imported workload");
@@ -206,7 +206,7 @@ pub fn run(args: &TemplateImportArgs) -> Result<(), Error> {
     if args.strict && !workload.placeholders.is_empty() {
         return Err(strict_error(&workload, label));
     }
-    eprintln!(
+    crate::output::warn(&format!(
         "imported {} table(s); {} placeholder(s) to fill{}",
         workload.tables.len(),
         workload.placeholders.len(),
@@ -215,7 +215,7 @@ pub fn run(args: &TemplateImportArgs) -> Result<(), Error> {
         } else {
             format!(": {}", workload.placeholders.join(", "))
         }
-    );
+    ));
     match args.output.as_deref() {
         Some(path) if path != "-" => output::write_atomic(path, yaml.as_bytes()),
         _ => output::emit(None, &yaml),

@@ -63,13 +63,15 @@ pub(super) fn run(args: &ImportArgs) -> Result<(), Error> {
         );
     }
     let mut summary = String::new();
+    // Every region's table or none: a failure on the last leaves the folder as it was.
+    let mut batch = output::Batch::new();
     for table in import.tables.values() {
         let text = pricelist::render(table, &import);
         let path = dir.join(format!("aws-{}.yaml", table.region));
         let shown = path.display().to_string();
         // What is written must be a valid price table: read it back before writing.
         parse_price_table(&text, &shown)?;
-        output::write_atomic(&shown, text.as_bytes())?;
+        batch.add(&shown, text.as_bytes())?;
         summary.push_str(&format!(
             "aws-{}: {} prices{}{} -> {shown}\n",
             table.region,
@@ -89,8 +91,9 @@ pub(super) fn run(args: &ImportArgs) -> Result<(), Error> {
             }
         ));
     }
+    batch.commit()?;
     if !import.unmapped.is_empty() {
-        eprintln!(
+        crate::output::warn(&format!(
             "note: {} SKU(s) map to no ddbcost price{}",
             import.unmapped.len(),
             if args.verbose {
@@ -98,10 +101,10 @@ pub(super) fn run(args: &ImportArgs) -> Result<(), Error> {
             } else {
                 " (--verbose lists them)"
             }
-        );
+        ));
         if args.verbose {
             for (usage_type, sku, why) in &import.unmapped {
-                eprintln!("  {usage_type} (SKU {sku}): {why}");
+                crate::output::warn(&format!("  {usage_type} (SKU {sku}): {why}"));
             }
         }
     }

@@ -52,7 +52,8 @@ pub(super) fn run(args: &InitArgs) -> Result<(), Error> {
     };
     if let Some(path) = &args.output
         && path != "-"
-        && std::path::Path::new(path).exists()
+        // A symlink counts as there even when it dangles: replacing it is `--force`'s decision.
+        && std::fs::symlink_metadata(path).is_ok()
         && !args.force
     {
         return Err(
@@ -69,7 +70,9 @@ pub(super) fn run(args: &InitArgs) -> Result<(), Error> {
     check_prices(&text, &answers)?;
     output::emit(args.output.as_deref(), &text)?;
     if let Some(path) = args.output.as_deref().filter(|p| *p != "-") {
-        eprintln!("Wrote {path}. Replace the figures marked ←, then: ddbcost estimate {path}");
+        crate::output::warn(&format!(
+            "Wrote {path}. Replace the figures marked ←, then: ddbcost estimate {path}"
+        ));
     }
     Ok(())
 }

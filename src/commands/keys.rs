@@ -53,7 +53,7 @@ pub(super) fn run(args: &KeysArgs) -> Result<(), Error> {
     };
     if args.format != KeysFormat::Json {
         for e in &summary.examples {
-            eprintln!("warning: {e}");
+            crate::output::warn(&format!("warning: {e}"));
         }
     }
     let peaks = peaks(args, context.as_ref(), &summary)?;
@@ -76,7 +76,7 @@ pub(super) fn run(args: &KeysArgs) -> Result<(), Error> {
     match args.format {
         KeysFormat::Json => output::stream(args.output.as_deref(), &mut |out| {
             report::keys::json(&page, out)
-                .map_err(|e| Error::input(format!("cannot write the summary: {e}")))
+                .map_err(|e| Error::writing("the summary", &std::io::Error::from(e)))
         }),
         KeysFormat::Table => output::emit(args.output.as_deref(), &report::keys::table(&page)),
         KeysFormat::Markdown => {

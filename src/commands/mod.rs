@@ -425,7 +425,7 @@ fn tell_once(kind: &str, message: &str) {
         .unwrap_or_else(std::sync::PoisonError::into_inner);
     if !told.iter().any(|m| m == message) {
         told.push(message.to_string());
-        eprintln!("{kind}: {message}");
+        crate::output::warn(&format!("{kind}: {message}"));
     }
 }
 
@@ -564,16 +564,16 @@ fn export(
             };
             let (text, skipped) = report::focus::render(&[one], period);
             if skipped > 0 {
-                eprintln!(
+                crate::output::warn(&format!(
                     "warning: {skipped} line(s) whose usage is unknown have no cost and are not in the FOCUS export"
-                );
+                ));
             }
             text
         }
         Format::Html => {
             if output.is_none() {
-                eprintln!(
-                    "note: an HTML report is meant for a file: consider --output report.html"
+                crate::output::warn(
+                    "note: an HTML report is meant for a file: consider --output report.html",
                 );
             }
             report::html::render(comparison, period)
@@ -581,7 +581,7 @@ fn export(
         _ => {
             let (text, warnings) = report::finance::render(comparison, period, export.excel);
             for w in warnings {
-                eprintln!("warning: {w}");
+                crate::output::warn(&format!("warning: {w}"));
             }
             text
         }
@@ -866,16 +866,16 @@ fn forecast(args: &crate::cli::ForecastArgs) -> Result<(), Error> {
         Format::Focus => {
             let (text, skipped) = report::forecast::focus(&f);
             if skipped > 0 {
-                eprintln!(
+                crate::output::warn(&format!(
                     "warning: {skipped} line(s) whose usage is unknown have no cost and are not in the FOCUS export"
-                );
+                ));
             }
             text
         }
         Format::Html => {
             if args.output.is_none() {
-                eprintln!(
-                    "note: an HTML report is meant for a file: consider --output forecast.html"
+                crate::output::warn(
+                    "note: an HTML report is meant for a file: consider --output forecast.html",
                 );
             }
             report::forecast::html(&f, &workload.name)

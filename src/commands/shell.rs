@@ -33,12 +33,13 @@ pub(super) fn man(args: &ManArgs) -> Result<(), Error> {
         return Err(Error::usage(format!("--dir `{dir}` is not a folder"))
             .help("Consider creating it first (`mkdir -p man/man1`)."));
     }
-    let main = cmd.clone();
-    output::emit(Some(&format!("{dir}/ddbcost.1")), &page(main)?)?;
+    // Every page or none: a failure leaves the folder as it was.
+    let mut batch = output::Batch::new();
+    batch.add(&format!("{dir}/ddbcost.1"), page(cmd.clone())?.as_bytes())?;
     for sub in cmd.get_subcommands() {
         let name = format!("ddbcost-{}", sub.get_name());
         let sub = sub.clone().name(name.clone());
-        output::emit(Some(&format!("{dir}/{name}.1")), &page(sub)?)?;
+        batch.add(&format!("{dir}/{name}.1"), page(sub)?.as_bytes())?;
     }
-    Ok(())
+    batch.commit()
 }

@@ -66,7 +66,7 @@ pub(super) fn run(args: &SizeArgs) -> Result<(), Error> {
         // Streamed (constant memory) to --output, atomically, or to standard output.
         let stdin_name = stdin_copy.as_ref().map(|t| t.path().display().to_string());
         return output::stream(args.output.as_deref(), &mut |out| {
-            let broken = |e: std::io::Error| Error::input(format!("cannot write the rows: {e}"));
+            let broken = |e: std::io::Error| Error::writing("the rows", &e);
             writeln!(out, "file,line,bytes,read_units_strong,write_units").map_err(broken)?;
             let mut row = |r: scan::ItemRow| {
                 let (read, write) = (r.bytes.div_ceil(4096).max(1), r.bytes.div_ceil(1024).max(1));
@@ -79,7 +79,7 @@ pub(super) fn run(args: &SizeArgs) -> Result<(), Error> {
             };
             let summary = scan::each_item(&files, &options, &mut row)?;
             for e in &summary.examples {
-                eprintln!("warning: {e}");
+                crate::output::warn(&format!("warning: {e}"));
             }
             Ok(())
         });
@@ -94,9 +94,9 @@ pub(super) fn run(args: &SizeArgs) -> Result<(), Error> {
             .saturating_add(summary.oversized)
             .saturating_add(summary.bad);
         if read != listed {
-            eprintln!(
+            crate::output::warn(&format!(
                 "warning: the manifest lists {listed} item(s) in these files and {read} were read"
-            );
+            ));
         }
     }
     if args.as_usage {
@@ -105,7 +105,7 @@ pub(super) fn run(args: &SizeArgs) -> Result<(), Error> {
             args.table.as_deref(),
         )?;
         for e in &summary.examples {
-            eprintln!("warning: {e}");
+            crate::output::warn(&format!("warning: {e}"));
         }
         return output::emit(
             args.output.as_deref(),
@@ -114,7 +114,7 @@ pub(super) fn run(args: &SizeArgs) -> Result<(), Error> {
     }
     if args.format != Format::Json {
         for e in &summary.examples {
-            eprintln!("warning: {e}");
+            crate::output::warn(&format!("warning: {e}"));
         }
     }
     output::emit(args.output.as_deref(), &render_size(&summary, args.format))

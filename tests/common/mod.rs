@@ -17,6 +17,61 @@ pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// The environment variables a test run keeps: what finds programs, temporary folders and
+/// the locale. Everything else a developer set (`DDBCOST_PRICES`, `NO_COLOR`, `TERM`,
+/// `COLUMNS`, …) is cleared, so a test sees the same environment on every machine.
+const KEPT_ENV: &[&str] = &[
+    "PATH",
+    "HOME",
+    "TMPDIR",
+    "LANG",
+    "LC_ALL",
+    "USER",
+    "SYSTEMROOT",
+];
+
+/// A hermetic command: `program` with the environment reduced to `KEPT_ENV`, in the crate's
+/// folder. Every test that runs a program goes through this (or `Case`).
+pub fn command(program: impl AsRef<std::ffi::OsStr>) -> Command {
+    let mut cmd = Command::new(program);
+    cmd.env_clear().current_dir(root());
+    for name in KEPT_ENV {
+        if let Some(value) = std::env::var_os(name) {
+            cmd.env(name, value);
+        }
+    }
+    cmd
+}
+
+/// The `ddbcost` binary as a hermetic command.
+pub fn ddbcost() -> Command {
+    command(env!("CARGO_BIN_EXE_ddbcost"))
+}
+
+/// Whether `tool` is an executable on `PATH`.
+pub fn has_tool(tool: &str) -> bool {
+    std::env::var_os("PATH").is_some_and(|path| {
+        std::env::split_paths(&path).any(|dir| {
+            let candidate = dir.join(tool);
+            std::fs::metadata(&candidate).is_ok_and(|m| {
+                use std::os::unix::fs::PermissionsExt;
+                m.is_file() && m.permissions().mode() & 0o111 != 0
+            })
+        })
+    })
+}
+
+/// A test that needs an outside program (`tool`) and cannot run without it: skips with a
+/// message, unless `DDBCOST_REQUIRE_TOOLS=1` (set by `.ci/run`), where a missing tool fails
+/// the test, so CI never passes a check that did not run.
+#[track_caller]
+pub fn skip_without(tool: &str, why: &str) {
+    if std::env::var_os("DDBCOST_REQUIRE_TOOLS").is_some_and(|v| v == "1") {
+        panic!("{tool} is required ({why}) and DDBCOST_REQUIRE_TOOLS=1: install it");
+    }
+    eprintln!("skipped: {tool} is not installed ({why})");
+}
+
 /// A run of the binary: `Case::new().args(["estimate", "…"]).run().success().stdout_has("…")`.
 pub struct Case {
     args: Vec<String>,
@@ -60,11 +115,8 @@ impl Case {
 
     pub fn run(self) -> Outcome {
         use std::io::Write;
-        let mut child = Command::new(env!("CARGO_BIN_EXE_ddbcost"))
+        let mut child = ddbcost()
             .args(&self.args)
-            .current_dir(root())
-            // Tables at their natural width unless a test asks for one.
-            .env_remove("COLUMNS")
             .stdin(std::process::Stdio::piped())
             .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::piped())
