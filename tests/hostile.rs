@@ -84,7 +84,7 @@ fn a_workload_file_over_16_mb_is_refused_unread() {
         ])
         .run()
         .code(1)
-        .stderr_has("more than the 16777216 a workload");
+        .stderr_has("more than the 16777216 bytes (= 16 MiB) a workload");
 }
 
 #[test]

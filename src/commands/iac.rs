@@ -49,7 +49,7 @@ pub fn is_template(file: &str, args: &TemplateArgs) -> bool {
     // Only a regular file is read here (a FIFO or a device would block or never end): the
     // workload loader refuses anything else with its own message.
     let text = if path.is_file() {
-        load::read_file(file).ok()
+        load::read_input(file, load::InputKind::Template).ok()
     } else {
         None
     };
@@ -129,6 +129,15 @@ fn document(
         .filter(|(p, _)| still_todo(p))
         .collect();
     let yaml = iac::workload::to_yaml(&doc, &comments, &header);
+    // What is written must read back as the document it stands for: no text from a template
+    // (a logical id, a name, a note) may become YAML of its own.
+    let read = load::yaml::parse_value(&yaml, "the imported workload")?;
+    if let Err(at) = iac::workload::reads_back(&doc, &read) {
+        return Err(Error::input(format!(
+            "the imported workload would not read back as written ({at} differs): a bug in ddbcost"
+        ))
+        .help("Consider reporting it with the template; `--from` and the template's names help."));
+    }
     Ok((imported, yaml))
 }
 
@@ -213,7 +222,7 @@ pub fn run(args: &TemplateImportArgs) -> Result<(), Error> {
         if workload.placeholders.is_empty() {
             String::new()
         } else {
-            format!(": {}", workload.placeholders.join(", "))
+            listed(&workload.placeholders)
         }
     ));
     match args.output.as_deref() {
@@ -222,11 +231,32 @@ pub fn run(args: &TemplateImportArgs) -> Result<(), Error> {
     }
 }
 
+/// `: a, b, …` — the first ten of a list, and how many more (20,000 tables leave 40,000).
+fn listed(items: &[String]) -> String {
+    const SHOWN: usize = 10;
+    let mut text = format!(
+        ": {}",
+        items
+            .iter()
+            .take(SHOWN)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    if items.len() > SHOWN {
+        text.push_str(&format!(
+            " … and {} more",
+            items.len().saturating_sub(SHOWN)
+        ));
+    }
+    text
+}
+
 fn strict_error(workload: &Workload, label: &str) -> Error {
     Error::input(format!(
-        "{} placeholder(s) still to fill: {}",
+        "{} placeholder(s) still to fill{}",
         workload.placeholders.len(),
-        workload.placeholders.join(", ")
+        listed(&workload.placeholders)
     ))
     .file(label)
     .help("Consider filling them with `--usage USAGE.yaml` (see the README's import section), or leaving out `--strict`.")
@@ -241,7 +271,12 @@ pub fn workload(
     args: &TemplateArgs,
     prices: Option<&str>,
 ) -> Result<(Workload, SettingsOverrides), Error> {
-    let (_, yaml) = document(&[file.to_string()], args, prices, None)?;
+    let (imported, yaml) = document(&[file.to_string()], args, prices, None)?;
+    // What the template did not give is said here as `import` says it: an estimate of a
+    // template must not hide that part of it was skipped.
+    for n in &imported.notes {
+        crate::output::warn(&format!("note: not imported: {n}"));
+    }
     let label = match &args.usage {
         Some(u) => format!("{file} + {u} (imported)"),
         None => format!("{file} (imported)"),

@@ -120,11 +120,7 @@ fn price_id(region: &str) -> Result<String, Error> {
 
 /// DynamoDB's rule for table and index names.
 fn check_name(what: &str, name: &str) -> Result<(), Error> {
-    let ok = (3..=255).contains(&name.len())
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'));
-    if ok {
+    if crate::model::is_dynamodb_name(name) {
         Ok(())
     } else {
         Err(Error::usage(format!(

@@ -11,8 +11,12 @@ use super::{Options, cloudformation};
 use crate::error::Error;
 use crate::load::yaml;
 
-/// How deep nested stacks are followed.
+/// How deep nested stacks are followed (CloudFormation's own limit is 5 levels; CDK apps
+/// rarely pass 3).
 const MAX_NESTING: usize = 8;
+/// Stacks imported from one folder, nested ones included: a nested stack used by many parents
+/// is imported once for each, and this stops a fan-out that multiplies at every level.
+const MAX_STACKS: usize = 1_000;
 
 /// Imports every stack in the `cdk.out` folder `dir`.
 ///
@@ -38,21 +42,39 @@ pub fn import(dir: &Path, options: &Options, out: &mut super::Imported) -> Resul
     for name in &files {
         let path = dir.join(name);
         let file = path.display().to_string();
-        let text = crate::load::read_file(&file)?;
+        let text = crate::load::read_input(&file, crate::load::InputKind::Template)?;
         templates.push((
             name.clone(),
             file.clone(),
             yaml::parse_template(&text, &file)?,
         ));
     }
-    // Nested templates are reached from their parents, not read on their own.
+    // Nested templates are reached from their parents, not read on their own; a template
+    // only ever reached from a cycle of templates that nest each other has no parent outside
+    // it, and is read on its own (with a note), so no table is lost.
     let nested: Vec<String> = templates
         .iter()
         .flat_map(|(_, _, t)| nested_stacks(&t.value))
         .map(|(asset, _)| asset)
         .collect();
+    let mut walk = Walk {
+        templates: &templates,
+        reached: std::collections::HashSet::new(),
+        stacks: 0,
+    };
     for (name, _, _) in templates.iter().filter(|(n, _, _)| !nested.contains(n)) {
-        follow(name, &templates, options, out, 0);
+        walk.follow(name, options, out, &mut Vec::new());
+    }
+    for (name, file, _) in &templates {
+        if !walk.reached.contains(name.as_str()) {
+            out.notes.push(super::Note {
+                file: file.clone(),
+                line: None,
+                path: name.clone(),
+                message: "nested only by templates that it nests itself (a cycle): read as a stack of its own".into(),
+            });
+            walk.follow(name, options, out, &mut Vec::new());
+        }
     }
     Ok(())
 }
@@ -76,30 +98,66 @@ fn nested_stacks(doc: &Value) -> Vec<(String, Value)> {
         .collect()
 }
 
-fn follow(
-    name: &str,
-    templates: &[(String, String, yaml::Template)],
-    options: &Options,
-    out: &mut super::Imported,
-    depth: usize,
-) {
-    let Some((_, file, t)) = templates.iter().find(|(n, _, _)| n == name) else {
-        return;
-    };
-    cloudformation::import_doc(&t.value, file, &t.lines, options, "", out);
-    if depth >= MAX_NESTING {
-        return;
-    }
-    let parent = cloudformation::Cfn::new(&t.value, file, &t.lines, options, "");
-    for (asset, params) in nested_stacks(&t.value) {
-        let mut child = options.clone();
-        if let Some(p) = params.as_object() {
-            for (k, v) in p {
-                if let Ok(Value::String(s)) = parent.eval(v) {
-                    child.parameters.push((k.clone(), s));
+/// Follows nested stacks from a template, each chain without repeats.
+struct Walk<'a> {
+    templates: &'a [(String, String, yaml::Template)],
+    reached: std::collections::HashSet<&'a str>,
+    stacks: usize,
+}
+
+impl<'a> Walk<'a> {
+    fn follow(
+        &mut self,
+        name: &str,
+        options: &Options,
+        out: &mut super::Imported,
+        chain: &mut Vec<String>,
+    ) {
+        let templates = self.templates;
+        let Some((n, file, t)) = templates.iter().find(|(n, _, _)| n == name) else {
+            return;
+        };
+        let stop = |why: String| super::Note {
+            file: file.clone(),
+            line: None,
+            path: name.to_string(),
+            message: why,
+        };
+        if chain.iter().any(|c| c == name) {
+            out.notes.push(stop(format!(
+                "nests itself ({} → {name}): not followed again",
+                chain.join(" → ")
+            )));
+            return;
+        }
+        if self.stacks >= MAX_STACKS {
+            out.notes.push(stop(format!(
+                "more than {MAX_STACKS} stacks in one folder (nested stacks that multiply?): not read"
+            )));
+            return;
+        }
+        self.stacks = self.stacks.saturating_add(1);
+        self.reached.insert(n.as_str());
+        cloudformation::import_doc(&t.value, file, &t.lines, options, "", out);
+        if chain.len() >= MAX_NESTING {
+            out.notes.push(stop(format!(
+                "nested more than {MAX_NESTING} deep: its nested stacks are not read"
+            )));
+            return;
+        }
+        let parent = cloudformation::Cfn::new(&t.value, file, &t.lines, options, "");
+        chain.push(name.to_string());
+        for (asset, params) in nested_stacks(&t.value) {
+            let mut child = options.clone();
+            if let Some(p) = params.as_object() {
+                for (k, v) in p {
+                    if let Ok(Value::String(s)) = parent.eval(v) {
+                        child.parameters.push((k.clone(), s));
+                    }
                 }
             }
+            self.follow(&asset, &child, out, chain);
         }
-        follow(&asset, templates, &child, out, depth.saturating_add(1));
+        chain.pop();
     }
 }

@@ -4,10 +4,12 @@
 //! evaluated where their inputs are known — parameters (defaults or `--parameter`), mappings,
 //! conditions, `AWS::Region` (`--region`), references to tables — and reported otherwise.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 
 use serde_json::{Map, Value};
 
+use super::budget::Budget;
 use super::{Billing, Dim, IndexDef, Note, Options, Projection, TableDef, stream_view, whole};
 use crate::error::Error;
 use crate::load::yaml;
@@ -26,6 +28,12 @@ pub struct Cfn<'a> {
     region: Option<String>,
     /// Path prefix of `Resources` in the file (`resources.Resources` in serverless.yml).
     prefix: String,
+    /// Cycles, depth and expansion of the intrinsics.
+    budget: Budget,
+    /// Conditions and resource names are pure: each is evaluated once, so definitions that
+    /// use the previous one twice cost linear, not exponential, time.
+    conditions_seen: RefCell<HashMap<String, bool>>,
+    names_seen: RefCell<HashMap<String, Value>>,
 }
 
 const NO_VALUE: &str = "\u{0}AWS::NoValue";
@@ -65,6 +73,9 @@ impl<'a> Cfn<'a> {
             resources: get("Resources"),
             region: options.region.clone(),
             prefix: prefix.to_string(),
+            budget: Budget::new(),
+            conditions_seen: RefCell::default(),
+            names_seen: RefCell::default(),
         }
     }
 
@@ -100,6 +111,23 @@ impl<'a> Cfn<'a> {
     /// The name a `Ref` to resource `id` evaluates to: a table's literal `TableName`, else
     /// its logical id (which is how imported tables without a name are called).
     fn resource_name(&self, id: &str) -> Result<Value, Unresolved> {
+        if let Some(known) = self.names_seen.borrow().get(id) {
+            return Ok(known.clone());
+        }
+        let name = {
+            let _level = self.budget.enter(&format!("Resources.{id}"))?;
+            self.resource_name_once(id)
+        };
+        // Only values are remembered: a failure may depend on how deep it was reached.
+        if let Ok(v) = &name {
+            self.names_seen
+                .borrow_mut()
+                .insert(id.to_string(), v.clone());
+        }
+        name
+    }
+
+    fn resource_name_once(&self, id: &str) -> Result<Value, Unresolved> {
         let r = &self.resources[id];
         let kind = r.get("Type").and_then(Value::as_str).unwrap_or("");
         if kind.starts_with("AWS::DynamoDB::") || kind == "AWS::Serverless::SimpleTable" {
@@ -132,11 +160,23 @@ impl<'a> Cfn<'a> {
     }
 
     fn condition(&self, name: &str) -> Result<bool, Unresolved> {
+        if let Some(known) = self.conditions_seen.borrow().get(name) {
+            return Ok(*known);
+        }
         let c = self
             .conditions
             .get(name)
             .ok_or_else(|| format!("condition `{name}` is not defined"))?;
-        self.truth(c)
+        let value = {
+            let _level = self.budget.enter(&format!("condition `{name}`"))?;
+            self.truth(c)
+        };
+        if let Ok(b) = value {
+            self.conditions_seen
+                .borrow_mut()
+                .insert(name.to_string(), b);
+        }
+        value
     }
 
     fn truth(&self, v: &Value) -> Result<bool, Unresolved> {
@@ -186,7 +226,7 @@ impl<'a> Cfn<'a> {
             rest = &after[end.saturating_add(1)..];
         }
         out.push_str(rest);
-        Ok(out)
+        self.budget.text(out)
     }
 
     /// Evaluates the intrinsics in `v`.
@@ -194,6 +234,7 @@ impl<'a> Cfn<'a> {
     /// # Errors
     /// An intrinsic whose inputs are not known before deployment, with the reason.
     pub fn eval(&self, v: &Value) -> Result<Value, Unresolved> {
+        let _level = self.budget.step()?;
         match v {
             Value::Array(items) => {
                 let mut out = Vec::new();
@@ -258,7 +299,8 @@ impl<'a> Cfn<'a> {
                         .iter()
                         .map(|p| self.text(p))
                         .collect::<Result<Vec<_>, _>>()
-                        .map(|p| Value::String(p.join(&delim))),
+                        .and_then(|p| self.budget.text(p.join(&delim)))
+                        .map(Value::String),
                     _ => Err("`Fn::Join` joins a list".into()),
                 }
             }),

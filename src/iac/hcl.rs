@@ -5,28 +5,69 @@
 //! call, a conditional) is reported with its file and line and the attribute skipped. The
 //! resources then read exactly as a plan's (`terraform`).
 
+use std::collections::HashMap;
+
 use hcl::expr::{Expression, TemplateExpr, TraversalOperator};
 use hcl::structure::{Block, Body};
 use serde_json::{Map, Value, json};
 
 use super::Note;
+use super::budget::Budget;
 use crate::error::Error;
 
 /// An expression kept for the second pass: a reference (`a.b.c`) or a template with
 /// references, and the line it is on.
 const EXPR: &str = "\u{1}expr";
 
-/// The 1-based line of the first line at or after `from` that starts (after spaces) with
-/// `word`.
-fn line_of(text: &str, from: usize, word: &str) -> Option<usize> {
-    text.lines()
-        .enumerate()
-        .skip(from.saturating_sub(1))
-        .find(|(_, l)| {
+/// Where words start lines, built in one pass so that finding an attribute's line costs a
+/// binary search, not a scan of the file (a 1 MB `.tf` has tens of thousands of them).
+struct Lines {
+    /// First word of a line (`read_capacity`, `resource`, `ttl`) → its 1-based line numbers.
+    starts: HashMap<String, Vec<usize>>,
+    /// `"kind" "name"` of each `resource` header → its line.
+    headers: HashMap<(String, String), usize>,
+}
+
+impl Lines {
+    fn new(text: &str) -> Self {
+        let mut starts: HashMap<String, Vec<usize>> = HashMap::new();
+        let mut headers = HashMap::new();
+        for (i, l) in text.lines().enumerate() {
+            let n = i.saturating_add(1);
             let t = l.trim_start();
-            t.starts_with(word) && t[word.len()..].trim_start().starts_with(['=', '{', ' '])
-        })
-        .map(|(i, _)| i.saturating_add(1))
+            let word: String = t
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || matches!(c, '_' | '-'))
+                .collect();
+            if word.is_empty() {
+                continue;
+            }
+            let after = t[word.len()..].trim_start();
+            if word == "resource" {
+                let labels: Vec<&str> = after.split('"').skip(1).step_by(2).take(2).collect();
+                if let [kind, name] = labels.as_slice() {
+                    headers
+                        .entry(((*kind).to_string(), (*name).to_string()))
+                        .or_insert(n);
+                }
+            }
+            if after.is_empty()
+                || after.starts_with(['=', '{', '"'])
+                || t[word.len()..].starts_with(' ')
+            {
+                starts.entry(word).or_default().push(n);
+            }
+        }
+        Lines { starts, headers }
+    }
+
+    /// The 1-based line of the first line at or after `from` that starts (after spaces) with
+    /// `word`.
+    fn line_of(&self, from: usize, word: &str) -> Option<usize> {
+        let lines = self.starts.get(word)?;
+        let at = lines.partition_point(|l| *l < from);
+        lines.get(at).copied()
+    }
 }
 
 fn traversal_text(t: &hcl::expr::Traversal) -> Option<String> {
@@ -89,7 +130,7 @@ fn literal(e: &Expression, line: Option<usize>) -> Result<Value, String> {
 /// A block's body as a plan's `values`: attributes by name, nested blocks as lists.
 fn values(
     body: &Body,
-    text: &str,
+    lines: &Lines,
     from: usize,
     at: &str,
     file: &str,
@@ -98,7 +139,7 @@ fn values(
     let mut m = Map::new();
     for a in body.attributes() {
         let key = a.key.as_str();
-        let line = line_of(text, from, key);
+        let line = lines.line_of(from, key);
         match literal(&a.expr, line) {
             Ok(v) => {
                 m.insert(key.to_string(), v);
@@ -113,10 +154,10 @@ fn values(
     }
     for b in body.blocks() {
         let key = b.identifier.as_str();
-        let inner_from = line_of(text, from, key).unwrap_or(from);
+        let inner_from = lines.line_of(from, key).unwrap_or(from);
         let v = values(
             &b.body,
-            text,
+            lines,
             inner_from,
             &format!("{at}.{key}"),
             file,
@@ -133,7 +174,7 @@ fn values(
 }
 
 /// A resource block's address and header line.
-fn resource(b: &Block, text: &str) -> Option<(String, String, usize)> {
+fn resource(b: &Block, lines: &Lines) -> Option<(String, String, usize)> {
     if b.identifier.as_str() != "resource" {
         return None;
     }
@@ -141,37 +182,53 @@ fn resource(b: &Block, text: &str) -> Option<(String, String, usize)> {
         return None;
     };
     let (kind, name) = (kind.as_str(), name.as_str());
-    let header = text
-        .lines()
-        .position(|l| {
-            let t = l.trim_start();
-            t.starts_with("resource")
-                && t.contains(&format!("\"{kind}\""))
-                && t.contains(&format!("\"{name}\""))
-        })
-        .map_or(1, |i| i.saturating_add(1));
+    let header = lines
+        .headers
+        .get(&(kind.to_string(), name.to_string()))
+        .copied()
+        .unwrap_or(1);
     Some((kind.to_string(), format!("{kind}.{name}"), header))
 }
 
-/// The value a reference (`aws_dynamodb_table.orders.name`) ends at, among `resources`.
-fn follow(reference: &str, resources: &[(String, String, Value)], depth: usize) -> Option<String> {
-    if depth > 4 {
-        return None;
+/// The resources of a file by address, and the budget their references are followed in.
+struct Resources<'a> {
+    all: &'a [(String, String, Value)],
+    by_address: HashMap<&'a str, usize>,
+    budget: Budget,
+}
+
+impl<'a> Resources<'a> {
+    fn new(all: &'a [(String, String, Value)]) -> Self {
+        Resources {
+            all,
+            by_address: all
+                .iter()
+                .enumerate()
+                .map(|(i, (_, a, _))| (a.as_str(), i))
+                .collect(),
+            budget: Budget::new(),
+        }
     }
+}
+
+/// The value a reference (`aws_dynamodb_table.orders.name`) ends at, among `resources`: a
+/// reference that reaches itself, or one that fans out past the budget, ends nowhere.
+fn follow(reference: &str, resources: &Resources<'_>) -> Option<String> {
+    let _level = resources.budget.enter(reference).ok()?;
     let (address, attribute) = reference.rsplit_once('.')?;
-    let (kind, _, values) = resources.iter().find(|(_, a, _)| a == address)?;
+    let (kind, _, values) = &resources.all[*resources.by_address.get(address)?];
     // A table's `id` is its name.
     let attribute = if kind == "aws_dynamodb_table" && attribute == "id" {
         "name"
     } else {
         attribute
     };
-    resolve(values.get(attribute)?, resources, depth.saturating_add(1))
-        .and_then(|v| v.as_str().map(str::to_string))
+    resolve(values.get(attribute)?, resources).and_then(|v| v.as_str().map(str::to_string))
 }
 
 /// `v` with its markers resolved, or `None` when one cannot be.
-fn resolve(v: &Value, resources: &[(String, String, Value)], depth: usize) -> Option<Value> {
+fn resolve(v: &Value, resources: &Resources<'_>) -> Option<Value> {
+    let _level = resources.budget.step().ok()?;
     match v {
         Value::Object(m) if m.contains_key(EXPR) => {
             let expr = m[EXPR].as_str()?;
@@ -182,25 +239,25 @@ fn resolve(v: &Value, resources: &[(String, String, Value)], depth: usize) -> Op
                     out.push_str(&rest[..start]);
                     let after = &rest[start.saturating_add(2)..];
                     let end = after.find('}')?;
-                    out.push_str(&follow(after[..end].trim(), resources, depth)?);
+                    out.push_str(&follow(after[..end].trim(), resources)?);
                     rest = &after[end.saturating_add(1)..];
                 }
                 out.push_str(rest);
-                Some(Value::String(out))
+                resources.budget.text(out).ok().map(Value::String)
             } else {
-                follow(expr, resources, depth).map(Value::String)
+                follow(expr, resources).map(Value::String)
             }
         }
         Value::Object(m) => {
             let mut out = Map::new();
             for (k, x) in m {
-                out.insert(k.clone(), resolve(x, resources, depth)?);
+                out.insert(k.clone(), resolve(x, resources)?);
             }
             Some(Value::Object(out))
         }
         Value::Array(a) => a
             .iter()
-            .map(|x| resolve(x, resources, depth))
+            .map(|x| resolve(x, resources))
             .collect::<Option<Vec<_>>>()
             .map(Value::Array),
         other => Some(other.clone()),
@@ -211,7 +268,7 @@ fn resolve(v: &Value, resources: &[(String, String, Value)], depth: usize) -> Op
 fn settle(
     v: &Value,
     at: &str,
-    resources: &[(String, String, Value)],
+    resources: &Resources<'_>,
     file: &str,
     notes: &mut Vec<Note>,
 ) -> Value {
@@ -222,7 +279,7 @@ fn settle(
                 if let Value::Object(inner) = x
                     && inner.contains_key(EXPR)
                 {
-                    match resolve(x, resources, 0) {
+                    match resolve(x, resources) {
                         Some(r) => {
                             out.insert(k.clone(), r);
                         }
@@ -264,21 +321,23 @@ pub fn import(text: &str, file: &str, out: &mut super::Imported) -> Result<(), E
             .file(file)
             .help("Consider `terraform validate`, or `terraform show -json plan.out` and `--from terraform-plan`.")
     })?;
+    let lines = Lines::new(text);
     let mut notes = Vec::new();
     let mut resources = Vec::new();
     for b in body.blocks() {
-        if let Some((kind, address, line)) = resource(b, text) {
-            let v = values(&b.body, text, line, &address, file, &mut notes);
+        if let Some((kind, address, line)) = resource(b, &lines) {
+            let v = values(&b.body, &lines, line, &address, file, &mut notes);
             resources.push((kind, address, v));
         } else if b.identifier.as_str() == "module" {
             notes.push(Note {
                 file: file.to_string(),
-                line: line_of(text, 1, "module").and_then(|l| u64::try_from(l).ok()),
+                line: lines.line_of(1, "module").and_then(|l| u64::try_from(l).ok()),
                 path: "module".into(),
                 message: "modules are read from a plan (`terraform show -json plan.out`), not from `.tf` files; skipped".into(),
             });
         }
     }
+    let index = Resources::new(&resources);
     let settled: Vec<Value> = resources
         .iter()
         .map(|(kind, address, v)| {
@@ -286,26 +345,24 @@ pub fn import(text: &str, file: &str, out: &mut super::Imported) -> Result<(), E
                 "address": address,
                 "mode": "managed",
                 "type": kind,
-                "values": settle(v, address, &resources, file, &mut notes),
+                "values": settle(v, address, &index, file, &mut notes),
             })
         })
         .collect();
     // Read like a plan, with the notes' lines from this file.
     let plan = json!({ "format_version": "1.2", "planned_values": { "root_module": { "resources": settled } } });
     let mut imported = super::Imported::default();
-    let plan_text = serde_json::to_string(&plan).unwrap_or_default();
-    super::terraform::import(&plan_text, file, &mut imported)?;
+    super::terraform::import_plan(&plan, file, &mut imported)?;
     for t in &mut imported.tables {
-        let line = resources
-            .iter()
-            .find(|(_, a, _)| *a == t.logical_id)
-            .and_then(|(_, a, _)| {
-                text.lines().position(|l| {
-                    l.contains(&format!("\"{}\"", a.rsplit('.').next().unwrap_or("")))
-                })
-            })
-            .map(|i| i.saturating_add(1));
-        if let Some(l) = line {
+        let header = index.by_address.get(t.logical_id.as_str()).map(|i| {
+            let (kind, address, _) = &resources[*i];
+            let name = address.rsplit('.').next().unwrap_or("");
+            lines
+                .headers
+                .get(&(kind.clone(), name.to_string()))
+                .copied()
+        });
+        if let Some(Some(l)) = header {
             t.origin = format!("{file}:{l} {} (aws_dynamodb_table)", t.logical_id);
         }
     }

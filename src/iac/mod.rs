@@ -5,6 +5,7 @@
 //! the usage a template cannot know. Anything not understood is reported as a `Note` with its
 //! file, line (where the format has lines) and path, and skipped — never guessed.
 
+pub mod budget;
 pub mod cdk;
 pub mod cloudformation;
 pub mod hcl;
@@ -250,7 +251,10 @@ pub fn import(
         let text = if path.is_dir() {
             None
         } else {
-            Some(crate::load::read_file(input)?)
+            Some(crate::load::read_input(
+                input,
+                crate::load::InputKind::Template,
+            )?)
         };
         let kind = match from {
             Some(k) => k,
@@ -266,6 +270,7 @@ pub fn import(
         }
         out.files.push((input.clone(), kind));
     }
+    settle_names(&mut out);
     let mut seen = std::collections::HashSet::new();
     for t in &out.tables {
         if !seen.insert(t.name.clone()) {
@@ -276,6 +281,61 @@ pub fn import(
         }
     }
     Ok(out)
+}
+
+/// A table name an intrinsic or a variable produced that DynamoDB would refuse is said in a
+/// note; one that no workload could hold (empty, over 255 bytes — a name that doubled at each
+/// level — or with control characters such as a newline) is replaced by the input's own id
+/// for the table, made of allowed characters. A name the input did not state (a Terraform
+/// address standing for an unknown name) is a label and kept.
+fn settle_names(out: &mut Imported) {
+    for (i, t) in out.tables.iter_mut().enumerate() {
+        if crate::model::is_dynamodb_name(&t.name) {
+            continue;
+        }
+        let unusable =
+            t.name.is_empty() || t.name.len() > 255 || t.name.chars().any(char::is_control);
+        if !unusable && t.name == t.logical_id {
+            continue;
+        }
+        let shown: String = t.name.chars().take(60).collect();
+        let ellipsis = if t.name.chars().count() > 60 {
+            "…"
+        } else {
+            ""
+        };
+        let mut message = format!(
+            "table name {shown:?}{ellipsis} is not a DynamoDB name (3 to 255 of a-z A-Z 0-9 _ . -): DynamoDB would refuse it"
+        );
+        if unusable {
+            let cleaned: String = t
+                .logical_id
+                .chars()
+                .map(|c| {
+                    if c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-') {
+                        c
+                    } else {
+                        '-'
+                    }
+                })
+                .take(255)
+                .collect();
+            // The input's own id is a label (as a Terraform address is), kept even if short.
+            let replacement = if !cleaned.is_empty() {
+                cleaned
+            } else {
+                format!("table-{}", i.saturating_add(1))
+            };
+            message.push_str(&format!("; named `{replacement}` here"));
+            t.name = replacement;
+        }
+        out.notes.push(Note {
+            file: t.origin.clone(),
+            line: None,
+            path: t.logical_id.clone(),
+            message,
+        });
+    }
 }
 
 /// Attaches an Application Auto Scaling target to the table or GSI its resource id names

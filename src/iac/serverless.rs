@@ -5,12 +5,10 @@
 
 use serde_json::Value;
 
-use super::{Options, cloudformation};
+use super::budget::Budget;
+use super::{Note, Options, cloudformation};
 use crate::error::Error;
 use crate::load::yaml;
-
-/// How deep `${self:…}` may refer through other variables.
-const MAX_DEPTH: usize = 10;
 
 /// Imports the tables of `serverless.yml` (`text`, read from `file`).
 ///
@@ -28,14 +26,15 @@ pub fn import(
             .file(file)
             .help("Consider a `resources: { Resources: … }` block with the tables, or `--from cloudformation`."));
     };
-    let resolved = resolve(&resources, &t.value, options, 0);
+    let resolver = Resolver {
+        doc: &t.value,
+        options,
+        budget: Budget::new(),
+        notes: std::cell::RefCell::default(),
+    };
+    let resolved = resolver.resolve(&resources);
     let region = options.region.clone().or_else(|| {
-        match resolve(
-            t.value.pointer("/provider/region").unwrap_or(&Value::Null),
-            &t.value,
-            options,
-            0,
-        ) {
+        match resolver.resolve(t.value.pointer("/provider/region").unwrap_or(&Value::Null)) {
             Value::String(s) => Some(s),
             _ => None,
         }
@@ -44,100 +43,204 @@ pub fn import(
         region,
         ..options.clone()
     };
+    for message in resolver.notes.into_inner() {
+        out.notes.push(Note {
+            file: file.to_string(),
+            line: None,
+            path: "provider.stage".into(),
+            message,
+        });
+    }
     cloudformation::import_doc(&resolved, file, &t.lines, &options, "resources", out);
     Ok(())
 }
 
-/// `v` with every Serverless variable replaced by its literal value, or by an unresolved
-/// marker that the CloudFormation reader reports where the value is used.
-fn resolve(v: &Value, doc: &Value, options: &Options, depth: usize) -> Value {
-    match v {
-        Value::String(s) if s.contains("${") => resolve_text(s, doc, options, depth),
-        Value::Array(a) => {
-            Value::Array(a.iter().map(|x| resolve(x, doc, options, depth)).collect())
-        }
-        Value::Object(m) => Value::Object(
-            m.iter()
-                .map(|(k, x)| (k.clone(), resolve(x, doc, options, depth)))
-                .collect(),
-        ),
-        other => other.clone(),
-    }
+/// Resolves Serverless variables against the file itself, within a budget (a `${self:}`
+/// that reaches itself is a cycle; one that fans out stops at the step budget).
+struct Resolver<'a> {
+    doc: &'a Value,
+    options: &'a Options,
+    budget: Budget,
+    /// What was assumed (the default stage), said once each.
+    notes: std::cell::RefCell<Vec<String>>,
 }
 
 fn unresolved(why: String) -> Value {
     serde_json::json!({ "ddbcost::Unresolved": why })
 }
 
-fn resolve_text(s: &str, doc: &Value, options: &Options, depth: usize) -> Value {
-    if depth > MAX_DEPTH {
-        return unresolved(format!("`{s}` refers to itself"));
-    }
-    let mut out = String::new();
-    let mut rest = s;
-    while let Some(start) = rest.find("${") {
-        out.push_str(&rest[..start]);
-        let after = &rest[start.saturating_add(2)..];
-        let Some(end) = after.find('}') else {
-            return unresolved(format!("`{s}` has an unclosed `${{`"));
+fn is_unresolved(v: &Value) -> bool {
+    v.get("ddbcost::Unresolved").is_some()
+}
+
+impl Resolver<'_> {
+    /// `v` with every Serverless variable replaced by its literal value, or by an unresolved
+    /// marker that the CloudFormation reader reports where the value is used.
+    fn resolve(&self, v: &Value) -> Value {
+        let _level = match self.budget.step() {
+            Ok(level) => level,
+            Err(why) => return unresolved(why),
         };
-        let var = after[..end].trim();
-        let (source, fallback) = match var.split_once(',') {
-            Some((v, d)) => (
-                v.trim(),
-                Some(d.trim().trim_matches(['\'', '"']).to_string()),
+        match v {
+            Value::String(s) if s.contains("${") => self.text(s),
+            Value::Array(a) => Value::Array(a.iter().map(|x| self.resolve(x)).collect()),
+            Value::Object(m) => Value::Object(
+                m.iter()
+                    .map(|(k, x)| (k.clone(), self.resolve(x)))
+                    .collect(),
             ),
-            None => (var, None),
-        };
-        let value = if let Some(path) = source.strip_prefix("self:") {
-            let pointer = format!("/{}", path.replace('.', "/"));
-            match doc.pointer(&pointer) {
-                Some(v) => match resolve(v, doc, options, depth.saturating_add(1)) {
-                    Value::String(t) => Some(t),
-                    Value::Object(m) if m.contains_key("ddbcost::Unresolved") => {
-                        return Value::Object(m);
-                    }
-                    other => Some(other.to_string()),
-                },
-                None => None,
+            other => other.clone(),
+        }
+    }
+
+    /// A string with variables: each `${…}` resolved, the result kept within the text budget.
+    fn text(&self, s: &str) -> Value {
+        let mut out = String::new();
+        let mut rest = s;
+        while let Some(start) = rest.find("${") {
+            out.push_str(&rest[..start]);
+            let after = &rest[start.saturating_add(2)..];
+            let Some(end) = closing(after) else {
+                return unresolved(format!("`{s}` has an unclosed `${{`"));
+            };
+            match self.variable(after[..end].trim()) {
+                Ok(v) => out.push_str(&v),
+                Err(marker) => return marker,
             }
-        } else if let Some(name) = source.strip_prefix("opt:") {
-            options
-                .parameters
-                .iter()
-                .find(|(n, _)| n == name)
-                .map(|(_, v)| v.clone())
-        } else if source == "sls:stage" {
-            options
-                .parameters
-                .iter()
-                .find(|(n, _)| n == "stage")
-                .map(|(_, v)| v.clone())
-                .or_else(|| {
-                    match resolve(
-                        doc.pointer("/provider/stage")?,
-                        doc,
-                        options,
-                        depth.saturating_add(1),
-                    ) {
-                        Value::String(s) => Some(s),
-                        _ => None,
-                    }
-                })
-                .or_else(|| Some("dev".into()))
-        } else {
-            None
-        };
-        match value.or(fallback) {
-            Some(v) => out.push_str(&v),
-            None => {
-                return unresolved(format!(
-                    "Serverless variable `${{{var}}}` is not a literal in this file (give `opt:` values with `--parameter NAME=VALUE`)"
-                ));
+            rest = &after[end.saturating_add(1)..];
+        }
+        out.push_str(rest);
+        match self.budget.text(out) {
+            Ok(text) => Value::String(text),
+            Err(why) => unresolved(why),
+        }
+    }
+
+    /// One variable with its fallbacks (`${opt:stage, self:provider.stage, 'dev'}`): each
+    /// source in turn, a quoted literal as it is, a bare one as a source.
+    fn variable(&self, var: &str) -> Result<String, Value> {
+        let sources = split_sources(var);
+        for (i, source) in sources.iter().enumerate() {
+            let source = source.trim();
+            if let Some(literal) = quoted(source) {
+                return Ok(literal.to_string());
+            }
+            // A bare fallback that names no source (`10`, `dev`) is its own value.
+            if i > 0 && !source.is_empty() && !source.contains([':', '(']) {
+                return Ok(source.to_string());
+            }
+            match self.source(source)? {
+                Some(v) => return Ok(v),
+                None => continue,
             }
         }
-        rest = &after[end.saturating_add(1)..];
+        let only = sources.len() == 1;
+        Err(unresolved(format!(
+            "Serverless variable `${{{var}}}` {} (give `opt:` values with `--parameter NAME=VALUE`)",
+            if only {
+                "is not a literal in this file"
+            } else {
+                "has no source that is a literal in this file"
+            }
+        )))
     }
-    out.push_str(rest);
-    Value::String(out)
+
+    /// A source's value, `None` when it has none here (the next fallback is tried), an
+    /// unresolved marker when it cannot be read at all.
+    fn source(&self, source: &str) -> Result<Option<String>, Value> {
+        if let Some(path) = source.strip_prefix("self:") {
+            let pointer = format!("/{}", path.replace('.', "/"));
+            let Some(v) = self.doc.pointer(&pointer) else {
+                return Ok(None);
+            };
+            let _level = self
+                .budget
+                .enter(&format!("${{self:{path}}}"))
+                .map_err(unresolved)?;
+            return match self.resolve(v) {
+                Value::String(t) => Ok(Some(t)),
+                m if is_unresolved(&m) => Err(m),
+                other => Ok(Some(other.to_string())),
+            };
+        }
+        if let Some(name) = source.strip_prefix("opt:") {
+            return Ok(self.parameter(name));
+        }
+        if source == "sls:stage" {
+            if let Some(stage) = self.parameter("stage") {
+                return Ok(Some(stage));
+            }
+            if let Some(v) = self.doc.pointer("/provider/stage") {
+                let _level = self
+                    .budget
+                    .enter("${self:provider.stage}")
+                    .map_err(unresolved)?;
+                return match self.resolve(v) {
+                    Value::String(s) => Ok(Some(s)),
+                    m if is_unresolved(&m) => Err(m),
+                    other => Ok(Some(other.to_string())),
+                };
+            }
+            // The Framework's own default, said rather than assumed silently.
+            let mut notes = self.notes.borrow_mut();
+            let note = "no stage given (`--parameter stage=NAME`) or set (`provider.stage`): the Serverless Framework's default `dev` is used".to_string();
+            if !notes.contains(&note) {
+                notes.push(note);
+            }
+            return Ok(Some("dev".into()));
+        }
+        Err(unresolved(format!(
+            "Serverless variable source `{source}` is read only at deployment (give `opt:` values with `--parameter NAME=VALUE`)"
+        )))
+    }
+
+    fn parameter(&self, name: &str) -> Option<String> {
+        self.options
+            .parameters
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.clone())
+    }
+}
+
+/// The end of a variable: the `}` that closes it, past nested `${…}`.
+fn closing(after: &str) -> Option<usize> {
+    let mut depth = 0usize;
+    let bytes = after.as_bytes();
+    for (i, b) in bytes.iter().enumerate() {
+        match b {
+            b'{' => depth = depth.saturating_add(1),
+            b'}' if depth == 0 => return Some(i),
+            b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// A variable's comma-separated sources, commas inside quotes kept.
+fn split_sources(var: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut quote = None;
+    let mut from = 0;
+    for (i, c) in var.char_indices() {
+        match (quote, c) {
+            (None, '\'' | '"') => quote = Some(c),
+            (Some(q), c) if c == q => quote = None,
+            (None, ',') => {
+                out.push(&var[from..i]);
+                from = i.saturating_add(1);
+            }
+            _ => {}
+        }
+    }
+    out.push(&var[from..]);
+    out
+}
+
+/// The text of a quoted literal (`'dev'`, `"dev"`).
+fn quoted(source: &str) -> Option<&str> {
+    ['\'', '"']
+        .iter()
+        .find_map(|q| source.strip_prefix(*q).and_then(|s| s.strip_suffix(*q)))
 }

@@ -49,7 +49,14 @@ fn resources(module: &Value, out: &mut Vec<Value>) {
 /// # Errors
 /// Malformed JSON, or a document that is neither a plan nor a state.
 pub fn import(source: &str, file: &str, out: &mut super::Imported) -> Result<(), Error> {
-    let doc = yaml::parse_template(source, file)?.value;
+    import_plan(&yaml::parse_template(source, file)?.value, file, out)
+}
+
+/// Imports a plan or state already parsed (`doc`, read from `file`).
+///
+/// # Errors
+/// A document that is neither a plan nor a state.
+pub fn import_plan(doc: &Value, file: &str, out: &mut super::Imported) -> Result<(), Error> {
     let Some(root) = doc
         .pointer("/planned_values/root_module")
         .or_else(|| doc.pointer("/values/root_module"))

@@ -3,6 +3,8 @@
 //! the loader records as a placeholder. The document is a JSON value (so a usage file merges
 //! onto it like a scenario's patch) and is written as commented YAML.
 
+use std::collections::HashMap;
+
 use serde_json::{Map, Value, json};
 
 use super::{Billing, Dim, Imported, Projection, TableDef};
@@ -261,19 +263,87 @@ fn inline(v: &Value) -> Option<String> {
     }
 }
 
+/// Text for a YAML comment: on one line whatever it holds. A template's logical id or a
+/// note may carry a newline, and a comment that ends early would turn the rest of its text
+/// into YAML; control characters and Unicode line separators are written escaped.
+#[must_use]
+pub fn comment_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push(' '),
+            c if c.is_control() || matches!(c, '\u{2028}' | '\u{2029}' | '\u{feff}') => {
+                out.push_str(&format!("\\u{{{:04x}}}", u32::from(c)));
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 /// `doc` as YAML with `comments` beside the fields they name, after a `header` of comment
-/// lines.
+/// lines. Keys and values go through `scalar` (quoted wherever plain text would read back
+/// differently), comments through `comment_text`; `reads_back` checks the result.
 #[must_use]
 pub fn to_yaml(doc: &Value, comments: &Comments, header: &[String]) -> String {
     let mut out = String::new();
     for h in header {
-        out.push_str(&format!("# {h}\n"));
+        out.push_str(&format!("# {}\n", comment_text(h)));
     }
-    write_map(doc, "", 0, comments, &mut out);
+    let comments: HashMap<&str, &str> = comments
+        .iter()
+        .rev()
+        .map(|(p, c)| (p.as_str(), c.as_str()))
+        .collect();
+    write_map(doc, "", 0, &comments, &mut out);
     out
 }
 
-fn write_map(v: &Value, path: &str, indent: usize, comments: &Comments, out: &mut String) {
+/// Whether `yaml` (what `to_yaml` wrote) reads back as `doc`: the same keys, and scalars of
+/// the same text (a count written `5` reads back as a number). A difference is ddbcost's bug;
+/// the caller refuses to write such a document.
+///
+/// # Errors
+/// The path of the first difference.
+pub fn reads_back(doc: &Value, yaml: &Value) -> Result<(), String> {
+    fn same(a: &Value, b: &Value, path: &str) -> Result<(), String> {
+        match (a, b) {
+            (Value::Object(x), Value::Object(y)) => {
+                if x.len() != y.len() || x.keys().zip(y.keys()).any(|(p, q)| p != q) {
+                    return Err(format!("the keys of `{path}`"));
+                }
+                for (k, v) in x {
+                    same(v, &y[k], &format!("{path}.{k}"))?;
+                }
+                Ok(())
+            }
+            (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {
+                for (i, (p, q)) in x.iter().zip(y).enumerate() {
+                    same(p, q, &format!("{path}[{i}]"))?;
+                }
+                Ok(())
+            }
+            (Value::String(x), Value::Number(y)) | (Value::Number(y), Value::String(x))
+                if *x == y.to_string() =>
+            {
+                Ok(())
+            }
+            (x, y) if x == y => Ok(()),
+            _ => Err(format!("the value of `{path}`")),
+        }
+    }
+    same(doc, yaml, "")
+}
+
+fn write_map(
+    v: &Value,
+    path: &str,
+    indent: usize,
+    comments: &HashMap<&str, &str>,
+    out: &mut String,
+) {
     let Value::Object(m) = v else { return };
     for (k, child) in m {
         let p = if path.is_empty() {
@@ -282,9 +352,8 @@ fn write_map(v: &Value, path: &str, indent: usize, comments: &Comments, out: &mu
             format!("{path}{SEP}{k}")
         };
         let comment = comments
-            .iter()
-            .find(|(cp, _)| *cp == p)
-            .map(|(_, c)| format!("   # {c}"))
+            .get(p.as_str())
+            .map(|c| format!("   # {}", comment_text(c)))
             .unwrap_or_default();
         let pad = " ".repeat(indent);
         match inline(child) {
@@ -318,5 +387,12 @@ mod tests {
         assert_eq!(scalar("-x"), "\"-x\"");
         assert_eq!(scalar("#x"), "\"#x\"");
         assert_eq!(scalar(""), "\"\"");
+        assert_eq!(scalar("a\nb: 1"), "\"a\\nb: 1\"");
+    }
+
+    #[test]
+    fn a_comment_stays_on_its_line() {
+        assert_eq!(comment_text("Orders\nname: x"), "Orders\\nname: x");
+        assert_eq!(comment_text("a\u{2028}b\u{85}c"), "a\\u{2028}b\\u{0085}c");
     }
 }

@@ -27,24 +27,78 @@ pub const STDIN: &str = "-";
 /// The largest input file we read (workloads and price tables are small; this bounds memory).
 pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
 
+/// The kinds of text input, each with its own bound (documented in the README's input
+/// limits): a bound stops a wrong file early with a message that fits it, never after
+/// reading it whole.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InputKind {
+    /// Workloads, usage files and price tables: a few kilobytes; 16 MiB.
+    Workload,
+    /// CloudFormation/SAM/Serverless templates, `.tf` files and Terraform plans or state in
+    /// JSON: a plan of a large estate runs to tens of megabytes; 256 MiB.
+    Template,
+}
+
+impl InputKind {
+    #[must_use]
+    pub fn max_bytes(self) -> u64 {
+        match self {
+            InputKind::Workload => MAX_FILE_BYTES,
+            InputKind::Template => 256 * 1024 * 1024,
+        }
+    }
+
+    fn what(self) -> &'static str {
+        match self {
+            InputKind::Workload => "a workload or price table",
+            InputKind::Template => "a template or Terraform plan",
+        }
+    }
+
+    fn help(self) -> &'static str {
+        match self {
+            InputKind::Workload => {
+                "Consider whether this is the right file; workloads are a few kilobytes."
+            }
+            InputKind::Template => {
+                "Consider whether this is the right file, or a plan of fewer resources (`terraform plan -target=…`, then `terraform show -json`)."
+            }
+        }
+    }
+}
+
 /// Reads a UTF-8 text file, with an error that names it and says what went wrong.
 ///
 /// # Errors
 /// Missing, unreadable, a directory or special file, too large, or not UTF-8.
 pub fn read_file(path: &str) -> Result<String, Error> {
+    read_input(path, InputKind::Workload)
+}
+
+/// Reads a UTF-8 text file of `kind`, refused past the kind's bound before it is read.
+///
+/// # Errors
+/// Missing, unreadable, a directory or special file, too large, or not UTF-8.
+pub fn read_input(path: &str, kind: InputKind) -> Result<String, Error> {
     use std::io::Read;
+    let max = kind.max_bytes();
+    let too_large = |what: String| {
+        Error::input(format!(
+            "{what}, more than the {max} bytes (= {} MiB) {} may be",
+            max / (1024 * 1024),
+            kind.what()
+        ))
+        .help(kind.help())
+    };
     if path == STDIN {
         let mut bytes = Vec::new();
         std::io::stdin()
             .lock()
-            .take(MAX_FILE_BYTES.saturating_add(1))
+            .take(max.saturating_add(1))
             .read_to_end(&mut bytes)
             .map_err(|e| Error::input(format!("cannot read standard input: {e}")))?;
-        if u64::try_from(bytes.len()).unwrap_or(u64::MAX) > MAX_FILE_BYTES {
-            return Err(Error::input(format!(
-                "standard input holds more than the {MAX_FILE_BYTES} bytes a workload or price table may be"
-            ))
-            .help("Consider whether this is the right input; workloads are a few kilobytes."));
+        if u64::try_from(bytes.len()).unwrap_or(u64::MAX) > max {
+            return Err(too_large("standard input holds more".into()));
         }
         return String::from_utf8(bytes).map_err(|e| {
             Error::input(format!(
@@ -60,18 +114,17 @@ pub fn read_file(path: &str) -> Result<String, Error> {
             .file(path)
             .help("Consider giving the path of a YAML file."));
     }
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(Error::input(format!(
-            "`{path}` is {} bytes, more than the {MAX_FILE_BYTES} a workload or price table may be",
-            meta.len()
-        ))
-        .file(path)
-        .help("Consider whether this is the right file; workloads are a few kilobytes."));
+    if meta.len() > max {
+        return Err(too_large(format!("`{path}` is {} bytes", meta.len())).file(path));
     }
     let mut bytes = Vec::new();
     std::fs::File::open(path)
-        .and_then(|f| f.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes))
+        .and_then(|f| f.take(max.saturating_add(1)).read_to_end(&mut bytes))
         .map_err(|e| io_error(path, &e))?;
+    if u64::try_from(bytes.len()).unwrap_or(u64::MAX) > max {
+        // It grew while being read.
+        return Err(too_large(format!("`{path}` holds more")).file(path));
+    }
     String::from_utf8(bytes).map_err(|e| {
         Error::input(format!(
             "`{path}` is not UTF-8 text (invalid byte at offset {})",

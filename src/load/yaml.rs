@@ -47,9 +47,11 @@ pub fn parse<T: DeserializeOwned>(text: &str, file: &str) -> Result<T, Error> {
         strict_booleans: true,
         budget: serde_saphyr::budget! {
             max_nodes: max_nodes,
+            // Parser events grow with nodes (a start and an end per collection).
+            max_events: max_nodes.saturating_mul(2),
             max_aliases: 1_000,
             max_depth: 48,
-            max_total_scalar_bytes: 16 * 1024 * 1024,
+            max_total_scalar_bytes: text.len().max(16 * 1024 * 1024),
             max_recorded_anchor_bytes: 1024 * 1024,
         },
     };

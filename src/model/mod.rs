@@ -20,4 +20,5 @@ pub use workload::{
     Index, IndexKind, IndexObserved, KeySchema, KeySpread, Operation, PatternNeeds, Projection,
     ProvisionedCapacity, Reservation, Reserved, ReservedTerm, Retention, SavingsPlan, SizeClass,
     SparseRule, Stream, StreamConsumer, Table, TableClass, TableObserved, TrafficProfile, Workload,
+    is_dynamodb_name,
 };

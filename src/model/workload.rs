@@ -510,3 +510,12 @@ pub struct SparseRule {
     pub added_by: Vec<String>,
     pub removed_by: Vec<String>,
 }
+
+/// DynamoDB's rule for table and index names: 3 to 255 of `a-z A-Z 0-9 _ . -`.
+#[must_use]
+pub fn is_dynamodb_name(name: &str) -> bool {
+    (3..=255).contains(&name.len())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'))
+}
