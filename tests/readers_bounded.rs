@@ -403,3 +403,200 @@ fn each_input_kind_has_its_own_bound_and_message() {
         .success()
         .stdout_has("  orders:");
 }
+
+fn size_json(args: &[&str]) -> serde_json::Value {
+    let out = Case::new()
+        .args(["size", "--format", "json"])
+        .args(args)
+        .run()
+        .success();
+    serde_json::from_str(&out.stdout).unwrap()
+}
+
+fn gzip(path: &Path, text: &str) {
+    use std::io::Write;
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(text.as_bytes()).unwrap();
+    std::fs::write(path, gz.finish().unwrap()).unwrap();
+}
+
+#[test]
+fn a_first_line_decides_nothing_a_malformed_first_line_is_one_bad_item() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "{\"pk\":{\"S\":\"a\"\n{\"pk\":{\"S\":\"b\"}}\n{\"pk\":{\"S\":\"c\"}}\n";
+    let plain = write(dir.path(), "items.json", text);
+    let gz = dir.path().join("items.json.gz");
+    gzip(&gz, text);
+    for file in [plain.as_str(), gz.to_str().unwrap()] {
+        let s = size_json(&[file]);
+        // Two items of "pk" (2 B) + "b" (1 B) = 3 B each, and one bad line: plain or gzip.
+        assert_eq!(s["items"], 2, "{file}: {s}");
+        assert_eq!(s["bad"], 1, "{file}: {s}");
+        assert_eq!(s["total_bytes"], "6", "{file}: {s}");
+    }
+    // `keys` reads the same way.
+    let out = Case::new()
+        .args(["keys", &plain, "--key", "pk", "--format", "json"])
+        .run()
+        .success();
+    let doc: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(doc["items"], 2, "{}", out.stdout);
+    // A pretty-printed document is still one document.
+    let pretty = write(
+        dir.path(),
+        "item.json",
+        "{\n  \"Item\": {\n    \"pk\": {\n      \"S\": \"a\"\n    },\n    \"l\": {\"L\": [\n      {\"S\": \"x\"}\n    ]}\n  }\n}\n",
+    );
+    let s = size_json(&[&pretty]);
+    assert_eq!(s["items"], 1, "{s}");
+    assert_eq!(s["bad"], 0, "{s}");
+}
+
+#[test]
+fn one_long_line_an_over_one_mib_first_line_keeps_the_items_after_it() {
+    let dir = tempfile::tempdir().unwrap();
+    // A 2 MiB string: an item over 400 KB, on the first line, then three items.
+    let mut text = format!("{{\"pk\":{{\"S\":\"{}\"}}}}\n", "x".repeat(2 << 20));
+    for k in ["a", "b", "c"] {
+        text.push_str(&format!("{{\"pk\":{{\"S\":\"{k}\"}}}}\n"));
+    }
+    let file = write(dir.path(), "long.json", &text);
+    let s = size_json(&[&file]);
+    assert_eq!(s["items"], 3, "{s}");
+    assert_eq!(s["oversized"], 1, "{s}");
+}
+
+#[test]
+fn one_long_line_past_the_line_bound_is_skipped_and_counted() {
+    let dir = tempfile::tempdir().unwrap();
+    // 17 MiB without a newline, then two items: the line is not kept in memory.
+    let mut text = format!("{{\"pk\":{{\"S\":\"{}\"}}}}\n", "x".repeat(17 << 20));
+    text.push_str("{\"pk\":{\"S\":\"a\"}}\n{\"pk\":{\"S\":\"b\"}}");
+    let file = write(dir.path(), "huge.json", &text);
+    let out = Case::new()
+        .args(["size", &file, "--format", "json"])
+        .run()
+        .success();
+    let s: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(s["items"], 2, "{s}");
+    assert_eq!(s["oversized"], 1, "{s}");
+    // `{"pk":{"S":"` (12) + 17 × 2^20 + `"}}` (3) + the newline = 17,825,808 bytes.
+    let example = s["examples"][0].as_str().unwrap_or_default();
+    assert!(
+        example.contains(":1: a line of 17825808 bytes, more than the 16777216 read")
+            && example.contains("skipped to the next line"),
+        "{s}"
+    );
+    // The same line in a gzip file, and a file that ends without a newline inside it.
+    let gz = dir.path().join("huge.json.gz");
+    gzip(&gz, &text);
+    assert_eq!(size_json(&[gz.to_str().unwrap()])["items"], 2);
+    let tail = write(
+        dir.path(),
+        "tail.json",
+        &format!("{{\"pk\":{{\"S\":\"a\"}}}}\n{}", "x".repeat(17 << 20)),
+    );
+    let s = size_json(&[&tail]);
+    assert_eq!(
+        (s["items"].as_u64(), s["oversized"].as_u64()),
+        (Some(1), Some(1))
+    );
+}
+
+#[test]
+fn one_long_line_in_an_access_log_is_refused_at_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let items = write(dir.path(), "items.json", "{\"pk\":{\"S\":\"a\"}}\n");
+    let csv = write(
+        dir.path(),
+        "log.csv",
+        &format!("pk,op\na,read\nb,{}\n", "x".repeat(2 << 20)),
+    );
+    let jsonl = write(
+        dir.path(),
+        "log.jsonl",
+        &format!(
+            "{{\"pk\":\"a\",\"op\":\"read\"}}\n{{\"pk\":\"{}",
+            "x".repeat(2 << 20)
+        ),
+    );
+    for (log, at) in [(csv, ":3:1"), (jsonl, ":2:1")] {
+        Case::new()
+            .args([
+                "keys",
+                &items,
+                "--key",
+                "pk",
+                "--log",
+                &log,
+                "--log-key",
+                "pk",
+                "--log-operation",
+                "op",
+            ])
+            .run()
+            .code(1)
+            .stderr_has("a line longer than 1048576 bytes")
+            .stderr_has(at);
+    }
+}
+
+#[test]
+fn shards_past_the_files_cost_nothing_and_cannot_overflow() {
+    let dir = tempfile::tempdir().unwrap();
+    let export = dir.path().join("export");
+    std::fs::create_dir_all(export.join("data")).unwrap();
+    let mut manifest = String::new();
+    for (f, count) in [3, 1].iter().enumerate() {
+        let name = format!("part-{f}.json");
+        let items: String = (0..*count)
+            .map(|i| format!("{{\"Item\":{{\"pk\":{{\"S\":\"k{f}{i}\"}}}}}}\n"))
+            .collect();
+        std::fs::write(export.join("data").join(&name), items).unwrap();
+        manifest.push_str(&format!(
+            "{{\"itemCount\":{count},\"dataFileS3Key\":\"AWSDynamoDB/x/data/{name}\"}}\n"
+        ));
+    }
+    let m = write(&export, "manifest-files.json", &manifest);
+    // Shard 1 of 2^64 - 1 holds the largest file (3 items), the last of them none.
+    let max = u64::MAX.to_string();
+    let s = size_json(&["--manifest", &m, "--shard", &format!("1/{max}")]);
+    assert_eq!(s["items"], 3, "{s}");
+    let s = size_json(&["--manifest", &m, "--shard", &format!("{max}/{max}")]);
+    assert_eq!(s["items"], 0, "{s}");
+    let s = size_json(&["--manifest", &m, "--shard", "2/100000000000"]);
+    assert_eq!(s["items"], 1, "{s}");
+    // Past what the platform counts: a usage error, not a panic.
+    Case::new()
+        .args([
+            "size",
+            "--manifest",
+            &m,
+            "--shard",
+            "1/99999999999999999999999",
+        ])
+        .run()
+        .code(2);
+    // A data file listed twice would be counted twice: refused, naming both lines.
+    manifest.push_str("{\"itemCount\":3,\"dataFileS3Key\":\"AWSDynamoDB/x/data/part-0.json\"}\n");
+    let m = write(&export, "manifest-files.json", &manifest);
+    Case::new()
+        .args(["size", "--manifest", &m])
+        .run()
+        .code(1)
+        .stderr_has("is listed twice (lines 1 and 3)");
+}
+
+#[test]
+fn a_price_list_past_its_bound_is_too_large_not_bad_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("offer.json");
+    let file = std::fs::File::create(&path).unwrap();
+    file.set_len(513 * 1024 * 1024).unwrap(); // sparse
+    Case::new()
+        .args(["prices", "import", path.to_str().unwrap(), "--output-dir"])
+        .args([dir.path().join("out").to_str().unwrap()])
+        .run()
+        .code(1)
+        .stderr_has("is more than the 536870912 bytes (= 512 MiB) a price list may be");
+}

@@ -18,16 +18,36 @@ fn read(path: &str) -> Result<Vec<u8>, Error> {
             .file(path)
             .help("Consider checking the path of the price-list file.")
     };
+    let too_large = |what: &str| {
+        Error::input(format!(
+            "`{path}` {what} more than the {MAX_PRICE_LIST_BYTES} bytes (= {} MiB) a price list may be",
+            MAX_PRICE_LIST_BYTES / (1024 * 1024)
+        ))
+        .file(path)
+        .help("Consider the AmazonDynamoDB offer file (tens of MB), not the index of every service.")
+    };
+    if std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() > MAX_PRICE_LIST_BYTES) {
+        return Err(too_large("is"));
+    }
     let mut bytes = Vec::new();
     std::fs::File::open(path)
-        .and_then(|f| f.take(MAX_PRICE_LIST_BYTES).read_to_end(&mut bytes))
+        .and_then(|f| {
+            f.take(MAX_PRICE_LIST_BYTES.saturating_add(1))
+                .read_to_end(&mut bytes)
+        })
         .map_err(|e| fail(e.to_string()))?;
+    if bytes.len() as u64 > MAX_PRICE_LIST_BYTES {
+        return Err(too_large("holds"));
+    }
     if bytes.starts_with(&[0x1f, 0x8b]) {
         let mut plain = Vec::new();
         flate2::read::MultiGzDecoder::new(bytes.as_slice())
-            .take(MAX_PRICE_LIST_BYTES)
+            .take(MAX_PRICE_LIST_BYTES.saturating_add(1))
             .read_to_end(&mut plain)
             .map_err(|e| fail(format!("not valid gzip ({e})")))?;
+        if plain.len() as u64 > MAX_PRICE_LIST_BYTES {
+            return Err(too_large("unpacks to"));
+        }
         return Ok(plain);
     }
     Ok(bytes)

@@ -90,6 +90,11 @@ impl ItemSink for KeysSink<'_> {
         scan::oversized_document(bound)
     }
 
+    fn oversized_line(&mut self, bytes: u64, line: u64) -> Problem {
+        self.summary.oversized = self.summary.oversized.saturating_add(1);
+        scan::oversized_line(bytes, line)
+    }
+
     fn item(&mut self, text: &[u8], line: u64, shape: Shape) -> Result<Option<Problem>, Error> {
         let size = match item_keys(text, shape, self.wanted) {
             Ok(size) => size,

@@ -111,10 +111,44 @@ pub fn count_reader(
         .iter()
         .find(|b| !b.is_ascii_whitespace())
         == Some(&b'{');
+    let reader: Box<dyn BufRead + '_> = Box::new(BufReader::with_capacity(
+        1 << 16,
+        LineCap {
+            inner: reader,
+            since_newline: 0,
+        },
+    ));
     if json {
         json_lines(path, reader, columns, summary)
     } else {
         csv_lines(path, reader, columns, summary)
+    }
+}
+
+/// The longest log line read: an access log line is a few hundred bytes; past this the log
+/// is refused at that line instead of growing memory without bound.
+pub const MAX_LOG_LINE_BYTES: u64 = 1 << 20;
+
+/// A reader that fails once a line runs past `MAX_LOG_LINE_BYTES` without a newline.
+struct LineCap<R> {
+    inner: R,
+    since_newline: u64,
+}
+
+impl<R: Read> Read for LineCap<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        let got = buf.get(..n).unwrap_or_default();
+        match memchr::memrchr(b'\n', got) {
+            Some(last) => self.since_newline = (n.saturating_sub(last).saturating_sub(1)) as u64,
+            None => self.since_newline = self.since_newline.saturating_add(n as u64),
+        }
+        if self.since_newline > MAX_LOG_LINE_BYTES {
+            return Err(std::io::Error::other(format!(
+                "a line longer than {MAX_LOG_LINE_BYTES} bytes (an access log line is a few hundred)"
+            )));
+        }
+        Ok(n)
     }
 }
 
@@ -194,9 +228,13 @@ fn json_lines(
     let mut line = 0u64;
     loop {
         buf.clear();
-        let n = reader
-            .read_until(b'\n', &mut buf)
-            .map_err(|e| Error::input(format!("`{path}` cannot be read ({e})")).file(path))?;
+        let n = reader.read_until(b'\n', &mut buf).map_err(|e| {
+            line_error(
+                path,
+                line.saturating_add(1),
+                format!("`{path}` cannot be read ({e})"),
+            )
+        })?;
         if n == 0 {
             break;
         }

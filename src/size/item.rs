@@ -100,9 +100,16 @@ pub fn reference(
 /// exactly one key that is a type tag.
 #[must_use]
 pub fn detect_shape(json: &[u8]) -> Shape {
+    try_detect_shape(json).unwrap_or(Shape::Plain)
+}
+
+/// The shape of an item, `None` when `json` is not an object at all (a malformed line says
+/// nothing of how the items after it are written).
+#[must_use]
+pub fn try_detect_shape(json: &[u8]) -> Option<Shape> {
     let Ok(serde_json::Value::Object(mut item)) = serde_json::from_slice::<serde_json::Value>(json)
     else {
-        return Shape::Plain;
+        return None;
     };
     if item.len() == 1
         && let Some(serde_json::Value::Object(inner)) = item.get("Item")
@@ -113,11 +120,11 @@ pub fn detect_shape(json: &[u8]) -> Shape {
         v.as_object()
             .is_some_and(|m| m.len() == 1 && m.keys().all(|k| TAGS.contains(&k.as_str())))
     };
-    if !item.is_empty() && item.values().all(typed) {
+    Some(if !item.is_empty() && item.values().all(typed) {
         Shape::DynamoDb
     } else {
         Shape::Plain
-    }
+    })
 }
 
 const TAGS: &[&str] = &["S", "N", "B", "BOOL", "NULL", "SS", "NS", "BS", "L", "M"];

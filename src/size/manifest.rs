@@ -36,6 +36,7 @@ struct Line {
 pub fn data_files(manifest: &str, file: &str) -> Result<Vec<DataFile>, Error> {
     let dir = Path::new(file).parent().unwrap_or_else(|| Path::new("."));
     let mut out = Vec::new();
+    let mut seen = std::collections::HashMap::new();
     for (n, text) in manifest.lines().enumerate() {
         let line = u64::try_from(n).unwrap_or(u64::MAX).saturating_add(1);
         if text.trim().is_empty() {
@@ -63,6 +64,15 @@ pub fn data_files(manifest: &str, file: &str) -> Result<Vec<DataFile>, Error> {
             .file(file)
             .at(Some((line, 1)))
             .help("Consider copying the export with its layout (`aws s3 cp --recursive s3://bucket/AWSDynamoDB/<export id>/ .`): the manifest next to a `data/` folder."));
+        }
+        if let Some(first) = seen.insert(entry.data_file_s3_key.clone(), line) {
+            return Err(Error::input(format!(
+                "data file `{}` is listed twice (lines {first} and {line}): its items would be counted twice",
+                entry.data_file_s3_key
+            ))
+            .file(file)
+            .at(Some((line, 1)))
+            .help("Consider the manifest exactly as the export wrote it: each data file once."));
         }
         out.push(DataFile {
             key: entry.data_file_s3_key,
@@ -98,21 +108,25 @@ pub fn parse_shard(text: &str) -> Result<(usize, usize), String> {
     Ok((i, n))
 }
 
-/// The files of shard `i` (1-based) of `n`.
+/// The files of shard `i` (1-based) of `n`. Only as many shards as there are files can hold
+/// any, so work and memory grow with the files, never with `n` (`--shard 1/10^11` is a
+/// shard of one file, not 800 GB of counters).
 #[must_use]
 pub fn shard(files: &[DataFile], i: usize, n: usize) -> Vec<DataFile> {
+    use std::cmp::Reverse;
+    use std::collections::BinaryHeap;
     let mut order: Vec<usize> = (0..files.len()).collect();
     // Largest first; equal counts in manifest order.
     order.sort_by(|&a, &b| files[b].items.cmp(&files[a].items).then(a.cmp(&b)));
-    let mut load = vec![0u64; n.max(1)];
+    let used = n.max(1).min(files.len().max(1));
+    // The lightest shard first, ties to the lower shard.
+    let mut load: BinaryHeap<Reverse<(u64, usize)>> = (0..used).map(|k| Reverse((0, k))).collect();
     let mut mine = Vec::new();
     for f in order {
-        let (to, _) = load
-            .iter()
-            .enumerate()
-            .min_by_key(|&(k, l)| (*l, k))
-            .unwrap_or((0, &0));
-        load[to] = load[to].saturating_add(files[f].items);
+        let Some(Reverse((items, to))) = load.pop() else {
+            break;
+        };
+        load.push(Reverse((items.saturating_add(files[f].items), to)));
         if to.saturating_add(1) == i {
             mine.push(files[f].clone());
         }
@@ -145,6 +159,11 @@ mod tests {
         assert_eq!(two, ["b", "c", "e"]);
         // More shards than files: the extra ones are empty.
         assert!(shard(&files, 7, 7).is_empty());
+        // Work grows with the files, not the shards: the largest file is shard 1 of 2^64-1,
+        // and the last shard of so many is empty.
+        assert_eq!(shard(&files, 1, usize::MAX).len(), 1);
+        assert!(shard(&files, usize::MAX, usize::MAX).is_empty());
+        assert_eq!(shard(&files, 1, 100_000_000_000).len(), 1);
         assert_eq!(parse_shard("2/4"), Ok((2, 4)));
         assert!(parse_shard("0/4").is_err());
         assert!(parse_shard("5/4").is_err());

@@ -8,7 +8,7 @@
 //! This module reads files; what is measured from an item is the sink's business.
 
 use std::fs::File;
-use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
+use std::io::{BufReader, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -104,6 +104,8 @@ pub trait ItemSink {
     fn input_bytes(&mut self, bytes: u64);
     /// A whole document longer than `bound` bytes: its item cannot be within 400 KB.
     fn oversized_document(&mut self, bound: u64) -> Problem;
+    /// A line of `bytes` past `MAX_LINE_BYTES` at `line`, skipped unread: an item over 400 KB.
+    fn oversized_line(&mut self, bytes: u64, line: u64) -> Problem;
     /// One item's JSON text found at `line` (within the unit).
     ///
     /// # Errors
@@ -198,16 +200,50 @@ fn is_gzip(path: &Path) -> std::io::Result<bool> {
 }
 
 /// Whether a file holds one JSON document per line (its first line is a whole document).
+/// Whether a file holds one item per line (an export's `.json.gz`, JSON Lines) rather than
+/// one pretty-printed document. Decided from the name and a bounded look at the opening
+/// bytes, never from whether the first line parses: one malformed or over-long first line
+/// must not turn a million items into one bad document.
 fn line_delimited(path: &Path) -> std::io::Result<bool> {
     if is_gzip(path)? {
         return Ok(true);
     }
-    let mut first = Vec::new();
-    BufReader::new(File::open(path)?)
-        .take(1 << 20)
-        .read_until(b'\n', &mut first)?;
-    let first = trim(&first);
-    Ok(first.is_empty() || serde_json::from_slice::<serde::de::IgnoredAny>(first).is_ok())
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    if name.ends_with(".jsonl") || name.ends_with(".ndjson") {
+        return Ok(true);
+    }
+    let mut head = Vec::new();
+    File::open(path)?.take(1 << 20).read_to_end(&mut head)?;
+    Ok(looks_line_delimited(&head))
+}
+
+/// The opening bytes of a file are items on lines when a line of them, at its first column,
+/// opens and closes an object (`{"pk":{"S":"a"}}`): a pretty-printed document has only its
+/// outer braces at the first column, alone on their lines. A first line longer than the
+/// look (no newline in it) is an item on a line too: pretty-printed lines are short.
+fn looks_line_delimited(head: &[u8]) -> bool {
+    let mut lines = head.split(|b| *b == b'\n').peekable();
+    if !head.contains(&b'\n') {
+        let t = trim(head);
+        // One line: an item alone (or an over-long one), read the same either way.
+        return t.is_empty() || t.starts_with(b"{") || head.len() >= 1 << 20;
+    }
+    let mut complete_line = false;
+    while let Some(line) = lines.next() {
+        // The last piece may be cut by the look: judge only whole lines.
+        if lines.peek().is_none() {
+            break;
+        }
+        let end = trim(line);
+        if line.first() == Some(&b'{') && end.len() > 1 && end.ends_with(b"}") {
+            complete_line = true;
+            break;
+        }
+    }
+    complete_line
 }
 
 fn trim(line: &[u8]) -> &[u8] {
@@ -472,8 +508,12 @@ fn run_unit<S: ItemSink + ?Sized>(
             .map_err(io)?;
         before.read_exact(&mut byte).map_err(io)?;
         if byte[0] != b'\n' {
-            let skipped = lines.next().map_err(io)?.map_or(0, <[u8]>::len);
-            pos = pos.saturating_add(skipped as u64);
+            let skipped = match lines.next().map_err(io)? {
+                None => 0,
+                Some(Line::Text(line)) => line.len() as u64,
+                Some(Line::Oversized(bytes)) => bytes,
+            };
+            pos = pos.saturating_add(skipped);
         }
     }
     let mut shape = options.shape;
@@ -481,8 +521,18 @@ fn run_unit<S: ItemSink + ?Sized>(
         if !unit.whole && pos >= unit.end {
             break;
         }
-        let Some(line) = lines.next().map_err(io)? else {
-            break;
+        let line = match lines.next().map_err(io)? {
+            None => break,
+            Some(Line::Text(line)) => line,
+            Some(Line::Oversized(bytes)) => {
+                pos = pos.saturating_add(bytes);
+                done.lines = done.lines.saturating_add(1);
+                let p = sink.oversized_line(bytes, done.lines);
+                if !note(Some(p), options, &mut done) {
+                    break;
+                }
+                continue;
+            }
         };
         pos = pos.saturating_add(line.len() as u64);
         done.lines = done.lines.saturating_add(1);
@@ -490,7 +540,14 @@ fn run_unit<S: ItemSink + ?Sized>(
         if text.is_empty() {
             continue;
         }
-        let s = *shape.get_or_insert_with(|| detect_shape(text));
+        // The first item that parses decides the shape; a malformed line before it does not.
+        let s = match shape {
+            Some(s) => s,
+            None => match crate::size::item::try_detect_shape(text) {
+                Some(s) => *shape.insert(s),
+                None => Shape::Plain,
+            },
+        };
         let problem = sink.item(text, done.lines, s)?;
         if let Some(p) = progress {
             p.item();
@@ -502,9 +559,20 @@ fn run_unit<S: ItemSink + ?Sized>(
     Ok(done)
 }
 
+/// The longest line kept: far above what a 400 KB item takes in DynamoDB JSON (type
+/// wrappers and escapes at most quadruple it), far below what would exhaust memory.
+pub const MAX_LINE_BYTES: usize = 16 << 20;
+
+/// A line, or the length of one past `MAX_LINE_BYTES` that was skipped unread.
+enum Line<'a> {
+    Text(&'a [u8]),
+    Oversized(u64),
+}
+
 /// Lines split in place over large reads: each line is handed out as a slice of the read
 /// buffer (with its `\n`, if any), never copied; a partial line at the end of the buffer is
-/// moved to its front before the next read, and the buffer doubles for a line longer than it.
+/// moved to its front before the next read, and the buffer doubles for a line longer than it,
+/// up to `MAX_LINE_BYTES`: past it the rest of the line is read and dropped.
 struct Lines<R> {
     reader: R,
     buf: Vec<u8>,
@@ -524,8 +592,7 @@ impl<R: Read> Lines<R> {
         }
     }
 
-    fn next(&mut self) -> std::io::Result<Option<&[u8]>> {
-        let too_long = || std::io::Error::other("a line longer than memory allows");
+    fn next(&mut self) -> std::io::Result<Option<Line<'_>>> {
         loop {
             let pending = self.buf.get(self.start..self.end).unwrap_or_default();
             let cut = match memchr::memchr(b'\n', pending) {
@@ -537,22 +604,53 @@ impl<R: Read> Lines<R> {
             if let Some(len) = cut {
                 let from = self.start;
                 self.start = from.saturating_add(len);
-                return Ok(self.buf.get(from..self.start));
+                return Ok(self.buf.get(from..self.start).map(Line::Text));
+            }
+            if pending.len() >= MAX_LINE_BYTES {
+                return self.skip_line().map(|bytes| Some(Line::Oversized(bytes)));
             }
             self.buf.copy_within(self.start..self.end, 0);
             self.end = self.end.saturating_sub(self.start);
             self.start = 0;
             if self.end == self.buf.len() {
-                let bigger = self.buf.len().checked_mul(2).ok_or_else(too_long)?;
+                let bigger = self.buf.len().saturating_mul(2).min(MAX_LINE_BYTES);
                 self.buf.resize(bigger, 0);
             }
-            let free = self.buf.get_mut(self.end..).ok_or_else(too_long)?;
-            match self.reader.read(free) {
-                Ok(0) => self.eof = true,
-                Ok(n) => self.end = self.end.saturating_add(n),
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(e),
+            self.fill()?;
+        }
+    }
+
+    /// Reads more into the free end of the buffer.
+    fn fill(&mut self) -> std::io::Result<()> {
+        let Some(free) = self.buf.get_mut(self.end..) else {
+            return Ok(());
+        };
+        match self.reader.read(free) {
+            Ok(0) => self.eof = true,
+            Ok(n) => self.end = self.end.saturating_add(n),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+        Ok(())
+    }
+
+    /// Drops the rest of an over-long line (through its `\n`); its length in bytes.
+    fn skip_line(&mut self) -> std::io::Result<u64> {
+        let mut skipped = 0u64;
+        loop {
+            let pending = self.buf.get(self.start..self.end).unwrap_or_default();
+            if let Some(nl) = memchr::memchr(b'\n', pending) {
+                let len = nl.saturating_add(1);
+                self.start = self.start.saturating_add(len);
+                return Ok(skipped.saturating_add(len as u64));
             }
+            skipped = skipped.saturating_add(pending.len() as u64);
+            self.start = 0;
+            self.end = 0;
+            if self.eof {
+                return Ok(skipped);
+            }
+            self.fill()?;
         }
     }
 }

@@ -152,6 +152,11 @@ impl<E: FnMut(u64, u64) -> Result<(), Error>> ItemSink for SizeSink<'_, E> {
         oversized_document(bound)
     }
 
+    fn oversized_line(&mut self, bytes: u64, line: u64) -> Problem {
+        self.summary.oversized = self.summary.oversized.saturating_add(1);
+        oversized_line(bytes, line)
+    }
+
     fn item(&mut self, text: &[u8], line: u64, shape: Shape) -> Result<Option<Problem>, Error> {
         let size = match size_item(text, shape, self.wanted) {
             Ok(size) => size,
@@ -190,6 +195,19 @@ pub fn oversized_document(bound: u64) -> Problem {
         line: 1,
         message: format!(
             "a document of more than {bound} bytes: its item is over the 400 KB (409,600 B) limit"
+        ),
+        malformed: false,
+    }
+}
+
+/// The problem of a line too long to be read (`read::MAX_LINE_BYTES`).
+#[must_use]
+pub fn oversized_line(bytes: u64, line: u64) -> Problem {
+    Problem {
+        line,
+        message: format!(
+            "a line of {bytes} bytes, more than the {} read: its item is over the 400 KB (409,600 B) limit; skipped to the next line",
+            read::MAX_LINE_BYTES
         ),
         malformed: false,
     }
