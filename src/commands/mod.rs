@@ -266,6 +266,17 @@ fn price_book(workload: &Workload, args: &SettingsArgs, file: &str) -> Result<Pr
             .help("Consider `--prices aws-us-east-1` (see `ddbcost prices`), or `prices:` in the workload.")
     })?;
     let in_dirs = from_dirs.iter().find(|t| t.id == name).cloned();
+    // One rule for every path a workload names (`prices`, `price_dirs`, samples): relative to
+    // the workload's own folder. `--prices` is the command line's: relative to where it runs.
+    let name = match prices_arg {
+        None if prices::is_path(&name) && std::path::Path::new(&name).is_relative() => {
+            let base = std::path::Path::new(file)
+                .parent()
+                .filter(|p| file != load::STDIN && !p.as_os_str().is_empty());
+            base.map_or(name.clone(), |b| b.join(&name).display().to_string())
+        }
+        _ => name,
+    };
     let primary = match in_dirs.map_or_else(|| prices::resolve(&name), Ok) {
         // Named by the workload: point at the workload's `prices` field.
         Err(e) if prices_arg.is_none() && e.file.is_none() => {

@@ -399,6 +399,33 @@ pub fn directory(dir: &str) -> Result<Vec<PriceTable>, Error> {
         .collect()
 }
 
+/// Whether a price-table name is a path (`pricing/mine.yaml`, `./t.yml`) rather than an id.
+#[must_use]
+pub fn is_path(name: &str) -> bool {
+    name.contains('/') || name.ends_with(".yaml") || name.ends_with(".yml")
+}
+
+/// An error about a file that is not named as YAML (`prices: ../.env`) does not quote its
+/// line, nor the value the parser stumbled on: a file of another kind may hold secrets, and
+/// its text is not ddbcost's to print. Its position is kept.
+#[must_use]
+pub fn unquoted_unless_yaml(mut e: Error, name: &str) -> Error {
+    if !(name.ends_with(".yaml") || name.ends_with(".yml")) {
+        // The parser's message may quote a value too (`invalid type: string "…"`).
+        e.message = format!("`{name}` is not a price table").into_boxed_str();
+        e.source_line = None;
+        e.path = None;
+        e.help = Some(
+            format!(
+                "Consider a price-table file (`.yaml`); this one's text is not shown, as it is not named as YAML.{}",
+                e.help.as_deref().map(|h| format!(" {h}")).unwrap_or_default()
+            )
+            .into_boxed_str(),
+        );
+    }
+    e
+}
+
 /// A price table by bundled id, or by path to a YAML file.
 ///
 /// # Errors
@@ -407,10 +434,9 @@ pub fn resolve(name: &str) -> Result<PriceTable, Error> {
     if let Some(i) = BUNDLED.iter().position(|(id, _, _)| *id == name) {
         return bundled_at(i);
     }
-    let looks_like_path = name.contains('/') || name.ends_with(".yaml") || name.ends_with(".yml");
-    if looks_like_path || std::path::Path::new(name).exists() {
+    if is_path(name) || std::path::Path::new(name).exists() {
         let text = read_file(name)?;
-        return parse_price_table(&text, name);
+        return parse_price_table(&text, name).map_err(|e| unquoted_unless_yaml(e, name));
     }
     let ids: Vec<&str> = BUNDLED.iter().map(|(id, _, _)| *id).collect();
     Err(

@@ -777,7 +777,9 @@ impl Cx<'_> {
                 let measured = crate::size::scan::expand(std::slice::from_ref(&shown))
                     .and_then(|files| crate::size::scan::scan(&files, &crate::size::scan::ScanOptions { strict: true, jobs: 1, ..Default::default() }))
                     .map_err(|e| {
-                        let why = e.message.to_string();
+                        // The parser may quote the file's text (`invalid type: string "…"`):
+                        // a file named as a sample may be anything, so its text is not shown.
+                        let why = redact_quoted(&e.message);
                         self.err(path, position(s), format!("sample `{shown}`: {why}"), "Consider a file of items in DynamoDB JSON or plain JSON (see `ddbcost size`).")
                     })?;
                 let stats = measured.sizes.stats();
@@ -1261,4 +1263,23 @@ impl Cx<'_> {
             kind,
         })
     }
+}
+
+/// `message` with every double-quoted text replaced by `"…"`.
+fn redact_quoted(message: &str) -> String {
+    let mut out = String::with_capacity(message.len());
+    let mut inside = false;
+    for c in message.chars() {
+        if c == '"' {
+            if inside {
+                out.push_str("…\"");
+            } else {
+                out.push('"');
+            }
+            inside = !inside;
+        } else if !inside {
+            out.push(c);
+        }
+    }
+    out
 }

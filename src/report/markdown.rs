@@ -6,10 +6,35 @@ use super::Breakdown;
 use super::money;
 use crate::engine::Estimate;
 
-/// Escapes a cell: `|` would end it, a newline would end the row.
+/// Escapes a cell: `|` would end it, a newline would end the row; and, outside code spans,
+/// what a Markdown renderer (a pull-request comment) would turn into HTML, a link or an image:
+/// `<`, `>` and `&` as entities, `[`, `]` and `!` with a backslash. A name from a workload or
+/// template is shown as text, never run as markup. Inside backticks nothing is interpreted, so
+/// nothing there is escaped (but `|`, which ends a cell even there).
 #[must_use]
 pub fn cell(text: &str) -> String {
-    text.replace('|', "\\|").replace(['\n', '\r'], " ")
+    let mut out = String::with_capacity(text.len());
+    for (i, part) in text.split('`').enumerate() {
+        if i > 0 {
+            out.push('`');
+        }
+        let code = i % 2 == 1;
+        for c in part.chars() {
+            match c {
+                '|' => out.push_str("\\|"),
+                '\n' | '\r' => out.push(' '),
+                '<' if !code => out.push_str("&lt;"),
+                '>' if !code => out.push_str("&gt;"),
+                '&' if !code => out.push_str("&amp;"),
+                '[' | ']' | '!' if !code => {
+                    out.push('\\');
+                    out.push(c);
+                }
+                c => out.push(c),
+            }
+        }
+    }
+    out
 }
 
 /// A Markdown table; `right` marks right-aligned columns.
@@ -169,5 +194,15 @@ mod tests {
         assert_eq!(cell("a|b\nc"), "a\\|b c");
         let t = table(&["x|y"], &[true], &[vec!["1|2".into()]]);
         assert_eq!(t, "| x\\|y |\n|--:|\n| 1\\|2 |\n");
+    }
+
+    #[test]
+    fn cells_show_html_links_and_images_as_text() {
+        assert_eq!(
+            cell("<img src=x onerror=alert(1)> & ![t](http://x)"),
+            "&lt;img src=x onerror=alert(1)&gt; &amp; \\!\\[t\\](http://x)"
+        );
+        // In a code span the text is already literal: only `|` is escaped.
+        assert_eq!(cell("GSI `<a|b>` reads"), "GSI `<a\\|b>` reads");
     }
 }
