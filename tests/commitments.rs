@@ -589,3 +589,47 @@ fn advice_is_shown_in_the_estimates_currency() {
     assert_eq!(plan["total"], "552.9936");
     assert_eq!(plan["unused_lower_traffic"], "161.6256");
 }
+
+#[test]
+fn a_commitment_without_a_start_lasts_its_term_from_the_forecasts_first_month() {
+    // A 1-year plan with no `start` in a 24-month forecast: its commitment ($0.05 × 730 h =
+    // $36.50) and its cover ($45.625, the worked check) in months 1–12 only.
+    let (_dir, path) = temp_workload(PLAN);
+    let out = Case::new()
+        .args([
+            "forecast", &path, "--months", "24", "--start", "2027-01", "--format", "json",
+        ])
+        .run()
+        .success();
+    let doc: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    let cost = |i: usize, key: &str| {
+        doc["months"][i]["line_items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|l| l["key"] == key)
+            .map(|l| l["cost"].as_str().unwrap().to_string())
+    };
+    let commitment = "account/savings-plan/commitment";
+    let covered = "account/savings-plan/us-east-1/standard.write_per_million/covered";
+    for month in [0, 11] {
+        assert_eq!(cost(month, commitment).as_deref(), Some("36.5"));
+        assert_eq!(cost(month, covered).as_deref(), Some("-45.625"));
+    }
+    for month in [12, 23] {
+        assert_eq!(cost(month, commitment), None);
+        assert_eq!(cost(month, covered), None);
+    }
+    // A reservation without a start: 1 year from the first month too — covered in month 12,
+    // not in month 13 (without it: 56.94 + 0.949 = $57.889; with it $32.283).
+    let (_dir, path) = temp_workload(TWO_TABLES);
+    let out = Case::new()
+        .args([
+            "forecast", &path, "--months", "13", "--start", "2027-01", "--format", "json",
+        ])
+        .run()
+        .success();
+    let doc: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(doc["months"][11]["total"], "32.283");
+    assert_eq!(doc["months"][12]["total"], "57.889");
+}

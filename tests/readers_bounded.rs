@@ -600,3 +600,28 @@ fn a_price_list_past_its_bound_is_too_large_not_bad_json() {
         .code(1)
         .stderr_has("is more than the 536870912 bytes (= 512 MiB) a price list may be");
 }
+
+#[test]
+fn numbers_dynamodb_rejects_are_malformed_items() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(
+        dir.path(),
+        "nums.json",
+        "{\"n\":{\"N\":\"1e126\"}}\n{\"n\":{\"N\":\"1e-400\"}}\n{\"n\":{\"N\":\"123456789012345678901234567890123456789\"}}\n{\"n\":{\"N\":\"5\"}}\n",
+    );
+    let s = size_json(&[&file]);
+    // Only `5` is a number DynamoDB stores: "n" (1 B) + one base-100 pair + 1 = 3 B.
+    assert_eq!(
+        (s["items"].as_u64(), s["bad"].as_u64()),
+        (Some(1), Some(3)),
+        "{s}"
+    );
+    assert_eq!(s["total_bytes"], "3", "{s}");
+    assert!(
+        s["examples"][0]
+            .as_str()
+            .unwrap()
+            .contains("38 significant digits"),
+        "{s}"
+    );
+}

@@ -132,3 +132,80 @@ fn a_path_that_names_nothing_is_refused() {
         .code(2)
         .stderr_has("expected PATH=V1,V2");
 }
+
+#[test]
+fn a_sweep_where_every_design_is_refused_fails() {
+    let (_dir, file) = common::temp_workload(W);
+    Case::new()
+        .args([
+            "sweep",
+            &file,
+            "--vary",
+            "tables.t.patterns.read.rate=-1/s,-2/s",
+        ])
+        .run()
+        .code(1)
+        .stderr_has("every one of the 2 design(s) was refused; the first:");
+}
+
+#[test]
+fn a_vary_path_naming_an_unknown_field_is_a_usage_error() {
+    let (_dir, file) = common::temp_workload(W);
+    Case::new()
+        .args([
+            "sweep",
+            &file,
+            "--vary",
+            "tables.t.clas=standard,standard-ia",
+        ])
+        .run()
+        .code(2)
+        .stderr_has("unknown field `clas`");
+}
+
+#[test]
+fn the_same_vary_path_twice_is_a_usage_error() {
+    let (_dir, file) = common::temp_workload(W);
+    Case::new()
+        .args([
+            "sweep",
+            &file,
+            "--vary",
+            "tables.t.class=standard",
+            "--vary",
+            "tables.t.class=standard-ia",
+        ])
+        .run()
+        .code(2)
+        .stderr_has("--vary `tables.t.class` is given twice");
+}
+
+#[test]
+fn a_forecast_past_9999_11_is_refused() {
+    let (_dir, file) = common::temp_workload(W);
+    Case::new()
+        .args(["forecast", &file, "--months", "3", "--start", "9999-10"])
+        .run()
+        .code(2)
+        .stderr_has("runs past 9999-11");
+    Case::new()
+        .args([
+            "estimate", &file, "--period", "9999-12", "--format", "focus",
+        ])
+        .run()
+        .code(2)
+        .stderr_has("ends in year 10000");
+    // The last month prices, and its period ends on 9999-12-01: four-digit years throughout.
+    let out = Case::new()
+        .args([
+            "forecast", &file, "--months", "2", "--start", "9999-10", "--format", "focus",
+        ])
+        .run()
+        .success();
+    assert!(
+        out.stdout.contains("9999-12-01T00:00:00Z"),
+        "{}",
+        out.stdout
+    );
+    assert!(!out.stdout.contains("10000-"), "{}", out.stdout);
+}

@@ -780,6 +780,22 @@ fn forecast(args: &crate::cli::ForecastArgs) -> Result<(), Error> {
                 .map_or(0, |d| d.as_secs()),
         ),
     };
+    // The last month forecast must end before year 10000, as every period does.
+    let last = i64::from(start.year)
+        .saturating_mul(12)
+        .saturating_add(i64::from(start.month))
+        .saturating_add(i64::from(args.months))
+        .saturating_sub(1);
+    let limit = i64::from(crate::report::period::LAST.0)
+        .saturating_mul(12)
+        .saturating_add(i64::from(crate::report::period::LAST.1));
+    if last > limit {
+        return Err(Error::usage(format!(
+            "--start {}-{:02} with --months {} runs past 9999-11, the last month ddbcost prices",
+            start.year, start.month, args.months
+        ))
+        .help("Consider an earlier --start or fewer --months."));
+    }
     let file = args.workload.as_str();
     let text = load::read_file(file)?;
     let (workload, file_settings) = load::parse_workload(&text, file)?;

@@ -100,6 +100,20 @@ pub(super) fn run(args: &SweepArgs) -> Result<(), Error> {
         .iter()
         .map(|a| axis(a, &base, file))
         .collect::<Result<_, _>>()?;
+    // The same path twice would keep only the last value of each design silently.
+    for (i, a) in axes.iter().enumerate() {
+        if let Some(b) = axes
+            .iter()
+            .skip(i.saturating_add(1))
+            .find(|b| b.path == a.path)
+        {
+            return Err(Error::usage(format!("--vary `{}` is given twice", b.path))
+                .help("Consider one --vary per path, with every value in its list."));
+        }
+    }
+    for a in &axes {
+        fields_exist(a, &base, file)?;
+    }
     let count = axes
         .iter()
         .try_fold(1u64, |n, a| n.checked_mul(a.values.len() as u64))
@@ -109,7 +123,19 @@ pub(super) fn run(args: &SweepArgs) -> Result<(), Error> {
                 .help("Consider fewer values per --vary.")
         })?;
     let pricer = Pricer::new(book, &file_settings, &args.settings, file)?;
-    let designs = price_all(&axes, &base, &pricer, count, args.jobs);
+    let designs = price_all(&axes, &base, &pricer, count, args.jobs)?;
+    if let Some(Err(why)) = designs
+        .iter()
+        .all(|d| d.total.is_err())
+        .then(|| designs.first().map(|d| d.total.clone()))
+        .flatten()
+    {
+        return Err(Error::input(format!(
+            "every one of the {count} design(s) was refused; the first: {why}"
+        ))
+        .file(file)
+        .help("Consider values the workload can take (the first design's reason says which does not)."));
+    }
     let mut ranked: Vec<&Design> = designs
         .iter()
         .filter(|d| matches!(&d.total, Ok(t) if max_total.is_none_or(|m| *t <= m)))
@@ -227,9 +253,40 @@ pub(super) fn run(args: &SweepArgs) -> Result<(), Error> {
     output::emit(args.output.as_deref(), &text)
 }
 
+/// A path that names a field the workload format lacks (`tables.orders.clas`) makes every
+/// design fail the same way: a usage error, found by loading the baseline with each value.
+fn fields_exist(a: &Axis, base: &Value, file: &str) -> Result<(), Error> {
+    for (text, patch) in &a.values {
+        let mut doc = base.clone();
+        scenario::merge_patch(&mut doc, patch);
+        if let Err(e) = load::workload_from_value(doc, file, "--vary")
+            && (e.message.starts_with("unknown field") || e.message.starts_with("unknown variant"))
+        {
+            return Err(
+                Error::usage(format!("--vary `{}={text}`: {}", a.path, e.message)).help(
+                    e.help
+                        .as_deref()
+                        .unwrap_or("Consider a path the README's workload reference lists.")
+                        .to_string(),
+                ),
+            );
+        }
+    }
+    Ok(())
+}
+
 /// Every combination priced, on `jobs` threads (0 = all cores), in grid order (the last
 /// axis varies fastest).
-fn price_all(axes: &[Axis], base: &Value, pricer: &Pricer, count: u64, jobs: usize) -> Vec<Design> {
+///
+/// # Errors
+/// A worker panicked: its designs are lost, so the run fails rather than report fewer.
+fn price_all(
+    axes: &[Axis],
+    base: &Value,
+    pricer: &Pricer,
+    count: u64,
+    jobs: usize,
+) -> Result<Vec<Design>, Error> {
     let jobs = if jobs == 0 {
         std::thread::available_parallelism().map_or(1, |n| n.get())
     } else {
@@ -271,16 +328,13 @@ fn price_all(axes: &[Axis], base: &Value, pricer: &Pricer, count: u64, jobs: usi
                 s.spawn(move || run(from, to))
             })
             .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| {
-                h.join().unwrap_or_else(|_| {
-                    vec![Design {
-                        choice: Vec::new(),
-                        total: Err("a worker thread failed".to_string()),
-                    }]
-                })
-            })
-            .collect()
+        let mut all = Vec::with_capacity(n);
+        for h in handles {
+            all.extend(h.join().map_err(|_| {
+                Error::input("a sweep worker panicked: its designs are lost, so the sweep is not reported")
+                    .help("Consider reporting it with the workload and the --vary lines: it is a bug in ddbcost.")
+            })?);
+        }
+        Ok(all)
     })
 }

@@ -177,19 +177,19 @@ pub fn forecast(
         let at = month_after(start, k.saturating_sub(1));
         let mut month = workload.clone();
         month.tables.clear();
-        // A reservation applies from its start month for its term.
+        // A reservation applies from its start month for its term; one without a start is
+        // bought in the forecast's first month (it cannot last longer than its term).
         month.reservations.retain(|r| {
-            r.start.is_none_or(|s| {
-                let end = month_after(s, r.term.months());
-                at >= s && at < end
-            })
+            let s = r.start.unwrap_or(start);
+            let end = month_after(s, r.term.months());
+            at >= s && at < end
         });
-        // A savings plan applies from its start month for a year.
-        if let Some(sp) = &workload.savings_plan
-            && let Some(s) = sp.start
-            && !(at >= s && at < month_after(s, crate::model::SavingsPlan::TERM_MONTHS))
-        {
-            month.savings_plan = None;
+        // A savings plan applies from its start month (else the first) for a year.
+        if let Some(sp) = &workload.savings_plan {
+            let s = sp.start.unwrap_or(start);
+            if !(at >= s && at < month_after(s, crate::model::SavingsPlan::TERM_MONTHS)) {
+                month.savings_plan = None;
+            }
         }
         for (ti, t) in workload.tables.iter().enumerate() {
             let tpath = format!("tables.{}", t.name);

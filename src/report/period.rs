@@ -9,6 +9,9 @@ pub struct Period {
     pub month: u32,
 }
 
+/// The last month a period may be (see `Period::parse`).
+pub const LAST: (i32, u32) = (9999, 11);
+
 impl Period {
     /// Parses `YYYY-MM`.
     ///
@@ -24,6 +27,13 @@ impl Period {
         let month: u32 = m.parse().map_err(|_| bad())?;
         if !(1..=12).contains(&month) || !(1970..=9999).contains(&year) {
             return Err(bad());
+        }
+        // A billing period ends on the first day of the next month, which dates write with
+        // four-digit years (ISO 8601, FOCUS): the last month that can be priced is 9999-11.
+        if (year, month) > LAST {
+            return Err(format!(
+                "`{text}` ends in year 10000; the last month ddbcost prices is 9999-11"
+            ));
         }
         Ok(Period { year, month })
     }

@@ -209,7 +209,7 @@ impl<'de> DeserializeSeed<'de> for NumText {
     type Value = u64;
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<u64, D::Error> {
         let s = Cow::<'de, str>::deserialize(d)?;
-        number_size(&s).ok_or_else(|| de::Error::custom(format!("invalid number `{s}`")))
+        number_size(&s).ok_or_else(|| de::Error::custom(format!("invalid number `{s}` (DynamoDB stores up to 38 significant digits, from 1E-130 to 9.99…E+125)")))
     }
 }
 
@@ -337,7 +337,7 @@ impl<'de> Visitor<'de> for KeyValue {
             "N" => {
                 let s = map.next_value::<Cow<'de, str>>()?;
                 let size = number_size(&s)
-                    .ok_or_else(|| de::Error::custom(format!("invalid number `{s}`")))?;
+                    .ok_or_else(|| de::Error::custom(format!("invalid number `{s}` (DynamoDB stores up to 38 significant digits, from 1E-130 to 9.99…E+125)")))?;
                 (size, Some(canonical_number(&s)))
             }
             "B" => {
@@ -482,7 +482,7 @@ impl<'de> Visitor<'de> for Plain {
     fn visit_f64<E: de::Error>(self, v: f64) -> Result<u64, E> {
         // A plain-JSON decimal arrives as a float; its shortest text is the one written for
         // up to 15 significant digits.
-        number_size(&v.to_string()).ok_or_else(|| E::custom(format!("invalid number `{v}`")))
+        number_size(&v.to_string()).ok_or_else(|| E::custom(format!("invalid number `{v}` (DynamoDB stores up to 38 significant digits, from 1E-130 to 9.99…E+125)")))
     }
     fn visit_str<E: de::Error>(self, v: &str) -> Result<u64, E> {
         Ok(v.len() as u64)

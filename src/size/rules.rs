@@ -58,6 +58,11 @@ fn digits_size(bytes: &[u8]) -> Option<u64> {
     };
     let e = point.checked_sub(i64::try_from(first).ok()?)?;
     let n = i64::try_from(last.checked_sub(first)?.checked_add(1)?).ok()?;
+    // DynamoDB refuses what it cannot store: more than 38 significant digits, or a magnitude
+    // outside 1E-130 (= 0.1 × 10^-129) to 9.99…E+125 (< 10^126).
+    if n > 38 || !(-129..=126).contains(&e) {
+        return None;
+    }
     // Significant digits sit at powers of ten e−1 down to e−n; base-100 pairs group powers
     // (2j, 2j+1), aligned at the decimal point.
     let pairs = e
@@ -157,6 +162,28 @@ mod tests {
         ] {
             assert_eq!(number_size(bad), None, "{bad}");
         }
+    }
+
+    #[test]
+    fn numbers_dynamodb_cannot_store_are_refused() {
+        // 38 significant digits and the range 1E-130 .. 9.99…E+125 are DynamoDB's limits.
+        let digits38 = "1".repeat(38);
+        n(&digits38, 20); // 38 digits = 19 pairs + 1
+        // Digits at powers 10^125 … 10^88: pairs (124,125) … (88,89) = 19 pairs, + 1.
+        n("9.9999999999999999999999999999999999999E+125", 20);
+        n("1E-130", 2);
+        n("-1E-130", 3);
+        for bad in [
+            "1".repeat(39),
+            "1E126".to_string(),
+            "1e-131".to_string(),
+            "1e-400".to_string(),
+            "1.00000000000000000000000000000000000001".to_string(), // 39 significant
+        ] {
+            assert_eq!(number_size(&bad), None, "{bad}");
+        }
+        // Trailing zeros are not significant: 1 followed by 50 zeros is 1E50.
+        n(&format!("1{}", "0".repeat(50)), 2);
     }
 
     #[test]
