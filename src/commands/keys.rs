@@ -56,6 +56,20 @@ pub(super) fn run(args: &KeysArgs) -> Result<(), Error> {
             crate::output::warn(&format!("warning: {e}"));
         }
     }
+    // No value counted (a `--key` that no item has, a log of another table): there is no
+    // spread to judge, and "well spread" would be a guess.
+    if let Some(empty) = summary
+        .attributes
+        .iter()
+        .find(|a| a.counter.distinct() == 0)
+    {
+        return Err(Error::input(format!(
+            "no item{} held a value of `{}`: no data to judge its spread",
+            if summary.log_lines > 0 { " or log line" } else { "" },
+            empty.attribute,
+        ))
+        .help("Consider the attribute's exact name (`--key` is case-sensitive), or the items of the table it belongs to."));
+    }
     let peaks = peaks(args, context.as_ref(), &summary)?;
     let mut reports = Vec::with_capacity(summary.attributes.len());
     for (attribute, peak) in summary.attributes.iter().zip(peaks) {

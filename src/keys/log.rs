@@ -345,9 +345,12 @@ fn add_line(
     summary: &mut KeysSummary,
 ) -> Result<(), Error> {
     let err = |why: String| line_error(path, line, why);
+    // An empty key is no key: DynamoDB refuses an empty key attribute, so a line without
+    // one is a line the log cannot have meant.
     let key = f
         .key
         .as_deref()
+        .filter(|k| !k.is_empty())
         .ok_or_else(|| err(format!("the line has no `{}` (the key value)", columns.key)))?;
     let op_text = f.operation.as_deref().unwrap_or_default();
     let (kind, multiple) = operation(op_text).ok_or_else(|| {

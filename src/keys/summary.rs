@@ -249,6 +249,21 @@ impl SummaryIn {
         if self.schema != SCHEMA {
             return Err(format!("its schema is `{}`, not `{SCHEMA}`", self.schema));
         }
+        // Every item counted holds a value of each attribute or is counted without it: a
+        // summary whose values do not add up to its items was edited or cut, and merging it
+        // would report figures no export had.
+        for a in &self.attributes {
+            let counted = a.values.0.totals().items.checked_add(a.items_without_key);
+            if counted != Some(self.items) {
+                return Err(format!(
+                    "its `{}` values hold {} item(s) and {} are without it, but its `items` is {}: the figures do not add up",
+                    a.attribute,
+                    a.values.0.totals().items,
+                    a.items_without_key,
+                    self.items
+                ));
+            }
+        }
         Ok(KeysSummary {
             attributes: self
                 .attributes
