@@ -247,12 +247,16 @@ fn tf_files_import_literals_and_report_the_rest() {
         Projection::Include(vec!["title".into(), "price".into()])
     );
     assert!(c.pitr);
-    let audit = i
-        .notes
-        .iter()
-        .find(|n| n.path == "aws_dynamodb_table.audit.name")
-        .unwrap();
-    assert_eq!(audit.line, Some(66));
+    // `"audit-${var.env}"` with `variable "env" { default = "dev" }` in the same file.
+    let audit = table(&i, "audit-dev");
+    assert!(audit.origin.contains("main.tf:65"), "{}", audit.origin);
+    assert!(
+        !i.notes
+            .iter()
+            .any(|n| n.path == "aws_dynamodb_table.audit.name"),
+        "{:?}",
+        i.notes
+    );
 }
 
 #[test]

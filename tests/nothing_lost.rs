@@ -81,3 +81,110 @@ fn keys_merge_refuses_a_summary_whose_totals_disagree_with_its_values() {
         .code(1)
         .stderr_has("its `pk` values hold 3 item(s) and 0 are without it, but its `items` is 30");
 }
+
+fn fixture(rel: &str) -> String {
+    common::root()
+        .join("tests/fixtures/iac")
+        .join(rel)
+        .to_string_lossy()
+        .into_owned()
+}
+
+#[test]
+fn tf_count_for_each_variables_and_locals_give_every_instance() {
+    let out = Case::new()
+        .args(["import", &fixture("terraform/counts.tf")])
+        .run()
+        .success();
+    let names: Vec<&str> = out
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("  ") && !l.starts_with("   "))
+        .filter_map(|l| l.trim().split(':').next())
+        .collect();
+    // `"${local.prefix}-orders"` with `prefix = "${var.env}-shop"` and `env`'s default `prod`;
+    // `count = 3` → three; `count = 0` → none; `var.enabled ? 1 : 0` with `enabled = true` →
+    // one; `for_each` over a set and a map → one per key.
+    assert_eq!(
+        names,
+        [
+            "prod-shop-orders",
+            "shard-0",
+            "shard-1",
+            "shard-2",
+            "maybe",
+            "each-a",
+            "each-b",
+            "e2-x-1",
+            "e2-y-2"
+        ],
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stderr.contains("`count` is 0: no table is created"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr
+            .contains("a `dynamic \"global_secondary_index\"` block is expanded only by Terraform"),
+        "{}",
+        out.stderr
+    );
+    // `--parameter` sets a variable as `-var` does: the conditional turns the table off.
+    let out = Case::new()
+        .args([
+            "import",
+            &fixture("terraform/counts.tf"),
+            "--parameter",
+            "enabled=false",
+            "--parameter",
+            "env=qa",
+        ])
+        .run()
+        .success();
+    assert!(out.stdout.contains("  qa-shop-orders:"), "{}", out.stdout);
+    assert!(!out.stdout.contains("  maybe:"), "{}", out.stdout);
+}
+
+#[test]
+fn tf_a_count_that_cannot_be_read_is_said_never_taken_as_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(
+        dir.path(),
+        "main.tf",
+        "resource \"aws_dynamodb_table\" \"t\" {\n  count = length(var.regions)\n  name = \"orders\"\n  billing_mode = var.mode\n  read_capacity = 5\n  write_capacity = 5\n  hash_key = \"pk\"\n  attribute {\n    name = \"pk\"\n    type = \"S\"\n  }\n}\n",
+    );
+    let out = Case::new().args(["import", &file]).run().success();
+    assert!(
+        out.stderr
+            .contains("`count` is not a number ddbcost can read"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr
+            .contains("the billing mode is not known here: priced as PROVISIONED"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn tf_variables_come_from_tfvars_beside_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(
+        dir.path(),
+        "main.tf",
+        "variable \"env\" {\n  default = \"dev\"\n}\nresource \"aws_dynamodb_table\" \"t\" {\n  name = \"${var.env}-orders\"\n  billing_mode = \"PAY_PER_REQUEST\"\n  hash_key = \"pk\"\n  attribute {\n    name = \"pk\"\n    type = \"S\"\n  }\n}\n",
+    );
+    let out = Case::new().args(["import", &file]).run().success();
+    assert!(out.stdout.contains("  dev-orders:"), "{}", out.stdout);
+    write(dir.path(), "terraform.tfvars", "env = \"stage\"\n");
+    let out = Case::new().args(["import", &file]).run().success();
+    assert!(out.stdout.contains("  stage-orders:"), "{}", out.stdout);
+    write(dir.path(), "z.auto.tfvars", "env = \"prod\"\n");
+    let out = Case::new().args(["import", &file]).run().success();
+    assert!(out.stdout.contains("  prod-orders:"), "{}", out.stdout);
+}

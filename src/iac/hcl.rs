@@ -18,6 +18,8 @@ use crate::error::Error;
 /// An expression kept for the second pass: a reference (`a.b.c`) or a template with
 /// references, and the line it is on.
 const EXPR: &str = "\u{1}expr";
+/// A conditional kept for the second pass: `[condition, if true, if false]`.
+const IF: &str = "\u{1}if";
 
 /// Where words start lines, built in one pass so that finding an attribute's line costs a
 /// binary search, not a scan of the file (a 1 MB `.tf` has tens of thousands of them).
@@ -119,8 +121,20 @@ fn literal(e: &Expression, line: Option<usize>) -> Result<Value, String> {
         },
         Expression::Parenthesis(inner) => literal(inner, line)?,
         Expression::Variable(v) => return Err(format!("the variable `{}`", v.as_str())),
+        // Conversions of a literal are that literal (`toset(["a", "b"])`).
+        Expression::FuncCall(f)
+            if matches!(f.name.name.as_str(), "toset" | "tolist" | "tomap")
+                && f.args.len() == 1 =>
+        {
+            literal(&f.args[0], line)?
+        }
         Expression::FuncCall(f) => return Err(format!("a call of `{}`", f.name)),
-        Expression::Conditional(_) => return Err("a conditional".into()),
+        // `cond ? a : b`, decided once `cond` resolves (a variable's default, a literal).
+        Expression::Conditional(c) => json!({ IF: [
+            literal(&c.cond_expr, line)?,
+            literal(&c.true_expr, line)?,
+            literal(&c.false_expr, line)?,
+        ], "line": line }),
         Expression::Operation(_) => return Err("an operation".into()),
         Expression::ForExpr(_) => return Err("a `for` expression".into()),
         _ => return Err("an expression ddbcost does not evaluate".into()),
@@ -190,15 +204,23 @@ fn resource(b: &Block, lines: &Lines) -> Option<(String, String, usize)> {
     Some((kind.to_string(), format!("{kind}.{name}"), header))
 }
 
-/// The resources of a file by address, and the budget their references are followed in.
+/// The resources of a file by address, its variables (`var.NAME`: `--parameter`, then
+/// `terraform.tfvars` and `*.auto.tfvars` beside it, then the `default`) and locals
+/// (`local.NAME`), and the budget their references are followed in.
 struct Resources<'a> {
     all: &'a [(String, String, Value)],
     by_address: HashMap<&'a str, usize>,
+    vars: HashMap<String, Value>,
+    locals: HashMap<String, Value>,
     budget: Budget,
 }
 
 impl<'a> Resources<'a> {
-    fn new(all: &'a [(String, String, Value)]) -> Self {
+    fn new(
+        all: &'a [(String, String, Value)],
+        vars: HashMap<String, Value>,
+        locals: HashMap<String, Value>,
+    ) -> Self {
         Resources {
             all,
             by_address: all
@@ -206,15 +228,33 @@ impl<'a> Resources<'a> {
                 .enumerate()
                 .map(|(i, (_, a, _))| (a.as_str(), i))
                 .collect(),
+            vars,
+            locals,
             budget: Budget::new(),
         }
     }
 }
 
-/// The value a reference (`aws_dynamodb_table.orders.name`) ends at, among `resources`: a
-/// reference that reaches itself, or one that fans out past the budget, ends nowhere.
-fn follow(reference: &str, resources: &Resources<'_>) -> Option<String> {
+/// A scalar's text (`5`, `true`, `orders`); `None` for lists, maps and null.
+fn scalar_text(v: &Value) -> Option<String> {
+    match v {
+        Value::String(s) => Some(s.clone()),
+        Value::Bool(b) => Some(b.to_string()),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    }
+}
+
+/// The value a reference (`aws_dynamodb_table.orders.name`, `var.env`, `local.prefix`) ends
+/// at: a reference that reaches itself, or one that fans out past the budget, ends nowhere.
+fn follow(reference: &str, resources: &Resources<'_>) -> Option<Value> {
     let _level = resources.budget.enter(reference).ok()?;
+    if let Some(name) = reference.strip_prefix("var.") {
+        return resolve(resources.vars.get(name)?, resources);
+    }
+    if let Some(name) = reference.strip_prefix("local.") {
+        return resolve(resources.locals.get(name)?, resources);
+    }
     let (address, attribute) = reference.rsplit_once('.')?;
     let (kind, _, values) = &resources.all[*resources.by_address.get(address)?];
     // A table's `id` is its name.
@@ -223,13 +263,22 @@ fn follow(reference: &str, resources: &Resources<'_>) -> Option<String> {
     } else {
         attribute
     };
-    resolve(values.get(attribute)?, resources).and_then(|v| v.as_str().map(str::to_string))
+    resolve(values.get(attribute)?, resources)
 }
 
 /// `v` with its markers resolved, or `None` when one cannot be.
 fn resolve(v: &Value, resources: &Resources<'_>) -> Option<Value> {
     let _level = resources.budget.step().ok()?;
     match v {
+        Value::Object(m) if m.contains_key(IF) => {
+            let parts = m[IF].as_array()?;
+            let branch = match scalar_text(&resolve(parts.first()?, resources)?)?.as_str() {
+                "true" => parts.get(1)?,
+                "false" => parts.get(2)?,
+                _ => return None,
+            };
+            resolve(branch, resources)
+        }
         Value::Object(m) if m.contains_key(EXPR) => {
             let expr = m[EXPR].as_str()?;
             if let Some(template) = expr.strip_prefix('"').and_then(|e| e.strip_suffix('"')) {
@@ -239,13 +288,13 @@ fn resolve(v: &Value, resources: &Resources<'_>) -> Option<Value> {
                     out.push_str(&rest[..start]);
                     let after = &rest[start.saturating_add(2)..];
                     let end = after.find('}')?;
-                    out.push_str(&follow(after[..end].trim(), resources)?);
+                    out.push_str(&scalar_text(&follow(after[..end].trim(), resources)?)?);
                     rest = &after[end.saturating_add(1)..];
                 }
                 out.push_str(rest);
                 resources.budget.text(out).ok().map(Value::String)
             } else {
-                follow(expr, resources).map(Value::String)
+                follow(expr, resources)
             }
         }
         Value::Object(m) => {
@@ -264,6 +313,36 @@ fn resolve(v: &Value, resources: &Resources<'_>) -> Option<Value> {
     }
 }
 
+/// `v` with `count.index`, `each.key` and `each.value` replaced, in templates and as bare
+/// references, by one instance's values.
+fn instance(v: &Value, substitutions: &[(&str, &str)]) -> Value {
+    match v {
+        Value::Object(m) if m.contains_key(EXPR) => {
+            let expr = m[EXPR].as_str().unwrap_or_default();
+            if let Some((_, value)) = substitutions.iter().find(|(name, _)| *name == expr) {
+                return Value::String((*value).to_string());
+            }
+            let mut text = expr.to_string();
+            for (name, value) in substitutions {
+                text = text.replace(&format!("${{{name}}}"), value);
+            }
+            if text.starts_with('"') && !text.contains("${") {
+                return Value::String(text.trim_matches('"').to_string());
+            }
+            let mut out = m.clone();
+            out.insert(EXPR.into(), Value::String(text));
+            Value::Object(out)
+        }
+        Value::Object(m) => Value::Object(
+            m.iter()
+                .map(|(k, x)| (k.clone(), instance(x, substitutions)))
+                .collect(),
+        ),
+        Value::Array(a) => Value::Array(a.iter().map(|x| instance(x, substitutions)).collect()),
+        other => other.clone(),
+    }
+}
+
 /// Replaces each marker in `v` by its value, or drops the attribute and notes why.
 fn settle(
     v: &Value,
@@ -273,11 +352,11 @@ fn settle(
     notes: &mut Vec<Note>,
 ) -> Value {
     match v {
-        Value::Object(m) if !m.contains_key(EXPR) => {
+        Value::Object(m) if !m.contains_key(EXPR) && !m.contains_key(IF) => {
             let mut out = Map::new();
             for (k, x) in m {
                 if let Value::Object(inner) = x
-                    && inner.contains_key(EXPR)
+                    && (inner.contains_key(EXPR) || inner.contains_key(IF))
                 {
                     match resolve(x, resources) {
                         Some(r) => {
@@ -287,10 +366,13 @@ fn settle(
                             file: file.to_string(),
                             line: inner.get("line").and_then(Value::as_u64),
                             path: format!("{at}.{k}"),
-                            message: format!(
-                                "`{}` does not end at a literal; skipped",
-                                inner[EXPR].as_str().unwrap_or("")
-                            ),
+                            message: match inner.get(EXPR).and_then(Value::as_str) {
+                                Some(expr) => {
+                                    format!("`{expr}` does not end at a literal; skipped")
+                                }
+                                None => "a conditional whose condition is not known here; skipped"
+                                    .to_string(),
+                            },
                         }),
                     }
                     continue;
@@ -311,11 +393,173 @@ fn settle(
     }
 }
 
-/// Imports the resources of the `.tf` file `text` (read from `file`).
+/// The literal (or template) value of every attribute of `body`'s `variable` blocks'
+/// `default`, then of `tfvars` files, then of `--parameter NAME=VALUE`, by name.
+fn variables(body: &Body, file: &str, options: &super::Options) -> HashMap<String, Value> {
+    let mut vars = HashMap::new();
+    for b in body.blocks() {
+        if b.identifier.as_str() != "variable" {
+            continue;
+        }
+        let [name] = b.labels.as_slice() else {
+            continue;
+        };
+        if let Some(d) = b.body.attributes().find(|a| a.key.as_str() == "default")
+            && let Ok(v) = literal(&d.expr, None)
+        {
+            vars.insert(name.as_str().to_string(), v);
+        }
+    }
+    // `terraform.tfvars`, then `*.auto.tfvars` in name order, as Terraform reads them.
+    let dir = std::path::Path::new(file)
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(std::path::Path::new("."));
+    let mut tfvars: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .filter_map(Result::ok)
+                .map(|e| e.path())
+                .filter(|p| {
+                    p.file_name()
+                        .and_then(|n| n.to_str())
+                        .is_some_and(|n| n.ends_with(".auto.tfvars"))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    tfvars.sort();
+    tfvars.insert(0, dir.join("terraform.tfvars"));
+    for path in tfvars {
+        let Ok(text) = crate::load::read_input(
+            &path.display().to_string(),
+            crate::load::InputKind::Template,
+        ) else {
+            continue;
+        };
+        if let Ok(values) = hcl::parse(&text) {
+            for a in values.attributes() {
+                if let Ok(v) = literal(&a.expr, None) {
+                    vars.insert(a.key.as_str().to_string(), v);
+                }
+            }
+        }
+    }
+    for (name, value) in &options.parameters {
+        vars.insert(name.clone(), Value::String(value.clone()));
+    }
+    vars
+}
+
+/// The values of `locals` blocks (literals and templates of references), by name.
+fn locals(body: &Body) -> HashMap<String, Value> {
+    let mut out = HashMap::new();
+    for b in body.blocks().filter(|b| b.identifier.as_str() == "locals") {
+        for a in b.body.attributes() {
+            if let Ok(v) = literal(&a.expr, None) {
+                out.insert(a.key.as_str().to_string(), v);
+            }
+        }
+    }
+    out
+}
+
+/// The instances of a resource: one, or one per `count` index or `for_each` key, each with
+/// its address and values; a `count` of 0 gives none. A `count` or `for_each` that cannot be
+/// read is said in a note and the resource read once.
+fn instances(
+    address: &str,
+    values: &Value,
+    index: &Resources<'_>,
+    file: &str,
+    line: usize,
+    notes: &mut Vec<Note>,
+) -> Vec<(String, Value)> {
+    let note = |notes: &mut Vec<Note>, message: String| {
+        notes.push(Note {
+            file: file.to_string(),
+            line: u64::try_from(line).ok(),
+            path: address.to_string(),
+            message,
+        });
+    };
+    let mut base = values.clone();
+    let (count, for_each) = match base.as_object_mut() {
+        Some(m) => (m.remove("count"), m.remove("for_each")),
+        None => (None, None),
+    };
+    if let Some(c) = count {
+        let n = resolve(&c, index)
+            .as_ref()
+            .and_then(scalar_text)
+            .and_then(|t| t.parse::<u32>().ok());
+        return match n {
+            Some(0) => {
+                note(notes, "`count` is 0: no table is created".into());
+                Vec::new()
+            }
+            Some(n) if n <= 1_000 => (0..n)
+                .map(|i| {
+                    let i = i.to_string();
+                    (
+                        format!("{address}[{i}]"),
+                        instance(&base, &[("count.index", i.as_str())]),
+                    )
+                })
+                .collect(),
+            _ => {
+                note(notes, "`count` is not a number ddbcost can read (a variable without a default, a conditional): imported once; `terraform show -json` of a plan gives every instance".into());
+                vec![(address.to_string(), base)]
+            }
+        };
+    }
+    if let Some(f) = for_each {
+        let keys: Option<Vec<(String, String)>> = match resolve(&f, index) {
+            Some(Value::Object(m)) => Some(
+                m.iter()
+                    .map(|(k, v)| (k.clone(), scalar_text(v).unwrap_or_default()))
+                    .collect(),
+            ),
+            Some(Value::Array(a)) => a
+                .iter()
+                .map(|v| scalar_text(v).map(|t| (t.clone(), t)))
+                .collect(),
+            _ => None,
+        };
+        return match keys {
+            Some(keys) => keys
+                .iter()
+                .map(|(k, v)| {
+                    (
+                        format!("{address}[\"{k}\"]"),
+                        instance(
+                            &base,
+                            &[("each.key", k.as_str()), ("each.value", v.as_str())],
+                        ),
+                    )
+                })
+                .collect(),
+            None => {
+                note(notes, "`for_each` is not a set or map ddbcost can read: imported once; `terraform show -json` of a plan gives every instance".into());
+                vec![(address.to_string(), base)]
+            }
+        };
+    }
+    vec![(address.to_string(), base)]
+}
+
+/// Imports the resources of the `.tf` file `text` (read from `file`): variables with their
+/// defaults (overridden by `.tfvars` beside it and `--parameter`), locals, `count` and
+/// `for_each` with literal values; modules are pointed to a plan.
 ///
 /// # Errors
 /// HCL that does not parse.
-pub fn import(text: &str, file: &str, out: &mut super::Imported) -> Result<(), Error> {
+pub fn import(
+    text: &str,
+    file: &str,
+    options: &super::Options,
+    out: &mut super::Imported,
+) -> Result<(), Error> {
     let body: Body = hcl::parse(text).map_err(|e| {
         Error::input(format!("not valid HCL: {e}"))
             .file(file)
@@ -323,11 +567,38 @@ pub fn import(text: &str, file: &str, out: &mut super::Imported) -> Result<(), E
     })?;
     let lines = Lines::new(text);
     let mut notes = Vec::new();
-    let mut resources = Vec::new();
+    let mut raw = Vec::new();
     for b in body.blocks() {
         if let Some((kind, address, line)) = resource(b, &lines) {
-            let v = values(&b.body, &lines, line, &address, file, &mut notes);
-            resources.push((kind, address, v));
+            let mut v = values(&b.body, &lines, line, &address, file, &mut notes);
+            // A `count` or `for_each` that is not a literal (a conditional, a function) was
+            // left out of the values: keep that it was there, so it is said, never read as 1.
+            for meta in ["count", "for_each"] {
+                if b.body.attributes().any(|a| a.key.as_str() == meta)
+                    && let Some(m) = v.as_object_mut()
+                {
+                    m.entry(meta)
+                        .or_insert_with(|| json!({ EXPR: "\u{1}not a literal" }));
+                }
+            }
+            for d in b
+                .body
+                .blocks()
+                .filter(|d| d.identifier.as_str() == "dynamic")
+            {
+                let what = d
+                    .labels
+                    .first()
+                    .map(|l| l.as_str().to_string())
+                    .unwrap_or_default();
+                notes.push(Note {
+                    file: file.to_string(),
+                    line: lines.line_of(line, "dynamic").and_then(|l| u64::try_from(l).ok()),
+                    path: format!("{address}.dynamic.{what}"),
+                    message: format!("a `dynamic \"{what}\"` block is expanded only by Terraform: not read (`terraform show -json` of a plan has every `{what}`)"),
+                });
+            }
+            raw.push((kind, address, line, v));
         } else if b.identifier.as_str() == "module" {
             notes.push(Note {
                 file: file.to_string(),
@@ -337,32 +608,42 @@ pub fn import(text: &str, file: &str, out: &mut super::Imported) -> Result<(), E
             });
         }
     }
-    let index = Resources::new(&resources);
-    let settled: Vec<Value> = resources
+    let plain: Vec<(String, String, Value)> = raw
         .iter()
-        .map(|(kind, address, v)| {
-            json!({
-                "address": address,
+        .map(|(k, a, _, v)| (k.clone(), a.clone(), v.clone()))
+        .collect();
+    let index = Resources::new(&plain, variables(&body, file, options), locals(&body));
+    let mut settled = Vec::new();
+    let mut headers: HashMap<String, usize> = HashMap::new();
+    for (kind, address, line, v) in &raw {
+        for (instance_address, values) in instances(address, v, &index, file, *line, &mut notes) {
+            let values = settle(&values, &instance_address, &index, file, &mut notes);
+            if kind == "aws_dynamodb_table"
+                && values.get("billing_mode").is_none()
+                && v.get("billing_mode").is_some()
+            {
+                notes.push(Note {
+                    file: file.to_string(),
+                    line: lines.line_of(*line, "billing_mode").and_then(|l| u64::try_from(l).ok()),
+                    path: format!("{instance_address}.billing_mode"),
+                    message: "the billing mode is not known here: priced as PROVISIONED, the AWS provider's default; give it with `--parameter NAME=VALUE` or import a plan".into(),
+                });
+            }
+            headers.insert(instance_address.clone(), *line);
+            settled.push(json!({
+                "address": instance_address,
                 "mode": "managed",
                 "type": kind,
-                "values": settle(v, address, &index, file, &mut notes),
-            })
-        })
-        .collect();
+                "values": values,
+            }));
+        }
+    }
     // Read like a plan, with the notes' lines from this file.
     let plan = json!({ "format_version": "1.2", "planned_values": { "root_module": { "resources": settled } } });
     let mut imported = super::Imported::default();
     super::terraform::import_plan(&plan, file, &mut imported)?;
     for t in &mut imported.tables {
-        let header = index.by_address.get(t.logical_id.as_str()).map(|i| {
-            let (kind, address, _) = &resources[*i];
-            let name = address.rsplit('.').next().unwrap_or("");
-            lines
-                .headers
-                .get(&(kind.clone(), name.to_string()))
-                .copied()
-        });
-        if let Some(Some(l)) = header {
+        if let Some(l) = headers.get(&t.logical_id) {
             t.origin = format!("{file}:{l} {} (aws_dynamodb_table)", t.logical_id);
         }
     }

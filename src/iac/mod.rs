@@ -266,7 +266,7 @@ pub fn import(
             Source::Serverless => serverless::import(&text, input, options, &mut out)?,
             Source::Cdk => cdk::import(path, options, &mut out)?,
             Source::TerraformPlan => terraform::import(&text, input, &mut out)?,
-            Source::Terraform => hcl::import(&text, input, &mut out)?,
+            Source::Terraform => hcl::import(&text, input, options, &mut out)?,
         }
         out.files.push((input.clone(), kind));
     }
