@@ -188,3 +188,85 @@ fn tf_variables_come_from_tfvars_beside_the_file() {
     let out = Case::new().args(["import", &file]).run().success();
     assert!(out.stdout.contains("  prod-orders:"), "{}", out.stdout);
 }
+
+const CFN_TABLE: &str = "      BillingMode: PAY_PER_REQUEST
+      AttributeDefinitions: [{AttributeName: pk, AttributeType: S}]
+      KeySchema: [{AttributeName: pk, KeyType: HASH}]
+";
+
+#[test]
+fn cfn_a_parameter_named_with_the_wrong_case_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(
+        dir.path(),
+        "t.yaml",
+        &format!(
+            "Parameters:\n  Env: {{Type: String, Default: dev, AllowedValues: [dev, prod]}}\nResources:\n  Orders:\n    Type: AWS::DynamoDB::Table\n    Properties:\n      TableName: !Sub 'orders-${{Env}}'\n{CFN_TABLE}"
+        ),
+    );
+    Case::new()
+        .args(["import", &file, "--parameter", "env=prod"])
+        .run()
+        .code(2)
+        .stderr_has("--parameter `env`: the template has no such parameter")
+        .stderr_has("Consider `--parameter Env=…`");
+    // A value outside AllowedValues is refused, naming them.
+    Case::new()
+        .args(["import", &file, "--parameter", "Env=staging"])
+        .run()
+        .code(2)
+        .stderr_has(
+            "parameter `Env` = `staging` (--parameter) is not one of its AllowedValues: dev, prod",
+        );
+    Case::new()
+        .args(["import", &file, "--parameter", "Env=prod"])
+        .run()
+        .success()
+        .stdout_has("  orders-prod:");
+}
+
+#[test]
+fn cfn_no_value_removes_the_property_and_a_region_that_is_no_region_is_said() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(
+        dir.path(),
+        "t.yaml",
+        "Parameters:\n  Region: {Type: String, Default: none}\nResources:\n  Orders:\n    Type: AWS::DynamoDB::GlobalTable\n    Properties:\n      TableName: !Ref AWS::NoValue\n      BillingMode: PAY_PER_REQUEST\n      AttributeDefinitions: [{AttributeName: pk, AttributeType: S}]\n      KeySchema: [{AttributeName: pk, KeyType: HASH}]\n      Replicas:\n        - Region: us-east-1\n        - Region: !Ref Region\n",
+    );
+    let out = Case::new()
+        .args(["import", &file, "--region", "us-east-1"])
+        .run()
+        .success();
+    // No name: the logical id names it (no "\u0000AWS::NoValue" anywhere).
+    assert!(out.stdout.contains("  Orders:"), "{}", out.stdout);
+    assert!(!out.stdout.contains("NoValue"), "{}", out.stdout);
+    assert!(
+        out.stderr
+            .contains("replica region `none` is not an AWS region code"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn sam_a_primary_key_that_cannot_be_evaluated_is_not_the_default() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(
+        dir.path(),
+        "template.yaml",
+        "Transform: AWS::Serverless-2016-10-31\nResources:\n  Sessions:\n    Type: AWS::Serverless::SimpleTable\n    Properties:\n      PrimaryKey: !ImportValue shared-key\n  Plain:\n    Type: AWS::Serverless::SimpleTable\n",
+    );
+    let out = Case::new().args(["import", &file]).run().success();
+    let sessions = out.stdout.split("  Sessions:").nth(1).unwrap_or_default();
+    let sessions = sessions.split("  Plain:").next().unwrap_or_default();
+    assert!(!sessions.contains("partition: id"), "{}", out.stdout);
+    assert!(
+        out.stderr
+            .contains("Resources.Sessions.Properties.PrimaryKey"),
+        "{}",
+        out.stderr
+    );
+    // Without a PrimaryKey, SAM's own default `id` (String).
+    let plain = out.stdout.split("  Plain:").nth(1).unwrap_or_default();
+    assert!(plain.contains("partition: id"), "{}", out.stdout);
+}

@@ -391,6 +391,8 @@ fn prop(
 ) -> Option<Value> {
     let v = props.get(name)?;
     match cfn.eval(v) {
+        // `!Ref AWS::NoValue` removes the property, as CloudFormation reads it.
+        Ok(Value::String(s)) if s == NO_VALUE => None,
         Ok(e) => Some(e),
         Err(why) => {
             notes.push(cfn.note(&format!("{path}.{name}"), format!("{why}; skipped")));
@@ -485,7 +487,76 @@ pub fn import(
             .file(file)
             .help("Consider a CloudFormation or SAM template (or `--from` for another kind)."));
     }
+    check_parameters(&t.value, file, options)?;
     import_doc(&t.value, file, &t.lines, options, "", out);
+    Ok(())
+}
+
+/// `--parameter` names the template's parameters exactly (CloudFormation's names are
+/// case-sensitive: `env` is not `Env`, and a value given under the wrong name would be
+/// silently ignored), and every value — given or default — is one of its `AllowedValues`.
+///
+/// # Errors
+/// A parameter the template lacks, or a value it does not allow.
+pub fn check_parameters(doc: &Value, file: &str, options: &Options) -> Result<(), Error> {
+    let declared = doc
+        .get("Parameters")
+        .and_then(Value::as_object)
+        .cloned()
+        .unwrap_or_default();
+    for (name, _) in &options.parameters {
+        if declared.contains_key(name) {
+            continue;
+        }
+        let names: Vec<&str> = declared.keys().map(String::as_str).collect();
+        let help = match names.iter().find(|n| n.eq_ignore_ascii_case(name)) {
+            Some(n) => format!("Consider `--parameter {n}=…`: parameter names are case-sensitive."),
+            None if names.is_empty() => {
+                "Consider leaving it out: the template declares no parameters.".to_string()
+            }
+            None => format!(
+                "{} (the template declares {}).",
+                crate::load::suggest::consider(name, &names, "parameters"),
+                names.join(", ")
+            ),
+        };
+        return Err(Error::usage(format!(
+            "--parameter `{name}`: the template has no such parameter"
+        ))
+        .file(file)
+        .help(help));
+    }
+    for (name, p) in &declared {
+        let Some(allowed) = p.get("AllowedValues").and_then(Value::as_array) else {
+            continue;
+        };
+        let given = options
+            .parameters
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.clone());
+        let value = given.clone().or_else(|| p.get("Default").and_then(text_of));
+        let Some(value) = value else { continue };
+        let texts: Vec<String> = allowed.iter().filter_map(text_of).collect();
+        if !texts.contains(&value) {
+            let from = if given.is_some() {
+                "--parameter"
+            } else {
+                "its Default"
+            };
+            return Err(Error::usage(format!(
+                "parameter `{name}` = `{value}` ({from}) is not one of its AllowedValues: {}",
+                texts.join(", ")
+            ))
+            .file(file)
+            .path(format!("Parameters.{name}"))
+            .help(format!(
+                "Consider `--parameter {name}={}`.",
+                texts.first().map_or("…", String::as_str)
+            )));
+        }
+    }
     Ok(())
 }
 
@@ -807,19 +878,35 @@ fn simple_table(
         id.into(),
         origin(cfn, id, "AWS::Serverless::SimpleTable"),
     );
-    // SAM's default primary key: `id` of type String.
-    let pk = prop(cfn, props, path, "PrimaryKey", notes).unwrap_or(Value::Null);
-    let name = pk
-        .get("Name")
-        .and_then(text_of)
-        .unwrap_or_else(|| "id".into());
-    let ty = match pk.get("Type").and_then(text_of).as_deref() {
-        Some("Number") => "N",
-        Some("Binary") => "B",
-        _ => "S",
+    // SAM's default primary key, when none is stated: `id` of type String. One that is stated
+    // but cannot be evaluated is unknown (noted by `prop`), never the default.
+    let stated = props.get("PrimaryKey").is_some();
+    let pk = prop(cfn, props, path, "PrimaryKey", notes);
+    let key = match (&pk, stated) {
+        (None, false) => Some(("id".to_string(), "S")),
+        (None, true) => None,
+        (Some(pk), _) => {
+            let ty = match pk.get("Type").and_then(text_of).as_deref() {
+                Some("Number") => "N",
+                Some("Binary") => "B",
+                _ => "S",
+            };
+            match pk.get("Name").and_then(text_of) {
+                Some(name) => Some((name, ty)),
+                None => {
+                    notes.push(cfn.note(
+                        &format!("{path}.PrimaryKey.Name"),
+                        "the primary key's name is not stated; the key is left out",
+                    ));
+                    None
+                }
+            }
+        }
     };
-    t.key = Some((name.clone(), None));
-    t.attributes.push((name, ty.into()));
+    if let Some((name, ty)) = key {
+        t.key = Some((name.clone(), None));
+        t.attributes.push((name, ty.into()));
+    }
     t.billing = match prop(cfn, props, path, "ProvisionedThroughput", notes) {
         Some(v) => {
             let (read, write) = throughput(

@@ -271,6 +271,7 @@ pub fn import(
         out.files.push((input.clone(), kind));
     }
     settle_names(&mut out);
+    settle_regions(&mut out);
     let mut seen = std::collections::HashSet::new();
     for t in &out.tables {
         if !seen.insert(t.name.clone()) {
@@ -335,6 +336,51 @@ fn settle_names(out: &mut Imported) {
             path: t.logical_id.clone(),
             message,
         });
+    }
+}
+
+/// Whether `text` is shaped like an AWS region code (`us-east-1`, `ap-southeast-2`,
+/// `us-gov-west-1`): two letters, words, a number.
+#[must_use]
+pub fn is_region_code(text: &str) -> bool {
+    let parts: Vec<&str> = text.split('-').collect();
+    parts.len() >= 3
+        && parts[0].len() == 2
+        && parts[0].bytes().all(|b| b.is_ascii_lowercase())
+        && parts[1..parts.len().saturating_sub(1)]
+            .iter()
+            .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_lowercase()))
+        && parts
+            .last()
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// A region or replica region that is no region code (a parameter defaulting to `none`, a
+/// typo) is said and left out, never priced as if it were one.
+fn settle_regions(out: &mut Imported) {
+    for t in &mut out.tables {
+        let mut notes = Vec::new();
+        if let Some(r) = t.region.as_deref().filter(|r| !is_region_code(r)) {
+            notes.push(format!("region `{r}` is not an AWS region code (such as `eu-west-1`): the table is priced in the workload's region"));
+            t.region = None;
+        }
+        t.replicas.retain(|r| {
+            let ok = is_region_code(r);
+            if !ok {
+                notes.push(format!(
+                    "replica region `{r}` is not an AWS region code (such as `eu-west-1`): left out"
+                ));
+            }
+            ok
+        });
+        for message in notes {
+            out.notes.push(Note {
+                file: t.origin.clone(),
+                line: None,
+                path: t.logical_id.clone(),
+                message,
+            });
+        }
     }
 }
 
