@@ -270,3 +270,83 @@ fn sam_a_primary_key_that_cannot_be_evaluated_is_not_the_default() {
     let plain = out.stdout.split("  Plain:").nth(1).unwrap_or_default();
     assert!(plain.contains("partition: id"), "{}", out.stdout);
 }
+
+#[test]
+fn cfn_a_kinesis_destination_with_a_getatt_arn_is_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(
+        dir.path(),
+        "t.yaml",
+        &format!(
+            "Resources:\n  Stream:\n    Type: AWS::Kinesis::Stream\n  Orders:\n    Type: AWS::DynamoDB::Table\n    Properties:\n      TableName: orders\n      KinesisStreamSpecification:\n        StreamArn: !GetAtt Stream.Arn\n{CFN_TABLE}"
+        ),
+    );
+    let out = Case::new().args(["import", &file]).run().success();
+    assert!(out.stdout.contains("kinesis_cdc: true"), "{}", out.stdout);
+    assert!(
+        out.stderr
+            .contains("the Kinesis streaming destination is kept"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn a_cloudformation_template_saved_as_tf_is_read_as_cloudformation() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(
+        dir.path(),
+        "stack.tf",
+        &format!(
+            "AWSTemplateFormatVersion: '2010-09-09'\nResources:\n  Orders:\n    Type: AWS::DynamoDB::Table\n    Properties:\n      TableName: orders\n{CFN_TABLE}"
+        ),
+    );
+    let out = Case::new().args(["import", &file]).run().success();
+    assert!(out.stdout.contains("(cloudformation)"), "{}", out.stdout);
+    assert!(out.stdout.contains("  orders:"), "{}", out.stdout);
+}
+
+#[test]
+fn help_that_misleads_every_traffic_example_a_message_shows_loads() {
+    // The examples the traffic-profile errors suggest are workloads the loader accepts.
+    for traffic in [
+        "{ peak: { times_average: 3, hours: 4, start: 18 } }",
+        "{ flat: true }",
+    ] {
+        let text = format!(
+            "prices: aws-us-east-1\ntables:\n  t:\n    item_size: 1 KB\n    traffic: {traffic}\n    patterns:\n      p: {{ op: put, rate: 1/s }}\n"
+        );
+        let (_dir, path) = common::temp_workload(&text);
+        Case::new().args(["estimate", &path]).run().success();
+    }
+    // `flat: false` says nothing about the profile: refused, not read as flat.
+    let text = "prices: aws-us-east-1\ntables:\n  t:\n    item_size: 1 KB\n    traffic: { flat: false }\n    patterns:\n      p: { op: put, rate: 1/s }\n";
+    let (_dir, path) = common::temp_workload(text);
+    Case::new()
+        .args(["estimate", &path])
+        .run()
+        .code(1)
+        .stderr_has("`flat: false` does not say how the traffic spreads")
+        .stderr_has("times_average: 3");
+    // A profile with two kinds suggests the accepted form.
+    let text = "prices: aws-us-east-1\ntables:\n  t:\n    item_size: 1 KB\n    traffic: { flat: true, hourly: [1] }\n    patterns:\n      p: { op: put, rate: 1/s }\n";
+    let (_dir, path) = common::temp_workload(text);
+    let out = Case::new().args(["estimate", &path]).run().code(1);
+    assert!(!out.stderr.contains("multiplier: 3"), "{}", out.stderr);
+}
+
+#[test]
+fn help_that_misleads_init_suggests_what_fits_the_mode() {
+    // us-west-1's bundled table has replicated writes only: on-demand is already the mode.
+    let out = Case::new()
+        .args(["init", "--region", "us-west-1"])
+        .run()
+        .code(2);
+    assert!(!out.stderr.contains("--mode on-demand"), "{}", out.stderr);
+    assert!(out.stderr.contains("another region"), "{}", out.stderr);
+    Case::new()
+        .args(["init", "--region", "eu-central-1", "--mode", "provisioned"])
+        .run()
+        .code(2)
+        .stderr_has("Consider `--mode on-demand`");
+}

@@ -96,7 +96,10 @@ fn check_prices(text: &str, answers: &Answers) -> Result<(), Error> {
             answers.prices,
             Error::from(e).message
         ))
-        .help("Consider `--mode on-demand`, another region, or an imported price table (`ddbcost prices import`, then --prices).")
+        .help(match answers.mode {
+            InitMode::Provisioned => "Consider `--mode on-demand`, another region, or an imported price table (`ddbcost prices import`, then --prices).",
+            InitMode::OnDemand => "Consider another region (`ddbcost prices` lists what each bundled table knows), or an imported price table (`ddbcost prices import`, then --prices).",
+        })
     })?;
     Ok(())
 }

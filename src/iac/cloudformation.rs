@@ -712,8 +712,18 @@ fn common(cfn: &Cfn<'_>, t: &mut TableDef, props: &Value, path: &str, notes: &mu
             .as_deref()
             == Some("true");
     }
-    if let Some(v) = prop(cfn, props, path, "KinesisStreamSpecification", notes) {
-        t.kinesis = v.get("StreamArn").is_some();
+    // The stream's ARN is usually `!GetAtt Stream.Arn`, known only at deployment: the
+    // destination exists whatever its ARN, so it is kept (and the ARN said unresolved).
+    if let Some(spec) = props.get("KinesisStreamSpecification") {
+        t.kinesis = spec.get("StreamArn").is_some();
+        if let Some(arn) = spec.get("StreamArn")
+            && let Err(why) = cfn.eval(arn)
+        {
+            notes.push(cfn.note(
+                &format!("{path}.KinesisStreamSpecification.StreamArn"),
+                format!("{why}: the Kinesis streaming destination is kept, its stream unresolved"),
+            ));
+        }
     }
     if let Some(v) = prop(cfn, props, path, "TableClass", notes) {
         t.standard_ia = text_of(&v).as_deref() == Some("STANDARD_INFREQUENT_ACCESS");

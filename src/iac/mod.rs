@@ -184,7 +184,13 @@ pub fn detect(path: &Path, text: Option<&str>) -> Result<Source, Error> {
     }
     let name = path.file_name().map(|n| n.to_string_lossy().to_lowercase());
     let name = name.as_deref().unwrap_or("");
-    if name.ends_with(".tf") {
+    let text_head: String = text.unwrap_or("").chars().take(4096).collect();
+    // A name says what a file should be, its text what it is: a CloudFormation template saved
+    // as `.tf` is read as CloudFormation.
+    let cloudformation_text = text_head.contains("AWSTemplateFormatVersion")
+        || text_head.lines().any(|l| l.starts_with("Resources:"))
+        || text_head.trim_start().starts_with('{') && text_head.contains("\"Resources\"");
+    if name.ends_with(".tf") && !cloudformation_text {
         return Ok(Source::Terraform);
     }
     if name == "serverless.yml" || name == "serverless.yaml" {

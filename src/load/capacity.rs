@@ -223,7 +223,7 @@ impl Cx<'_> {
         .filter(|g| **g)
         .count();
         if given != 1 {
-            return Err(self.err(path, pos, "a traffic profile needs exactly one of `flat`, `peak`, `hourly` or `weekly`", "Consider `traffic: { peak: { multiplier: 3, hours: 4, start: 18 } }` or 24 `hourly` multipliers."));
+            return Err(self.err(path, pos, "a traffic profile needs exactly one of `flat`, `peak`, `hourly` or `weekly`", "Consider `traffic: { peak: { times_average: 3, hours: 4, start: 18 } }` or 24 `hourly` multipliers."));
         }
         let multiplier = |s: &Scalar, p: &str| {
             self.scalar(
@@ -248,6 +248,15 @@ impl Cx<'_> {
                 .map(|(h, v)| multiplier(v, &format!("{p}[{h}]")))
                 .collect()
         };
+        // `flat: false` would say only what the profile is not: refused, not read as flat.
+        if let Some(false) = raw.flat {
+            return Err(self.err(
+                &format!("{path}.flat"),
+                pos,
+                "`flat: false` does not say how the traffic spreads",
+                "Consider `traffic: { peak: { times_average: 3, hours: 4, start: 18 } }`, 24 `hourly` multipliers, or `flat: true`.",
+            ));
+        }
         let hourly: Vec<Decimal> = if raw.flat.is_some() {
             vec![Decimal::ONE; 24]
         } else if let Some(peak) = &raw.peak {
@@ -292,7 +301,7 @@ impl Cx<'_> {
                     &format!("{path}.peak"),
                     pos,
                     "peak `hours` must be a whole 1–23 and `start` a whole 0–23",
-                    "Consider `peak: { multiplier: 3, hours: 4, start: 18 }`.",
+                    "Consider `peak: { times_average: 3, hours: 4, start: 18 }`.",
                 ));
             }
             let (m, off) = match factor {
