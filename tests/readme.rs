@@ -261,3 +261,30 @@ fn the_readme_shows_the_price_list_mapping_of_the_code() {
         );
     }
 }
+
+#[test]
+fn the_readmes_cloudshop_figures_are_derived() {
+    use rust_decimal::Decimal;
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let d = |s: &str| s.parse::<Decimal>().unwrap();
+    // Reads: table 972,068,315 + gsi-1 7,884,000 + gsi-2 47,685 read units
+    // (tests/cli_estimate.rs derives each); in millions 972.07 and 7.884 + 0.047685 = 7.93.
+    assert_eq!(d("972.068315").round_dp(2), d("972.07"));
+    assert_eq!((d("7.884") + d("0.047685")).round_dp(2), d("7.93"));
+    assert!(readme.contains("972.07 M on the table, 7.93 M on its GSIs"));
+    // GSI-1's peak: 75.7 M index writes a month ÷ 2,628,000 s = 28.805… WCU/s on average;
+    // the evening profile's highest hour is 1.9 of a day summing to 24.35 (mean 1.01458…):
+    // 28.805… × 1.9 ÷ (24.35 ÷ 24) = 53.94 WCU/s.
+    let peak = d("75700000") / d("2628000") * d("1.9") / (d("24.35") / d("24"));
+    assert_eq!(peak.round_dp(2), d("53.94"));
+    assert!(readme.contains("53.94 WCU/s (its 75.7 M index writes"));
+    let out = common::ddbcost()
+        .args(["estimate", "workloads/cloudshop.yaml", "--format", "csv"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(",reads,orders/reads,") && text.contains("972.068315"),
+        "{text}"
+    );
+}

@@ -276,8 +276,7 @@ pub fn import(
         }
         out.files.push((input.clone(), kind));
     }
-    settle_names(&mut out);
-    settle_regions(&mut out);
+    settle(&mut out);
     let mut seen = std::collections::HashSet::new();
     for t in &out.tables {
         if !seen.insert(t.name.clone()) {
@@ -288,6 +287,13 @@ pub fn import(
         }
     }
     Ok(out)
+}
+
+/// What every reader's tables go through before they are written: names a workload can hold,
+/// regions that are region codes (see `settle_names`, `settle_regions`).
+pub fn settle(out: &mut Imported) {
+    settle_names(out);
+    settle_regions(out);
 }
 
 /// A table name an intrinsic or a variable produced that DynamoDB would refuse is said in a
