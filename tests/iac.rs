@@ -100,10 +100,12 @@ fn cloudformation_imports_every_field_it_states() {
     let kinesis = i
         .notes
         .iter()
-        .find(|n| n.path.ends_with("KinesisStreamSpecification"))
+        .find(|n| n.path.ends_with("KinesisStreamSpecification.StreamArn"))
         .expect("a note");
     assert_eq!(kinesis.line, Some(122));
     assert!(kinesis.message.contains("known only at deployment"));
+    // The destination is kept: its stream's ARN is unresolved, not its existence.
+    assert!(kinesis.message.contains("is kept"));
     assert!(
         i.notes
             .iter()
@@ -388,7 +390,8 @@ fn import_writes_a_workload_that_loads_back() {
         .replace("items: TODO", "items: 1M")
         .replace("item_size: TODO", "item_size: 1 KB")
         .replace("projected_size: TODO", "projected_size: 20 B")
-        .replace("key_size: TODO", "key_size: 30 B");
+        .replace("key_size: TODO", "key_size: 30 B")
+        .replace("patterns: TODO", "patterns: {}");
     std::fs::write(&out, filled).unwrap();
     Case::new()
         .args(["estimate", &out, "--strict"])
@@ -533,7 +536,7 @@ fn size_reads_the_workloads_keys_and_feeds_sizes_back() {
         .success();
     assert!(
         out.stderr
-            .contains("placeholder(s) to fill: tables.prod-orders.items, tables.prod-sessions"),
+            .contains("placeholder(s) to fill: tables.prod-orders.items, tables.prod-orders.patterns, tables.prod-sessions"),
         "{}",
         out.stderr
     );

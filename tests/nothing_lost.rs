@@ -350,3 +350,63 @@ fn help_that_misleads_init_suggests_what_fits_the_mode() {
         .code(2)
         .stderr_has("Consider `--mode on-demand`");
 }
+
+#[test]
+fn an_imported_on_demand_table_without_traffic_depends_on_usage_not_zero() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(
+        dir.path(),
+        "t.yaml",
+        &format!(
+            "Resources:\n  Orders:\n    Type: AWS::DynamoDB::Table\n    Properties:\n      TableName: orders\n{CFN_TABLE}"
+        ),
+    );
+    let out = Case::new()
+        .args([
+            "estimate",
+            &file,
+            "--prices",
+            "aws-us-east-1",
+            "--format",
+            "json",
+        ])
+        .run()
+        .success();
+    let doc: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    // Reads and writes are lines of their own, at $0.125 / $0.625 per million, quantity unknown.
+    for (key, price) in [("orders/reads", "0.125"), ("orders/writes", "0.625")] {
+        let line = common::json_line(&doc, key);
+        assert!(line["quantity"].is_null(), "{line}");
+        assert_eq!(line["unit_price"], price, "{line}");
+    }
+    // …and the patterns are a placeholder to fill, as the items are.
+    let import = Case::new().args(["import", &file]).run().success();
+    assert!(
+        import.stdout.contains("patterns: TODO"),
+        "{}",
+        import.stdout
+    );
+    assert!(
+        import.stderr.contains("tables.orders.patterns"),
+        "{}",
+        import.stderr
+    );
+    // A hand-written `patterns: {}` is a table without requests: no request lines.
+    let (_d, path) = common::temp_workload(
+        "prices: aws-us-east-1\ntables:\n  t:\n    items: 1\n    item_size: 1 KB\n    patterns: {}\n",
+    );
+    let out = Case::new()
+        .args(["estimate", &path, "--format", "json"])
+        .run()
+        .success();
+    assert!(!out.stdout.contains("\"t/reads\""), "{}", out.stdout);
+    // Anything else than a map or `TODO` is refused.
+    let (_d, path) = common::temp_workload(
+        "prices: aws-us-east-1\ntables:\n  t:\n    items: 1\n    item_size: 1 KB\n    patterns: none\n",
+    );
+    Case::new()
+        .args(["estimate", &path])
+        .run()
+        .code(1)
+        .stderr_has("is not a map of access patterns (or `TODO`)");
+}

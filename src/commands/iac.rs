@@ -118,8 +118,8 @@ fn document(
         let value = keys.iter().try_fold(&doc, |v, k| v.get(*k));
         match value {
             Some(serde_json::Value::String(s)) => s == load::PLACEHOLDER,
-            // A table keeps its origin; `patterns` its reminder while empty.
-            Some(serde_json::Value::Object(m)) => m.is_empty() || keys.last() != Some(&"patterns"),
+            // A table keeps its origin.
+            Some(serde_json::Value::Object(_)) => keys.last() != Some(&"patterns"),
             Some(_) => false,
             None => false,
         }

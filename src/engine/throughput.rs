@@ -76,6 +76,10 @@ fn on_demand(
         .iter()
         .any(|p| p.operation.is_read() && (p.index.is_none() || p.fetches_base_items));
     let any_writes = table.patterns.iter().any(|p| !p.operation.is_read());
+    // `patterns: TODO`: every request line the table can have, each depending on usage.
+    let unknown = table.patterns_unknown;
+    let reads_on_table = reads_on_table || unknown;
+    let any_writes = any_writes || unknown;
     let mut requests = Vec::with_capacity(table.indexes.len().saturating_mul(2).saturating_add(2));
     if reads_on_table || table.observed.read_units.is_some() {
         requests.push(RequestLine {
@@ -101,7 +105,7 @@ fn on_demand(
             .patterns
             .iter()
             .any(|p| p.index.as_deref() == Some(&index.name));
-        if queried || index.observed.read_units.is_some() {
+        if queried || unknown || index.observed.read_units.is_some() {
             requests.push(RequestLine {
                 key: cat!(t, "/", kind, "/", index.name, "/reads"),
                 component: Component::Reads,
@@ -159,7 +163,7 @@ fn on_demand(
                 basis,
             },
             &price,
-            Some(millions(units)),
+            (!unknown || r.observed.is_some()).then(|| millions(units)),
             usage.weights(r.metric),
         )?);
     }

@@ -220,10 +220,11 @@ fn table(t: &TableDef, comments: &mut Comments) -> Value {
         }
         m.insert("indexes".into(), Value::Object(indexes));
     }
-    m.insert("patterns".into(), json!({}));
+    // Not `{}`: a table with no patterns has no requests, while these are only unknown yet.
+    m.insert("patterns".into(), json!(PLACEHOLDER));
     comments.push((
         format!("{path}{SEP}patterns"),
-        "TODO: the access patterns (op, rate, consistency…), or `--usage`".into(),
+        "the access patterns (op, rate, consistency…), or `--usage`; until then requests depend on usage".into(),
     ));
     Value::Object(m)
 }

@@ -411,9 +411,11 @@ pub struct RawTable {
     /// The table's indexes, by name. (default: `{}`).
     #[serde(default)]
     pub indexes: IndexMap<String, RawIndex>,
-    /// The table's access patterns, by name. (default: `{}`).
-    #[serde(default)]
-    pub patterns: IndexMap<String, RawPattern>,
+    /// The table's access patterns, by name (default: `{}`); `TODO` (what `ddbcost import`
+    /// writes) when they are still to be stated: the table's requests then depend on usage.
+    #[serde(default, deserialize_with = "patterns_or_placeholder")]
+    #[schemars(with = "PatternsOrPlaceholder")]
+    pub patterns: RawPatterns,
     /// Figures measured elsewhere that replace derived ones: `read_units`, `write_units` (counts
     /// per month), `storage`, `pitr` (sizes), `stream_read_requests` (count per month).
     pub observed: Option<RawObserved>,
@@ -864,4 +866,75 @@ impl<'de> Deserialize<'de> for RawItemSize {
         }
         d.deserialize_any(V)
     }
+}
+
+/// A table's patterns: by name, or still to be stated (`patterns: TODO`).
+#[derive(Debug, Default)]
+pub struct RawPatterns {
+    pub by_name: IndexMap<String, RawPattern>,
+    /// `patterns: TODO`.
+    pub placeholder: bool,
+}
+
+impl RawPatterns {
+    pub fn iter(&self) -> indexmap::map::Iter<'_, String, RawPattern> {
+        self.by_name.iter()
+    }
+}
+
+impl<'a> IntoIterator for &'a RawPatterns {
+    type Item = (&'a String, &'a RawPattern);
+    type IntoIter = indexmap::map::Iter<'a, String, RawPattern>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.by_name.iter()
+    }
+}
+
+/// The schema of `patterns`: a map of patterns, or the placeholder `TODO`.
+#[derive(schemars::JsonSchema)]
+#[serde(untagged)]
+#[allow(dead_code)] // only its schema is used
+enum PatternsOrPlaceholder {
+    /// The patterns, by name.
+    Map(IndexMap<String, RawPattern>),
+    /// `TODO`: still to be stated.
+    Placeholder(String),
+}
+
+/// A map of patterns (read as a map, so its errors name the pattern and field), or the text
+/// `TODO`.
+fn patterns_or_placeholder<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<RawPatterns, D::Error> {
+    struct V;
+    impl<'de> serde::de::Visitor<'de> for V {
+        type Value = RawPatterns;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a map of access patterns by name, or `TODO`")
+        }
+        fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<RawPatterns, E> {
+            if v.trim() == crate::load::PLACEHOLDER {
+                Ok(RawPatterns {
+                    by_name: IndexMap::new(),
+                    placeholder: true,
+                })
+            } else {
+                Err(E::custom(format!(
+                    "`{v}` is not a map of access patterns (or `TODO`)"
+                )))
+            }
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<RawPatterns, A::Error> {
+            let by_name =
+                serde::Deserialize::deserialize(serde::de::value::MapAccessDeserializer::new(map))?;
+            Ok(RawPatterns {
+                by_name,
+                placeholder: false,
+            })
+        }
+        fn visit_unit<E: serde::de::Error>(self) -> Result<RawPatterns, E> {
+            Ok(RawPatterns::default())
+        }
+    }
+    d.deserialize_any(V)
 }

@@ -1077,6 +1077,7 @@ impl Cx<'_> {
                 .transpose()?,
             indexes,
             patterns: Vec::new(),
+            patterns_unknown: t.patterns.placeholder,
             observed: self.observed(t.observed.as_ref(), &path)?,
         };
         for r in &t.replicas {
@@ -1119,6 +1120,11 @@ impl Cx<'_> {
                 "observed stream reads on a table without a stream",
                 "Consider adding `stream: { consumers: ... }` to the table.",
             ));
+        }
+        if t.patterns.placeholder {
+            self.placeholders
+                .borrow_mut()
+                .push(format!("{path}.patterns"));
         }
         for (pname, p) in &t.patterns {
             let pattern = self.pattern(&path, pname, p, &table)?;

@@ -157,6 +157,9 @@ pub struct Table {
     pub forecast: Forecasting,
     pub indexes: Vec<Index>,
     pub patterns: Vec<AccessPattern>,
+    /// `patterns: TODO`: the requests are not stated yet, so they depend on usage (never
+    /// zero).
+    pub patterns_unknown: bool,
     pub observed: TableObserved,
 }
 
