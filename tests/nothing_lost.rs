@@ -410,3 +410,31 @@ fn an_imported_on_demand_table_without_traffic_depends_on_usage_not_zero() {
         .code(1)
         .stderr_has("is not a map of access patterns (or `TODO`)");
 }
+
+#[test]
+fn a_scenario_that_would_do_nothing_is_an_error_naming_what_overrides_it() {
+    // Per-dimension targets (as `import` writes them) leave `target` nothing to set.
+    let (_d, path) = common::temp_workload(
+        "prices: aws-us-east-1\ntables:\n  t:\n    item_size: 1 KB\n    capacity:\n      mode: provisioned\n      auto_scaling: { min_rcu: 5, max_rcu: 100, min_wcu: 5, max_wcu: 100, target_rcu: 70%, target_wcu: 70% }\n    patterns:\n      p: { op: put, rate: 10/s }\n",
+    );
+    Case::new()
+        .args([
+            "compare",
+            &path,
+            "--set",
+            "tables.t.capacity.auto_scaling.target=50%",
+        ])
+        .run()
+        .code(1)
+        .stderr_has("`target` applies to neither dimension: `target_rcu` sets its own and `target_wcu` sets its own")
+        .stderr_has("tables.t.capacity.auto_scaling.target");
+    // With one dimension fixed and the other with its own target, the same.
+    let (_d, path) = common::temp_workload(
+        "prices: aws-us-east-1\ntables:\n  t:\n    item_size: 1 KB\n    capacity:\n      mode: provisioned\n      rcu: 5\n      auto_scaling: { target: 50%, target_wcu: 70% }\n    patterns:\n      p: { op: put, rate: 10/s }\n",
+    );
+    Case::new()
+        .args(["estimate", &path])
+        .run()
+        .code(1)
+        .stderr_has("`rcu` is fixed and `target_wcu` sets its own");
+}

@@ -133,6 +133,32 @@ impl Cx<'_> {
                 ));
             }
         }
+        // A `target` that no dimension takes (each has its own, or is fixed) would change
+        // nothing: a scenario setting it would silently do nothing.
+        if let Some(t) = &a.target {
+            let mut overriders = Vec::new();
+            for (fixed, own, kind) in [
+                (rcu.is_some(), a.target_rcu.is_some(), "rcu"),
+                (wcu.is_some(), a.target_wcu.is_some(), "wcu"),
+            ] {
+                match (fixed, own) {
+                    (true, _) => overriders.push(format!("`{kind}` is fixed")),
+                    (false, true) => overriders.push(format!("`target_{kind}` sets its own")),
+                    (false, false) => {}
+                }
+            }
+            if overriders.len() == 2 {
+                return Err(self.err(
+                    &format!("{apath}.target"),
+                    position(t),
+                    format!(
+                        "`target` applies to neither dimension: {}",
+                        overriders.join(" and ")
+                    ),
+                    "Consider changing `target_rcu`/`target_wcu` instead (or removing them so that `target` applies).",
+                ));
+            }
+        }
         let (scaled_read, scaled_write) = self.auto_scaling(a, &apath)?;
         Ok((
             Some(rcu.map_or(scaled_read, Capacity::Fixed)),
