@@ -282,3 +282,74 @@ fn prices_diff_lists_changed_prices_and_moves_workload_totals() {
         .stdout_has("1 price(s) changed.")
         .stdout_has("│ reads    │ 0.63   │ 1.00  │ 0.38 (+60 %) │");
 }
+
+/// The fixture offer file with `edit` applied to its parsed JSON, written to a temp file.
+fn edited_offer(edit: impl FnOnce(&mut serde_json::Value)) -> (tempfile::TempDir, String) {
+    let mut doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(OFFER).unwrap()).unwrap();
+    edit(&mut doc);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("offer.json");
+    std::fs::write(&path, doc.to_string()).unwrap();
+    let p = path.to_string_lossy().into_owned();
+    (dir, p)
+}
+
+#[test]
+fn an_ambiguous_sku_is_refused_by_name_never_picked_at_random() {
+    let dim = "/terms/OnDemand/EURRU/EURRU.JRTCKXETXF/priceDimensions/EURRU.JRTCKXETXF.R";
+    // Two currencies for one price.
+    let (_d, two_currencies) = edited_offer(|doc| {
+        doc.pointer_mut(&format!("{dim}/pricePerUnit")).unwrap()["CNY"] = "0.000001".into();
+    });
+    // Two on-demand terms for one SKU.
+    let (_d2, two_terms) = edited_offer(|doc| {
+        let term = doc["terms"]["OnDemand"]["EURRU"]["EURRU.JRTCKXETXF"].clone();
+        doc["terms"]["OnDemand"]["EURRU"]["EURRU.OTHER"] = term;
+    });
+    // Overlapping tiers: 0–Inf and 10–Inf.
+    let (_d3, overlapping) = edited_offer(|doc| {
+        let mut tier = doc.pointer(dim).unwrap().clone();
+        tier["beginRange"] = "10".into();
+        doc.pointer_mut("/terms/OnDemand/EURRU/EURRU.JRTCKXETXF/priceDimensions")
+            .unwrap()["EURRU.JRTCKXETXF.S"] = tier;
+    });
+    for (file, why) in [
+        (
+            &two_currencies,
+            "states its price in 2 currencies (CNY, USD)",
+        ),
+        (&two_terms, "has 2 on-demand terms"),
+        (&overlapping, "has tiers that overlap"),
+    ] {
+        let (_out_dir, out) = import(&[file.as_str()]);
+        out.code(1)
+            .stderr_has("SKU EURRU (EU-ReadRequestUnits)")
+            .stderr_has(why)
+            .stderr_has("ddbcost does not choose between them");
+    }
+    // A price too small for 28 decimal places is refused, not read as 0: written out, or
+    // with an exponent.
+    let tiny_text = "0.0000000000000000000000000000125"; // 1.25e-29
+    let (_d4, tiny) = edited_offer(|doc| {
+        doc.pointer_mut(&format!("{dim}/pricePerUnit")).unwrap()["USD"] = tiny_text.into();
+    });
+    let (_out_dir, out) = import(&[tiny.as_str()]);
+    out.code(1).stderr_has(&format!(
+        "SKU EURRU has the price `{tiny_text}`, smaller than a decimal of 28 places holds"
+    ));
+    let (_d5, tiny) = edited_offer(|doc| {
+        doc.pointer_mut(&format!("{dim}/pricePerUnit")).unwrap()["USD"] = "1.25e-29".into();
+    });
+    let (_out_dir, out) = import(&[tiny.as_str()]);
+    out.code(1).stderr_has("SKU EURRU has the price `1.25e-29`");
+    // The same list read twice gives the same tables, byte for byte.
+    let (a, _) = import(&[OFFER]);
+    let (b, _) = import(&[OFFER]);
+    for name in ["aws-eu-west-1.yaml", "aws-us-east-1.yaml"] {
+        assert_eq!(
+            std::fs::read(a.path().join(name)).unwrap(),
+            std::fs::read(b.path().join(name)).unwrap()
+        );
+    }
+}

@@ -4,7 +4,9 @@
 //! --service-code AmazonDynamoDB` (whose `PriceList` entries are JSON documents as strings) —
 //! into SKUs with their terms. Prices stay decimal strings until `rust_decimal` reads them.
 
-use std::collections::HashMap;
+use std::collections::BTreeMap as HashMap;
+// Sorted maps: a price list read twice is read the same way (a `HashMap`'s order changes
+// from run to run, and with it which of two entries was taken).
 
 use rust_decimal::Decimal;
 use serde::Deserialize;
@@ -221,7 +223,8 @@ fn terms_of<'a>(
 
 fn decimal(text: &str, file: &str, sku: &str) -> Result<Decimal, Error> {
     // Price lists write plain decimals ("0.0000001250"); exponents are read exactly too.
-    text.trim()
+    let value = text
+        .trim()
         .parse::<Decimal>()
         .or_else(|_| Decimal::from_scientific(text.trim()))
         .map_err(|_| {
@@ -229,7 +232,22 @@ fn decimal(text: &str, file: &str, sku: &str) -> Result<Decimal, Error> {
                 file,
                 &format!("SKU {sku} has the price `{text}`, not a decimal"),
             )
-        })
+        })?;
+    // A price past 28 decimal places (`1.25e-29`) would be read as 0: refused, not rounded.
+    let mantissa_digits = text
+        .trim()
+        .split(['e', 'E'])
+        .next()
+        .unwrap_or_default()
+        .bytes()
+        .any(|b| b.is_ascii_digit() && b != b'0');
+    if value.is_zero() && mantissa_digits {
+        return Err(not_a_price_list(
+            file,
+            &format!("SKU {sku} has the price `{text}`, smaller than a decimal of 28 places holds"),
+        ));
+    }
+    Ok(value)
 }
 
 fn sku_of(
@@ -239,9 +257,36 @@ fn sku_of(
     file: &str,
 ) -> Result<Sku, Error> {
     let attr = |k: &str| product.attributes.get(k).cloned();
+    let ambiguous = |why: String| {
+        not_a_price_list(
+            file,
+            &format!(
+                "SKU {} ({}) {why}: ddbcost does not choose between them",
+                product.sku,
+                attr("usagetype").unwrap_or_default()
+            ),
+        )
+    };
+    if on_demand.len() > 1 {
+        return Err(ambiguous(format!(
+            "has {} on-demand terms",
+            on_demand.len()
+        )));
+    }
     let mut dims = Vec::new();
     for term in on_demand {
         for d in term.price_dimensions.values() {
+            if d.price_per_unit.len() > 1 {
+                return Err(ambiguous(format!(
+                    "states its price in {} currencies ({})",
+                    d.price_per_unit.len(),
+                    d.price_per_unit
+                        .keys()
+                        .cloned()
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )));
+            }
             let Some((currency, price)) = d.price_per_unit.iter().next() else {
                 continue;
             };
@@ -259,6 +304,16 @@ fn sku_of(
         }
     }
     dims.sort_by_key(|d| d.begin);
+    // Tiers follow each other: one that starts before the previous ends overlaps it.
+    for pair in dims.windows(2) {
+        if pair[0].end.is_none_or(|end| pair[1].begin < end) {
+            return Err(ambiguous(format!(
+                "has tiers that overlap (one from {} and one from {})",
+                pair[0].begin.normalize(),
+                pair[1].begin.normalize()
+            )));
+        }
+    }
     let mut terms = Vec::new();
     for term in reserved {
         let years = match term
@@ -292,6 +347,15 @@ fn sku_of(
             } else {
                 t.hourly = Some(price);
             }
+        }
+        if terms
+            .iter()
+            .any(|o: &ReservedTerm| o.years == t.years && o.purchase_option == t.purchase_option)
+        {
+            return Err(ambiguous(format!(
+                "has two reserved {}-year `{}` terms",
+                t.years, t.purchase_option
+            )));
         }
         terms.push(t);
     }
