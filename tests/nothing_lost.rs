@@ -438,3 +438,30 @@ fn a_scenario_that_would_do_nothing_is_an_error_naming_what_overrides_it() {
         .code(1)
         .stderr_has("`rcu` is fixed and `target_wcu` sets its own");
 }
+
+#[test]
+fn diff_names_every_gate_crossed() {
+    // 1 put/s → 2 put/s at $0.625 per M WRU: $1.6425 → $3.285 a month (2,628,000 s × 1 WRU).
+    let before = "prices: aws-us-east-1\ntables:\n  t:\n    item_size: 1 KB\n    patterns:\n      p: { op: put, rate: 1/s }\n";
+    let (_a, old) = common::temp_workload(before);
+    let (_b, new) = common::temp_workload(&before.replace("rate: 1/s", "rate: 2/s"));
+    let out = Case::new()
+        .args([
+            "diff",
+            &old,
+            &new,
+            "--fail-above",
+            "3",
+            "--fail-increase",
+            "50",
+        ])
+        .run()
+        .code(3);
+    // Both: $3.29 is above $3.00, and +100 % is more than 50 %.
+    assert!(
+        out.stderr
+            .contains("the new monthly total 3.29 USD is above the limit of 3.00 USD; and the monthly total rises 100 % (1.64 → 3.29 USD), more than the 50 % allowed"),
+        "{}",
+        out.stderr
+    );
+}

@@ -1011,14 +1011,16 @@ fn budget_gate(
     };
     let currency = &comparison.baseline.currency;
     let show = |d: Decimal| report::money::display(d, currency);
+    // Every gate crossed is named, not only the first: a reviewer sees the whole reason.
+    let mut crossed = Vec::new();
     if let Some(limit) = fail_above
         && new > limit
     {
-        return Err(Error::budget(format!(
+        crossed.push(format!(
             "the new monthly total {} {currency} is above the limit of {} {currency}",
             show(new),
             show(limit)
-        )));
+        ));
     }
     if let Some(limit) = fail_increase
         && new > old
@@ -1032,15 +1034,19 @@ fn budget_gate(
                 || "from zero".to_string(),
                 |p| format!("{} %", p.round_dp(2).normalize()),
             );
-            return Err(Error::budget(format!(
+            crossed.push(format!(
                 "the monthly total rises {pct} ({} → {} {currency}), more than the {} % allowed",
                 show(old),
                 show(new),
                 limit.normalize()
-            )));
+            ));
         }
     }
-    Ok(())
+    if crossed.is_empty() {
+        Ok(())
+    } else {
+        Err(Error::budget(crossed.join("; and ")))
+    }
 }
 
 /// `prices show`: every price the engine can ask for, known or absent.
