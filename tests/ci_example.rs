@@ -164,7 +164,12 @@ fn the_workflow_step_writes_the_comment_and_gates_the_budget() {
     assert_eq!(out.status.code(), Some(3));
     let comment = std::fs::read_to_string(work.join("ddbcost-comment.md")).unwrap();
     assert!(comment.contains("+10.81"));
-    assert!(comment.contains("**Budget gate crossed** for `workloads/cloudshop.yaml`."));
+    assert!(comment.contains("**Budget gate crossed** for `workloads/cloudshop.yaml`:"));
+    // ddbcost's own reason, not only that a gate was crossed.
+    assert!(
+        comment.contains("error: the monthly total rises 0.87 % (1,243.54 → 1,254.35 EUR), more than the 0.5 % allowed"),
+        "{comment}"
+    );
 
     // A workload ddbcost cannot price fails the step with 1, and says which.
     let path = work.join("workloads/cloudshop.yaml");
@@ -174,6 +179,76 @@ fn the_workflow_step_writes_the_comment_and_gates_the_budget() {
     assert_eq!(out.status.code(), Some(1));
     let comment = std::fs::read_to_string(work.join("ddbcost-comment.md")).unwrap();
     assert!(comment.contains("**ddbcost could not price `workloads/cloudshop.yaml`**"));
+    // …with the loader's message in the comment: the typo and what was expected.
+    assert!(comment.contains("unknown field `itemz`"), "{comment}");
+}
+
+#[test]
+fn a_change_to_a_template_alone_is_priced_with_its_usage_file() {
+    if !has_git() {
+        return common::skip_without("git", "the CI example runs in a git repository");
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let work = repositories(tmp.path());
+    // The pull request adds only a template change: `orders.template.yaml` (and its usage file,
+    // committed on main) → the version with a GSI and a replica (`orders-v2`).
+    let infra = work.join("infra");
+    std::fs::create_dir_all(&infra).unwrap();
+    git(&work, &["checkout", "-q", "main"]);
+    std::fs::copy(
+        root().join("workloads/iac/orders.template.yaml"),
+        infra.join("orders.template.yaml"),
+    )
+    .unwrap();
+    std::fs::copy(
+        root().join("workloads/iac/orders.usage.yaml"),
+        infra.join("orders.usage.yaml"),
+    )
+    .unwrap();
+    git(&work, &["add", "infra"]);
+    git(&work, &["commit", "-q", "-m", "the template"]);
+    git(&work, &["checkout", "-q", "-b", "template-change"]);
+    std::fs::copy(
+        root().join("workloads/iac/orders-v2.template.yaml"),
+        infra.join("orders.template.yaml"),
+    )
+    .unwrap();
+    git(&work, &["commit", "-q", "-am", "a GSI and a replica"]);
+    let out = common::command("bash")
+        .args(["docs/ci/ddbcost-diff.sh", "main"])
+        .current_dir(&work)
+        .env("DDBCOST", env!("CARGO_BIN_EXE_ddbcost"))
+        .env("DDBCOST_REGION", "us-east-1")
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let comment = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        comment.contains("### `infra/orders.template.yaml`"),
+        "{comment}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        comment.contains("A template, with usage from `infra/orders.usage.yaml`"),
+        "{comment}"
+    );
+    assert!(
+        !comment.contains("No workload or template changed"),
+        "{comment}"
+    );
+    // The change is priced line by line: the GSI the pull request adds appears.
+    assert!(
+        comment.contains("| prod-orders | GSI `by-customer` write request units | — |"),
+        "{comment}"
+    );
+    // Nothing temporary is left beside the template.
+    let status = git(&work, &["status", "--porcelain"]);
+    assert_eq!(String::from_utf8_lossy(&status.stdout).trim(), "");
 }
 
 #[test]
