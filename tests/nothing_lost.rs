@@ -3,15 +3,7 @@
 
 mod common;
 
-use std::path::Path;
-
-use common::Case;
-
-fn write(dir: &Path, name: &str, text: &str) -> String {
-    let path = dir.join(name);
-    std::fs::write(&path, text).unwrap();
-    path.to_string_lossy().into_owned()
-}
+use common::{CFN_TABLE_PROPS as CFN_TABLE, Case, write_file as write};
 
 #[test]
 fn keys_with_no_value_counted_is_no_data_not_well_spread() {
@@ -188,11 +180,6 @@ fn tf_variables_come_from_tfvars_beside_the_file() {
     let out = Case::new().args(["import", &file]).run().success();
     assert!(out.stdout.contains("  prod-orders:"), "{}", out.stdout);
 }
-
-const CFN_TABLE: &str = "      BillingMode: PAY_PER_REQUEST
-      AttributeDefinitions: [{AttributeName: pk, AttributeType: S}]
-      KeySchema: [{AttributeName: pk, KeyType: HASH}]
-";
 
 #[test]
 fn cfn_a_parameter_named_with_the_wrong_case_is_refused() {

@@ -9,18 +9,7 @@ mod common;
 
 use std::path::Path;
 
-use common::Case;
-
-const TABLE: &str = "      BillingMode: PAY_PER_REQUEST
-      AttributeDefinitions: [{AttributeName: pk, AttributeType: S}]
-      KeySchema: [{AttributeName: pk, KeyType: HASH}]
-";
-
-fn write(dir: &Path, name: &str, text: &str) -> String {
-    let path = dir.join(name);
-    std::fs::write(&path, text).unwrap();
-    path.to_string_lossy().into_owned()
-}
+use common::{CFN_TABLE_PROPS as TABLE, Case, write_file as write};
 
 /// `import`, `estimate` and `diff` of one template: none crashes (a stack overflow is exit
 /// 134, a panic 101) and each says `needle`.

@@ -175,6 +175,20 @@ impl Outcome {
     }
 }
 
+/// Writes `text` to `dir/name` and returns its path as text.
+pub fn write_file(dir: &std::path::Path, name: &str, text: &str) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("write file");
+    path.to_string_lossy().into_owned()
+}
+
+/// The properties every hand-written CloudFormation table of the tests shares: on demand,
+/// one string key `pk` (indented as properties of a resource).
+pub const CFN_TABLE_PROPS: &str = "      BillingMode: PAY_PER_REQUEST
+      AttributeDefinitions: [{AttributeName: pk, AttributeType: S}]
+      KeySchema: [{AttributeName: pk, KeyType: HASH}]
+";
+
 /// Writes `text` to a temporary YAML file and returns its directory guard and path.
 pub fn temp_workload(text: &str) -> (tempfile::TempDir, String) {
     let dir = tempfile::tempdir().expect("tempdir");
