@@ -188,6 +188,12 @@ fn output_onto_a_read_only_file_is_refused_and_the_file_kept() {
     estimate_to(&shared).success();
     let mode = std::fs::metadata(&shared).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode, 0o664);
+    // As root (these tests run as root), a replaced file keeps its owner too.
+    use std::os::unix::fs::MetadataExt;
+    std::os::unix::fs::chown(&shared, Some(4321), Some(4321)).unwrap();
+    estimate_to(&shared).success();
+    let meta = std::fs::metadata(&shared).unwrap();
+    assert_eq!((meta.uid(), meta.gid()), (4321, 4321));
     assert!(temp_files(dir.path()).is_empty());
 }
 
