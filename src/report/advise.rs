@@ -11,7 +11,6 @@ use super::{markdown, money};
 use crate::advise::Candidate;
 use crate::engine::Estimate;
 use crate::error::Error;
-use crate::scenario::Comparison;
 
 /// One priced suggestion.
 #[derive(Debug, Clone)]
@@ -28,9 +27,20 @@ pub struct Advice {
     pub workload: String,
     pub baseline: Estimate,
     pub suggestions: Vec<Suggestion>,
-    /// The combined plan: the baseline and its steps.
-    pub plan: Option<Comparison>,
+    /// The combined plan: its steps, each on top of the previous, from the baseline.
+    pub plan: Option<Vec<PlanStep>>,
     pub notes: Vec<String>,
+}
+
+/// One step of the combined plan: a suggestion applied on top of the steps before it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlanStep {
+    /// The suggestion's name.
+    pub name: String,
+    /// The step's own change: its total less the previous step's (or the baseline's).
+    pub step_delta: Decimal,
+    /// The workload's total with this step and every one before it.
+    pub total: Decimal,
 }
 
 impl Advice {
@@ -53,11 +63,8 @@ impl Advice {
     /// The plan's total and saving.
     fn plan_total(&self) -> Option<(Decimal, Decimal)> {
         let plan = self.plan.as_ref()?;
-        let last = plan.scenarios.last()?;
-        Some((
-            last.estimate.total,
-            self.baseline.total.saturating_sub(last.estimate.total),
-        ))
+        let last = plan.last()?;
+        Some((last.total, self.baseline.total.saturating_sub(last.total)))
     }
 
     fn heading(&self) -> String {
@@ -113,12 +120,12 @@ pub fn table(a: &Advice) -> String {
             a.show(saving),
             a.percent(saving)
         ));
-        for s in &plan.scenarios {
+        for s in plan {
             out.push_str(&format!(
                 "  {:<40} {:>14} → {:>14}\n",
                 s.name,
-                a.show(s.step_delta.unwrap_or(s.delta)),
-                a.show(s.estimate.total)
+                a.show(s.step_delta),
+                a.show(s.total)
             ));
         }
     }
@@ -180,13 +187,12 @@ pub fn markdown(a: &Advice) -> String {
             a.percent(saving)
         ));
         let rows: Vec<Vec<String>> = plan
-            .scenarios
             .iter()
             .map(|s| {
                 vec![
                     format!("`{}`", s.name),
-                    a.show(s.step_delta.unwrap_or(s.delta)),
-                    a.show(s.estimate.total),
+                    a.show(s.step_delta),
+                    a.show(s.total),
                 ]
             })
             .collect();
@@ -222,8 +228,8 @@ pub fn json(a: &Advice) -> String {
     let plan = a.plan.as_ref().and_then(|p| {
         let (total, saving) = a.plan_total()?;
         Some(json!({
-            "steps": p.scenarios.iter().map(|s| json!({
-                "name": s.name, "step_delta": s.step_delta, "monthly_total": s.estimate.total,
+            "steps": p.iter().map(|s| json!({
+                "name": s.name, "step_delta": s.step_delta, "monthly_total": s.total,
             })).collect::<Vec<_>>(),
             "monthly_total": total, "monthly_saving": saving,
         }))
@@ -264,14 +270,16 @@ pub fn yaml(a: &Advice) -> Result<String, Error> {
     let mut scenarios = serde_json::Map::new();
     scenarios.insert("alternatives".into(), Value::Array(alternatives));
     if let Some(plan) = &a.plan {
+        let by_name: std::collections::HashMap<&str, &Suggestion> = a
+            .suggestions
+            .iter()
+            .rev() // the first of a name wins
+            .map(|s| (s.candidate.name.as_str(), s))
+            .collect();
         let steps: Vec<Value> = plan
-            .scenarios
             .iter()
             .filter_map(|step| {
-                let s = a
-                    .suggestions
-                    .iter()
-                    .find(|s| s.candidate.name == step.name)?;
+                let s = by_name.get(step.name.as_str())?;
                 Some(json!({
                     "name": format!("plan-{}", step.name),
                     "description": format!("Combined plan: {}", s.candidate.title),

@@ -5,14 +5,18 @@
 
 use rust_decimal::Decimal;
 
+mod slices;
+mod taken;
+
 use super::price;
 use crate::advise::{self, Candidate};
 use crate::cli::{AdviseArgs, AdviseFormat};
 use crate::engine::Estimate;
 use crate::error::Error;
-use crate::report::advise::{Advice, Suggestion};
-use crate::scenario::{self, ScenarioInput, ScenarioKind};
+use crate::report::advise::{Advice, PlanStep, Suggestion};
+use crate::scenario;
 use crate::{load, output, report};
+use slices::Slices;
 
 pub(super) fn run(args: &AdviseArgs) -> Result<(), Error> {
     let advice = advice(args)?;
@@ -61,16 +65,17 @@ pub fn advice(args: &AdviseArgs) -> Result<Advice, Error> {
     // conversion — what `price` would load again for each (a patch changes neither the
     // prices nor the settings), so each figure is the one `compare` shows.
     let pricer = Pricer::new(book, &file_settings, &args.settings, file)?;
+    let slices = Slices::of(&base, &workload, &baseline, &pricer);
     let mut suggestions = Vec::new();
     for c in advise::candidates(&workload, &pricer.book, commitments.as_ref()) {
-        match priced(&base, &c, &pricer) {
-            Ok(estimate) => {
-                let saving = baseline.total.saturating_sub(estimate.total);
+        match priced(&base, &c, &pricer, slices.as_ref()) {
+            Ok(total) => {
+                let saving = baseline.total.saturating_sub(total);
                 if saving > Decimal::ZERO && saving >= min_saving {
                     suggestions.push(Suggestion {
                         candidate: c,
                         saving,
-                        total: estimate.total,
+                        total,
                     });
                 }
             }
@@ -88,7 +93,7 @@ pub fn advice(args: &AdviseArgs) -> Result<Advice, Error> {
             .cmp(&a.saving)
             .then_with(|| a.candidate.name.cmp(&b.candidate.name))
     });
-    let plan = combined(&base, &baseline, &suggestions, &pricer, &mut notes)?;
+    let plan = combined(base, &baseline, &suggestions, &pricer, slices, &mut notes);
     Ok(Advice {
         workload: file.to_string(),
         baseline,
@@ -180,75 +185,96 @@ impl Pricer {
     }
 }
 
-/// The estimate of the baseline document with `candidate`'s patch.
+/// The total of the baseline document with `candidate`'s patch: its table alone where the
+/// slices allow it, else the whole workload.
 fn priced(
     base: &serde_json::Value,
     candidate: &Candidate,
     pricer: &Pricer,
-) -> Result<Estimate, Error> {
+    slices: Option<&Slices>,
+) -> Result<Decimal, Error> {
     let origin = format!("suggestion `{}`", candidate.name);
     scenario::check_names(base, &candidate.patch, &origin, &pricer.file)?;
+    let label = format!("{} (suggestion `{}`)", pricer.file, candidate.name);
+    if let Some(slices) = slices
+        && let Some(at) = slices.table_of(&candidate.patch)
+        && let Some(priced) = slices.price(base, at, &candidate.patch, pricer, &label)?
+    {
+        return Ok(priced.total);
+    }
     let mut doc = base.clone();
     scenario::merge_patch(&mut doc, &candidate.patch);
-    let label = format!("{} (suggestion `{}`)", pricer.file, candidate.name);
-    pricer.estimate(doc, &label)
+    pricer.estimate(doc, &label).map(|e| e.total)
 }
 
 /// The suggestions that set different fields, applied one on top of the other (largest
 /// first; a suggestion that conflicts with one already taken, or that no longer saves on top
-/// of the others, is left out), compared with the baseline as steps.
+/// of the others, is left out), as steps from the baseline. A step on one table is priced
+/// with the slices; one on several tables (a commitment) with the whole workload, after
+/// which the slices no longer hold and every later step is priced whole.
 fn combined(
-    base: &serde_json::Value,
+    mut doc: serde_json::Value,
     baseline: &Estimate,
     suggestions: &[Suggestion],
     pricer: &Pricer,
+    mut slices: Option<Slices>,
     notes: &mut Vec<String>,
-) -> Result<Option<scenario::Comparison>, Error> {
-    let mut taken: Vec<&Candidate> = Vec::new();
-    let mut doc = base.clone();
+) -> Option<Vec<PlanStep>> {
+    let mut taken = taken::Taken::default();
     let mut steps = Vec::new();
     let mut previous = baseline.total;
+    let label = format!("{} (combined plan)", pricer.file);
     for s in suggestions {
-        if let Some(other) = taken.iter().find(|t| t.conflicts(&s.candidate)) {
+        let c = &s.candidate;
+        if let Some(other) = taken.conflict(c) {
             notes.push(format!(
-                "`{}` is left out of the combined plan: it changes what `{}` changes",
-                s.candidate.name, other.name
+                "`{}` is left out of the combined plan: it changes what `{other}` changes",
+                c.name
             ));
             continue;
         }
-        let mut next = doc.clone();
-        scenario::merge_patch(&mut next, &s.candidate.patch);
-        let label = format!("{} (combined plan)", pricer.file);
-        let estimate = match pricer.estimate(next.clone(), &label) {
-            Ok(e) => e,
+        let sliced = slices.as_ref().and_then(|sl| {
+            let at = sl.table_of(&c.patch)?;
+            sl.price(&doc, at, &c.patch, pricer, &label).transpose()
+        });
+        let priced = match sliced {
+            Some(result) => result.map(|p| (p.total, Some(p))),
+            None => {
+                let mut next = doc.clone();
+                scenario::merge_patch(&mut next, &c.patch);
+                pricer.estimate(next, &label).map(|e| (e.total, None))
+            }
+        };
+        let (total, slice) = match priced {
+            Ok(p) => p,
             Err(e) => {
                 notes.push(format!(
                     "`{}` is left out of the combined plan: with the others it cannot be priced ({})",
-                    s.candidate.name, e.message
+                    c.name, e.message
                 ));
                 continue;
             }
         };
-        if estimate.total >= previous {
+        if total >= previous {
             notes.push(format!(
                 "`{}` is left out of the combined plan: on top of the suggestions before it, it saves nothing",
-                s.candidate.name
+                c.name
             ));
             continue;
         }
-        taken.push(&s.candidate);
-        doc = next;
-        steps.push(ScenarioInput {
-            name: s.candidate.name.clone(),
-            description: Some(s.candidate.title.clone()),
-            kind: ScenarioKind::Step,
-            previous_total: Some(previous),
-            estimate: estimate.clone(),
+        taken.take(c);
+        scenario::merge_patch(&mut doc, &c.patch);
+        match (slice, slices.as_mut()) {
+            (Some(p), Some(sl)) => sl.take(p),
+            // Priced whole: the slices no longer describe the document.
+            _ => slices = None,
+        }
+        steps.push(PlanStep {
+            name: c.name.clone(),
+            step_delta: total.saturating_sub(previous),
+            total,
         });
-        previous = estimate.total;
+        previous = total;
     }
-    if steps.is_empty() {
-        return Ok(None);
-    }
-    Ok(Some(scenario::compare(baseline.clone(), steps)?))
+    (!steps.is_empty()).then_some(steps)
 }
