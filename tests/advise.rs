@@ -182,6 +182,102 @@ fn cloudshop_finds_the_case_moves_with_the_savings_compare_shows() {
     assert!(together > rust_decimal::Decimal::ZERO && together < separate);
 }
 
+/// CloudShop's table profile (`workloads/cloudshop.yaml`), hour by hour from 00:00 UTC.
+const CLOUDSHOP_PROFILE: [&str; 24] = [
+    "0.35", "0.25", "0.2", "0.2", "0.25", "0.4", "0.6", "0.8", "1.0", "1.1", "1.2", "1.3", "1.4",
+    "1.3", "1.2", "1.2", "1.3", "1.5", "1.7", "1.9", "1.9", "1.6", "1.1", "0.6",
+];
+
+/// Unit-hours in a 730-hour month of auto scaling at a 70 % target with no floor (at least
+/// one unit), for `monthly` units spread by `profile`: each hour of the day provisions
+/// ceil(units/s that hour ÷ 0.7) — units/s = monthly ÷ 2,628,000 s × the hour's weight ÷ the
+/// profile's mean — and the day's sum × 730 ÷ 24. CloudShop's profile falls at most 8 times a
+/// day, within DynamoDB's decrease budget (4 in the first hour, one more each hour), so every
+/// hour gets what it asks.
+fn auto_scaled_unit_hours(
+    monthly: rust_decimal::Decimal,
+    profile: &[&str],
+) -> rust_decimal::Decimal {
+    use rust_decimal::Decimal;
+    let weights: Vec<Decimal> = profile.iter().map(|w| dec(w)).collect();
+    let mean = weights.iter().sum::<Decimal>() / Decimal::from(weights.len());
+    let per_second = monthly / Decimal::from(730 * 3600);
+    let day: Decimal = weights
+        .iter()
+        .map(|w| {
+            (per_second * w / mean / dec("0.7"))
+                .ceil()
+                .max(Decimal::ONE)
+        })
+        .sum();
+    day * Decimal::from(730) / Decimal::from(24)
+}
+
+/// The README's CloudShop advice, derived from the rules and `pricing/cloudshop-eur.yaml`
+/// (reads €0.50 and writes €5.00 per million request units, €0.00052 per RCU-hour, €0.0052
+/// per WCU-hour, stream reads €0.22 per million): auto scaling alone saves €642.11, the
+/// stream readers €17.86, and the plan of all four ends at €361.11.
+#[test]
+fn readme_advice_figures_are_derived() {
+    let doc =
+        advise(&std::fs::read_to_string(common::root().join("workloads/cloudshop.yaml")).unwrap());
+    let profile = &CLOUDSHOP_PROFILE[..];
+    // gsi-2's daily close reads once a day at 02:00: its own profile.
+    let mut daily_close = ["0"; 24];
+    daily_close[2] = "1";
+    let rcu_hour = dec("0.00052");
+    let wcu_hour = dec("0.0052");
+    // Monthly request units. Table reads, all strong, one unit each (≤ 4 KB):
+    // 388,868,315 + 175 M + 19.4 M + 388.8 M = 972,068,315. Table writes, one unit each:
+    // 6.3 M + 6.3 M + 6.3 M + 22.1 M = 41 M. gsi-1: 2/s × 2,628,000 s × 1.5 units (50 entries
+    // × 164 B = 3 units, eventual) = 7,884,000 reads; 6.3 M puts + 2 × 34.7 M key-moving updates
+    // = 75.7 M writes. gsi-2: 30 closes × 210,000 entries × 62 B = 3,179 units of 4 KB, halved:
+    // 47,685 reads; 6.3 M writes.
+    let reads = dec("972068315");
+    let on_demand = reads * dec("0.5") / dec("1000000")
+        + dec("41") * dec("5")
+        + dec("7.884") * dec("0.5")
+        + dec("75.7") * dec("5")
+        + dec("0.047685") * dec("0.5")
+        + dec("6.3") * dec("5");
+    // 486.0341575 + 205 + 3.942 + 378.5 + 0.0238425 + 31.5 = 1,105.0000 (to 4 places).
+    assert_eq!(on_demand.round_dp(4), dec("1105.0000"));
+    let hours = |monthly: &str| auto_scaled_unit_hours(dec(monthly), profile);
+    // RCU: 386,139.58 (table) + 3,558.75 (gsi-1) + 730 (gsi-2: one unit, the floor, every
+    // hour); WCU: 16,637.92 + 30,416.67 + 2,920.
+    let gsi2_reads = auto_scaled_unit_hours(dec("47685"), &daily_close);
+    assert_eq!(gsi2_reads, dec("730"));
+    let provisioned = (hours("972068315") + hours("7884000") + gsi2_reads) * rcu_hour
+        + (hours("41000000") + hours("75700000") + hours("6300000")) * wcu_hour;
+    // €1,105.00 of requests − €462.89 of provisioned capacity = €642.11.
+    let alone = on_demand - provisioned;
+    assert_eq!(alone.round_dp(2), dec("642.11"));
+    assert_eq!(
+        saving(&doc, "provisioned-orders").round_dp(20),
+        alone.round_dp(20)
+    );
+    // Two readers of 41 M records, one per call → 100 per call: 2 × (41 − 0.41) M × €0.22 / M
+    // = €17.8596.
+    assert_eq!(saving(&doc, "stream-batches-orders"), dec("17.8596"));
+    // The plan: provisioned at 70 %, gsi-1 sparse (6.3 M adds + 6.3 M removes = 12.6 M
+    // writes), reads 92 % eventual (0.08 + 0.92 ÷ 2 = 0.54 of the strong units), readers at
+    // 100 a call; storage (210 GB × €0.25 = €52.50) and PITR (340 GB × €0.20 = €68) stay.
+    let plan = dec("52.5")
+        + dec("68")
+        + dec("2") * dec("0.41") * dec("0.22")
+        + (auto_scaled_unit_hours(reads * dec("0.54"), profile) + hours("7884000") + gsi2_reads)
+            * rcu_hour
+        + (hours("41000000") + hours("12600000") + hours("6300000")) * wcu_hour;
+    // 52.5 + 68 + 0.1804 + (208,658.33 + 3,558.75 + 730) × 0.00052 + (16,637.92 + 5,383.75
+    // + 2,920) × 0.0052 = €361.10955.
+    assert_eq!(plan.round_dp(20), dec("361.10955"));
+    assert_eq!(
+        dec(doc["plan"]["monthly_total"].as_str().unwrap()).round_dp(20),
+        plan.round_dp(20)
+    );
+    assert_eq!(plan.round_dp(2), dec("361.11"));
+}
+
 /// Pastes `advise --format yaml` into the workload and compares: each alternative's delta is
 /// minus its saving, exactly, and the plan's last step is the plan's total. Returns how many
 /// suggestions (and plan totals) it checked, so that a caller can tell a pass from nothing.

@@ -426,6 +426,169 @@ fn advice_finds_the_plan_commitment_and_its_risk() {
     assert_eq!(option(&a, "as stated in the workload")["total"], "640.5");
 }
 
+/// One month of `workloads/commitments-us-east-1.yaml` in a forecast from 2027-01, derived
+/// from the rules and us-east-1's list prices (on demand: $0.625 per million WRU, $0.125 per
+/// million RRU; provisioned: $0.00065 per WCU-hour, $0.00013 per RCU-hour; storage $0.25 per
+/// GB-month; 1-year reservations of 100 units: WCU $150 upfront + $0.0128/h, RCU $30 +
+/// $0.0025/h): the month's total and the plan's unused commitment. `k` counts months from
+/// the start, `traffic` scales every rate (1, or 0.7 for the −30 % column).
+fn commitments_month(
+    k: u32,
+    traffic: rust_decimal::Decimal,
+    reserved: bool,
+    plan_per_hour: Option<&str>,
+) -> (rust_decimal::Decimal, rust_decimal::Decimal) {
+    use common::dec;
+    use rust_decimal::Decimal;
+    let hours = Decimal::from(730);
+    let growth = (0..k).fold(Decimal::ONE, |g, _| g * dec("1.03")) * traffic;
+    // events: 50 puts/s of 2 KB = 2 WRU each, 200 eventual gets/s of ≤ 4 KB = 0.5 RRU each:
+    // 100 units/s × 2,628,000 s = 262.8 M of each a month, × 1.03^k (growth: 3%/month).
+    let units = dec("262800000") * growth;
+    let writes = units * dec("0.625") / dec("1000000");
+    let reads = units * dec("0.125") / dec("1000000");
+    // accounts and sessions: 60 WCU and 50 RCU each, fixed, every hour.
+    let provisioned =
+        dec("2") * (dec("60") * hours * dec("0.00065") + dec("50") * hours * dec("0.00013"));
+    // Storage, GB = 2^30 B, items + 100 B each: accounts 2 M × 1,124 B, sessions 5 M × 900 B;
+    // events start at 50 M and insert 131.4 M × 1.03^j in month j (billed on the month's
+    // average: the start plus half the month's inserts) of 2,148 B.
+    let gb = Decimal::from(1u64 << 30);
+    let inserts =
+        |j: u32| dec("131400000") * (0..j).fold(Decimal::ONE, |g, _| g * dec("1.03")) * traffic;
+    let start = dec("50000000") + (0..k).map(inserts).sum::<Decimal>();
+    let storage = (dec("2000000") * dec("1124")
+        + dec("5000000") * dec("900")
+        + (start + inserts(k) / dec("2")) * dec("2148"))
+        / gb
+        * dec("0.25");
+    let mut total = writes + reads + provisioned + storage;
+    if reserved {
+        // 100 RCU: 30 / 12 + 0.0025 × 730 = $4.325 for 100 × 730 × 0.00013 = $9.49 covered;
+        // 100 WCU: 150 / 12 + 0.0128 × 730 = $21.844 for 100 × 730 × 0.00065 = $47.45.
+        total +=
+            dec("30") / dec("12") + dec("0.0025") * hours - dec("100") * hours * dec("0.00013");
+        total +=
+            dec("150") / dec("12") + dec("0.0128") * hours - dec("100") * hours * dec("0.00065");
+    }
+    let mut unused = Decimal::ZERO;
+    if let Some(commitment) = plan_per_hour {
+        // Hour by hour over the day (busy 08:00–18:00 weighs 2, the rest 1: 34 in all), the
+        // commitment covers the lowest rate first — writes at 0.8 of list, reads at 0.85,
+        // provisioned units left unreserved at 0.9 — until it is used up.
+        let commitment = dec(commitment);
+        let weight = |h: usize| {
+            if (8..18).contains(&h) {
+                dec("2")
+            } else {
+                Decimal::ONE
+            }
+        };
+        let per_hour = hours / dec("24");
+        let (unreserved_wcu, unreserved_rcu) = if reserved { (20, 0) } else { (120, 100) };
+        let (mut covered, mut used) = (Decimal::ZERO, Decimal::ZERO);
+        for h in 0..24 {
+            let share = weight(h) / dec("34") / per_hour;
+            let pools = [
+                (dec("0.8"), writes * share),
+                (dec("0.85"), reads * share),
+                (
+                    dec("0.9"),
+                    Decimal::from(unreserved_wcu) * dec("0.00065")
+                        + Decimal::from(unreserved_rcu) * dec("0.00013"),
+                ),
+            ];
+            let mut left = commitment;
+            for (rate, spend) in pools {
+                let u = left.min(spend * rate);
+                left -= u;
+                used += u;
+                covered += u / rate;
+            }
+        }
+        total += commitment * hours - covered * per_hour;
+        unused = (commitment * dec("24") - used) * per_hour;
+    }
+    (total, unused)
+}
+
+/// The README's `forecast --advise` rows for `workloads/commitments-us-east-1.yaml`, derived
+/// month by month (`commitments_month`) and summed over 12 months.
+#[test]
+fn readme_commitment_options_are_derived() {
+    use common::dec;
+    use rust_decimal::Decimal;
+    let out = Case::new()
+        .args([
+            "forecast",
+            "workloads/commitments-us-east-1.yaml",
+            "--months",
+            "12",
+            "--start",
+            "2027-01",
+            "--advise",
+            "--format",
+            "json",
+        ])
+        .run()
+        .success();
+    let doc: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    let a = &doc["commitment_options"];
+    let year = |traffic: &str, reserved: bool, plan: Option<&str>| {
+        (0..12).fold((Decimal::ZERO, Decimal::ZERO), |(t, u), k| {
+            let (mt, mu) = commitments_month(k, dec(traffic), reserved, plan);
+            (t + mt, u + mu)
+        })
+    };
+    let close = |engine: &serde_json::Value, derived: Decimal, shown: &str| {
+        let engine = dec(engine.as_str().unwrap());
+        assert!(
+            (engine - derived).abs() < dec("0.000000001"),
+            "{engine} vs {derived}"
+        );
+        assert_eq!(derived.round_dp(2), dec(shown), "{derived}");
+    };
+    // Rows of the README: option → total, total at −30 %, unused at −30 %.
+    for (name, reserved, plan, total, lower, unused) in [
+        ("no commitments", false, None, "9181.35", "6761.77", "0"),
+        (
+            "reserved capacity, 1 year",
+            true,
+            None,
+            "8812.10",
+            "6392.52",
+            "0",
+        ),
+        (
+            "Database Savings Plan",
+            false,
+            Some("0.25"),
+            "8707.28",
+            "6552.59",
+            "207.26",
+        ),
+        (
+            "reserved capacity 1 year + Database Savings Plan",
+            true,
+            Some("0.18"),
+            "8444.99",
+            "6275.42",
+            "208.28",
+        ),
+    ] {
+        let o = option(a, name);
+        let (t, _) = year("1", reserved, plan);
+        let (t7, u7) = year("0.7", reserved, plan);
+        close(&o["total"], t, total);
+        close(&o["total_lower_traffic"], t7, lower);
+        close(&o["unused_lower_traffic"], u7, unused);
+    }
+    // The best option saves 9,181.3541 − 8,444.9855 = $736.37 over the year.
+    let (none, _) = year("1", false, None);
+    let (best, _) = year("1", true, Some("0.18"));
+    assert_eq!((none - best).round_dp(2), dec("736.37"));
+}
+
 #[test]
 fn advice_prints_a_table_of_options_and_refuses_exports() {
     let (_dir, path) = temp_workload(PLAN);
