@@ -375,7 +375,7 @@ fn import_writes_a_workload_that_loads_back() {
     let text = std::fs::read_to_string(&out).unwrap();
     assert!(text.contains("items: TODO"));
     assert!(text.contains("prices: aws-us-east-1"));
-    assert!(text.contains("# not imported: "));
+    assert!(text.contains("# note: "));
     let (w, _) = ddbcost::load::parse_workload(&text, &out).unwrap();
     let t = &w.tables[0];
     assert_eq!(t.key.as_ref().unwrap().partition, "pk");

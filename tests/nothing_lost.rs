@@ -452,3 +452,169 @@ fn diff_names_every_gate_crossed() {
         out.stderr
     );
 }
+
+/// A provisioned capacity a template does not resolve (a parameter without a default, a
+/// variable) is kept as `TODO`, with the template position, instead of failing the import at
+/// a line of a workload the user never sees; the other dimension, the table and its indexes
+/// are kept, and `estimate` prices what is known.
+#[test]
+fn an_unresolved_provisioned_capacity_is_a_placeholder_naming_the_template_position() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfn = write(
+        dir.path(),
+        "t.yaml",
+        "Parameters:
+  ReadCap: { Type: Number }
+  IndexRead: { Type: Number }
+Resources:
+  Orders:
+    Type: AWS::DynamoDB::Table
+    Properties:
+      TableName: orders
+      AttributeDefinitions:
+        - { AttributeName: pk, AttributeType: S }
+        - { AttributeName: st, AttributeType: S }
+      KeySchema: [{ AttributeName: pk, KeyType: HASH }]
+      ProvisionedThroughput:
+        ReadCapacityUnits: !Ref ReadCap
+        WriteCapacityUnits: 5
+      GlobalSecondaryIndexes:
+        - IndexName: by-status
+          KeySchema: [{ AttributeName: st, KeyType: HASH }]
+          Projection: { ProjectionType: ALL }
+          ProvisionedThroughput:
+            ReadCapacityUnits: !Ref IndexRead
+            WriteCapacityUnits: 3
+",
+    );
+    let out = Case::new()
+        .args(["import", &cfn, "--region", "us-east-1"])
+        .run()
+        .success()
+        .stderr_has("placeholder(s) to fill: tables.orders.capacity.rcu")
+        .stderr_has("tables.orders.indexes.by-status.rcu");
+    // The placeholder's comment names the template position and the parameter to give.
+    assert!(
+        out.stdout.contains("rcu: TODO   # not resolved: ")
+            && out
+                .stdout
+                .contains("t.yaml:14: Resources.Orders.Properties.ProvisionedThroughput.ReadCapacityUnits: parameter `ReadCap` has no default (give it with `--parameter ReadCap=VALUE`)"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.contains("wcu: 5") && out.stdout.contains("wcu: 3"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout
+            .contains("GlobalSecondaryIndexes[0].ProvisionedThroughput.ReadCapacityUnits")
+    );
+    // Priced: the fixed WCU (5 + 3) × 730 h × $0.00065 = $3.796; the reads depend on the
+    // placeholders.
+    let est = Case::new()
+        .args([
+            "estimate",
+            &cfn,
+            "--prices",
+            "aws-us-east-1",
+            "--format",
+            "json",
+        ])
+        .run()
+        .success();
+    let doc: serde_json::Value = serde_json::from_str(&est.stdout).unwrap();
+    assert_eq!(doc["total"], "3.796");
+    let reads = common::json_line(&doc, "orders/reads");
+    assert!(
+        reads["cost"].is_null() && reads["quantity"].is_null(),
+        "{reads}"
+    );
+    assert!(
+        doc["excluded"]
+            .to_string()
+            .contains("orders/gsi/by-status/reads")
+    );
+    // `--strict` refuses a workload with placeholders; a parameter given resolves it.
+    Case::new()
+        .args(["estimate", &cfn, "--prices", "aws-us-east-1", "--strict"])
+        .run()
+        .code(1)
+        .stderr_has("tables.orders.capacity.rcu");
+    let given = Case::new()
+        .args([
+            "estimate",
+            &cfn,
+            "--prices",
+            "aws-us-east-1",
+            "--format",
+            "json",
+            "--parameter",
+            "ReadCap=10",
+            "--parameter",
+            "IndexRead=2",
+        ])
+        .run()
+        .success();
+    let doc: serde_json::Value = serde_json::from_str(&given.stdout).unwrap();
+    // + (10 + 2) × 730 × $0.00013 = $1.1388: $4.9348.
+    assert_eq!(doc["total"], "4.9348");
+}
+
+#[test]
+fn tf_an_unresolved_capacity_is_a_placeholder_naming_the_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let tf = write(
+        dir.path(),
+        "main.tf",
+        "variable \"read\" { type = number }
+resource \"aws_dynamodb_table\" \"orders\" {
+  name           = \"orders\"
+  read_capacity  = var.read
+  write_capacity = 5
+  hash_key       = \"pk\"
+  attribute {
+    name = \"pk\"
+    type = \"S\"
+  }
+}
+",
+    );
+    let out = Case::new().args(["import", &tf]).run().success();
+    assert!(
+        out.stdout.contains("rcu: TODO   # not resolved: ")
+            && out
+                .stdout
+                .contains("main.tf:4: aws_dynamodb_table.orders.read_capacity"),
+        "{}",
+        out.stdout
+    );
+    assert!(out.stdout.contains("wcu: 5"));
+}
+
+/// The loader's side: `TODO` stands for fixed units not known yet, so auto scaling does not
+/// take that dimension, and an on-demand table takes no placeholder units either.
+#[test]
+fn a_capacity_placeholder_is_fixed_units_still_to_fill() {
+    let head = "prices: aws-us-east-1\ntables:\n  t:\n    item_size: 1 KB\n    items: 1M\n    patterns: { put: { op: put, rate: 10/s } }\n";
+    let (_d, f) = common::temp_workload(&format!(
+        "{head}    capacity: {{ mode: provisioned, rcu: TODO, auto_scaling: {{ target: 70% }} }}\n"
+    ));
+    let out = Case::new()
+        .args(["estimate", &f, "--format", "json"])
+        .run()
+        .success();
+    let doc: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert!(common::json_line(&doc, "t/reads")["cost"].is_null());
+    // Writes auto scaled: 10 WCU/s flat ÷ 0.7 = 14.3 → 15 units × 730 h × $0.00065 = $7.1175.
+    assert_eq!(common::json_line(&doc, "t/writes")["cost"], "7.1175");
+    let (_d, f) = common::temp_workload(&format!(
+        "{head}    capacity: {{ mode: on-demand, rcu: TODO }}\n"
+    ));
+    Case::new()
+        .args(["estimate", &f])
+        .run()
+        .code(1)
+        .stderr_has("an on-demand table has no provisioned `rcu`/`wcu`");
+}

@@ -110,7 +110,7 @@ fn document(
         header.push(format!("Usage merged from {usage}."));
     }
     for n in &imported.notes {
-        header.push(format!("not imported: {n}"));
+        header.push(format!("note: {n}"));
     }
     // Comments only where a placeholder is left (or on tables and patterns).
     let still_todo = |path: &str| {
@@ -207,7 +207,7 @@ pub fn run(args: &TemplateImportArgs) -> Result<(), Error> {
         args.name.as_deref(),
     )?;
     for n in &imported.notes {
-        crate::output::warn(&format!("note: not imported: {n}"));
+        crate::output::warn(&format!("note: {n}"));
     }
     // What we write must load: check it as `estimate` will read it.
     let label = args.output.as_deref().unwrap_or("the imported workload");
@@ -275,7 +275,7 @@ pub fn workload(
     // What the template did not give is said here as `import` says it: an estimate of a
     // template must not hide that part of it was skipped.
     for n in &imported.notes {
-        crate::output::warn(&format!("note: not imported: {n}"));
+        crate::output::warn(&format!("note: {n}"));
     }
     let label = match &args.usage {
         Some(u) => format!("{file} + {u} (imported)"),

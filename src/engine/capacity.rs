@@ -32,6 +32,9 @@ pub struct Plan {
     /// Units provisioned in each hour of the profile's period (one value when fixed), for
     /// reservations pooled across tables.
     pub hourly: Vec<Decimal>,
+    /// The units are a placeholder (`Capacity::Unknown`): every amount above is 0 and the
+    /// line's cost is unknown.
+    pub unknown: bool,
 }
 
 /// The plans of a provisioned table: its own reads and writes, and each GSI's.
@@ -166,7 +169,7 @@ pub fn plan(
 ) -> Result<Plan, EngineError> {
     let period = Decimal::from(demand.len());
     let peak_demand = demand.iter().copied().max().unwrap_or_default();
-    let hourly: Vec<Decimal> = match capacity {
+    let (target, min, max) = match capacity {
         Capacity::Fixed(units) => {
             // Fixed capacity needs no profile: exact units × hours.
             let unit_hours = checked::mul(units, month_hours, context)?;
@@ -179,14 +182,24 @@ pub fn plan(
                 short_hours: demand.iter().filter(|d| **d > units).count(),
                 description: format!("{} × {} h", units.normalize(), month_hours.normalize()),
                 hourly: vec![units],
+                unknown: false,
             });
         }
-        Capacity::AutoScaling { target, min, max } => auto_scale(demand, target, min, max)?,
-    };
-    let (target, min, max) = match capacity {
+        Capacity::Unknown => {
+            return Ok(Plan {
+                unit_hours: Decimal::ZERO,
+                unreserved_unit_hours: Decimal::ZERO,
+                average_units: Decimal::ZERO,
+                peak_demand,
+                short_hours: 0,
+                description: "units still to fill: TODO".to_string(),
+                hourly: vec![Decimal::ZERO],
+                unknown: true,
+            });
+        }
         Capacity::AutoScaling { target, min, max } => (target, min, max),
-        Capacity::Fixed(_) => unreachable!("handled above"),
     };
+    let hourly = auto_scale(demand, target, min, max)?;
     let sum = checked::sum(hourly.iter().copied(), context)?;
     let unreserved_sum = checked::sum(
         hourly.iter().map(|u| unreserved_units(*u, reserved)),
@@ -216,6 +229,7 @@ pub fn plan(
             average_units.round_dp(1).normalize()
         ),
         hourly,
+        unknown: false,
     })
 }
 

@@ -279,7 +279,7 @@ fn provisioned(
                     basis: Basis::Derived,
                 },
                 &price,
-                Some(plan.unreserved_unit_hours),
+                (!plan.unknown).then_some(plan.unreserved_unit_hours),
                 usage.weights(metric),
             )?);
             if let (0, Some(r)) = (i, reserved)

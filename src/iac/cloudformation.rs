@@ -757,29 +757,104 @@ fn origin(cfn: &Cfn<'_>, id: &str, kind: &str) -> String {
     format!("{at} Resources.{id} ({kind})")
 }
 
+/// The two dimensions of a `ProvisionedThroughput` value: each field evaluated on its own,
+/// so that one unresolved field (a parameter without a default) keeps the other; a field
+/// stated but not resolved, or not a whole number, is kept as unresolved, with its position.
 fn throughput(
     cfn: &Cfn<'_>,
-    v: Option<Value>,
+    v: Option<&Value>,
     path: &str,
     notes: &mut Vec<Note>,
 ) -> (Option<Dim>, Option<Dim>) {
     let Some(v) = v else { return (None, None) };
-    (
-        units(
-            cfn,
-            v.get("ReadCapacityUnits"),
-            &format!("{path}.ReadCapacityUnits"),
-            notes,
-        )
-        .map(Dim::Fixed),
-        units(
-            cfn,
-            v.get("WriteCapacityUnits"),
-            &format!("{path}.WriteCapacityUnits"),
-            notes,
-        )
-        .map(Dim::Fixed),
-    )
+    let whole_value;
+    let v = if is_intrinsic(v) {
+        match cfn.eval(v) {
+            Ok(Value::String(s)) if s == NO_VALUE => return (None, None),
+            Ok(e) => {
+                whole_value = e;
+                &whole_value
+            }
+            Err(why) => {
+                let note = cfn.note(path, format!("{why}; its capacity is imported as `TODO`"));
+                let text = note.to_string();
+                notes.push(note);
+                return (
+                    Some(Dim::Unresolved(text.clone())),
+                    Some(Dim::Unresolved(text)),
+                );
+            }
+        }
+    } else {
+        v
+    };
+    let mut field = |name: &str| -> Option<Dim> {
+        let fpath = format!("{path}.{name}");
+        let raw = v.get(name)?;
+        let value = match cfn.eval(raw) {
+            Ok(Value::String(s)) if s == NO_VALUE => return None,
+            Ok(e) => e,
+            Err(why) => {
+                let note = cfn.note(&fpath, format!("{why}; imported as `TODO`"));
+                let text = note.to_string();
+                notes.push(note);
+                return Some(Dim::Unresolved(text));
+            }
+        };
+        match text_of(&value).as_deref().and_then(whole) {
+            Some(u) => Some(Dim::Fixed(u)),
+            None => {
+                let note = cfn.note(
+                    &fpath,
+                    format!("`{value}` is not a whole number of units; imported as `TODO`"),
+                );
+                let text = note.to_string();
+                notes.push(note);
+                Some(Dim::Unresolved(text))
+            }
+        }
+    };
+    (field("ReadCapacityUnits"), field("WriteCapacityUnits"))
+}
+
+/// An index of a written-out list with every field but `ProvisionedThroughput` (read on its
+/// own by `throughput`) evaluated; `None`, with a note, when the index itself is `!Ref
+/// AWS::NoValue` or cannot be evaluated.
+fn index_fields(cfn: &Cfn<'_>, raw: &Value, path: &str, notes: &mut Vec<Note>) -> Option<Value> {
+    let Some(fields) = raw.as_object().filter(|_| !is_intrinsic(raw)) else {
+        return match cfn.eval(raw) {
+            Ok(Value::String(s)) if s == NO_VALUE => None,
+            Ok(v) => Some(v),
+            Err(why) => {
+                notes.push(cfn.note(path, format!("{why}; skipped")));
+                None
+            }
+        };
+    };
+    let mut out = serde_json::Map::new();
+    for (k, v) in fields {
+        if k == "ProvisionedThroughput" {
+            continue;
+        }
+        match cfn.eval(v) {
+            Ok(Value::String(s)) if s == NO_VALUE => {}
+            Ok(e) => {
+                out.insert(k.clone(), e);
+            }
+            Err(why) => notes.push(cfn.note(&format!("{path}.{k}"), format!("{why}; skipped"))),
+        }
+    }
+    Some(Value::Object(out))
+}
+
+/// Whether `v` is an intrinsic function (`{"Ref": …}`, `{"Fn::If": […]}`) rather than a
+/// property's own map.
+fn is_intrinsic(v: &Value) -> bool {
+    v.as_object().is_some_and(|m| {
+        m.len() == 1
+            && m.keys()
+                .all(|k| k == "Ref" || k.starts_with("Fn::") || k == "Condition")
+    })
 }
 
 fn on_demand(cfn: &Cfn<'_>, v: Option<Value>, path: &str, notes: &mut Vec<Note>) -> Billing {
@@ -812,12 +887,23 @@ fn indexes(
     } else {
         "LocalSecondaryIndexes"
     };
-    let Some(Value::Array(items)) = prop(cfn, props, path, field, notes) else {
-        return Vec::new();
+    // A list written out is read index by index and field by field, so that one unresolved
+    // value (a parameter without a default in a capacity) loses neither the index nor the
+    // list; a list made by an intrinsic function is evaluated whole.
+    let raw_items = match props.get(field) {
+        Some(Value::Array(items)) => items.clone(),
+        _ => match prop(cfn, props, path, field, notes) {
+            Some(Value::Array(items)) => items,
+            _ => return Vec::new(),
+        },
     };
     let mut out = Vec::new();
-    for (n, i) in items.iter().enumerate() {
+    for (n, raw) in raw_items.iter().enumerate() {
         let ipath = format!("{path}.{field}[{n}]");
+        let Some(i) = index_fields(cfn, raw, &ipath, notes) else {
+            continue;
+        };
+        let i = &i;
         let Some(name) = i.get("IndexName").and_then(text_of) else {
             notes.push(cfn.note(&ipath, "an index without `IndexName`; skipped"));
             continue;
@@ -828,7 +914,7 @@ fn indexes(
         };
         let (read, write) = throughput(
             cfn,
-            i.get("ProvisionedThroughput").cloned(),
+            raw.get("ProvisionedThroughput"),
             &format!("{ipath}.ProvisionedThroughput"),
             notes,
         );
@@ -865,7 +951,7 @@ fn table(cfn: &Cfn<'_>, id: &str, props: &Value, path: &str, notes: &mut Vec<Not
     } else {
         let (read, write) = throughput(
             cfn,
-            prop(cfn, props, path, "ProvisionedThroughput", notes),
+            props.get("ProvisionedThroughput"),
             &format!("{path}.ProvisionedThroughput"),
             notes,
         );
@@ -917,7 +1003,9 @@ fn simple_table(
         t.key = Some((name.clone(), None));
         t.attributes.push((name, ty.into()));
     }
-    t.billing = match prop(cfn, props, path, "ProvisionedThroughput", notes) {
+    // `ProvisionedThroughput` makes a SimpleTable provisioned (unless `!Ref AWS::NoValue`).
+    let removed = |v: &Value| matches!(cfn.eval(v), Ok(Value::String(s)) if s == NO_VALUE);
+    t.billing = match props.get("ProvisionedThroughput").filter(|v| !removed(v)) {
         Some(v) => {
             let (read, write) = throughput(
                 cfn,

@@ -640,7 +640,11 @@ pub fn import(
     }
     // Read like a plan, with the notes' lines from this file.
     let plan = json!({ "format_version": "1.2", "planned_values": { "root_module": { "resources": settled } } });
-    let mut imported = super::Imported::default();
+    // The notes so far go in first: a capacity they name as unresolved is kept as such.
+    let mut imported = super::Imported {
+        notes: std::mem::take(&mut notes),
+        ..super::Imported::default()
+    };
     super::terraform::import_plan(&plan, file, &mut imported)?;
     for t in &mut imported.tables {
         if let Some(l) = headers.get(&t.logical_id) {

@@ -71,6 +71,9 @@ pub enum Dim {
         /// Target utilization in percent (`70`), where a target-tracking policy states it.
         target: Option<String>,
     },
+    /// Stated, but not resolved statically (a parameter without a default, a variable, an
+    /// expression): why, with its position in the template. Imported as `TODO`.
+    Unresolved(String),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

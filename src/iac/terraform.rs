@@ -73,7 +73,8 @@ pub fn import_plan(doc: &Value, file: &str, out: &mut super::Imported) -> Result
         path: address.to_string(),
         message,
     };
-    let mut notes = Vec::new();
+    // Notes given before (a static reading's) are known to `table`, and kept first.
+    let mut notes = std::mem::take(&mut out.notes);
     let mut tables = Vec::new();
     let mut targets: HashMap<(String, String), (String, String)> = HashMap::new();
     let mut policies: HashMap<(String, String), String> = HashMap::new();
@@ -154,12 +155,24 @@ pub fn import_plan(doc: &Value, file: &str, out: &mut super::Imported) -> Result
     Ok(())
 }
 
-fn capacity(v: &Value, field: &str) -> Option<Dim> {
-    text(v.get(field))
-        .as_deref()
-        .and_then(whole)
-        .filter(|u| u != "0")
-        .map(Dim::Fixed)
+/// A provisioned dimension: whole units, or — where the value is not a whole number, or a
+/// static reading of `.tf` files could not resolve it and said so in a note (a variable
+/// without a default) — unresolved, with the reason.
+fn capacity(v: &Value, field: &str, address: &str, notes: &[Note]) -> Option<Dim> {
+    let Some(stated) = text(v.get(field)) else {
+        let at = format!("{address}.{field}");
+        return notes
+            .iter()
+            .find(|n| n.path == at)
+            .map(|n| Dim::Unresolved(n.to_string()));
+    };
+    match whole(&stated) {
+        Some(u) if u == "0" => None,
+        Some(u) => Some(Dim::Fixed(u)),
+        None => Some(Dim::Unresolved(format!(
+            "`{field}` is `{stated}`, which is not a whole number of units"
+        ))),
+    }
 }
 
 fn table(address: &str, v: &Value, file: &str, notes: &mut Vec<Note>) -> TableDef {
@@ -202,8 +215,8 @@ fn table(address: &str, v: &Value, file: &str, notes: &mut Vec<Note>) -> TableDe
         }
     } else {
         Billing::Provisioned {
-            read: capacity(v, "read_capacity"),
-            write: capacity(v, "write_capacity"),
+            read: capacity(v, "read_capacity", address, notes),
+            write: capacity(v, "write_capacity", address, notes),
         }
     };
     if text(v.get("stream_enabled")).as_deref() == Some("true") {
@@ -276,12 +289,12 @@ fn table(address: &str, v: &Value, file: &str, notes: &mut Vec<Note>) -> TableDe
                 key: hash.map(|h| (h, text(i.get("range_key")))),
                 projection,
                 read: if global && provisioned {
-                    capacity(i, "read_capacity")
+                    capacity(i, "read_capacity", &format!("{address}.{field}"), notes)
                 } else {
                     None
                 },
                 write: if global && provisioned {
-                    capacity(i, "write_capacity")
+                    capacity(i, "write_capacity", &format!("{address}.{field}"), notes)
                 } else {
                     None
                 },

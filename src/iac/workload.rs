@@ -47,11 +47,16 @@ fn key(k: &(String, Option<String>)) -> Value {
 /// `rcu`/`wcu` or auto scaling bounds for one dimension, into `capacity` and `auto_scaling`.
 fn dimension(
     dim: Option<&Dim>,
-    unit: &str,
+    (unit, path): (&str, &str),
     capacity: &mut Map<String, Value>,
     scaling: &mut Map<String, Value>,
+    comments: &mut Comments,
 ) {
     match dim {
+        Some(Dim::Unresolved(why)) => {
+            capacity.insert(unit.into(), json!(PLACEHOLDER));
+            comments.push((format!("{path}{SEP}{unit}"), format!("not resolved: {why}")));
+        }
         Some(Dim::Fixed(units)) => {
             capacity.insert(unit.into(), json!(units));
         }
@@ -104,8 +109,10 @@ fn table(t: &TableDef, comments: &mut Comments) -> Value {
         Billing::Provisioned { read, write } => {
             capacity.insert("mode".into(), json!("provisioned"));
             let mut scaling = Map::new();
-            dimension(read.as_ref(), "rcu", &mut capacity, &mut scaling);
-            dimension(write.as_ref(), "wcu", &mut capacity, &mut scaling);
+            let cpath = format!("{path}{SEP}capacity");
+            let (at, out) = (&mut capacity, &mut scaling);
+            dimension(read.as_ref(), ("rcu", &cpath), at, out, comments);
+            dimension(write.as_ref(), ("wcu", &cpath), at, out, comments);
             if read.is_none() {
                 capacity.insert("rcu".into(), json!(PLACEHOLDER));
                 comments.push((
@@ -210,8 +217,9 @@ fn table(t: &TableDef, comments: &mut Comments) -> Value {
             }
             let mut capacity = Map::new();
             let mut scaling = Map::new();
-            dimension(i.read.as_ref(), "rcu", &mut capacity, &mut scaling);
-            dimension(i.write.as_ref(), "wcu", &mut capacity, &mut scaling);
+            let (at, out) = (&mut capacity, &mut scaling);
+            dimension(i.read.as_ref(), ("rcu", &ipath), at, out, comments);
+            dimension(i.write.as_ref(), ("wcu", &ipath), at, out, comments);
             x.extend(capacity);
             if !scaling.is_empty() {
                 x.insert("auto_scaling".into(), Value::Object(scaling));

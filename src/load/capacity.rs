@@ -21,10 +21,9 @@ impl Cx<'_> {
         let Some(c) = c else {
             return Ok(CapacityMode::OnDemand);
         };
-        let rcu = self.units(c.rcu.as_ref(), &format!("{path}.rcu"), "`rcu`")?;
-        let wcu = self.units(c.wcu.as_ref(), &format!("{path}.wcu"), "`wcu`")?;
+        let units = self.stated_units(c.rcu.as_ref(), c.wcu.as_ref(), path)?;
         if c.mode.value == RawMode::OnDemand {
-            if rcu.is_some() || wcu.is_some() || c.auto_scaling.is_some() {
+            if units.any() || c.auto_scaling.is_some() {
                 return Err(self.err(
                     path,
                     position(&c.mode),
@@ -37,7 +36,7 @@ impl Cx<'_> {
             }
             return Ok(CapacityMode::OnDemand);
         }
-        let (read, write) = match self.dimensions(rcu, wcu, c.auto_scaling.as_ref(), path)? {
+        let (read, write) = match units.dimensions(self, c.auto_scaling.as_ref(), path)? {
             (Some(read), Some(write)) => (read, write),
             _ => {
                 return Err(self.err(path, position(&c.mode), "a provisioned table needs both `rcu` and `wcu`, or `auto_scaling` for the dimension not fixed", "Consider `rcu: 100` and `wcu: 50` (units per second), or `auto_scaling: { target: 70% }` (both dimensions, or the one without fixed units)."));
@@ -99,6 +98,27 @@ impl Cx<'_> {
             write,
             reserved,
         }))
+    }
+
+    /// The `rcu` and `wcu` stated at `path` (a table's capacity or a GSI), each a number of
+    /// units or a placeholder.
+    pub(super) fn stated_units(
+        &self,
+        rcu: Option<&Scalar>,
+        wcu: Option<&Scalar>,
+        path: &str,
+    ) -> Result<StatedUnits, Error> {
+        let (rpath, wpath) = (format!("{path}.rcu"), format!("{path}.wcu"));
+        let (read, write) = (
+            self.units(rcu, &rpath, "`rcu`")?,
+            self.units(wcu, &wpath, "`wcu`")?,
+        );
+        Ok(StatedUnits {
+            read,
+            write,
+            read_todo: self.is_placeholder(&rpath),
+            write_todo: self.is_placeholder(&wpath),
+        })
     }
 
     /// Reads and writes, each on its own: fixed units where `rcu`/`wcu` is given, auto scaling
@@ -429,6 +449,45 @@ impl Cx<'_> {
             ));
         }
         Ok(units)
+    }
+}
+
+/// Provisioned units as a workload states them: a number, a placeholder (`TODO`, as
+/// `import` writes for a capacity its template does not resolve), or nothing.
+pub(super) struct StatedUnits {
+    pub(super) read: Option<Decimal>,
+    pub(super) write: Option<Decimal>,
+    read_todo: bool,
+    write_todo: bool,
+}
+
+impl StatedUnits {
+    /// Whether anything is stated, a placeholder included.
+    pub(super) fn any(&self) -> bool {
+        self.read.is_some() || self.write.is_some() || self.read_todo || self.write_todo
+    }
+
+    /// `Cx::dimensions` of these units, a placeholder standing for fixed units not yet known
+    /// (`Capacity::Unknown`: auto scaling does not take that dimension).
+    pub(super) fn dimensions(
+        &self,
+        cx: &Cx<'_>,
+        auto_scaling: Option<&RawAutoScaling>,
+        path: &str,
+    ) -> Result<(Option<Capacity>, Option<Capacity>), Error> {
+        let stand_in = |units: Option<Decimal>, todo: bool| units.or(todo.then_some(Decimal::ONE));
+        let (read, write) = cx.dimensions(
+            stand_in(self.read, self.read_todo),
+            stand_in(self.write, self.write_todo),
+            auto_scaling,
+            path,
+        )?;
+        let unknown =
+            |c: Option<Capacity>, todo: bool| if todo { Some(Capacity::Unknown) } else { c };
+        Ok((
+            unknown(read, self.read_todo),
+            unknown(write, self.write_todo),
+        ))
     }
 }
 

@@ -109,9 +109,8 @@ impl Cx<'_> {
             Projection::KeysOnly => Decimal::ZERO,
             _ => Decimal::ONE,
         };
-        let rcu = self.units(i.rcu.as_ref(), &p("rcu"), "`rcu`")?;
-        let wcu = self.units(i.wcu.as_ref(), &p("wcu"), "`wcu`")?;
-        let own = rcu.is_some() || wcu.is_some() || i.auto_scaling.is_some();
+        let units = self.stated_units(i.rcu.as_ref(), i.wcu.as_ref(), &path)?;
+        let own = units.any() || i.auto_scaling.is_some();
         let index_capacity = match (kind, capacity) {
             (IndexKind::Local, _) if own => {
                 return Err(self.err(
@@ -134,7 +133,7 @@ impl Cx<'_> {
                 // Each dimension on its own; one the GSI does not state inherits the table's
                 // auto scaling (AWS applies a table's auto scaling settings to its GSIs by
                 // default), never the table's fixed units.
-                let (read, write) = self.dimensions(rcu, wcu, i.auto_scaling.as_ref(), &path)?;
+                let (read, write) = units.dimensions(self, i.auto_scaling.as_ref(), &path)?;
                 let inherit = |own: Option<Capacity>, table: Capacity| {
                     own.or(matches!(table, Capacity::AutoScaling { .. }).then_some(table))
                 };

@@ -53,6 +53,9 @@ pub enum Capacity {
         min: Decimal,
         max: Decimal,
     },
+    /// Provisioned, but its units are still to fill (`rcu: TODO`, as `import` writes for a
+    /// capacity the template does not resolve): its line's cost depends on them.
+    Unknown,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
