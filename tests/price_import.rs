@@ -353,3 +353,108 @@ fn an_ambiguous_sku_is_refused_by_name_never_picked_at_random() {
         );
     }
 }
+
+/// A SKU whose only tier is a free tier (0 up to 25 GB, nothing priced after it) gives the
+/// allowance but no price: the price stays absent and the SKU is listed, never priced 0.
+#[test]
+fn a_sku_with_only_a_free_tier_is_not_priced_zero() {
+    let (_d, offer) = edited_offer(|doc| {
+        doc["terms"]["OnDemand"]["EUSTO"]["EUSTO.JRTCKXETXF"]["priceDimensions"]
+            .as_object_mut()
+            .unwrap()
+            .remove("EUSTO.JRTCKXETXF.P");
+    });
+    let (dir, out) = import(&[offer.as_str(), "--verbose"]);
+    out.success().stderr_has(
+        "EU-TimedStorage-ByteHrs (SKU EUSTO): only a free tier, no price after it: `standard.storage_gb_month` stays absent",
+    );
+    let eu = std::fs::read_to_string(dir.path().join("aws-eu-west-1.yaml")).unwrap();
+    assert!(!eu.contains("storage_gb_month"), "{eu}");
+}
+
+/// When nothing maps, the error's `--verbose` lists each SKU and why, as it says it will.
+#[test]
+fn verbose_lists_what_a_list_of_nothing_usable_holds() {
+    let (_d, offer) = edited_offer(|doc| {
+        let products = doc["products"].as_object_mut().unwrap();
+        products.retain(|k, _| k == "USE1DAXISH");
+    });
+    let (_o, out) = import(&[offer.as_str()]);
+    out.code(1)
+        .stderr_has("(1 SKU(s) read, none mapped)")
+        .stderr_has("`--verbose` lists each SKU");
+    let (_o, out) = import(&[offer.as_str(), "--verbose"]);
+    out.code(1).stderr_has(
+        "SomethingNew-Units (SKU USE1DAXISH): no price-table field for this usage type",
+    );
+}
+
+/// `prices diff` compares like with like: never USD with EUR, a folder against itself shows
+/// nothing (even with two tables of one region), and a table that is gone is listed.
+#[test]
+fn prices_diff_matches_tables_by_id_refuses_two_currencies_and_lists_removed_tables() {
+    Case::new()
+        .args(["prices", "diff", "aws-us-east-1", "cloudshop-eur"])
+        .run()
+        .code(1)
+        .stderr_has("`aws-us-east-1` is in USD and `cloudshop-eur` in EUR: prices in two currencies are not compared");
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+    std::fs::create_dir_all(&a).unwrap();
+    std::fs::create_dir_all(&b).unwrap();
+    let east = std::fs::read_to_string(common::root().join("pricing/aws-us-east-1.yaml")).unwrap();
+    let custom = east
+        .replace("id: aws-us-east-1", "id: negotiated-us-east-1")
+        .replace("read_per_million: 0.125 ", "read_per_million: 0.5   ");
+    for d in [&a, &b] {
+        std::fs::write(d.join("aws-us-east-1.yaml"), &east).unwrap();
+        std::fs::write(d.join("negotiated.yaml"), &custom).unwrap();
+    }
+    std::fs::copy(
+        common::root().join("pricing/aws-eu-west-1.yaml"),
+        a.join("aws-eu-west-1.yaml"),
+    )
+    .unwrap();
+    let (a, b) = (a.to_string_lossy(), b.to_string_lossy());
+    // Against itself: each table is matched by id, so two of us-east-1 change nothing.
+    Case::new()
+        .args(["prices", "diff", &a, &a])
+        .run()
+        .success()
+        .stdout_has("0 price(s) changed.");
+    // eu-west-1 is gone from the second folder.
+    Case::new()
+        .args(["prices", "diff", &a, &b])
+        .run()
+        .success()
+        .stdout_has("│ eu-west-1 │ (removed table) │ aws-eu-west-1 │")
+        .stdout_has("0 price(s) changed; 0 table(s) new, 1 removed.");
+}
+
+/// `prices` and `prices show` count a table's known prices the same way: every price in the
+/// table, the transfer to a named region included.
+#[test]
+fn prices_and_prices_show_count_the_same_prices() {
+    let list = Case::new()
+        .args(["prices", "--format", "json"])
+        .run()
+        .success();
+    let rows: serde_json::Value = serde_json::from_str(&list.stdout).unwrap();
+    for row in rows.as_array().unwrap() {
+        let id = row["id"].as_str().unwrap();
+        let show = Case::new().args(["prices", "show", id]).run().success();
+        let known = format!("{} of ", row["prices"]);
+        assert!(
+            show.stdout.contains(&known),
+            "{id}: {known} in {}",
+            show.stdout
+        );
+    }
+    // us-east-1 lists its transfer to us-east-2 ($0.01/GB) after the default.
+    Case::new()
+        .args(["prices", "show", "aws-us-east-1"])
+        .run()
+        .success()
+        .stdout_has("inter_region_transfer_gb.us-east-2")
+        .stdout_has("31 of 32 prices known");
+}

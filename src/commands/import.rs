@@ -77,10 +77,21 @@ pub(super) fn run(args: &ImportArgs) -> Result<(), Error> {
     let import = pricelist::import(&lists)
         .map_err(|why| Error::input(format!("the price lists disagree: {why}")))?;
     if import.tables.is_empty() {
-        return Err(
-            Error::input("the price lists hold no DynamoDB price ddbcost uses")
-                .help("Consider the AmazonDynamoDB offer file; `--verbose` lists what it holds."),
-        );
+        // What the lists held, and why none of it maps, is what `--verbose` promises.
+        if args.verbose {
+            for (usage_type, sku, why) in &import.unmapped {
+                crate::output::warn(&format!("  {usage_type} (SKU {sku}): {why}"));
+            }
+        }
+        return Err(Error::input(format!(
+            "the price lists hold no DynamoDB price ddbcost uses ({} SKU(s) read, none mapped)",
+            import.unmapped.len()
+        ))
+        .help(if args.verbose {
+            "Consider the AmazonDynamoDB offer file (the SKUs above are why this one gives nothing)."
+        } else {
+            "Consider the AmazonDynamoDB offer file; `--verbose` lists each SKU and why it maps to nothing."
+        }));
     }
     let mut summary = String::new();
     // Every region's table or none: a failure on the last leaves the folder as it was.

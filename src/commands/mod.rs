@@ -1057,7 +1057,20 @@ fn show_prices(name: &str) -> Result<(), Error> {
     })?;
     let mut b = tabled::builder::Builder::default();
     b.push_record(["Price", &format!("{} ({})", table.id, table.currency)]);
-    let keys = crate::model::PriceKey::all();
+    // Every price the engine can ask for, and the table's own specific entries (transfer to a
+    // named region) after the default they refine: the same prices `ddbcost prices` counts.
+    let mut keys = crate::model::PriceKey::all();
+    let extras: Vec<crate::model::PriceKey> = table
+        .prices
+        .keys()
+        .filter(|k| !keys.contains(k))
+        .cloned()
+        .collect();
+    let at = keys
+        .iter()
+        .position(|k| *k == crate::model::PriceKey::InterRegionTransferGb(None))
+        .map_or(keys.len(), |p| p.saturating_add(1));
+    keys.splice(at..at, extras);
     let mut absent = 0usize;
     for key in &keys {
         let value = table.get(key).map_or_else(

@@ -27,19 +27,52 @@ fn show(v: Option<Decimal>) -> String {
     v.map_or_else(|| "absent".to_string(), |v| v.normalize().to_string())
 }
 
+/// The BEFORE table each AFTER table is compared with: the same id; else, where a region
+/// holds one table on each side, the one of its region; else, two single tables, each other.
+/// `None` for a table that is new. Tables of two currencies are never compared.
+fn pairs(before: &[PriceTable], after: &[PriceTable]) -> Vec<Option<usize>> {
+    let single = before.len() == 1 && after.len() == 1;
+    let alone = |tables: &[PriceTable], region: &str| {
+        tables.iter().filter(|t| t.region == region).count() == 1
+    };
+    after
+        .iter()
+        .map(|a| {
+            before
+                .iter()
+                .position(|t| t.id == a.id)
+                .or_else(|| {
+                    (alone(before, &a.region) && alone(after, &a.region))
+                        .then(|| before.iter().position(|t| t.region == a.region))
+                        .flatten()
+                })
+                .or_else(|| single.then_some(0))
+        })
+        .collect()
+}
+
 pub(super) fn run(args: &PricesDiffArgs) -> Result<(), Error> {
     let before = tables(&args.before)?;
     let after = tables(&args.after)?;
     let single = before.len() == 1 && after.len() == 1;
+    let matched = pairs(&before, &after);
+    // A price in USD against one in EUR is no change of price: refused, never a percentage.
+    for (a, m) in after.iter().zip(&matched) {
+        if let Some(old) = m.and_then(|i| before.get(i))
+            && old.currency != a.currency
+        {
+            return Err(Error::input(format!(
+                "`{}` is in {} and `{}` in {}: prices in two currencies are not compared",
+                old.id, old.currency, a.id, a.currency
+            ))
+            .help("Consider two price tables of one currency (`estimate --currency` converts an estimate, not a price table)."));
+        }
+    }
     let mut b = tabled::builder::Builder::default();
     b.push_record(["Region", "Price", "Before", "After", "Change"]);
-    let mut changed = 0usize;
-    for a in &after {
-        let Some(old) = before
-            .iter()
-            .find(|t| t.region == a.region)
-            .or_else(|| single.then(|| &before[0]))
-        else {
+    let (mut changed, mut new_tables, mut removed_tables) = (0usize, 0usize, 0usize);
+    for (a, m) in after.iter().zip(&matched) {
+        let Some(old) = m.and_then(|i| before.get(i)) else {
             b.push_record([
                 a.region.clone(),
                 "(new table)".into(),
@@ -47,9 +80,16 @@ pub(super) fn run(args: &PricesDiffArgs) -> Result<(), Error> {
                 a.id.clone(),
                 String::new(),
             ]);
+            new_tables = new_tables.saturating_add(1);
             continue;
         };
-        for key in PriceKey::all() {
+        let mut keys = PriceKey::all();
+        for k in old.prices.keys().chain(a.prices.keys()) {
+            if !keys.contains(k) {
+                keys.push(k.clone());
+            }
+        }
+        for key in keys {
             let (x, y) = (old.get(&key), a.get(&key));
             if x == y {
                 continue;
@@ -76,13 +116,31 @@ pub(super) fn run(args: &PricesDiffArgs) -> Result<(), Error> {
             ]);
         }
     }
+    // A table that AFTER no longer holds is a change too.
+    for (i, old) in before.iter().enumerate() {
+        if !matched.contains(&Some(i)) {
+            b.push_record([
+                old.region.clone(),
+                "(removed table)".into(),
+                old.id.clone(),
+                String::new(),
+                String::new(),
+            ]);
+            removed_tables = removed_tables.saturating_add(1);
+        }
+    }
     let mut t = b.build();
     t.with(tabled::settings::Style::rounded());
 
     crate::report::layout::fit(&mut t);
     let mut text = format!(
-        "ddbcost prices diff: {} -> {}\n{t}\n{changed} price(s) changed.\n",
-        args.before, args.after
+        "ddbcost prices diff: {} -> {}\n{t}\n{changed} price(s) changed{}.\n",
+        args.before,
+        args.after,
+        match (new_tables, removed_tables) {
+            (0, 0) => String::new(),
+            (n, r) => format!("; {n} table(s) new, {r} removed"),
+        }
     );
     if !args.workloads.is_empty() {
         if !single {

@@ -132,7 +132,9 @@ fn add_sku(out: &mut Import, sku: &Sku) -> Result<(), String> {
             };
             let currency = first.currency.clone();
             let table = table(out, &region, &currency)?;
-            if first.price.is_zero() && first.end.is_some() && sku.on_demand.len() > 1 {
+            // A first tier priced 0 that ends is a free tier, whether a price follows or not.
+            let free_first = first.price.is_zero() && first.end.is_some();
+            if free_first {
                 if let (Some(field), Some(end)) = (row.free_tier, first.end) {
                     let (name, amount) = match field {
                         FreeTierField::StorageGb => ("storage_gb", end),
@@ -156,6 +158,13 @@ fn add_sku(out: &mut Import, sku: &Sku) -> Result<(), String> {
                 tiers.next();
             }
             let Some(priced) = tiers.next() else {
+                if free_first {
+                    // Nothing is priced past the allowance: the price is not 0, it is unknown.
+                    unmapped(
+                        out,
+                        &format!("only a free tier, no price after it: `{path}` stays absent"),
+                    );
+                }
                 return Ok(());
             };
             let price = priced
