@@ -618,3 +618,63 @@ fn a_capacity_placeholder_is_fixed_units_still_to_fill() {
         .code(1)
         .stderr_has("an on-demand table has no provisioned `rcu`/`wcu`");
 }
+
+/// `Fn::ForEach` (`AWS::LanguageExtensions`) is expanded as CloudFormation expands it: one
+/// table per value of the collection (a list parameter's default, or `--parameter`), names
+/// through `!Sub`; a loop that cannot be expanded is named, never "no DynamoDB table".
+#[test]
+fn cfn_for_each_is_expanded_into_every_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfn = write(
+        dir.path(),
+        "loops.yaml",
+        "Transform: AWS::LanguageExtensions
+Parameters:
+  Tables: { Type: CommaDelimitedList, Default: \"orders,customers\" }
+Resources:
+  Fn::ForEach::Tables:
+    - Name
+    - !Ref Tables
+    - ${Name}Table:
+        Type: AWS::DynamoDB::Table
+        Properties:
+          TableName: !Sub \"${Name}-${AWS::Region}\"
+          BillingMode: PAY_PER_REQUEST
+          AttributeDefinitions: [{ AttributeName: pk, AttributeType: S }]
+          KeySchema: [{ AttributeName: pk, KeyType: HASH }]
+",
+    );
+    Case::new()
+        .args(["import", &cfn, "--region", "eu-west-1"])
+        .run()
+        .success()
+        .stderr_has("imported 2 table(s)")
+        .stdout_has("orders-eu-west-1:   # ")
+        .stdout_has("Resources.customersTable (AWS::DynamoDB::Table)");
+    Case::new()
+        .args([
+            "import",
+            &cfn,
+            "--region",
+            "eu-west-1",
+            "--parameter",
+            "Tables=a1,b2,c3",
+        ])
+        .run()
+        .success()
+        .stderr_has("imported 3 table(s)")
+        .stdout_has("c3-eu-west-1:");
+    // A collection that cannot be read: the loop is named, with what to give.
+    let no_default = write(
+        dir.path(),
+        "no-default.yaml",
+        &std::fs::read_to_string(&cfn)
+            .unwrap()
+            .replace(", Default: \"orders,customers\"", ""),
+    );
+    Case::new()
+        .args(["import", &no_default])
+        .run()
+        .code(1)
+        .stderr_has("Resources.Fn::ForEach::Tables: the collection is parameter `Tables`, which has no default (give it with `--parameter Tables=a,b`); not expanded");
+}

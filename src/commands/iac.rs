@@ -65,11 +65,19 @@ fn document(
 ) -> Result<(Imported, String), Error> {
     let imported = iac::import(inputs, args.from.map(source), &options(args)?)?;
     if imported.tables.is_empty() {
+        // What was read and left out is why there is no table: say it before the error.
+        for n in &imported.notes {
+            crate::output::warn(&format!("note: {n}"));
+        }
         return Err(Error::input(format!(
             "no DynamoDB table in {}",
             inputs.join(", ")
         ))
-        .help("Consider the template that defines the tables (`AWS::DynamoDB::Table`, `aws_dynamodb_table`…)."));
+        .help(if imported.notes.is_empty() {
+            "Consider the template that defines the tables (`AWS::DynamoDB::Table`, `aws_dynamodb_table`…)."
+        } else {
+            "Consider the notes above: what they left out may be the tables."
+        }));
     }
     let first = inputs.first().map(String::as_str).unwrap_or("import");
     let stem = Path::new(first.trim_end_matches('/'))

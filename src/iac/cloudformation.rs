@@ -34,6 +34,8 @@ pub struct Cfn<'a> {
     /// use the previous one twice cost linear, not exponential, time.
     conditions_seen: RefCell<HashMap<String, bool>>,
     names_seen: RefCell<HashMap<String, Value>>,
+    /// `Fn::ForEach` loops that could not be expanded: where, and why.
+    loops_refused: Vec<super::foreach::Refusal>,
 }
 
 const NO_VALUE: &str = "\u{0}AWS::NoValue";
@@ -64,13 +66,18 @@ impl<'a> Cfn<'a> {
         for (name, value) in &options.parameters {
             parameters.insert(name.clone(), Value::String(value.clone()));
         }
+        // `Fn::ForEach` (the `AWS::LanguageExtensions` transform) is expanded first, as
+        // CloudFormation does before it reads the resources.
+        let (resources, loops_refused) =
+            super::foreach::expand(&get("Resources"), &parameters, "Resources");
         Cfn {
             file,
             lines,
             parameters,
             mappings: get("Mappings"),
             conditions: get("Conditions"),
-            resources: get("Resources"),
+            resources,
+            loops_refused,
             region: options.region.clone(),
             prefix: prefix.to_string(),
             budget: Budget::new(),
@@ -570,7 +577,11 @@ pub fn import_doc(
     out: &mut super::Imported,
 ) {
     let cfn = Cfn::new(doc, file, lines, options, prefix);
-    let mut notes = Vec::new();
+    let mut notes: Vec<Note> = cfn
+        .loops_refused
+        .iter()
+        .map(|(path, why)| cfn.note(path, why.clone()))
+        .collect();
     let mut tables = Vec::new();
     let mut scaling = Scaling::default();
     for (id, r) in &cfn.resources {

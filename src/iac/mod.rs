@@ -8,6 +8,7 @@
 pub mod budget;
 pub mod cdk;
 pub mod cloudformation;
+pub mod foreach;
 pub mod hcl;
 pub mod serverless;
 pub mod terraform;
