@@ -678,3 +678,119 @@ Resources:
         .code(1)
         .stderr_has("Resources.Fn::ForEach::Tables: the collection is parameter `Tables`, which has no default (give it with `--parameter Tables=a,b`); not expanded");
 }
+
+/// Module-based Terraform: a local module (`source = "./dynamo-db"`) and one `terraform
+/// init` placed in `.terraform/modules` are read with the arguments the call passes over
+/// the module's defaults, variables and the AWS provider's region from the files beside the
+/// root; a remote module never initialised is named with what to do.
+#[test]
+fn tf_modules_are_read_from_local_sources_and_terraform_init() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for sub in ["dynamo-db", ".terraform/modules/remote"] {
+        std::fs::create_dir_all(d.join(sub)).unwrap();
+    }
+    let main = write(
+        d,
+        "main.tf",
+        "module \"orders\" {
+  source     = \"./dynamo-db\"
+  name       = \"${var.env}-orders\"
+  read_units = 10
+}
+module \"sessions\" {
+  source  = \"terraform-aws-modules/dynamodb-table/aws\"
+  version = \"4.0.0\"
+  name    = \"sessions\"
+}
+module \"missing\" {
+  source = \"git::https://example.com/x.git\"
+}
+",
+    );
+    write(
+        d,
+        "variables.tf",
+        "variable \"env\" {\n  default = \"prod\"\n}\n",
+    );
+    write(
+        d,
+        "providers.tf",
+        "provider \"aws\" {\n  region = \"eu-west-1\"\n}\n",
+    );
+    write(
+        d,
+        "dynamo-db/main.tf",
+        "resource \"aws_dynamodb_table\" \"this\" {
+  name           = var.name
+  billing_mode   = \"PROVISIONED\"
+  read_capacity  = var.read_units
+  write_capacity = var.write_units
+  hash_key       = \"pk\"
+  attribute {
+    name = \"pk\"
+    type = \"S\"
+  }
+}
+",
+    );
+    write(
+        d,
+        "dynamo-db/variables.tf",
+        "variable \"name\" { type = string }\nvariable \"read_units\" { default = 5 }\nvariable \"write_units\" { default = 2 }\n",
+    );
+    write(
+        d,
+        ".terraform/modules/modules.json",
+        r#"{"Modules":[{"Key":"","Source":"","Dir":"."},{"Key":"sessions","Source":"registry.terraform.io/terraform-aws-modules/dynamodb-table/aws","Version":"4.0.0","Dir":".terraform/modules/remote"}]}"#,
+    );
+    write(
+        d,
+        ".terraform/modules/remote/main.tf",
+        "variable \"name\" {}\nresource \"aws_dynamodb_table\" \"this\" {\n  name         = var.name\n  billing_mode = \"PAY_PER_REQUEST\"\n  hash_key     = \"id\"\n  attribute {\n    name = \"id\"\n    type = \"S\"\n  }\n}\n",
+    );
+    let out = Case::new()
+        .args(["import", &main])
+        .run()
+        .success()
+        .stderr_has("imported 2 table(s)")
+        .stderr_has("module.missing: module `missing` comes from `git::https://example.com/x.git`, which `terraform init` has not placed in `.terraform/modules`");
+    // The name from the caller's variable; read units from the call, write units the
+    // module's default; the provider's region, and its price table.
+    assert!(
+        out.stdout.contains("prices: aws-eu-west-1"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.contains("prod-orders:   # ")
+            && out.stdout.contains("module.orders.aws_dynamodb_table.this"),
+        "{}",
+        out.stdout
+    );
+    assert!(out.stdout.contains("rcu: 10") && out.stdout.contains("wcu: 2"));
+    assert!(out.stdout.contains("sessions:   # ") && out.stdout.contains("region: eu-west-1"));
+    // Priced in eu-west-1: (10 × $0.000147 + 2 × $0.000735) × 730 h = $2.1462.
+    let est = Case::new()
+        .args(["estimate", &main, "--format", "json"])
+        .run()
+        .success();
+    let doc: serde_json::Value = serde_json::from_str(&est.stdout).unwrap();
+    assert_eq!(doc["total"], "2.1462");
+}
+
+/// A module that calls its own folder is a cycle: said, not followed forever.
+#[test]
+fn tf_a_module_that_calls_itself_is_a_cycle() {
+    let dir = tempfile::tempdir().unwrap();
+    let main = write(
+        dir.path(),
+        "main.tf",
+        "module \"again\" {\n  source = \"./\"\n}\nresource \"aws_dynamodb_table\" \"t\" {\n  name = \"orders\"\n  billing_mode = \"PAY_PER_REQUEST\"\n  hash_key = \"pk\"\n  attribute {\n    name = \"pk\"\n    type = \"S\"\n  }\n}\n",
+    );
+    Case::new()
+        .args(["import", &main])
+        .run()
+        .success()
+        .stderr_has("a cycle, skipped");
+}

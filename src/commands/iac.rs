@@ -83,7 +83,22 @@ fn document(
     let stem = Path::new(first.trim_end_matches('/'))
         .file_stem()
         .map_or_else(|| first.to_string(), |s| s.to_string_lossy().into_owned());
-    let default_prices = args.region.as_ref().map(|r| format!("aws-{r}"));
+    // `--region`, else the one region every table states (a Terraform provider's).
+    let one_region = imported
+        .tables
+        .first()
+        .and_then(|t| t.region.clone())
+        .filter(|r| {
+            imported
+                .tables
+                .iter()
+                .all(|t| t.region.as_deref() == Some(r.as_str()))
+        });
+    let default_prices = args
+        .region
+        .clone()
+        .or(one_region)
+        .map(|r| format!("aws-{r}"));
     let (mut doc, comments) = iac::workload::document(
         &imported,
         name.unwrap_or(&stem),

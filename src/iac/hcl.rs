@@ -13,6 +13,8 @@ use serde_json::{Map, Value, json};
 
 use super::Note;
 use super::budget::Budget;
+
+mod modules;
 use crate::error::Error;
 
 /// An expression kept for the second pass: a reference (`a.b.c`) or a template with
@@ -395,9 +397,24 @@ fn settle(
 
 /// The literal (or template) value of every attribute of `body`'s `variable` blocks'
 /// `default`, then of `tfvars` files, then of `--parameter NAME=VALUE`, by name.
-fn variables(body: &Body, file: &str, options: &super::Options) -> HashMap<String, Value> {
+fn variables(
+    body: &Body,
+    siblings: &[Body],
+    file: &str,
+    options: &super::Options,
+) -> HashMap<String, Value> {
+    let mut vars = defaults(siblings.iter().chain(std::iter::once(body)));
+    vars.extend(tfvars(file));
+    for (name, value) in &options.parameters {
+        vars.insert(name.clone(), Value::String(value.clone()));
+    }
+    vars
+}
+
+/// The `default` of every `variable` block in `bodies` (a module's files), by name.
+pub(super) fn defaults<'a>(bodies: impl Iterator<Item = &'a Body>) -> HashMap<String, Value> {
     let mut vars = HashMap::new();
-    for b in body.blocks() {
+    for b in bodies.flat_map(Body::blocks) {
         if b.identifier.as_str() != "variable" {
             continue;
         }
@@ -410,7 +427,13 @@ fn variables(body: &Body, file: &str, options: &super::Options) -> HashMap<Strin
             vars.insert(name.as_str().to_string(), v);
         }
     }
-    // `terraform.tfvars`, then `*.auto.tfvars` in name order, as Terraform reads them.
+    vars
+}
+
+/// The values of `terraform.tfvars`, then of `*.auto.tfvars` in name order, beside `file`,
+/// as Terraform reads them for the root module.
+fn tfvars(file: &str) -> HashMap<String, Value> {
+    let mut vars = HashMap::new();
     let dir = std::path::Path::new(file)
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -445,16 +468,18 @@ fn variables(body: &Body, file: &str, options: &super::Options) -> HashMap<Strin
             }
         }
     }
-    for (name, value) in &options.parameters {
-        vars.insert(name.clone(), Value::String(value.clone()));
-    }
     vars
 }
 
 /// The values of `locals` blocks (literals and templates of references), by name.
-fn locals(body: &Body) -> HashMap<String, Value> {
+fn locals(body: &Body, siblings: &[Body]) -> HashMap<String, Value> {
     let mut out = HashMap::new();
-    for b in body.blocks().filter(|b| b.identifier.as_str() == "locals") {
+    for b in siblings
+        .iter()
+        .chain(std::iter::once(body))
+        .flat_map(Body::blocks)
+        .filter(|b| b.identifier.as_str() == "locals")
+    {
         for a in b.body.attributes() {
             if let Ok(v) = literal(&a.expr, None) {
                 out.insert(a.key.as_str().to_string(), v);
@@ -560,6 +585,17 @@ pub fn import(
     options: &super::Options,
     out: &mut super::Imported,
 ) -> Result<(), Error> {
+    import_scoped(text, file, options, None, out)
+}
+
+/// One file of the root module (`call` is `None`) or of a module a `module` block calls.
+pub(super) fn import_scoped(
+    text: &str,
+    file: &str,
+    options: &super::Options,
+    call: Option<&modules::Call>,
+    out: &mut super::Imported,
+) -> Result<(), Error> {
     let body: Body = hcl::parse(text).map_err(|e| {
         Error::input(format!("not valid HCL: {e}"))
             .file(file)
@@ -599,20 +635,23 @@ pub fn import(
                 });
             }
             raw.push((kind, address, line, v));
-        } else if b.identifier.as_str() == "module" {
-            notes.push(Note {
-                file: file.to_string(),
-                line: lines.line_of(1, "module").and_then(|l| u64::try_from(l).ok()),
-                path: "module".into(),
-                message: "modules are read from a plan (`terraform show -json plan.out`), not from `.tf` files; skipped".into(),
-            });
         }
     }
     let plain: Vec<(String, String, Value)> = raw
         .iter()
         .map(|(k, a, _, v)| (k.clone(), a.clone(), v.clone()))
         .collect();
-    let index = Resources::new(&plain, variables(&body, file, options), locals(&body));
+    let siblings = modules::siblings(file);
+    let vars = match call {
+        Some(c) => c.variables(&siblings, &body),
+        None => variables(&body, &siblings, file, options),
+    };
+    let index = Resources::new(&plain, vars, locals(&body, &siblings));
+    let region = match call {
+        Some(c) => c.region.clone(),
+        None => modules::provider_region(&body, &siblings, &index),
+    };
+    let prefix = call.map_or_else(String::new, |c| c.prefix.clone());
     let mut settled = Vec::new();
     let mut headers: HashMap<String, usize> = HashMap::new();
     for (kind, address, line, v) in &raw {
@@ -629,6 +668,7 @@ pub fn import(
                     message: "the billing mode is not known here: priced as PROVISIONED, the AWS provider's default; give it with `--parameter NAME=VALUE` or import a plan".into(),
                 });
             }
+            let instance_address = format!("{prefix}{instance_address}");
             headers.insert(instance_address.clone(), *line);
             settled.push(json!({
                 "address": instance_address,
@@ -650,9 +690,24 @@ pub fn import(
         if let Some(l) = headers.get(&t.logical_id) {
             t.origin = format!("{file}:{l} {} (aws_dynamodb_table)", t.logical_id);
         }
+        // The AWS provider's region (the root module's `provider "aws"`), where the
+        // resource states none.
+        if t.region.is_none() {
+            t.region.clone_from(&region);
+        }
     }
     out.tables.extend(imported.tables);
     out.notes.extend(notes);
     out.notes.extend(imported.notes);
-    Ok(())
+    // The modules this file calls, with the arguments it passes.
+    modules::follow(
+        &body,
+        &lines,
+        file,
+        options,
+        call,
+        &index,
+        region.as_deref(),
+        out,
+    )
 }
