@@ -60,6 +60,89 @@ fn load(browser: &str, page: &Path, png: &Path, height: u32) -> Vec<String> {
         .collect()
 }
 
+/// A script that measures the page as the browser lays it out, and logs it on one console
+/// line: the viewport's width, each table's right edge, the page's scroll width, the
+/// smallest chart text in screen pixels (an SVG's font size × its scale on screen), the
+/// distinct bar colours of each chart, and the table headers.
+const PROBE: &str = r#"<script>
+(function () {
+  const vw = document.documentElement.clientWidth;
+  const tables = [...document.querySelectorAll('table')].map(t => Math.ceil(t.getBoundingClientRect().right));
+  const fonts = [...document.querySelectorAll('svg text')].filter(t => t.textContent.trim() !== '').map(t => {
+    const m = t.getScreenCTM();
+    return parseFloat(getComputedStyle(t).fontSize) * (m ? Math.hypot(m.a, m.b) : 1);
+  });
+  const fills = [...document.querySelectorAll('svg')].map(s => new Set([...s.querySelectorAll('rect')]
+    .map(r => (r.getAttribute('fill') || '').toUpperCase())
+    .filter(c => c && c !== '#FFFFFF' && c !== 'NONE')).size);
+  const headers = [...document.querySelectorAll('th')].map(t => t.textContent.trim());
+  console.log('DDBCOST-LAYOUT ' + JSON.stringify({ vw, tables, scroll: document.documentElement.scrollWidth,
+    min_font: fonts.length ? Math.min(...fonts) : null, fonts: fonts.length, fills, headers }));
+})();
+</script>"#;
+
+/// The page's layout as `PROBE` measures it, in a 1,200-pixel-wide window.
+fn layout(browser: &str, page: &Path, dir: &Path) -> serde_json::Value {
+    let probed = dir.join(format!(
+        "{}.probed.html",
+        page.file_stem().unwrap().to_string_lossy()
+    ));
+    let html = std::fs::read_to_string(page).unwrap();
+    assert!(html.contains("</body>"), "{}", page.display());
+    std::fs::write(
+        &probed,
+        html.replacen("</body>", &format!("{PROBE}</body>"), 1),
+    )
+    .unwrap();
+    let console = load(browser, &probed, &dir.join("probe.png"), 1200);
+    let line = console
+        .iter()
+        .find_map(|l| l.split("DDBCOST-LAYOUT ").nth(1))
+        .unwrap_or_else(|| panic!("{}: the probe did not run: {console:?}", page.display()));
+    // The console line ends with `", source: …`.
+    let json = line.rsplit_once("\", source").map_or(line, |(j, _)| j);
+    serde_json::from_str(&json.replace("\\\"", "\"")).unwrap_or_else(|e| panic!("{e}: {json}"))
+}
+
+/// Every table fits the 1,200-pixel window (no column off-screen), nothing scrolls sideways,
+/// chart text reads at 12 px or more, and a stacked chart's series each have a colour of
+/// their own (as many bar colours as the table has components). Returns what was checked.
+fn check_layout(name: &str, l: &serde_json::Value) -> usize {
+    let vw = l["vw"].as_f64().unwrap();
+    let mut checked = 0;
+    for right in l["tables"].as_array().unwrap() {
+        assert!(
+            right.as_f64().unwrap() <= vw,
+            "{name}: a table ends at {right} px, past {vw}: {l}"
+        );
+        checked += 1;
+    }
+    assert!(
+        l["scroll"].as_f64().unwrap() <= vw,
+        "{name}: the page scrolls sideways: {l}"
+    );
+    if let Some(min) = l["min_font"].as_f64() {
+        assert!(min >= 12.0, "{name}: chart text at {min:.1} px: {l}");
+        checked += 1;
+    }
+    if name.ends_with("-forecast") {
+        let components = l["headers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|h| *h != "Month" && !h.as_str().unwrap().starts_with("Total"))
+            .count();
+        assert!(components > 0, "{name}: {l}");
+        assert_eq!(
+            l["fills"][0].as_u64().unwrap() as usize,
+            components,
+            "{name}: two series of the chart share a colour: {l}"
+        );
+        checked += 1;
+    }
+    checked
+}
+
 fn png_ok(png: &Path) {
     let bytes = std::fs::read(png).unwrap_or_default();
     assert!(
@@ -93,6 +176,20 @@ fn every_bundled_report_renders_without_console_errors() {
         "the console is not read: {caught:?}"
     );
 
+    // The probe works: a table wider than the window and 9-pixel chart text are measured.
+    let wide = dir.join("self-check-wide.html");
+    std::fs::write(
+        &wide,
+        "<!DOCTYPE html><body><table style=\"width:1500px\"><tr><td>x</td></tr></table><svg width=\"200\" height=\"50\"><text x=\"0\" y=\"20\" font-size=\"9\">x</text></svg></body>",
+    )
+    .unwrap();
+    let l = layout(&browser, &wide, &dir);
+    assert!(
+        l["tables"][0].as_f64().unwrap() > l["vw"].as_f64().unwrap(),
+        "{l}"
+    );
+    assert!(l["min_font"].as_f64().unwrap() < 12.0, "{l}");
+
     let mut reports: Vec<(String, Vec<String>, u32)> = Vec::new();
     for w in [
         "cloudshop",
@@ -119,6 +216,17 @@ fn every_bundled_report_renders_without_console_errors() {
         args(&["forecast", "workloads/cloudshop.yaml", "--months", "12"]),
         2000,
     ));
+    // Every component at once (15): the widest table and the most series.
+    reports.push((
+        "marketplace-forecast".into(),
+        args(&[
+            "forecast",
+            "workloads/marketplace-us-east-1.yaml",
+            "--months",
+            "12",
+        ]),
+        2400,
+    ));
     reports.push((
         "orders-keys".into(),
         args(&["keys", "workloads/samples/orders.jsonl", "--key", "PK"]),
@@ -143,6 +251,7 @@ fn every_bundled_report_renders_without_console_errors() {
         2000,
     ));
     let mut failures = Vec::new();
+    let mut layouts_checked = 0;
     for (name, mut command, height) in reports {
         let page: PathBuf = dir.join(format!("{name}.html"));
         command.extend(args(&[
@@ -159,12 +268,15 @@ fn every_bundled_report_renders_without_console_errors() {
             failures.push(format!("{name}: {console:#?}"));
         }
         png_ok(&png);
+        layouts_checked += check_layout(&name, &layout(&browser, &page, &dir));
     }
     assert!(
         failures.is_empty(),
         "console messages:\n{}",
         failures.join("\n")
     );
+    // Every report was measured: its tables, its chart text, a forecast's colours.
+    assert!(layouts_checked >= 25, "{layouts_checked} layout checks");
 
     if std::env::var_os("DDBCOST_UPDATE_SCREENSHOTS").is_some() {
         // The screenshot the README shows, rendered for a fixed period so it does not age.

@@ -16,6 +16,36 @@ const GREEN: RGBColor = RGBColor(78, 154, 6);
 const RED: RGBColor = RGBColor(204, 0, 0);
 const GREY: RGBColor = RGBColor(120, 120, 120);
 
+/// A font of `px` pixels as the SVG shows it: plotters writes a font's size divided by 1.24
+/// (its points-to-pixels factor), so the size asked for is multiplied back. Labels are 14 px
+/// and captions 18 px, so that even a chart scaled to a narrow column reads at 12 px or
+/// more.
+fn font(px: f64) -> (&'static str, f64) {
+    ("sans-serif", px * 1.24)
+}
+
+/// Series colours: the eight Tango colours, and beyond eight series as many distinct hues
+/// (two lightness levels), so that no two series of a chart share a colour.
+fn series_color(k: usize, n: usize) -> RGBColor {
+    const PALETTE: [RGBColor; 8] = [
+        RGBColor(52, 101, 164),
+        RGBColor(245, 121, 0),
+        RGBColor(78, 154, 6),
+        RGBColor(117, 80, 123),
+        RGBColor(193, 125, 17),
+        RGBColor(204, 0, 0),
+        RGBColor(6, 152, 154),
+        RGBColor(136, 138, 133),
+    ];
+    if n <= PALETTE.len() {
+        return PALETTE[k.checked_rem(PALETTE.len()).unwrap_or(0)];
+    }
+    let hue = k as f64 / n as f64;
+    let lightness = if k % 2 == 0 { 0.42 } else { 0.62 };
+    let rgb = HSLColor(hue, 0.65, lightness).to_rgba();
+    RGBColor(rgb.0, rgb.1, rgb.2)
+}
+
 fn f(d: Decimal) -> f64 {
     d.to_f64().unwrap_or(0.0)
 }
@@ -62,7 +92,7 @@ fn horizontal(
         let _ = root.fill(&WHITE);
         let n = items.len().max(1);
         let chart = ChartBuilder::on(&root)
-            .caption(title, ("sans-serif", 18))
+            .caption(title, font(18.0))
             .margin(10)
             .x_label_area_size(20)
             .y_label_area_size(10)
@@ -72,7 +102,7 @@ fn horizontal(
         };
         let _ = chart
             .configure_mesh()
-            .label_style(("sans-serif", 13))
+            .label_style(font(14.0))
             .disable_y_mesh()
             .disable_x_mesh()
             .y_labels(0)
@@ -90,7 +120,7 @@ fn horizontal(
             let _ = chart.draw_series(std::iter::once(Text::new(
                 format!("{name}  {}", label(*value)),
                 (v.max(0.0) + max * 0.01, top - 0.35),
-                ("sans-serif", 13),
+                font(14.0),
             )));
         }
         let _ = root.present();
@@ -129,7 +159,7 @@ pub fn waterfall(
         let root = SVGBackend::with_string(&mut svg, (WIDTH, 340)).into_drawing_area();
         let _ = root.fill(&WHITE);
         let chart = ChartBuilder::on(&root)
-            .caption(title, ("sans-serif", 18))
+            .caption(title, font(18.0))
             .margin(10)
             .x_label_area_size(40)
             .y_label_area_size(60)
@@ -139,7 +169,7 @@ pub fn waterfall(
         };
         let _ = chart
             .configure_mesh()
-            .label_style(("sans-serif", 13))
+            .label_style(font(14.0))
             .disable_x_mesh()
             .disable_y_mesh()
             .x_labels(0)
@@ -160,12 +190,12 @@ pub fn waterfall(
             let _ = chart.draw_series(std::iter::once(Text::new(
                 text,
                 (x + 0.18, top + max * 0.04),
-                ("sans-serif", 13),
+                font(14.0),
             )));
             let _ = chart.draw_series(std::iter::once(Text::new(
                 name.clone(),
-                (x + 0.18, top + max * 0.10),
-                ("sans-serif", 12),
+                (x + 0.18, top + max * 0.13),
+                font(13.0),
             )));
         }
         let _ = root.present();
@@ -191,16 +221,6 @@ pub fn stacked(
     totals: &[Decimal],
     currency: &str,
 ) -> String {
-    const PALETTE: [RGBColor; 8] = [
-        RGBColor(52, 101, 164),
-        RGBColor(245, 121, 0),
-        RGBColor(78, 154, 6),
-        RGBColor(117, 80, 123),
-        RGBColor(193, 125, 17),
-        RGBColor(204, 0, 0),
-        RGBColor(6, 152, 154),
-        RGBColor(136, 138, 133),
-    ];
     let n = periods.len().max(1);
     let top = totals
         .iter()
@@ -211,16 +231,18 @@ pub fn stacked(
         .iter()
         .map(|(_, v)| v.iter().map(|x| f(*x).min(0.0)).sum::<f64>())
         .fold(0.0_f64, f64::min);
+    // The legend: four series a row, above the tallest bar.
+    let rows = series.len().div_ceil(4).max(1) as f64;
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (WIDTH, 420)).into_drawing_area();
         let _ = root.fill(&WHITE);
         let chart = ChartBuilder::on(&root)
-            .caption(title, ("sans-serif", 18))
+            .caption(title, font(18.0))
             .margin(10)
             .x_label_area_size(40)
             .y_label_area_size(60)
-            .build_cartesian_2d(0f64..n as f64, bottom * 1.1..top * 1.25);
+            .build_cartesian_2d(0f64..n as f64, bottom * 1.1..top * (1.08 + 0.07 * rows));
         let Ok(mut chart) = chart else {
             return String::new();
         };
@@ -238,13 +260,13 @@ pub fn stacked(
                 }
             })
             .y_label_formatter(&|y| format!("{y:.0}"))
-            .label_style(("sans-serif", 13))
+            .label_style(font(14.0))
             .draw();
         for i in 0..periods.len() {
             let (mut up, mut down) = (0.0_f64, 0.0_f64);
             for (k, (_, values)) in series.iter().enumerate() {
                 let v = values.get(i).map_or(0.0, |x| f(*x));
-                let color = PALETTE[k.checked_rem(PALETTE.len()).unwrap_or(0)];
+                let color = series_color(k, series.len());
                 let (from, to) = if v >= 0.0 {
                     let r = (up, up + v);
                     up += v;
@@ -262,9 +284,9 @@ pub fn stacked(
             }
         }
         for (k, (name, _)) in series.iter().enumerate() {
-            let color = PALETTE[k.checked_rem(PALETTE.len()).unwrap_or(0)];
+            let color = series_color(k, series.len());
             let x = 0.1 + (k % 4) as f64 * (n as f64 / 4.0);
-            let y = top * (1.22 - 0.06 * (k / 4) as f64);
+            let y = top * (1.04 + 0.07 * (rows - (k / 4) as f64));
             let _ = chart.draw_series(std::iter::once(Rectangle::new(
                 [(x, y - top * 0.035), (x + n as f64 * 0.02, y)],
                 color.filled(),
@@ -272,7 +294,7 @@ pub fn stacked(
             let _ = chart.draw_series(std::iter::once(Text::new(
                 name.clone(),
                 (x + n as f64 * 0.03, y),
-                ("sans-serif", 13),
+                font(14.0),
             )));
         }
         let _ = root.present();
@@ -292,7 +314,7 @@ pub fn curve(title: &str, points: &[Decimal]) -> String {
         let root = SVGBackend::with_string(&mut svg, (WIDTH, 380)).into_drawing_area();
         let _ = root.fill(&WHITE);
         let chart = ChartBuilder::on(&root)
-            .caption(title, ("sans-serif", 18))
+            .caption(title, font(18.0))
             .margin(10)
             .x_label_area_size(40)
             .y_label_area_size(50)
@@ -306,7 +328,7 @@ pub fn curve(title: &str, points: &[Decimal]) -> String {
             .y_desc("% of the total")
             .x_label_formatter(&|x| format!("{x:.0}"))
             .y_label_formatter(&|y| format!("{y:.0}"))
-            .label_style(("sans-serif", 13))
+            .label_style(font(14.0))
             .draw();
         let _ = chart.draw_series(LineSeries::new([(0.0, 0.0), (100.0, 100.0)], GREY));
         let _ = chart.draw_series(LineSeries::new(

@@ -257,12 +257,37 @@ pub fn html(f: &Forecast, workload: &str) -> String {
             total => format!("{} {}", money::symbol(&cur), money::display(f.total, &cur)),
             meta => meta.join(" "),
             chart => Value::from_safe_string(chart),
-            header,
-            rows,
+            parts => html_parts(&header, &rows),
             warnings => warnings.iter().map(|w| super::html::plain(w.trim_start_matches("warning: "))).collect::<Vec<_>>(),
             rounding => money::policy(&cur),
         })
         .unwrap_or_default()
+}
+
+/// Data columns (components, the total) in one HTML table: a forecast of every component
+/// is split into tables of at most this many beside the month, so each fits a 1,200-pixel
+/// page instead of pushing the total off-screen.
+const HTML_COLUMNS: usize = 8;
+
+/// The month × component table as parts of `HTML_COLUMNS` data columns each, every part
+/// led by the month column; the last holds the total.
+fn html_parts(header: &[String], rows: &[Vec<String>]) -> Vec<(Vec<String>, Vec<Vec<String>>)> {
+    let data = header.len().saturating_sub(1);
+    let count = data.div_ceil(HTML_COLUMNS).max(1);
+    // As even as possible: 16 columns are two of 8, 10 are 5 and 5.
+    let width = data.div_ceil(count).max(1);
+    (0..count)
+        .map(|p| {
+            let from = p.saturating_mul(width).saturating_add(1);
+            let to = from.saturating_add(width).min(header.len());
+            let pick = |r: &[String]| {
+                let mut out = vec![r.first().cloned().unwrap_or_default()];
+                out.extend(r.get(from..to).unwrap_or_default().iter().cloned());
+                out
+            };
+            (pick(header), rows.iter().map(|r| pick(r)).collect())
+        })
+        .collect()
 }
 
 /// Joins per-month CSV documents that share a header.
