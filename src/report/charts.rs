@@ -41,7 +41,7 @@ fn series_color(k: usize, n: usize) -> RGBColor {
         return PALETTE[k.checked_rem(PALETTE.len()).unwrap_or(0)];
     }
     let hue = k as f64 / n as f64;
-    let lightness = if k % 2 == 0 { 0.42 } else { 0.62 };
+    let lightness = if k.is_multiple_of(2) { 0.42 } else { 0.62 };
     let rgb = HSLColor(hue, 0.65, lightness).to_rgba();
     RGBColor(rgb.0, rgb.1, rgb.2)
 }
