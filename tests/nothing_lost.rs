@@ -5,6 +5,12 @@ mod common;
 
 use common::{CFN_TABLE_PROPS as CFN_TABLE, Case, write_file as write};
 
+/// The JSON a successful run of `args` prints.
+fn json_of(args: &[&str]) -> serde_json::Value {
+    let out = Case::new().args(args).run().success();
+    serde_json::from_str(&out.stdout).unwrap()
+}
+
 #[test]
 fn keys_with_no_value_counted_is_no_data_not_well_spread() {
     let dir = tempfile::tempdir().unwrap();
@@ -58,11 +64,7 @@ fn keys_merge_refuses_a_summary_whose_totals_disagree_with_its_values() {
         .success();
     let good = write(dir.path(), "good.json", &out.stdout);
     // Two summaries of 3 items merge to 6 (a: 2, b: 4).
-    let merged = Case::new()
-        .args(["keys", "--merge", &good, &good, "--format", "json"])
-        .run()
-        .success();
-    let doc: serde_json::Value = serde_json::from_str(&merged.stdout).unwrap();
+    let doc = json_of(&["keys", "--merge", &good, &good, "--format", "json"]);
     assert_eq!(doc["items"], 6);
     let mut edited: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
     edited["items"] = serde_json::json!(30);
@@ -348,18 +350,14 @@ fn an_imported_on_demand_table_without_traffic_depends_on_usage_not_zero() {
             "Resources:\n  Orders:\n    Type: AWS::DynamoDB::Table\n    Properties:\n      TableName: orders\n{CFN_TABLE}"
         ),
     );
-    let out = Case::new()
-        .args([
-            "estimate",
-            &file,
-            "--prices",
-            "aws-us-east-1",
-            "--format",
-            "json",
-        ])
-        .run()
-        .success();
-    let doc: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    let doc = json_of(&[
+        "estimate",
+        &file,
+        "--prices",
+        "aws-us-east-1",
+        "--format",
+        "json",
+    ]);
     // Reads and writes are lines of their own, at $0.125 / $0.625 per million, quantity unknown.
     for (key, price) in [("orders/reads", "0.125"), ("orders/writes", "0.625")] {
         let line = common::json_line(&doc, key);
@@ -513,18 +511,14 @@ Resources:
     );
     // Priced: the fixed WCU (5 + 3) × 730 h × $0.00065 = $3.796; the reads depend on the
     // placeholders.
-    let est = Case::new()
-        .args([
-            "estimate",
-            &cfn,
-            "--prices",
-            "aws-us-east-1",
-            "--format",
-            "json",
-        ])
-        .run()
-        .success();
-    let doc: serde_json::Value = serde_json::from_str(&est.stdout).unwrap();
+    let doc = json_of(&[
+        "estimate",
+        &cfn,
+        "--prices",
+        "aws-us-east-1",
+        "--format",
+        "json",
+    ]);
     assert_eq!(doc["total"], "3.796");
     let reads = common::json_line(&doc, "orders/reads");
     assert!(
@@ -542,22 +536,18 @@ Resources:
         .run()
         .code(1)
         .stderr_has("tables.orders.capacity.rcu");
-    let given = Case::new()
-        .args([
-            "estimate",
-            &cfn,
-            "--prices",
-            "aws-us-east-1",
-            "--format",
-            "json",
-            "--parameter",
-            "ReadCap=10",
-            "--parameter",
-            "IndexRead=2",
-        ])
-        .run()
-        .success();
-    let doc: serde_json::Value = serde_json::from_str(&given.stdout).unwrap();
+    let doc = json_of(&[
+        "estimate",
+        &cfn,
+        "--prices",
+        "aws-us-east-1",
+        "--format",
+        "json",
+        "--parameter",
+        "ReadCap=10",
+        "--parameter",
+        "IndexRead=2",
+    ]);
     // + (10 + 2) × 730 × $0.00013 = $1.1388: $4.9348.
     assert_eq!(doc["total"], "4.9348");
 }
@@ -601,11 +591,7 @@ fn a_capacity_placeholder_is_fixed_units_still_to_fill() {
     let (_d, f) = common::temp_workload(&format!(
         "{head}    capacity: {{ mode: provisioned, rcu: TODO, auto_scaling: {{ target: 70% }} }}\n"
     ));
-    let out = Case::new()
-        .args(["estimate", &f, "--format", "json"])
-        .run()
-        .success();
-    let doc: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    let doc = json_of(&["estimate", &f, "--format", "json"]);
     assert!(common::json_line(&doc, "t/reads")["cost"].is_null());
     // Writes auto scaled: 10 WCU/s flat ÷ 0.7 = 14.3 → 15 units × 730 h × $0.00065 = $7.1175.
     assert_eq!(common::json_line(&doc, "t/writes")["cost"], "7.1175");
@@ -771,11 +757,7 @@ module \"missing\" {
     assert!(out.stdout.contains("rcu: 10") && out.stdout.contains("wcu: 2"));
     assert!(out.stdout.contains("sessions:   # ") && out.stdout.contains("region: eu-west-1"));
     // Priced in eu-west-1: (10 × $0.000147 + 2 × $0.000735) × 730 h = $2.1462.
-    let est = Case::new()
-        .args(["estimate", &main, "--format", "json"])
-        .run()
-        .success();
-    let doc: serde_json::Value = serde_json::from_str(&est.stdout).unwrap();
+    let doc = json_of(&["estimate", &main, "--format", "json"]);
     assert_eq!(doc["total"], "2.1462");
 }
 
