@@ -10,7 +10,7 @@ use std::fmt::Write;
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use ddbcost::cli::{AdviseArgs, AdviseFormat, SettingsArgs};
+use ddbcost::cli::{AdviseArgs, AdviseFormat, SettingsArgs, TemplateArgs};
 use ddbcost::commands::advise::advice;
 
 fn tables(count: usize, provisioned: bool) -> String {
@@ -104,6 +104,7 @@ fn bench_advise(c: &mut Criterion) {
             format: AdviseFormat::Json,
             output: None,
             settings: SettingsArgs::default(),
+            template: TemplateArgs::default(),
         };
         let a = advice(&args).expect("the bench workload is advised");
         assert!(a.suggestions.len() >= 5, "{}", a.suggestions.len());

@@ -132,6 +132,9 @@ pub struct ForecastArgs {
     pub output: Option<String>,
     #[command(flatten)]
     pub settings: SettingsArgs,
+    /// A template instead of a workload: `--usage`, `--from`, `--parameter`, `--region`.
+    #[command(flatten)]
+    pub template: TemplateArgs,
 }
 
 /// The kinds of infrastructure code `import` reads.
@@ -396,6 +399,9 @@ pub struct AdviseArgs {
     pub output: Option<String>,
     #[command(flatten)]
     pub settings: SettingsArgs,
+    /// A template instead of a workload: `--usage`, `--from`, `--parameter`, `--region`.
+    #[command(flatten)]
+    pub template: TemplateArgs,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -628,6 +634,9 @@ pub struct CompareArgs {
     pub output: Option<String>,
     #[command(flatten)]
     pub settings: SettingsArgs,
+    /// A template instead of a workload: `--usage`, `--from`, `--parameter`, `--region`.
+    #[command(flatten)]
+    pub template: TemplateArgs,
     #[command(flatten)]
     pub export: ExportArgs,
 }

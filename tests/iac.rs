@@ -632,3 +632,59 @@ fn auto_scaling_that_fits_no_table_is_reported() {
     );
     assert!(out.notes.iter().any(|n| n.message.contains("index `nope`")));
 }
+
+/// `compare`, `advise` and `forecast` take a template with its usage file as `estimate`
+/// does (#24 §3: one way in): the same imported workload, so the same baseline to the last
+/// digit; a Terraform file is imported, never read as YAML.
+#[test]
+fn compare_advise_and_forecast_take_a_template_as_estimate_does() {
+    let template = [
+        "workloads/iac/orders.template.yaml",
+        "--usage",
+        "workloads/iac/orders.usage.yaml",
+        "--region",
+        "us-east-1",
+        "--format",
+        "json",
+    ];
+    let run = |command: &[&str]| -> serde_json::Value {
+        let out = Case::new()
+            .args(command.iter().chain(&template))
+            .run()
+            .success();
+        serde_json::from_str(&out.stdout).unwrap()
+    };
+    let total = run(&["estimate"])["total"].clone();
+    assert!(total.as_str().is_some_and(|t| !t.is_empty()), "{total}");
+    let cmp = run(&["compare", "--set", "tables.prod-orders.class=standard-ia"]);
+    assert_eq!(cmp["baseline"]["total"], total);
+    assert_eq!(run(&["advise"])["baseline_total"], total);
+    let f = run(&["forecast", "--months", "1", "--start", "2027-01"]);
+    let tables: std::collections::BTreeSet<&str> = f["months"][0]["line_items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["table"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        tables.into_iter().collect::<Vec<_>>(),
+        ["prod-orders", "prod-sessions"]
+    );
+    // A Terraform file: imported (its tables named), not a YAML error at `main.tf:1:1`.
+    Case::new()
+        .args(["compare", "tests/fixtures/iac/terraform/main.tf"])
+        .run()
+        .code(2)
+        .stderr_has("has no scenarios to compare");
+    // `--usage` with a workload is refused, as `estimate` refuses it.
+    Case::new()
+        .args([
+            "advise",
+            "workloads/cloudshop.yaml",
+            "--usage",
+            "workloads/iac/orders.usage.yaml",
+        ])
+        .run()
+        .code(2)
+        .stderr_has("`--usage` completes a template");
+}

@@ -285,6 +285,34 @@ fn strict_error(workload: &Workload, label: &str) -> Error {
     .help("Consider filling them with `--usage USAGE.yaml` (see the README's import section), or leaving out `--strict`.")
 }
 
+/// The text of the workload `file` names — or, for a template, of the workload it imports
+/// to (with `--usage` merged, its notes said) — and the file its relative paths and errors
+/// are named from: the one way every command that reads a workload document takes.
+///
+/// # Errors
+/// The file cannot be read; a template as `import`; `--usage` with a workload.
+pub fn workload_text(
+    file: &str,
+    args: &TemplateArgs,
+    prices: Option<&str>,
+) -> Result<(String, String), Error> {
+    if !is_template(file, args) {
+        if args.usage.is_some() {
+            return Err(Error::usage(
+                "`--usage` completes a template, and the input is a workload",
+            )
+            .help("Consider merging the usage into the workload, or giving the template."));
+        }
+        return Ok((load::read_file(file)?, file.to_string()));
+    }
+    let (imported, yaml) = document(&[file.to_string()], args, prices, None)?;
+    for n in &imported.notes {
+        crate::output::warn(&format!("note: {n}"));
+    }
+    // Samples named by the usage file are relative to it.
+    Ok((yaml, args.usage.clone().unwrap_or_else(|| file.to_string())))
+}
+
 /// The workload a template (plus `--usage`) stands for, as `estimate` and `diff` read it.
 ///
 /// # Errors

@@ -617,8 +617,12 @@ fn compare(args: &CompareArgs) -> Result<(), Error> {
 /// # Errors
 /// As `compare`: a bad workload or scenario, a missing price, no scenarios.
 pub fn comparison(args: &CompareArgs) -> Result<Comparison, Error> {
-    let file = args.workload.as_str();
-    let text = load::read_file(file)?;
+    let (text, file) = iac::workload_text(
+        &args.workload,
+        &args.template,
+        args.settings.prices.as_deref(),
+    )?;
+    let file = file.as_str();
     let (baseline, base_settings) = load::parse_workload(&text, file)?;
     let (_, docs) = scenario::scenario_documents(&text, file, &args.alternatives)?;
     if docs.is_empty() {
@@ -796,8 +800,12 @@ fn forecast(args: &crate::cli::ForecastArgs) -> Result<(), Error> {
         ))
         .help("Consider an earlier --start or fewer --months."));
     }
-    let file = args.workload.as_str();
-    let text = load::read_file(file)?;
+    let (text, file) = iac::workload_text(
+        &args.workload,
+        &args.template,
+        args.settings.prices.as_deref(),
+    )?;
+    let file = file.as_str();
     let (workload, file_settings) = load::parse_workload(&text, file)?;
     if args.settings.strict && !workload.placeholders.is_empty() {
         return Err(Error::input(format!(

@@ -48,7 +48,9 @@ pub fn advice(args: &AdviseArgs) -> Result<Advice, Error> {
                     .help("Consider a non-negative amount in the estimate's currency, e.g. `--min-saving 10`.")
             })?,
     };
-    let text = load::read_file(file)?;
+    let (text, base_file) =
+        super::iac::workload_text(file, &args.template, args.settings.prices.as_deref())?;
+    let file = base_file.as_str();
     // The baseline: the workload without its own scenarios.
     let (base, _) = scenario::scenario_documents(&text, file, &[])?;
     let (workload, file_settings) = load::workload_from_value(base.clone(), file, file)?;
@@ -95,7 +97,7 @@ pub fn advice(args: &AdviseArgs) -> Result<Advice, Error> {
     });
     let plan = combined(base, &baseline, &suggestions, &pricer, slices, &mut notes);
     Ok(Advice {
-        workload: file.to_string(),
+        workload: args.workload.clone(),
         baseline,
         suggestions,
         plan,
