@@ -614,3 +614,40 @@ fn numbers_dynamodb_rejects_are_malformed_items() {
         "{s}"
     );
 }
+
+/// Terraform modules that fan out — each level calling the next folder ten times, seven
+/// levels deep (10^7 reads) — stop at 1,000 module calls with a note, instead of running
+/// for hours.
+#[test]
+fn tf_modules_that_fan_out_stop_at_a_call_budget() {
+    let dir = tempfile::tempdir().unwrap();
+    for level in 0..7 {
+        let d = dir.path().join(format!("l{level}"));
+        std::fs::create_dir_all(&d).unwrap();
+        let calls: String = (0..10)
+            .map(|i| format!("module \"m{i}\" {{\n  source = \"../l{}\"\n}}\n", level + 1))
+            .collect();
+        std::fs::write(d.join("main.tf"), calls).unwrap();
+    }
+    std::fs::create_dir_all(dir.path().join("l7")).unwrap();
+    std::fs::write(
+        dir.path().join("l7/main.tf"),
+        "variable \"x\" { default = 1 }\n",
+    )
+    .unwrap();
+    let main = dir.path().join("l0/main.tf");
+    std::fs::write(
+        &main,
+        format!(
+            "{}resource \"aws_dynamodb_table\" \"t\" {{\n  name = \"orders\"\n  billing_mode = \"PAY_PER_REQUEST\"\n  hash_key = \"pk\"\n  attribute {{\n    name = \"pk\"\n    type = \"S\"\n  }}\n}}\n",
+            std::fs::read_to_string(&main).unwrap()
+        ),
+    )
+    .unwrap();
+    Case::new()
+        .args(["import", main.to_str().unwrap()])
+        .run()
+        .success()
+        .stderr_has("imported 1 table(s)")
+        .stderr_has("more than 1000 module calls in one import");
+}

@@ -16,6 +16,9 @@ use serde_json::{Map, Value};
 pub const MAX_COPIES: usize = 10_000;
 /// CloudFormation's own limit of nested loops.
 pub const MAX_NESTING: usize = 5;
+/// JSON values all the copies may hold: 10,000 copies of a large fragment must not fill
+/// memory.
+pub const MAX_NODES: usize = 2_000_000;
 
 const PREFIX: &str = "Fn::ForEach::";
 
@@ -32,6 +35,7 @@ pub fn expand(
     let mut cx = Cx {
         parameters,
         copies: 0,
+        nodes: 0,
         refusals: Vec::new(),
     };
     let out = cx.map(map, path, 0);
@@ -41,6 +45,7 @@ pub fn expand(
 struct Cx<'a> {
     parameters: &'a HashMap<String, Value>,
     copies: usize,
+    nodes: usize,
     refusals: Vec<Refusal>,
 }
 
@@ -120,9 +125,20 @@ impl Cx<'_> {
                 return Vec::new();
             }
         };
+        let size = nodes(&Value::Object(fragment.clone()));
         let mut out = Vec::new();
         for value in values {
             self.copies = self.copies.saturating_add(1);
+            self.nodes = self.nodes.saturating_add(size);
+            if self.nodes > MAX_NODES {
+                self.refusals.push((
+                    path.to_string(),
+                    format!(
+                        "the copies would hold more than {MAX_NODES} values; the rest are left out"
+                    ),
+                ));
+                return out;
+            }
             if self.copies > MAX_COPIES {
                 self.refusals.push((
                     path.to_string(),
@@ -166,6 +182,15 @@ impl Cx<'_> {
                 other => Err(format!("the collection holds `{other}`, not a text")),
             })
             .collect()
+    }
+}
+
+/// How many JSON values `v` holds, itself included.
+fn nodes(v: &Value) -> usize {
+    match v {
+        Value::Object(m) => m.values().map(nodes).fold(1, usize::saturating_add),
+        Value::Array(a) => a.iter().map(nodes).fold(1, usize::saturating_add),
+        _ => 1,
     }
 }
 
@@ -274,6 +299,17 @@ mod tests {
             refusals
                 .iter()
                 .any(|r| r.1.contains("more than 10000 copies"))
+        );
+        // 1,000 copies of a fragment of 5,000 values: more than 2,000,000 values.
+        let big: Vec<Value> = (0..5_000).map(|i| json!(i)).collect();
+        let thousand: Vec<String> = (0..1_000).map(|i| i.to_string()).collect();
+        let doc = json!({"Fn::ForEach::A": ["A", thousand, {"T${A}": {"Tags": big}}]});
+        let (out, refusals) = expand(doc.as_object().unwrap(), &HashMap::new(), "Resources");
+        assert!(out.len() < 1_000 && !out.is_empty(), "{}", out.len());
+        assert!(
+            refusals
+                .iter()
+                .any(|r| r.1.contains("more than 2000000 values"))
         );
         // A parameter with no default.
         let doc = json!({"Fn::ForEach::A": ["A", {"Ref": "Names"}, {"T${A}": {}}]});

@@ -24,6 +24,9 @@ use crate::iac::{Imported, Note, Options};
 pub const MAX_DEPTH: usize = 8;
 /// `.tf` files read from one folder.
 pub const MAX_FILES: usize = 500;
+/// Module calls followed in one import: a folder may be called many times (fan-out), and
+/// eight levels of ten calls each would otherwise be 10^8 reads.
+pub const MAX_CALLS: usize = 1_000;
 
 /// A `module` block being read: how its resources are addressed and what it was given.
 pub struct Call {
@@ -39,6 +42,8 @@ pub struct Call {
     chain: Vec<PathBuf>,
     /// The root module's folder (where `.terraform` is).
     root: PathBuf,
+    /// Module calls followed so far in this import (shared by every level).
+    calls: std::rc::Rc<std::cell::Cell<usize>>,
 }
 
 impl Call {
@@ -154,6 +159,7 @@ pub fn follow(
     out: &mut Imported,
 ) -> Result<(), Error> {
     let prefix = call.map_or("", |c| c.prefix.as_str());
+    let calls = call.map_or_else(std::rc::Rc::default, |c| std::rc::Rc::clone(&c.calls));
     let module_lines = lines.starts.get("module").cloned().unwrap_or_default();
     let blocks = body.blocks().filter(|b| b.identifier.as_str() == "module");
     for (n, b) in blocks.enumerate() {
@@ -222,6 +228,13 @@ pub fn follow(
             )));
             continue;
         }
+        calls.set(calls.get().saturating_add(1));
+        if calls.get() > MAX_CALLS {
+            out.notes.push(note(format!(
+                "more than {MAX_CALLS} module calls in one import: `{name}` and the rest skipped"
+            )));
+            return Ok(());
+        }
         chain.push(folder.clone());
         // The arguments, evaluated where the block is (its variables, locals, resources).
         let mut args = HashMap::new();
@@ -248,6 +261,7 @@ pub fn follow(
             region: region.map(str::to_string),
             chain,
             root,
+            calls: std::rc::Rc::clone(&calls),
         };
         // Listed through the path as written (shown relative), checked through the folder.
         let files = tf_files(&dir);
