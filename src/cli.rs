@@ -109,7 +109,7 @@ pub enum Command {
 
 #[derive(Debug, Args)]
 pub struct ForecastArgs {
-    /// Workload file (YAML), or `-` for standard input.
+    /// Workload file (YAML) or template, or `-` for standard input.
     pub workload: String,
     /// How many months to price (1–120).
     #[arg(long)]
@@ -127,6 +127,9 @@ pub struct ForecastArgs {
     /// (table, markdown or json).
     #[arg(long)]
     pub advise: bool,
+    /// Change a field before forecasting, e.g. `--set tables.orders.class=standard-ia` (repeatable).
+    #[arg(long = "set", value_name = "PATH=VALUE")]
+    pub sets: Vec<String>,
     /// Write the report to this file (atomically) instead of standard output.
     #[arg(long, short)]
     pub output: Option<String>,
@@ -229,8 +232,8 @@ pub struct SizeArgs {
     /// for `size --merge` to combine.
     #[arg(long, value_name = "I/N", requires = "manifest")]
     pub shard: Option<String>,
-    #[arg(long, value_enum, default_value_t = Format::Table)]
-    pub format: Format,
+    #[arg(long, value_enum, default_value_t = ListFormat::Table)]
+    pub format: ListFormat,
     /// How attribute values are written.
     #[arg(long, value_enum, default_value_t = InputShape::Auto)]
     pub input: InputShape,
@@ -349,7 +352,7 @@ pub struct ManArgs {
 
 #[derive(Debug, Args)]
 pub struct SweepArgs {
-    /// Workload file (YAML), or `-` for standard input.
+    /// Workload file (YAML) or template, or `-` for standard input.
     pub workload: String,
     /// A path and its values: `tables.orders.class=standard,standard-ia`, or a YAML list for
     /// values holding commas: `tables.orders.capacity=[{mode: on-demand}, {mode: provisioned, rcu: 400, wcu: 100}]`
@@ -372,6 +375,9 @@ pub struct SweepArgs {
     pub output: Option<String>,
     #[command(flatten)]
     pub settings: SettingsArgs,
+    /// A template instead of a workload: `--usage`, `--from`, `--parameter`, `--region`.
+    #[command(flatten)]
+    pub template: TemplateArgs,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -505,6 +511,15 @@ pub enum Format {
     Focus,
     /// A self-contained HTML report with charts (use with --output).
     Html,
+}
+
+/// The formats of `size` and `prices`: a report with no export (no FOCUS, no HTML).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ListFormat {
+    Table,
+    Json,
+    Csv,
+    Markdown,
 }
 
 /// How exports are dated and shaped for spreadsheets.
@@ -672,8 +687,8 @@ pub struct DiffArgs {
 pub struct PricesArgs {
     #[command(subcommand)]
     pub action: Option<PricesAction>,
-    #[arg(long, value_enum, default_value_t = Format::Table)]
-    pub format: Format,
+    #[arg(long, value_enum, default_value_t = ListFormat::Table)]
+    pub format: ListFormat,
 }
 
 #[derive(Debug, Subcommand)]
@@ -697,6 +712,11 @@ pub struct PricesDiffArgs {
     /// Workloads to price under both (tables only: each is priced with BEFORE, then AFTER).
     #[arg(long = "workload", value_name = "FILE")]
     pub workloads: Vec<String>,
+    /// Folders of price tables for the other regions a workload's tables live in or
+    /// replicate to (searched before `DDBCOST_PRICES`, the workload's `price_dirs` and the
+    /// bundled tables; repeatable).
+    #[arg(long = "prices-dir", value_name = "DIR")]
+    pub prices_dirs: Vec<String>,
 }
 
 #[derive(Debug, Args)]

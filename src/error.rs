@@ -164,6 +164,12 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
+impl From<crate::model::index_spec::SpecError> for Error {
+    fn from(e: crate::model::index_spec::SpecError) -> Self {
+        Error::usage(e.message).help(e.help)
+    }
+}
+
 impl From<crate::engine::EngineError> for Error {
     fn from(e: crate::engine::EngineError) -> Self {
         let help = e.suggestion();

@@ -11,7 +11,8 @@ use libfuzzer_sys::fuzz_target;
 
 use ddbcost::engine::{Estimate, estimate};
 use ddbcost::model::{PriceBook, Settings};
-use ddbcost::report::{self, period::Period};
+use ddbcost::model::period::Period;
+use ddbcost::report;
 use ddbcost::scenario::{self, ScenarioInput, ScenarioKind};
 
 fuzz_target!(|data: &[u8]| {
@@ -60,7 +61,7 @@ fuzz_target!(|data: &[u8]| {
     let mut inputs = Vec::new();
     let mut previous = base.total;
     for doc in docs {
-        let Ok((workload, _)) = scenario::workload_of(&doc, "fuzz.yaml") else { return };
+        let Ok((workload, _)) = scenario::workload_of(&doc, "fuzz.yaml", "fuzz.yaml") else { return };
         let Ok(e): Result<Estimate, _> = estimate(&workload, &book, &settings) else { return };
         let Some(e) = shown(e) else { return };
         let previous_total = (doc.kind == ScenarioKind::Step).then_some(previous);
@@ -77,7 +78,7 @@ fuzz_target!(|data: &[u8]| {
     }
     let Ok(c) = scenario::compare(base, inputs) else { return };
     let period = Period::parse("2026-12").expect("a valid period");
-    let _ = report::compare::table(&c);
+    let _ = report::compare::table(&c, report::layout::Layout::default());
     let _ = report::compare::json(&c);
     let _ = report::compare::markdown(&c);
     let _ = report::finance::render(&c, period, true);

@@ -31,7 +31,7 @@ fn report(s: &KeysSummary) {
             reports: &reports,
             sharding: &sharding,
         };
-        let _ = keys::table(&page);
+        let _ = keys::table(&page, ddbcost::report::layout::Layout::default());
         let _ = keys::markdown(&page);
         let _ = keys::json(&page, &mut std::io::sink());
     }

@@ -22,7 +22,7 @@ fuzz_target!(|data: &[u8]| {
         let _ = ddbcost::report::json::document(&e);
         let _ = ddbcost::report::focus::render(
             &[("fuzz", &e)],
-            ddbcost::report::period::Period { year: 2027, month: 1 },
+            ddbcost::model::period::Period { year: 2027, month: 1 },
         );
     }
     if let Ok(f) = ddbcost::engine::forecast(&workload, &book, &settings, (2026, 12), 14) {

@@ -1,143 +1,80 @@
-//! `ddbcost prices import`: reading AWS Price List files (gzip or not), building one price
-//! table per region, checking each parses back as a price table, and writing them atomically.
+//! `ddbcost import`: a workload written from infrastructure code (CloudFormation/SAM, CDK's
+//! `cdk.out`, `serverless.yml`, a Terraform plan as JSON, or `.tf` files), with `TODO` where
+//! usage is unknown, checked to load before it is written.
 
-use std::io::Read;
-
-use crate::cli::ImportArgs;
+use super::config::Run;
+use super::input::document;
+use crate::cli::TemplateImportArgs;
 use crate::error::Error;
-use crate::load::prices::parse_price_table;
+use crate::load;
+use crate::model::Workload;
 use crate::output;
-use crate::pricelist::{self, parse};
 
-/// The largest price-list file read (the all-region bulk file is a few megabytes).
-const MAX_PRICE_LIST_BYTES: u64 = 512 * 1024 * 1024;
-
-fn read(path: &str) -> Result<Vec<u8>, Error> {
-    let fail = |why: String| {
-        Error::input(format!("`{path}` cannot be read: {why}"))
-            .file(path)
-            .help("Consider checking the path of the price-list file.")
-    };
-    let too_large = |what: &str| {
-        Error::input(format!(
-            "`{path}` {what} more than the {MAX_PRICE_LIST_BYTES} bytes (= {} MiB) a price list may be",
-            MAX_PRICE_LIST_BYTES / (1024 * 1024)
-        ))
-        .file(path)
-        .help("Consider the AmazonDynamoDB offer file (tens of MB), not the index of every service.")
-    };
-    if std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() > MAX_PRICE_LIST_BYTES) {
-        return Err(too_large("is"));
+/// `ddbcost import`.
+///
+/// # Errors
+/// Unreadable or malformed inputs, no table in them, a usage file that does not fit, or
+/// placeholders left under `--strict`.
+pub(super) fn run(args: &TemplateImportArgs, run: &Run) -> Result<(), Error> {
+    let (imported, yaml) = document(
+        &args.inputs,
+        &args.template,
+        args.prices.as_deref(),
+        args.name.as_deref(),
+        &run.diagnostics,
+    )?;
+    for n in &imported.notes {
+        run.diagnostics.say("note", &n.to_string());
     }
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)
-        .and_then(|f| {
-            f.take(MAX_PRICE_LIST_BYTES.saturating_add(1))
-                .read_to_end(&mut bytes)
-        })
-        .map_err(|e| fail(e.to_string()))?;
-    if bytes.len() as u64 > MAX_PRICE_LIST_BYTES {
-        return Err(too_large("holds"));
+    // What we write must load: check it as `estimate` will read it.
+    let label = args.output.as_deref().unwrap_or("the imported workload");
+    let (workload, _) = load::parse_workload(&yaml, label)?;
+    if args.strict && !workload.placeholders.is_empty() {
+        return Err(strict_error(&workload, label));
     }
-    if bytes.starts_with(&[0x1f, 0x8b]) {
-        let mut plain = Vec::new();
-        flate2::read::MultiGzDecoder::new(bytes.as_slice())
-            .take(MAX_PRICE_LIST_BYTES.saturating_add(1))
-            .read_to_end(&mut plain)
-            .map_err(|e| fail(format!("not valid gzip ({e})")))?;
-        if plain.len() as u64 > MAX_PRICE_LIST_BYTES {
-            return Err(too_large("unpacks to"));
+    output::warn(&format!(
+        "imported {} table(s); {} placeholder(s) to fill{}",
+        workload.tables.len(),
+        workload.placeholders.len(),
+        if workload.placeholders.is_empty() {
+            String::new()
+        } else {
+            listed(&workload.placeholders)
         }
-        return Ok(plain);
+    ));
+    match args.output.as_deref() {
+        Some(path) if path != "-" => output::write_atomic(path, yaml.as_bytes()),
+        _ => output::emit(None, &yaml),
     }
-    Ok(bytes)
 }
 
-pub(super) fn run(args: &ImportArgs) -> Result<(), Error> {
-    let dir = std::path::Path::new(&args.output_dir);
-    // Created if missing (with its parents), as `mkdir -p` would.
-    std::fs::create_dir_all(dir).map_err(|e| {
-        Error::input(format!(
-            "--output-dir `{}` cannot be created ({e})",
-            args.output_dir
-        ))
-        .help("Consider a writable folder for the imported price tables.")
-    })?;
-    if !dir.is_dir() {
-        return Err(Error::usage(format!(
-            "--output-dir `{}` is not a directory",
-            args.output_dir
-        ))
-        .help("Consider a folder for the imported price tables."));
-    }
-    let mut lists = Vec::with_capacity(args.inputs.len());
-    for input in &args.inputs {
-        lists.push(parse::parse(&read(input)?, input)?);
-    }
-    let import = pricelist::import(&lists)
-        .map_err(|why| Error::input(format!("the price lists disagree: {why}")))?;
-    if import.tables.is_empty() {
-        // What the lists held, and why none of it maps, is what `--verbose` promises.
-        if args.verbose {
-            for (usage_type, sku, why) in &import.unmapped {
-                crate::output::warn(&format!("  {usage_type} (SKU {sku}): {why}"));
-            }
-        }
-        return Err(Error::input(format!(
-            "the price lists hold no DynamoDB price ddbcost uses ({} SKU(s) read, none mapped)",
-            import.unmapped.len()
-        ))
-        .help(if args.verbose {
-            "Consider the AmazonDynamoDB offer file (the SKUs above are why this one gives nothing)."
-        } else {
-            "Consider the AmazonDynamoDB offer file; `--verbose` lists each SKU and why it maps to nothing."
-        }));
-    }
-    let mut summary = String::new();
-    // Every region's table or none: a failure on the last leaves the folder as it was.
-    let mut batch = output::Batch::new();
-    for table in import.tables.values() {
-        let text = pricelist::render(table, &import);
-        let path = dir.join(format!("aws-{}.yaml", table.region));
-        let shown = path.display().to_string();
-        // What is written must be a valid price table: read it back before writing.
-        parse_price_table(&text, &shown)?;
-        batch.add(&shown, text.as_bytes())?;
-        summary.push_str(&format!(
-            "aws-{}: {} prices{}{} -> {shown}\n",
-            table.region,
-            table.prices.len(),
-            if table.free_tier.len() == 4 {
-                ", free tier"
-            } else {
-                ""
-            },
-            if table.reserved.is_empty() {
-                String::new()
-            } else {
-                format!(
-                    ", reserved {}",
-                    table.reserved.keys().cloned().collect::<Vec<_>>().join("/")
-                )
-            }
+/// `: a, b, …` — the first ten of a list, and how many more (20,000 tables leave 40,000).
+fn listed(items: &[String]) -> String {
+    const SHOWN: usize = 10;
+    let mut text = format!(
+        ": {}",
+        items
+            .iter()
+            .take(SHOWN)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    if items.len() > SHOWN {
+        text.push_str(&format!(
+            " … and {} more",
+            items.len().saturating_sub(SHOWN)
         ));
     }
-    batch.commit()?;
-    if !import.unmapped.is_empty() {
-        crate::output::warn(&format!(
-            "note: {} SKU(s) map to no ddbcost price{}",
-            import.unmapped.len(),
-            if args.verbose {
-                ":"
-            } else {
-                " (--verbose lists them)"
-            }
-        ));
-        if args.verbose {
-            for (usage_type, sku, why) in &import.unmapped {
-                crate::output::warn(&format!("  {usage_type} (SKU {sku}): {why}"));
-            }
-        }
-    }
-    output::emit(None, &summary)
+    text
+}
+
+fn strict_error(workload: &Workload, label: &str) -> Error {
+    Error::input(format!(
+        "{} placeholder(s) still to fill{}",
+        workload.placeholders.len(),
+        listed(&workload.placeholders)
+    ))
+    .file(label)
+    .help("Consider filling them with `--usage USAGE.yaml` (see the README's import section), or leaving out `--strict`.")
 }

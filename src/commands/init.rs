@@ -1,17 +1,18 @@
 //! `ddbcost init`: writes a commented starter workload for a table the user describes — by
 //! flags, or by answering questions when standard input is a terminal — so that the first
 //! estimate is one command away. Names and index specifications are checked as they are
-//! given (the index grammar is `size`'s and `keys`'s); the written text is loaded and priced
+//! given (the index grammar is `model::index_spec`'s, as for `size` and `keys`); the written text is loaded and priced
 //! before it is emitted, so `init` never writes a workload `estimate` refuses.
 
-use std::io::{BufRead, IsTerminal, Write};
+use std::io::{BufRead, Write};
 
-use super::keys::{index_spec, lsi_spec};
+use super::config::Run;
+use super::pricing::Pricing;
 use crate::cli::{InitArgs, InitMode};
 use crate::error::Error;
 use crate::load::{self, prices, suggest};
+use crate::model::index_spec::{IndexProjection, IndexSpec};
 use crate::output;
-use crate::size::scan::{IndexProjection, IndexSpec};
 
 /// What the user said, as text (flags or answers), before it is checked.
 struct Answers {
@@ -27,14 +28,14 @@ const DEFAULT_TABLE: &str = "my-table";
 const DEFAULT_REGION: &str = "us-east-1";
 const DEFAULT_KEY: &str = "pk,sk";
 
-pub(super) fn run(args: &InitArgs) -> Result<(), Error> {
+pub(super) fn run(args: &InitArgs, run: &Run) -> Result<(), Error> {
     let described = args.table.is_some()
         || args.region.is_some()
         || args.prices.is_some()
         || args.key.is_some()
         || !args.gsis.is_empty()
         || !args.lsis.is_empty();
-    let answers = if args.interactive || (!described && std::io::stdin().is_terminal()) {
+    let answers = if args.interactive || (!described && run.stdin_terminal) {
         let stdin = std::io::stdin();
         interview(&mut stdin.lock(), &mut std::io::stderr(), args)?
     } else {
@@ -67,10 +68,10 @@ pub(super) fn run(args: &InitArgs) -> Result<(), Error> {
         .filter(|p| *p != "-")
         .unwrap_or("workload.yaml");
     let text = render(&answers, file)?;
-    check_prices(&text, &answers)?;
+    check_prices(&text, &answers, run)?;
     output::emit(args.output.as_deref(), &text)?;
     if let Some(path) = args.output.as_deref().filter(|p| *p != "-") {
-        crate::output::warn(&format!(
+        output::warn(&format!(
             "Wrote {path}. Replace the figures marked ←, then: ddbcost estimate {path}"
         ));
     }
@@ -79,7 +80,7 @@ pub(super) fn run(args: &InitArgs) -> Result<(), Error> {
 
 /// What init writes must load (a failure there is ddbcost's own bug, said as such) and be
 /// priced by the chosen table (a region's bundled table may lack provisioned prices).
-fn check_prices(text: &str, answers: &Answers) -> Result<(), Error> {
+fn check_prices(text: &str, answers: &Answers, run: &Run) -> Result<(), Error> {
     let label = "(the workload init wrote)";
     let (workload, file_settings) = load::parse_workload(text, label).map_err(|e| {
         Error::input(format!(
@@ -88,8 +89,9 @@ fn check_prices(text: &str, answers: &Answers) -> Result<(), Error> {
         ))
         .help("Please report it with the options given.")
     })?;
-    let book = super::price_book(&workload, &crate::cli::SettingsArgs::default(), label)?;
-    let settings = super::settings(&load::SettingsOverrides::default(), &file_settings);
+    let pricing = Pricing::defaults(None, &[], run);
+    let book = pricing.book(&workload, label)?;
+    let settings = pricing.settings(&file_settings);
     crate::engine::estimate(&workload, &book, &settings).map_err(|e| {
         Error::usage(format!(
             "price table `{}` cannot price this table: {}",
@@ -179,7 +181,7 @@ fn render(answers: &Answers, file: &str) -> Result<String, Error> {
     let table = prices::resolve(&answers.prices)?;
     let mut indexes = Vec::new();
     for text in &answers.gsis {
-        indexes.push(view(index_spec(text, &keys, "all")?, "gsi")?);
+        indexes.push(view(IndexSpec::parse_global(text, &keys, "all")?, "gsi")?);
     }
     for text in &answers.lsis {
         if keys.len() < 2 {
@@ -189,7 +191,7 @@ fn render(answers: &Answers, file: &str) -> Result<String, Error> {
                 ),
             );
         }
-        indexes.push(view(lsi_spec(text, &keys[0], &keys)?, "lsi")?);
+        indexes.push(view(IndexSpec::parse_local(text, &keys[0], &keys)?, "lsi")?);
     }
     let mut names: Vec<&str> = indexes.iter().map(|i| i.name.as_str()).collect();
     names.sort_unstable();
@@ -327,7 +329,7 @@ fn interview(
                 if a == "-" {
                     return Ok(a.to_string());
                 }
-                let spec = index_spec(a, &keys, "all")?;
+                let spec = IndexSpec::parse_global(a, &keys, "all")?;
                 check_name("index", &spec.name)?;
                 Ok(a.to_string())
             },
@@ -346,7 +348,7 @@ fn interview(
                 if a == "-" {
                     return Ok(a.to_string());
                 }
-                let spec = lsi_spec(a, &keys[0], &keys)?;
+                let spec = IndexSpec::parse_local(a, &keys[0], &keys)?;
                 check_name("index", &spec.name)?;
                 Ok(a.to_string())
             },

@@ -3,8 +3,9 @@
 
 use rust_decimal::Decimal;
 
-use super::size::{buffer_stdin, parse_index_spec, pick_table, table_specs};
-use crate::cli::{KeysArgs, KeysFormat, SettingsArgs};
+use super::config::Run;
+use super::pricing::Pricing;
+use crate::cli::{KeysArgs, KeysFormat};
 use crate::error::Error;
 use crate::keys::log::LogColumns;
 use crate::keys::sharding::{self, ShardingCost};
@@ -23,13 +24,18 @@ struct Context {
     table: Table,
 }
 
-pub(super) fn run(args: &KeysArgs) -> Result<(), Error> {
+pub(super) fn run(args: &KeysArgs, run: &Run) -> Result<(), Error> {
+    // `keys` prices sharding at the default settings and the workload's own.
+    let pricing = Pricing::defaults(args.prices.clone(), &[], run);
     let context = match &args.workload {
         Some(file) => {
             let text = load::read_file(file)?;
             let (workload, file_settings) = load::parse_workload(&text, file)?;
-            let table = pick_table(&workload, file, args.table.as_deref())?;
-            let settings = super::settings(&Default::default(), &file_settings);
+            let table = workload
+                .pick_table(file, args.table.as_deref())
+                .cloned()
+                .map_err(|(message, help)| Error::usage(message).help(help))?;
+            let settings = pricing.settings(&file_settings);
             Some(Context {
                 file: file.clone(),
                 workload,
@@ -49,11 +55,11 @@ pub(super) fn run(args: &KeysArgs) -> Result<(), Error> {
         merged(args)?
     } else {
         let layout = layout(args, context.as_ref())?;
-        measured(args, &layout)?
+        measured(args, &layout, run.stderr_terminal)?
     };
     if args.format != KeysFormat::Json {
         for e in &summary.examples {
-            crate::output::warn(&format!("warning: {e}"));
+            run.diagnostics.say("warning", &e.to_string());
         }
     }
     // No value counted (a `--key` that no item has, a log of another table): there is no
@@ -79,7 +85,7 @@ pub(super) fn run(args: &KeysArgs) -> Result<(), Error> {
         reports.push(r);
     }
     let sharding = match &context {
-        Some(c) => price_sharding(args, c, &reports)?,
+        Some(c) => price_sharding(&pricing, c, &reports)?,
         None => vec![None; reports.len()],
     };
     let page = report::keys::Page {
@@ -92,7 +98,10 @@ pub(super) fn run(args: &KeysArgs) -> Result<(), Error> {
             report::keys::json(&page, out)
                 .map_err(|e| Error::writing("the summary", &std::io::Error::from(e)))
         }),
-        KeysFormat::Table => output::emit(args.output.as_deref(), &report::keys::table(&page)),
+        KeysFormat::Table => output::emit(
+            args.output.as_deref(),
+            &report::keys::table(&page, run.layout),
+        ),
         KeysFormat::Markdown => {
             output::emit(args.output.as_deref(), &report::keys::markdown(&page))
         }
@@ -108,11 +117,11 @@ fn layout(args: &KeysArgs, context: Option<&Context>) -> Result<Layout, Error> {
             .collect();
         let mut globals = Vec::new();
         for text in &args.indexes {
-            globals.push(index_spec(text, &table_keys, "keys-only")?);
+            globals.push(IndexSpec::parse_global(text, &table_keys, "keys-only")?);
         }
         let mut locals = Vec::new();
         for text in &args.lsis {
-            locals.push(lsi_spec(text, key, &table_keys)?);
+            locals.push(IndexSpec::parse_local(text, key, &table_keys)?);
         }
         return Ok(Layout {
             partition: key.clone(),
@@ -130,7 +139,7 @@ fn layout(args: &KeysArgs, context: Option<&Context>) -> Result<Layout, Error> {
             "Consider `--key ATTR`, or `--workload W.yaml --table T` whose table states `key`.",
         ));
     };
-    let (table_keys, specs) = table_specs(&c.table, &c.file)?;
+    let (table_keys, specs) = IndexSpec::of_table(&c.table, &c.file)?;
     let mut layout = Layout {
         partition: table_keys.first().cloned().unwrap_or_default(),
         sort: table_keys.get(1).cloned(),
@@ -145,36 +154,8 @@ fn layout(args: &KeysArgs, context: Option<&Context>) -> Result<Layout, Error> {
     Ok(layout)
 }
 
-/// `NAME:SK[:PROJECTION]`: a local secondary index on the table's partition key `key`, the
-/// projection defaulting to `all`.
-pub(super) fn lsi_spec(text: &str, key: &str, table_keys: &[String]) -> Result<IndexSpec, Error> {
-    let (name, rest) = text.split_once(':').unwrap_or((text, ""));
-    let (sort, projection) = rest.split_once(':').unwrap_or((rest, "all"));
-    if sort.trim().is_empty() || sort.contains(',') {
-        return Err(Error::usage(format!(
-            "--lsi `{text}`: expected NAME:SORT_KEY[:PROJECTION]"
-        ))
-        .help("Consider `--lsi by-date:created_at` (an LSI shares the table's partition key)."));
-    }
-    parse_index_spec(&format!("{name}:{key},{sort}:{projection}"), table_keys)
-}
-
-/// `NAME:PK[,SK][:PROJECTION]`, the projection defaulting to `default`.
-pub(super) fn index_spec(
-    text: &str,
-    table_keys: &[String],
-    default: &str,
-) -> Result<IndexSpec, Error> {
-    let full = if text.matches(':').count() == 1 {
-        format!("{text}:{default}")
-    } else {
-        text.to_string()
-    };
-    parse_index_spec(&full, table_keys)
-}
-
 /// Counts from items and logs.
-fn measured(args: &KeysArgs, layout: &Layout) -> Result<KeysSummary, Error> {
+fn measured(args: &KeysArgs, layout: &Layout, progress: bool) -> Result<KeysSummary, Error> {
     if args.inputs.is_empty() && args.logs.is_empty() {
         return Err(Error::usage("nothing to read: no item files and no --log")
             .help("Consider item files (an export folder, `items.json`) or `--log access.csv`."));
@@ -189,14 +170,14 @@ fn measured(args: &KeysArgs, layout: &Layout) -> Result<KeysSummary, Error> {
     let mut summary = if args.inputs.is_empty() {
         KeysSummary::new(layout)
     } else {
-        let (_stdin_copy, inputs) = buffer_stdin(&args.inputs)?;
+        let (_stdin_copy, inputs) = crate::size::read::buffer_stdin(&args.inputs)?;
         let files = scan::expand(&inputs)?;
         let options = ScanOptions {
             shape: args.input.forced(),
             strict: args.strict,
             jobs: args.jobs,
             // A progress bar only for a person watching: standard error is a terminal.
-            progress: std::io::IsTerminal::is_terminal(&std::io::stderr()),
+            progress,
             ..ScanOptions::default()
         };
         items::count_items(&files, &options, layout)?
@@ -360,7 +341,7 @@ fn peaks(
 
 /// For each key hot on writes, the bill before and after sharding it.
 fn price_sharding(
-    args: &KeysArgs,
+    pricing: &Pricing<'_>,
     c: &Context,
     reports: &[AttributeReport],
 ) -> Result<Vec<Option<ShardingCost>>, Error> {
@@ -372,11 +353,7 @@ fn price_sharding(
             continue;
         };
         if book.is_none() {
-            let settings_args = SettingsArgs {
-                prices: args.prices.clone(),
-                ..SettingsArgs::default()
-            };
-            book = Some(super::price_book(&c.workload, &settings_args, &c.file)?);
+            book = Some(pricing.book(&c.workload, &c.file)?);
         }
         let Some(prices) = book.as_ref() else {
             out.push(None);

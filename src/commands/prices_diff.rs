@@ -5,11 +5,13 @@
 
 use rust_decimal::Decimal;
 
+use super::config::Run;
+use super::pricing::Pricing;
 use crate::cli::PricesDiffArgs;
 use crate::engine;
 use crate::error::Error;
 use crate::load::{self, prices};
-use crate::model::{PriceBook, PriceKey, PriceTable, Settings};
+use crate::model::{PriceKey, PriceTable};
 use crate::output;
 use crate::report::money;
 
@@ -51,7 +53,7 @@ fn pairs(before: &[PriceTable], after: &[PriceTable]) -> Vec<Option<usize>> {
         .collect()
 }
 
-pub(super) fn run(args: &PricesDiffArgs) -> Result<(), Error> {
+pub(super) fn run(args: &PricesDiffArgs, run: &Run) -> Result<(), Error> {
     let before = tables(&args.before)?;
     let after = tables(&args.after)?;
     let single = before.len() == 1 && after.len() == 1;
@@ -132,7 +134,7 @@ pub(super) fn run(args: &PricesDiffArgs) -> Result<(), Error> {
     let mut t = b.build();
     t.with(tabled::settings::Style::rounded());
 
-    crate::report::layout::fit(&mut t);
+    run.layout.fit(&mut t);
     let mut text = format!(
         "ddbcost prices diff: {} -> {}\n{t}\n{changed} price(s) changed{}.\n",
         args.before,
@@ -149,6 +151,9 @@ pub(super) fn run(args: &PricesDiffArgs) -> Result<(), Error> {
                     .help("Consider `ddbcost prices diff OLD.yaml NEW.yaml --workload W.yaml`."),
             );
         }
+        // Every workload at the default settings (its own `settings:` aside), as the footer says.
+        let pricing = Pricing::defaults(None, &args.prices_dirs, run);
+        let settings = pricing.settings(&load::SettingsOverrides::default());
         let mut w = tabled::builder::Builder::default();
         w.push_record(["Workload", "Before", "After", "Change"]);
         for file in &args.workloads {
@@ -156,14 +161,8 @@ pub(super) fn run(args: &PricesDiffArgs) -> Result<(), Error> {
             let (workload, _) = load::parse_workload(&text, file)?;
             let mut totals = Vec::new();
             for table in [&before[0], &after[0]] {
-                let book = PriceBook {
-                    primary: table.clone(),
-                    others: prices::bundled()?
-                        .into_iter()
-                        .filter(|t| t.region != table.region && t.currency == table.currency)
-                        .collect(),
-                };
-                let e = engine::estimate(&workload, &book, &Settings::default())
+                let book = pricing.book_around(table.clone(), &workload, file)?;
+                let e = engine::estimate(&workload, &book, &settings)
                     .map_err(|e| Error::from(e).file(file.as_str()))?;
                 totals.push(e.total);
             }
@@ -188,7 +187,7 @@ pub(super) fn run(args: &PricesDiffArgs) -> Result<(), Error> {
         let mut wt = w.build();
         wt.with(tabled::settings::Style::rounded());
 
-        crate::report::layout::fit(&mut wt);
+        run.layout.fit(&mut wt);
         text.push_str(&format!("{wt}\nMonthly totals at the default settings (730-hour month, binary GB, no free tier).\n"));
     }
     output::emit(None, &text)

@@ -1,12 +1,14 @@
 //! `ddbcost size`: measuring item files (or merging summaries) and rendering the result.
 
-use crate::cli::{Format, InputShape, SizeArgs};
+use super::config::Run;
+use crate::cli::{InputShape, ListFormat, SizeArgs};
 use crate::error::Error;
 use crate::load;
+use crate::model::index_spec::{IndexProjection, IndexSpec};
 use crate::output;
 use crate::report;
 
-pub(super) fn run(args: &SizeArgs) -> Result<(), Error> {
+pub(super) fn run(args: &SizeArgs, run: &Run) -> Result<(), Error> {
     use crate::size::scan::{self, ScanOptions};
     use crate::size::summary::{Summary, SummaryDoc};
     refuse_ignored_options(args)?;
@@ -32,7 +34,10 @@ pub(super) fn run(args: &SizeArgs) -> Result<(), Error> {
             }
         }
         let total = total.unwrap_or_default();
-        return output::emit(args.output.as_deref(), &render_size(&total, args.format));
+        return output::emit(
+            args.output.as_deref(),
+            &render_size(&total, args.format, run),
+        );
     }
     let (table_keys, index_specs) = match &args.workload {
         Some(w) => workload_specs(w, args.table.as_deref(), args.as_usage)?,
@@ -40,7 +45,7 @@ pub(super) fn run(args: &SizeArgs) -> Result<(), Error> {
             args.key.clone(),
             args.indexes
                 .iter()
-                .map(|i| parse_index_spec(i, &args.key))
+                .map(|i| IndexSpec::parse(i, &args.key).map_err(Error::from))
                 .collect::<Result<_, _>>()?,
         ),
     };
@@ -52,9 +57,9 @@ pub(super) fn run(args: &SizeArgs) -> Result<(), Error> {
         indexes: index_specs,
         chunk_bytes: None,
         // A progress bar only for a person watching: standard error is a terminal.
-        progress: std::io::IsTerminal::is_terminal(&std::io::stderr()),
+        progress: run.stderr_terminal,
     };
-    let (stdin_copy, inputs) = buffer_stdin(&args.inputs)?;
+    let (stdin_copy, inputs) = crate::size::read::buffer_stdin(&args.inputs)?;
     let (files, listed) = match &args.manifest {
         Some(m) => {
             let (files, listed) = manifest_files(m, args.shard.as_deref())?;
@@ -79,7 +84,7 @@ pub(super) fn run(args: &SizeArgs) -> Result<(), Error> {
             };
             let summary = scan::each_item(&files, &options, &mut row)?;
             for e in &summary.examples {
-                crate::output::warn(&format!("warning: {e}"));
+                run.diagnostics.say("warning", &e.to_string());
             }
             Ok(())
         });
@@ -94,9 +99,10 @@ pub(super) fn run(args: &SizeArgs) -> Result<(), Error> {
             .saturating_add(summary.oversized)
             .saturating_add(summary.bad);
         if read != listed {
-            crate::output::warn(&format!(
-                "warning: the manifest lists {listed} item(s) in these files and {read} were read"
-            ));
+            run.diagnostics.say(
+                "warning",
+                &format!("the manifest lists {listed} item(s) in these files and {read} were read"),
+            );
         }
     }
     if args.as_usage {
@@ -105,44 +111,22 @@ pub(super) fn run(args: &SizeArgs) -> Result<(), Error> {
             args.table.as_deref(),
         )?;
         for e in &summary.examples {
-            crate::output::warn(&format!("warning: {e}"));
+            run.diagnostics.say("warning", &e.to_string());
         }
         return output::emit(
             args.output.as_deref(),
             &usage(&summary, &table, &args.inputs),
         );
     }
-    if args.format != Format::Json {
+    if args.format != ListFormat::Json {
         for e in &summary.examples {
-            crate::output::warn(&format!("warning: {e}"));
+            run.diagnostics.say("warning", &e.to_string());
         }
     }
-    output::emit(args.output.as_deref(), &render_size(&summary, args.format))
-}
-
-/// `inputs` with `-` (standard input) replaced by a private temporary copy of it, so that it
-/// is read like any other file (chunked, in constant memory); the copy lives as long as the
-/// returned guard.
-pub(super) fn buffer_stdin(
-    inputs: &[String],
-) -> Result<(Option<tempfile::NamedTempFile>, Vec<String>), Error> {
-    let stdin_copy = if inputs.iter().any(|i| i == load::STDIN) {
-        let mut tmp = tempfile::NamedTempFile::new()
-            .map_err(|e| Error::input(format!("cannot buffer standard input: {e}")))?;
-        std::io::copy(&mut std::io::stdin().lock(), &mut tmp)
-            .map_err(|e| Error::input(format!("cannot read standard input: {e}")))?;
-        Some(tmp)
-    } else {
-        None
-    };
-    let inputs = inputs
-        .iter()
-        .map(|i| match (&stdin_copy, i.as_str()) {
-            (Some(tmp), load::STDIN) => tmp.path().display().to_string(),
-            _ => i.clone(),
-        })
-        .collect();
-    Ok((stdin_copy, inputs))
+    output::emit(
+        args.output.as_deref(),
+        &render_size(&summary, args.format, run),
+    )
 }
 
 /// The data files of `manifest` (all, or shard `I/N`) and the items the manifest lists in them.
@@ -177,36 +161,10 @@ const TABLE_KEY: &str = "(table key)";
 fn workload_table(file: &str, name: Option<&str>) -> Result<crate::model::Table, Error> {
     let text = load::read_file(file)?;
     let (workload, _) = load::parse_workload(&text, file)?;
-    pick_table(&workload, file, name)
-}
-
-/// The table `--table` names in `workload` (read from `file`), or its only table.
-pub(super) fn pick_table(
-    workload: &crate::model::Workload,
-    file: &str,
-    name: Option<&str>,
-) -> Result<crate::model::Table, Error> {
-    let names: Vec<&str> = workload.tables.iter().map(|t| t.name.as_str()).collect();
-    match name {
-        Some(n) => workload
-            .tables
-            .iter()
-            .find(|t| t.name == n)
-            .cloned()
-            .ok_or_else(|| {
-                Error::usage(format!("--table `{n}` is not in `{file}`"))
-                    .help(format!("Consider one of: {}.", names.join(", ")))
-            }),
-        None if workload.tables.len() == 1 => Ok(workload.tables[0].clone()),
-        None => Err(Error::usage(format!(
-            "`{file}` has {} tables: which one is this export?",
-            names.len()
-        ))
-        .help(format!(
-            "Consider `--table NAME`, one of: {}.",
-            names.join(", ")
-        ))),
-    }
+    workload
+        .pick_table(file, name)
+        .cloned()
+        .map_err(|(message, help)| Error::usage(message).help(help))
 }
 
 /// `--key` and `--index` as the workload states them for its table.
@@ -214,71 +172,14 @@ fn workload_specs(
     file: &str,
     name: Option<&str>,
     as_usage: bool,
-) -> Result<(Vec<String>, Vec<crate::size::scan::IndexSpec>), Error> {
-    use crate::size::scan::{IndexProjection, IndexSpec};
+) -> Result<(Vec<String>, Vec<IndexSpec>), Error> {
     let table = workload_table(file, name)?;
-    let (table_keys, mut specs) = table_specs(&table, file)?;
+    let (table_keys, mut specs) = IndexSpec::of_table(&table, file)?;
     if as_usage {
         specs.push(IndexSpec {
             name: TABLE_KEY.into(),
             keys: table_keys.clone(),
             projection: IndexProjection::KeysOnly,
-        });
-    }
-    Ok((table_keys, specs))
-}
-
-/// The key attributes of `table` (of workload `file`) and one spec per index, in the table's
-/// order (an LSI's keys are the table's partition key and its own sort key).
-pub(super) fn table_specs(
-    table: &crate::model::Table,
-    file: &str,
-) -> Result<(Vec<String>, Vec<crate::size::scan::IndexSpec>), Error> {
-    use crate::model::{IndexKind, Projection};
-    use crate::size::scan::{IndexProjection, IndexSpec};
-    let Some(key) = &table.key else {
-        return Err(Error::usage(format!("table `{}` of `{file}` states no `key`", table.name))
-            .help("Consider `key: { partition: pk, sort: sk }` on the table (`ddbcost import` writes it), or `--key`/`--index`."));
-    };
-    let table_keys: Vec<String> = std::iter::once(key.partition.clone())
-        .chain(key.sort.clone())
-        .collect();
-    let mut specs = Vec::new();
-    for i in &table.indexes {
-        let keys: Vec<String> = match (&i.key, i.kind) {
-            (Some(k), _) => std::iter::once(k.partition.clone())
-                .chain(k.sort.clone())
-                .collect(),
-            (None, _) => {
-                return Err(Error::usage(format!(
-                    "index `{}` of table `{}` states no `key`",
-                    i.name, table.name
-                ))
-                .help("Consider `key: { partition: ATTR, sort: ATTR }` on the index."));
-            }
-        };
-        let keys = if i.kind == IndexKind::Local && keys.len() == 1 {
-            // An LSI written with its sort key only shares the table's partition key.
-            std::iter::once(key.partition.clone()).chain(keys).collect()
-        } else {
-            keys
-        };
-        let projection = match i.projection {
-            Projection::All => IndexProjection::All,
-            Projection::KeysOnly => IndexProjection::KeysOnly,
-            Projection::Include { .. } if i.include.is_empty() => {
-                return Err(Error::usage(format!(
-                    "index `{}` projects INCLUDE attributes the workload does not name",
-                    i.name
-                ))
-                .help("Consider `include: [attr, …]` on the index."));
-            }
-            Projection::Include { .. } => IndexProjection::Include(i.include.clone()),
-        };
-        specs.push(IndexSpec {
-            name: i.name.clone(),
-            keys,
-            projection,
         });
     }
     Ok((table_keys, specs))
@@ -391,12 +292,6 @@ fn usage(
 fn refuse_ignored_options(args: &SizeArgs) -> Result<(), Error> {
     let refuse =
         |what: &str, help: &str| Err(Error::usage(what.to_string()).help(help.to_string()));
-    if matches!(args.format, Format::Focus | Format::Html) {
-        return refuse(
-            "`size` prints a table, JSON, CSV or Markdown, not FOCUS or HTML",
-            "Consider `--format table|json|csv|markdown`.",
-        );
-    }
     if args.merge
         && (args.per_item
             || args.strict
@@ -410,7 +305,8 @@ fn refuse_ignored_options(args: &SizeArgs) -> Result<(), Error> {
             "Consider giving those options when the summaries are made.",
         );
     }
-    if args.per_item && (args.format != Format::Table || args.jobs != 0 || !args.indexes.is_empty())
+    if args.per_item
+        && (args.format != ListFormat::Table || args.jobs != 0 || !args.indexes.is_empty())
     {
         return refuse(
             "`--per-item` prints one CSV row per item, in file order, on one thread: `--format`, `--jobs` and `--index` do not apply",
@@ -420,66 +316,15 @@ fn refuse_ignored_options(args: &SizeArgs) -> Result<(), Error> {
     Ok(())
 }
 
-fn render_size(summary: &crate::size::summary::Summary, format: Format) -> String {
+fn render_size(summary: &crate::size::summary::Summary, format: ListFormat, run: &Run) -> String {
     match format {
-        Format::Json => {
+        ListFormat::Json => {
             let mut s = serde_json::to_string_pretty(&summary.document()).unwrap_or_default();
             s.push('\n');
             s
         }
-        Format::Markdown => report::size::markdown(summary),
-        Format::Csv => report::size::table(summary, true),
-        Format::Table | Format::Focus | Format::Html => report::size::table(summary, false),
+        ListFormat::Markdown => report::size::markdown(summary),
+        ListFormat::Csv => report::size::table(summary, true, run.layout),
+        ListFormat::Table => report::size::table(summary, false, run.layout),
     }
-}
-
-/// `NAME:KEY[,KEY]:keys-only|all|include=ATTR[,ATTR]`.
-pub(super) fn parse_index_spec(
-    text: &str,
-    table_keys: &[String],
-) -> Result<crate::size::scan::IndexSpec, Error> {
-    use crate::size::scan::{IndexProjection, IndexSpec};
-    let usage = |why: &str| {
-        Error::usage(format!("--index `{text}`: {why}"))
-            .help("Consider `--index gsi1:GSI1PK,GSI1SK:keys-only` (or `:all`, or `:include=title,status`), with `--key PK,SK` for the table's keys.")
-    };
-    let parts: Vec<&str> = text.splitn(3, ':').collect();
-    let [name, keys, projection] = parts[..] else {
-        return Err(usage("expected NAME:KEYS:PROJECTION"));
-    };
-    let keys: Vec<String> = keys
-        .split(',')
-        .map(str::trim)
-        .filter(|k| !k.is_empty())
-        .map(str::to_string)
-        .collect();
-    if name.trim().is_empty() || keys.is_empty() {
-        return Err(usage(
-            "the index needs a name and at least one key attribute",
-        ));
-    }
-    let projection = match projection.trim() {
-        "keys-only" => IndexProjection::KeysOnly,
-        "all" => IndexProjection::All,
-        p => match p.strip_prefix("include=") {
-            Some(list) => IndexProjection::Include(
-                list.split(',')
-                    .map(str::trim)
-                    .filter(|a| !a.is_empty())
-                    .map(str::to_string)
-                    .collect(),
-            ),
-            None => return Err(usage(&format!("unknown projection `{p}`"))),
-        },
-    };
-    if projection != IndexProjection::All && table_keys.is_empty() {
-        return Err(usage(
-            "a KEYS_ONLY or INCLUDE entry holds the table's keys: give them with --key",
-        ));
-    }
-    Ok(IndexSpec {
-        name: name.trim().to_string(),
-        keys,
-        projection,
-    })
 }

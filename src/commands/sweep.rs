@@ -7,8 +7,9 @@
 use rust_decimal::Decimal;
 use serde_json::{Value, json};
 
-use super::advise::Pricer;
-use super::price;
+use super::config::Run;
+use super::input::Input;
+use super::pricing::{DocumentPricer, Pricing};
 use crate::cli::{SweepArgs, SweepFormat};
 use crate::error::Error;
 use crate::report::money;
@@ -74,12 +75,18 @@ struct Design {
     total: Result<Decimal, String>,
 }
 
-pub(super) fn run(args: &SweepArgs) -> Result<(), Error> {
-    let file = args.workload.as_str();
-    let text = load::read_file(file)?;
-    let (base, _) = scenario::scenario_documents(&text, file, &[])?;
-    let (workload, file_settings) = load::workload_from_value(base.clone(), file, file)?;
-    let (baseline, book) = price(&workload, &file_settings, &args.settings, file, None)?;
+pub(super) fn run(args: &SweepArgs, run: &Run) -> Result<(), Error> {
+    let pricing = Pricing::new(&args.settings, run)?;
+    let src = Input::read(
+        &args.workload,
+        &args.template,
+        args.settings.prices.as_deref(),
+        &run.diagnostics,
+    )?;
+    let file = src.label.as_str();
+    let (base, _) = src.scenarios(&[])?;
+    let (workload, file_settings) = src.workload_from(base.clone(), file)?;
+    let (baseline, book) = pricing.estimate(&workload, &file_settings, src.at(), None)?;
     let currency = baseline.currency.clone();
     let max_total = args
         .max_total
@@ -122,7 +129,7 @@ pub(super) fn run(args: &SweepArgs) -> Result<(), Error> {
             Error::usage(format!("more than {MAX_VARIANTS} combinations to price"))
                 .help("Consider fewer values per --vary.")
         })?;
-    let pricer = Pricer::new(book, &file_settings, &args.settings, file)?;
+    let pricer = pricing.documents(book, &file_settings, src.at())?;
     let designs = price_all(&axes, &base, &pricer, count, args.jobs)?;
     if let Some(Err(why)) = designs
         .iter()
@@ -187,7 +194,7 @@ pub(super) fn run(args: &SweepArgs) -> Result<(), Error> {
             let mut t = b.build();
             t.with(tabled::settings::Style::rounded());
 
-            crate::report::layout::fit(&mut t);
+            run.layout.fit(&mut t);
             out.push_str(&t.to_string());
             out.push('\n');
             for d in designs.iter().filter(|d| d.total.is_err()).take(3) {
@@ -283,7 +290,7 @@ fn fields_exist(a: &Axis, base: &Value, file: &str) -> Result<(), Error> {
 fn price_all(
     axes: &[Axis],
     base: &Value,
-    pricer: &Pricer,
+    pricer: &DocumentPricer,
     count: u64,
     jobs: usize,
 ) -> Result<Vec<Design>, Error> {

@@ -99,7 +99,7 @@ pub fn parse_fx_rate(text: &str) -> Result<Decimal, String> {
 /// Another shape, or a day the month does not have.
 pub fn parse_day(text: &str) -> Result<String, String> {
     let t = text.trim();
-    crate::report::period::parse_day(t)
+    crate::model::period::parse_day(t)
         .map(|_| t.to_string())
         .ok_or_else(|| format!("`{t}` is not a date of the form YYYY-MM-DD"))
 }

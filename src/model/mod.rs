@@ -3,6 +3,8 @@
 //! engine can trust them (non-negative quantities, shares within [0, 1], known indexes).
 
 mod fx;
+pub mod index_spec;
+pub mod period;
 mod prices;
 mod quantity;
 mod settings;

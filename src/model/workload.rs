@@ -25,6 +25,33 @@ pub struct Workload {
     pub placeholders: Vec<String>,
 }
 
+impl Workload {
+    /// The table named `name` (`--table`), or the only table when no name is given.
+    ///
+    /// # Errors
+    /// No table of that name, or several tables and no name: the message (with `file`, the
+    /// workload's label) and a suggestion naming the tables.
+    pub fn pick_table(&self, file: &str, name: Option<&str>) -> Result<&Table, (String, String)> {
+        let names: Vec<&str> = self.tables.iter().map(|t| t.name.as_str()).collect();
+        match (name, self.tables.as_slice()) {
+            (Some(n), _) => self.tables.iter().find(|t| t.name == n).ok_or_else(|| {
+                (
+                    format!("--table `{n}` is not in `{file}`"),
+                    format!("Consider one of: {}.", names.join(", ")),
+                )
+            }),
+            (None, [only]) => Ok(only),
+            (None, _) => Err((
+                format!(
+                    "`{file}` has {} tables: which one is this export?",
+                    names.len()
+                ),
+                format!("Consider `--table NAME`, one of: {}.", names.join(", ")),
+            )),
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum TableClass {
     Standard,

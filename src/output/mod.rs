@@ -5,6 +5,7 @@
 //! or none (`Batch`); warnings to standard error, never failing when it is closed. A closed
 //! standard output ends a command the same quiet way everywhere (`Error::closed_pipe`).
 
+mod diagnostics;
 mod target;
 mod temp;
 
@@ -12,6 +13,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use crate::error::Error;
+pub use diagnostics::Diagnostics;
 pub use target::{Target, resolve};
 pub use temp::{PREFIX as TEMP_PREFIX, SUFFIX as TEMP_SUFFIX, install_cleanup};
 

@@ -68,7 +68,7 @@ pub fn import(lists: &[PriceList]) -> Result<Import, String> {
     match out.publication_date.as_deref() {
         Some(d)
             if d.get(..10)
-                .and_then(crate::report::period::parse_day)
+                .and_then(crate::model::period::parse_day)
                 .is_some() => {}
         Some(d) => {
             return Err(format!(

@@ -9,7 +9,8 @@ use tabled::settings::object::Columns;
 use tabled::settings::{Alignment, Style};
 
 use super::json::{self, EstimateDoc, LineItemDoc};
-use super::{layout, markdown, money};
+use super::layout::Layout;
+use super::{markdown, money};
 use crate::scenario::Comparison;
 
 pub const COMPARE_SCHEMA: &str = "ddbcost.compare/v1";
@@ -37,7 +38,7 @@ fn cell(v: Option<Decimal>, currency: &str) -> String {
 
 /// The line-item grid of the scenarios in `shown` (indices into `c.scenarios`), beside the
 /// baseline.
-fn grid(c: &Comparison, shown: std::ops::Range<usize>) -> tabled::Table {
+fn grid(c: &Comparison, shown: std::ops::Range<usize>, layout: Layout) -> tabled::Table {
     let cur = &c.baseline.currency;
     let scenarios = c.scenarios.get(shown.clone()).unwrap_or_default();
     let mut header = vec![
@@ -62,7 +63,7 @@ fn grid(c: &Comparison, shown: std::ops::Range<usize>) -> tabled::Table {
                 .take(shown.len())
             {
                 row.push(cell(*v, cur));
-                row.push(layout::delta(signed(*d, cur), *d));
+                row.push(layout.delta(signed(*d, cur), *d));
             }
             b.push_record(row);
         }
@@ -79,14 +80,14 @@ fn grid(c: &Comparison, shown: std::ops::Range<usize>) -> tabled::Table {
             .take(shown.len())
         {
             row.push(money::display(*v, cur));
-            row.push(layout::delta(signed(*d, cur), *d));
+            row.push(layout.delta(signed(*d, cur), *d));
         }
         b.push_record(row);
     }
     let mut total = vec![
         String::new(),
-        layout::bold("TOTAL"),
-        layout::bold(&format!(
+        layout.bold("TOTAL"),
+        layout.bold(&format!(
             "{} {}",
             money::symbol(cur),
             money::display(c.baseline.total, cur)
@@ -108,12 +109,12 @@ fn grid(c: &Comparison, shown: std::ops::Range<usize>) -> tabled::Table {
         String::new(),
     ];
     for s in scenarios {
-        total.push(layout::bold(&format!(
+        total.push(layout.bold(&format!(
             "{} {}",
             money::symbol(cur),
             money::display(s.estimate.total, cur)
         )));
-        total.push(layout::delta(signed(s.delta, cur), s.delta));
+        total.push(layout.delta(signed(s.delta, cur), s.delta));
         percent.push(String::new());
         percent.push(signed_pct(s.delta_percent));
         own.push(String::new());
@@ -133,23 +134,23 @@ fn grid(c: &Comparison, shown: std::ops::Range<usize>) -> tabled::Table {
 /// The terminal view. Where the layout's width cannot hold every scenario side by side, the
 /// scenarios are shown in blocks (each beside the baseline), as many to a block as fit.
 #[must_use]
-pub fn table(c: &Comparison) -> String {
+pub fn table(c: &Comparison, layout: Layout) -> String {
     let cur = &c.baseline.currency;
     let n = c.scenarios.len();
     let mut blocks = Vec::new();
     let mut start = 0;
     while start < n || (n == 0 && blocks.is_empty()) {
         let mut end = start.saturating_add(1).min(n);
-        let mut t = grid(c, start..end);
+        let mut t = grid(c, start..end, layout);
         while end < n {
-            let wider = grid(c, start..end.saturating_add(1));
-            if layout::too_wide(&wider) {
+            let wider = grid(c, start..end.saturating_add(1), layout);
+            if layout.too_wide(&wider) {
                 break;
             }
             t = wider;
             end = end.saturating_add(1);
         }
-        layout::fit(&mut t);
+        layout.fit(&mut t);
         blocks.push(if end.saturating_sub(start) == n {
             t.to_string()
         } else if end.saturating_sub(start) == 1 {
@@ -209,7 +210,7 @@ pub fn table(c: &Comparison) -> String {
         let mut wt = w.build();
         wt.with(Style::rounded());
         wt.modify(Columns::new(1..), Alignment::right());
-        super::layout::fit(&mut wt);
+        layout.fit(&mut wt);
         out.push_str(&format!("{wt}\n"));
     }
     for n in &c.notes {

@@ -11,7 +11,7 @@
 use rust_decimal::Decimal;
 
 use super::money;
-use super::period::Period;
+use crate::model::period::Period;
 use std::collections::HashMap;
 
 use crate::engine::Estimate;

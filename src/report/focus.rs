@@ -7,11 +7,11 @@
 
 use rust_decimal::Decimal;
 
-use super::period::Period;
 use crate::engine::{
     CommitmentKind, Component, Estimate, LineItem, commitment_groups, commitment_of,
     reserved_unit_hours,
 };
+use crate::model::period::Period;
 
 /// FOCUS columns, then ours (`x_`).
 pub const HEADER: &[&str] = &[

@@ -10,9 +10,10 @@ use tabled::builder::Builder;
 use tabled::settings::object::Columns;
 use tabled::settings::{Alignment, Style};
 
+use super::layout::Layout;
 use super::money;
-use super::period::Period;
 use crate::engine::{Component, Forecast};
+use crate::model::period::Period;
 
 fn label(p: (i64, u32)) -> String {
     format!("{:04}-{:02}", p.0, p.1)
@@ -106,7 +107,7 @@ fn footer(f: &Forecast) -> String {
 }
 
 #[must_use]
-pub fn table(f: &Forecast, workload: &str) -> String {
+pub fn table(f: &Forecast, workload: &str, layout: Layout) -> String {
     let (header, rows) = rows(f);
     let mut b = Builder::default();
     b.push_record(header.clone());
@@ -116,7 +117,7 @@ pub fn table(f: &Forecast, workload: &str) -> String {
     let mut t = b.build();
     t.with(Style::rounded());
     t.modify(Columns::new(1..header.len()), Alignment::right());
-    super::layout::fit(&mut t);
+    layout.fit(&mut t);
     format!(
         "ddbcost forecast: {workload} — {} month(s) from {}\n{t}\n{}",
         f.months.len(),
@@ -412,7 +413,12 @@ fn advice_footer(a: &crate::engine::CommitmentAdvice) -> String {
 
 /// The advice as a terminal table.
 #[must_use]
-pub fn advice_table(a: &crate::engine::CommitmentAdvice, cur: &str, months: usize) -> String {
+pub fn advice_table(
+    a: &crate::engine::CommitmentAdvice,
+    cur: &str,
+    months: usize,
+    layout: Layout,
+) -> String {
     let (header, rows) = advice_rows(a, cur, months);
     let mut b = Builder::default();
     b.push_record(header.clone());
@@ -422,7 +428,7 @@ pub fn advice_table(a: &crate::engine::CommitmentAdvice, cur: &str, months: usiz
     let mut t = b.build();
     t.with(Style::rounded());
     t.modify(Columns::new(2..header.len()), Alignment::right());
-    super::layout::fit(&mut t);
+    layout.fit(&mut t);
     format!("\nCommitment options\n{t}\n{}", advice_footer(a))
 }
 

@@ -7,8 +7,8 @@
 use minijinja::{Environment, Value, context};
 use rust_decimal::Decimal;
 
-use super::period::Period;
 use super::{charts, money};
+use crate::model::period::Period;
 use crate::scenario::{Comparison, ScenarioKind};
 
 const TEMPLATE: &str = include_str!("report.html");

@@ -10,6 +10,8 @@ use std::io::Write;
 use minijinja::{Environment, context};
 use rust_decimal::Decimal;
 use serde::Serialize;
+
+use super::layout::Layout;
 use tabled::builder::Builder;
 use tabled::settings::object::Columns;
 use tabled::settings::{Alignment, Style};
@@ -229,7 +231,7 @@ fn heading(summary: &KeysSummary) -> String {
 
 const CLOSING: &str = "Shares are exact ratios of counts, shown rounded to 0.01 %; units a second to 0.01. A partition serves about 3,000 read and 1,000 write units a second and holds about 10 GB; a table with local secondary indexes holds at most 10 GB per partition-key value (DynamoDB developer guide). Verdicts: hot = the busiest value needs more than a partition serves (or its item collection is over 10 GB); at risk = fewer values than partitions the peak needs, one value with at least 25 % of reads or writes, or a collection at half the limit; else well spread.";
 
-fn grid(header: &[&str], rows: &[Vec<String>]) -> String {
+fn grid(header: &[&str], rows: &[Vec<String>], layout: Layout) -> String {
     let mut b = Builder::default();
     b.push_record(header.iter().map(|h| h.to_string()));
     for r in rows {
@@ -238,25 +240,25 @@ fn grid(header: &[&str], rows: &[Vec<String>]) -> String {
     let mut t = b.build();
     t.with(Style::rounded())
         .modify(Columns::new(1..), Alignment::right());
-    super::layout::fit(&mut t);
+    layout.fit(&mut t);
     t.to_string()
 }
 
 /// The terminal table.
 #[must_use]
-pub fn table(page: &Page) -> String {
+pub fn table(page: &Page, layout: Layout) -> String {
     let mut out = format!("{}\n", heading(page.summary));
     for (r, sharding) in page.reports.iter().zip(page.sharding) {
         let v = view(r, sharding.as_ref());
         out.push_str(&format!("\n{}: {}\n", v.title, v.verdict));
-        out.push_str(&grid(&FIGURE_HEADER, &v.figures));
+        out.push_str(&grid(&FIGURE_HEADER, &v.figures, layout));
         out.push('\n');
         for f in &v.facts {
             out.push_str(&format!("{f}\n"));
         }
         if !v.busiest.is_empty() {
             out.push_str("Busiest values:\n");
-            out.push_str(&grid(&BUSIEST_HEADER, &v.busiest));
+            out.push_str(&grid(&BUSIEST_HEADER, &v.busiest, layout));
             out.push('\n');
         }
         for reason in &v.reasons {

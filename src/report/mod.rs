@@ -15,7 +15,6 @@ pub mod keys;
 pub mod layout;
 pub mod markdown;
 pub mod money;
-pub mod period;
 pub mod size;
 pub mod table;
 

@@ -5,6 +5,7 @@ use tabled::builder::Builder;
 use tabled::settings::object::Columns;
 use tabled::settings::{Alignment, Style};
 
+use super::layout::Layout;
 use super::markdown;
 use super::money::quantity;
 use crate::size::summary::Summary;
@@ -119,7 +120,7 @@ fn rows(summary: &Summary) -> Vec<[String; 2]> {
 
 /// The terminal view (or CSV of the same rows).
 #[must_use]
-pub fn table(summary: &Summary, csv: bool) -> String {
+pub fn table(summary: &Summary, csv: bool, layout: Layout) -> String {
     let rows = rows(summary);
     if csv {
         let mut w = csv::Writer::from_writer(Vec::new());
@@ -136,7 +137,7 @@ pub fn table(summary: &Summary, csv: bool) -> String {
     let mut t = b.build();
     t.with(Style::rounded());
     t.modify(Columns::new(1..2), Alignment::right());
-    super::layout::fit(&mut t);
+    layout.fit(&mut t);
     format!(
         "ddbcost size\n{t}\nSizes follow DynamoDB's rules (UTF-8 names and strings, base-100 number digits, decoded binary, list/map overheads); units are per read or write of each item once.\n"
     )

@@ -8,16 +8,17 @@ use tabled::settings::object::Columns;
 use tabled::settings::{Alignment, Style};
 
 use super::Breakdown;
+use super::layout::Layout;
 use super::money;
 use crate::engine::{Basis, Estimate};
 
 #[must_use]
-pub fn render(estimate: &Estimate, by: Breakdown) -> String {
+pub fn render(estimate: &Estimate, by: Breakdown, layout: Layout) -> String {
     let body = match by {
-        Breakdown::Line => lines(estimate),
-        Breakdown::Pattern => patterns(estimate),
-        Breakdown::Component => components(estimate),
-        Breakdown::Region => shares(estimate, "Region", estimate.region_costs()),
+        Breakdown::Line => lines(estimate, layout),
+        Breakdown::Pattern => patterns(estimate, layout),
+        Breakdown::Component => components(estimate, layout),
+        Breakdown::Region => shares(estimate, "Region", estimate.region_costs(), layout),
     };
     format!("{}\n{body}\n{}", title(estimate), footer(estimate))
 }
@@ -31,7 +32,7 @@ fn title(e: &Estimate) -> String {
     )
 }
 
-fn lines(e: &Estimate) -> String {
+fn lines(e: &Estimate, layout: Layout) -> String {
     let c = &e.currency;
     let mut b = Builder::default();
     b.push_record([
@@ -77,11 +78,11 @@ fn lines(e: &Estimate) -> String {
     }
     b.push_record([
         String::new(),
-        super::layout::bold("TOTAL"),
+        layout.bold("TOTAL"),
         String::new(),
         String::new(),
         String::new(),
-        super::layout::bold(&format!(
+        layout.bold(&format!(
             "{} {}",
             money::symbol(c),
             money::display(e.total, c)
@@ -90,24 +91,29 @@ fn lines(e: &Estimate) -> String {
     let mut t = b.build();
     t.with(Style::rounded());
     t.modify(Columns::new(2..3), Alignment::right());
-    super::layout::fit(&mut t);
+    layout.fit(&mut t);
     t.modify(Columns::new(4..6), Alignment::right());
     t.to_string()
 }
 
-fn patterns(e: &Estimate) -> String {
-    shares(e, "Access pattern (table/pattern)", e.pattern_costs())
+fn patterns(e: &Estimate, layout: Layout) -> String {
+    shares(
+        e,
+        "Access pattern (table/pattern)",
+        e.pattern_costs(),
+        layout,
+    )
 }
 
-fn components(e: &Estimate) -> String {
+fn components(e: &Estimate, layout: Layout) -> String {
     let rows = e
         .component_costs()
         .into_iter()
         .map(|(c, cost)| (c.name().to_string(), cost));
-    shares(e, "Component", rows.collect())
+    shares(e, "Component", rows.collect(), layout)
 }
 
-fn shares(e: &Estimate, what: &str, rows: Vec<(String, Decimal)>) -> String {
+fn shares(e: &Estimate, what: &str, rows: Vec<(String, Decimal)>, layout: Layout) -> String {
     let c = &e.currency;
     let mut b = Builder::default();
     b.push_record([what, &format!("Monthly ({c})"), "Share"]);
@@ -117,8 +123,8 @@ fn shares(e: &Estimate, what: &str, rows: Vec<(String, Decimal)>) -> String {
         b.push_record([name, money::display(cost, c), share]);
     }
     b.push_record([
-        super::layout::bold("TOTAL"),
-        super::layout::bold(&format!(
+        layout.bold("TOTAL"),
+        layout.bold(&format!(
             "{} {}",
             money::symbol(c),
             money::display(e.total, c)
@@ -128,7 +134,7 @@ fn shares(e: &Estimate, what: &str, rows: Vec<(String, Decimal)>) -> String {
     let mut t = b.build();
     t.with(Style::rounded());
     t.modify(Columns::new(1..3), Alignment::right());
-    super::layout::fit(&mut t);
+    layout.fit(&mut t);
     t.to_string()
 }
 

@@ -180,14 +180,19 @@ fn prefix_path(mut e: Error, prefix: &str) -> Error {
     e.path(path)
 }
 
-/// The workload of a merged document. Errors name the scenario; positions would point into
-/// the merged text, so they are left out.
+/// The workload of a merged document: errors name the scenario of `label`; relative paths
+/// start from `base`'s folder. Positions would point into the merged text, so they are left
+/// out.
 ///
 /// # Errors
 /// The merged document is not a valid workload.
-pub fn workload_of(doc: &ScenarioDoc, file: &str) -> Result<(Workload, SettingsOverrides), Error> {
-    let label = format!("{file} (scenario `{}`)", doc.name);
-    load::workload_from_value(doc.doc.clone(), file, &label)
+pub fn workload_of(
+    doc: &ScenarioDoc,
+    label: &str,
+    base: &str,
+) -> Result<(Workload, SettingsOverrides), Error> {
+    let label = format!("{label} (scenario `{}`)", doc.name);
+    load::workload_from_value(doc.doc.clone(), base, &label)
 }
 
 /// The positions of the scenarios named in `selected` (all when empty), in the workload's

@@ -17,6 +17,34 @@ use super::item::{Shape, detect_shape};
 use super::rules::MAX_ITEM_BYTES;
 use crate::error::Error;
 
+/// `inputs` with `-` (standard input) replaced by a private temporary copy of it, so that it
+/// is read like any other file (chunked, in constant memory); the copy lives as long as the
+/// returned guard.
+///
+/// # Errors
+/// Standard input cannot be copied.
+pub fn buffer_stdin(
+    inputs: &[String],
+) -> Result<(Option<tempfile::NamedTempFile>, Vec<String>), Error> {
+    let stdin_copy = if inputs.iter().any(|i| i == crate::load::STDIN) {
+        let mut tmp = tempfile::NamedTempFile::new()
+            .map_err(|e| Error::input(format!("cannot buffer standard input: {e}")))?;
+        std::io::copy(&mut std::io::stdin().lock(), &mut tmp)
+            .map_err(|e| Error::input(format!("cannot read standard input: {e}")))?;
+        Some(tmp)
+    } else {
+        None
+    };
+    let inputs = inputs
+        .iter()
+        .map(|i| match (&stdin_copy, i.as_str()) {
+            (Some(tmp), crate::load::STDIN) => tmp.path().display().to_string(),
+            _ => i.clone(),
+        })
+        .collect();
+    Ok((stdin_copy, inputs))
+}
+
 /// Chunks of an uncompressed file handed to one thread.
 const CHUNK_BYTES: u64 = 32 * 1024 * 1024;
 

@@ -12,20 +12,7 @@ use crate::error::Error;
 
 pub use super::read::expand;
 
-/// An index to measure: its key attributes and projection.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct IndexSpec {
-    pub name: String,
-    pub keys: Vec<String>,
-    pub projection: IndexProjection,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum IndexProjection {
-    KeysOnly,
-    Include(Vec<String>),
-    All,
-}
+pub use crate::model::index_spec::{IndexProjection, IndexSpec};
 
 /// What to measure and how.
 #[derive(Debug, Clone, Default)]

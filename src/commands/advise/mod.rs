@@ -8,7 +8,9 @@ use rust_decimal::Decimal;
 mod slices;
 mod taken;
 
-use super::price;
+use super::config::Run;
+use super::input::Input;
+use super::pricing::{DocumentPricer, Pricing};
 use crate::advise::{self, Candidate};
 use crate::cli::{AdviseArgs, AdviseFormat};
 use crate::engine::Estimate;
@@ -18,8 +20,8 @@ use crate::scenario;
 use crate::{load, output, report};
 use slices::Slices;
 
-pub(super) fn run(args: &AdviseArgs) -> Result<(), Error> {
-    let advice = advice(args)?;
+pub(super) fn run(args: &AdviseArgs, run: &Run) -> Result<(), Error> {
+    let advice = advice(args, run)?;
     let text = match args.format {
         AdviseFormat::Table => report::advise::table(&advice),
         AdviseFormat::Markdown => report::advise::markdown(&advice),
@@ -33,7 +35,7 @@ pub(super) fn run(args: &AdviseArgs) -> Result<(), Error> {
 ///
 /// # Errors
 /// The workload or its prices cannot be read; a bad `--min-saving`.
-pub fn advice(args: &AdviseArgs) -> Result<Advice, Error> {
+pub fn advice(args: &AdviseArgs, run: &Run) -> Result<Advice, Error> {
     let file = args.workload.as_str();
     let min_saving = match &args.min_saving {
         // Default: one minor unit of the currency (set below, once the currency is known).
@@ -48,13 +50,18 @@ pub fn advice(args: &AdviseArgs) -> Result<Advice, Error> {
                     .help("Consider a non-negative amount in the estimate's currency, e.g. `--min-saving 10`.")
             })?,
     };
-    let (text, base_file) =
-        super::iac::workload_text(file, &args.template, args.settings.prices.as_deref())?;
-    let file = base_file.as_str();
+    let pricing = Pricing::new(&args.settings, run)?;
+    let src = Input::read(
+        file,
+        &args.template,
+        args.settings.prices.as_deref(),
+        &run.diagnostics,
+    )?;
+    let file = src.label.as_str();
     // The baseline: the workload without its own scenarios.
-    let (base, _) = scenario::scenario_documents(&text, file, &[])?;
-    let (workload, file_settings) = load::workload_from_value(base.clone(), file, file)?;
-    let (baseline, book) = price(&workload, &file_settings, &args.settings, file, None)?;
+    let (base, _) = src.scenarios(&[])?;
+    let (workload, file_settings) = src.workload_from(base.clone(), file)?;
+    let (baseline, book) = pricing.estimate(&workload, &file_settings, src.at(), None)?;
     // A saving that rounds to nothing in the currency is not a saving to act on.
     let min_saving = if min_saving.is_sign_negative() {
         Decimal::new(1, crate::report::money::minor_digits(&baseline.currency))
@@ -62,11 +69,19 @@ pub fn advice(args: &AdviseArgs) -> Result<Advice, Error> {
         min_saving
     };
     let mut notes = Vec::new();
-    let commitments = commitment_advice(&workload, &book, &file_settings, args, &mut notes)?;
+    let commitments = commitment_advice(
+        &workload,
+        &book,
+        &pricing,
+        &file_settings,
+        file,
+        run,
+        &mut notes,
+    )?;
     // Every candidate is priced with the baseline's price book, settings and currency
     // conversion — what `price` would load again for each (a patch changes neither the
     // prices nor the settings), so each figure is the one `compare` shows.
-    let pricer = Pricer::new(book, &file_settings, &args.settings, file)?;
+    let pricer = pricing.documents(book, &file_settings, src.at())?;
     let slices = Slices::of(&base, &workload, &baseline, &pricer);
     let mut suggestions = Vec::new();
     for c in advise::candidates(&workload, &pricer.book, commitments.as_ref()) {
@@ -110,8 +125,10 @@ pub fn advice(args: &AdviseArgs) -> Result<Advice, Error> {
 fn commitment_advice(
     workload: &crate::model::Workload,
     book: &crate::model::PriceBook,
+    pricing: &Pricing<'_>,
     file_settings: &load::SettingsOverrides,
-    args: &AdviseArgs,
+    file: &str,
+    run: &Run,
     notes: &mut Vec<String>,
 ) -> Result<Option<crate::engine::CommitmentAdvice>, Error> {
     let provisioned = workload
@@ -127,13 +144,8 @@ fn commitment_advice(
         notes.push("commitments: no provisioned table and no savings-plan rates, so neither reserved capacity nor a Database Savings Plan applies".to_string());
         return Ok(None);
     }
-    // The clock is read here, never in the engine.
-    let now = crate::report::period::Period::containing(
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs()),
-    );
-    let settings = super::settings(&super::cli_settings(&args.settings)?, file_settings);
+    let now = run.this_month();
+    let settings = pricing.settings(file_settings);
     let advice = crate::engine::advise_commitments(
         workload,
         book,
@@ -141,50 +153,9 @@ fn commitment_advice(
         (i64::from(now.year), now.month),
         12,
     )
-    .map_err(|e| Error::from(e).file(&args.workload))?;
+    .map_err(|e| Error::from(e).file(file))?;
     notes.extend(advice.notes.iter().map(|n| format!("commitments: {n}")));
     Ok(Some(advice))
-}
-
-/// What every candidate (or variant) is priced with: the baseline's price book, settings
-/// and currency conversion.
-pub(super) struct Pricer {
-    pub(super) book: crate::model::PriceBook,
-    settings: crate::model::Settings,
-    fx: Option<crate::model::Fx>,
-    pub(super) file: String,
-}
-
-impl Pricer {
-    pub(super) fn new(
-        book: crate::model::PriceBook,
-        file_settings: &load::SettingsOverrides,
-        args: &crate::cli::SettingsArgs,
-        file: &str,
-    ) -> Result<Self, Error> {
-        let cli = super::cli_settings(args)?;
-        Ok(Pricer {
-            settings: super::settings(&cli, file_settings),
-            fx: super::fx_for(
-                &book.primary.currency,
-                cli.fx.as_ref(),
-                file_settings.fx.as_ref(),
-            )?,
-            book,
-            file: file.to_string(),
-        })
-    }
-
-    /// The estimate of a workload document (labelled `label` in errors).
-    pub(super) fn estimate(&self, doc: serde_json::Value, label: &str) -> Result<Estimate, Error> {
-        let (w, _) = load::workload_from_value(doc, &self.file, label)?;
-        let e = crate::engine::estimate(&w, &self.book, &self.settings)
-            .map_err(|e| Error::from(e).file(label))?;
-        match &self.fx {
-            Some(fx) => crate::engine::convert(e, fx).map_err(|e| Error::from(e).file(label)),
-            None => Ok(e),
-        }
-    }
 }
 
 /// The total of the baseline document with `candidate`'s patch: its table alone where the
@@ -192,7 +163,7 @@ impl Pricer {
 fn priced(
     base: &serde_json::Value,
     candidate: &Candidate,
-    pricer: &Pricer,
+    pricer: &DocumentPricer,
     slices: Option<&Slices>,
 ) -> Result<Decimal, Error> {
     let origin = format!("suggestion `{}`", candidate.name);
@@ -218,7 +189,7 @@ fn combined(
     mut doc: serde_json::Value,
     baseline: &Estimate,
     suggestions: &[Suggestion],
-    pricer: &Pricer,
+    pricer: &DocumentPricer,
     mut slices: Option<Slices>,
     notes: &mut Vec<String>,
 ) -> Option<Vec<PlanStep>> {

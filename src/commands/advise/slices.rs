@@ -11,7 +11,7 @@
 use rust_decimal::Decimal;
 use serde_json::Value;
 
-use super::Pricer;
+use crate::commands::pricing::DocumentPricer;
 use crate::engine::Estimate;
 use crate::error::Error;
 use crate::scenario;
@@ -41,7 +41,7 @@ impl Slices {
         base: &Value,
         workload: &crate::model::Workload,
         baseline: &Estimate,
-        pricer: &Pricer,
+        pricer: &DocumentPricer,
     ) -> Option<Slices> {
         if !workload.reservations.is_empty()
             || workload.savings_plan.is_some()
@@ -108,7 +108,7 @@ impl Slices {
         doc: &Value,
         at: usize,
         patch: &Value,
-        pricer: &Pricer,
+        pricer: &DocumentPricer,
         label: &str,
     ) -> Result<Option<Priced>, Error> {
         let Some(key) = self.keys.get(at) else {
@@ -154,7 +154,7 @@ impl Slices {
         &self,
         key: &str,
         table: Value,
-        pricer: &Pricer,
+        pricer: &DocumentPricer,
         label: &str,
     ) -> Result<Estimate, Error> {
         let mut doc = self.frame.clone();

@@ -1,15 +1,18 @@
-//! `ddbcost import`, and templates given where a workload is expected (`estimate` and `diff`
-//! read a template plus `--usage` as the workload `import` would write).
+//! The one way a workload comes in, for every command that prices: a workload file (or
+//! standard input), or a template (CloudFormation, CDK, Serverless, Terraform) with its
+//! `--usage` file and parameters, imported as `ddbcost import` would write it. An `Input`
+//! holds the text, the label errors name and the file relative paths start from.
 
 use std::path::Path;
 
-use crate::cli::{From, TemplateArgs, TemplateImportArgs};
+use crate::cli::{From, TemplateArgs};
 use crate::error::Error;
 use crate::iac::{self, Imported, Options, Source};
 use crate::load::{self, SettingsOverrides};
 use crate::model::Workload;
-use crate::output;
+use crate::output::Diagnostics;
 use crate::scenario::patch::merge_patch;
+use crate::scenario::{self, ScenarioDoc};
 
 fn source(from: From) -> Source {
     match from {
@@ -38,7 +41,7 @@ fn options(args: &TemplateArgs) -> Result<Options, Error> {
 
 /// Whether `file` holds infrastructure code rather than a workload.
 #[must_use]
-pub fn is_template(file: &str, args: &TemplateArgs) -> bool {
+pub(crate) fn is_template(file: &str, args: &TemplateArgs) -> bool {
     if args.from.is_some() {
         return true;
     }
@@ -57,17 +60,18 @@ pub fn is_template(file: &str, args: &TemplateArgs) -> bool {
 }
 
 /// The workload document and its YAML for `inputs`, with `--usage` merged in.
-fn document(
+pub(crate) fn document(
     inputs: &[String],
     args: &TemplateArgs,
     prices: Option<&str>,
     name: Option<&str>,
+    told: &Diagnostics,
 ) -> Result<(Imported, String), Error> {
     let imported = iac::import(inputs, args.from.map(source), &options(args)?)?;
     if imported.tables.is_empty() {
         // What was read and left out is why there is no table: say it before the error.
         for n in &imported.notes {
-            crate::output::warn(&format!("note: {n}"));
+            told.say("note", &n.to_string());
         }
         return Err(Error::input(format!(
             "no DynamoDB table in {}",
@@ -126,7 +130,7 @@ fn document(
         let text = load::read_file(usage)?;
         let mut patch = load::yaml::parse_value(&text, usage)?;
         for n in prune(&mut patch, &doc) {
-            crate::output::warn(&format!("note: {usage}: {n}"));
+            told.say("note", &format!("{usage}: {n}"));
             header.push(format!("usage not applied: {n}"));
         }
         merge_patch(&mut doc, &patch);
@@ -217,122 +221,124 @@ fn prune(patch: &mut serde_json::Value, doc: &serde_json::Value) -> Vec<String> 
     notes
 }
 
-/// `ddbcost import`.
-///
-/// # Errors
-/// Unreadable or malformed inputs, no table in them, a usage file that does not fit, or
-/// placeholders left under `--strict`.
-pub fn run(args: &TemplateImportArgs) -> Result<(), Error> {
-    let (imported, yaml) = document(
-        &args.inputs,
-        &args.template,
-        args.prices.as_deref(),
-        args.name.as_deref(),
-    )?;
-    for n in &imported.notes {
-        crate::output::warn(&format!("note: {n}"));
-    }
-    // What we write must load: check it as `estimate` will read it.
-    let label = args.output.as_deref().unwrap_or("the imported workload");
-    let (workload, _) = load::parse_workload(&yaml, label)?;
-    if args.strict && !workload.placeholders.is_empty() {
-        return Err(strict_error(&workload, label));
-    }
-    crate::output::warn(&format!(
-        "imported {} table(s); {} placeholder(s) to fill{}",
-        workload.tables.len(),
-        workload.placeholders.len(),
-        if workload.placeholders.is_empty() {
-            String::new()
-        } else {
-            listed(&workload.placeholders)
-        }
-    ));
-    match args.output.as_deref() {
-        Some(path) if path != "-" => output::write_atomic(path, yaml.as_bytes()),
-        _ => output::emit(None, &yaml),
-    }
+/// A workload document as every command that prices reads it: the text of a workload file,
+/// or of the workload a template imports to (with `--usage` merged and its notes said), the
+/// label its errors are named with, and the file its relative paths (samples) are taken from.
+pub(crate) struct Input {
+    pub(crate) text: String,
+    /// The name errors give: the file, or `T + U (imported)` for template `T` and usage `U`.
+    pub(crate) label: String,
+    /// Relative paths start from this file's folder (a usage file's, for a template).
+    pub(crate) base: String,
 }
 
-/// `: a, b, …` — the first ten of a list, and how many more (20,000 tables leave 40,000).
-fn listed(items: &[String]) -> String {
-    const SHOWN: usize = 10;
-    let mut text = format!(
-        ": {}",
-        items
+impl Input {
+    /// The one way in: `file` (a workload, `-` for standard input, or a template with
+    /// `--usage`, `--from`, `--parameter`, `--region`).
+    ///
+    /// # Errors
+    /// The file cannot be read; a template as `import`; `--usage` with a workload.
+    pub(crate) fn read(
+        file: &str,
+        args: &TemplateArgs,
+        prices: Option<&str>,
+        told: &Diagnostics,
+    ) -> Result<Input, Error> {
+        if !is_template(file, args) {
+            if args.usage.is_some() {
+                return Err(Error::usage(
+                    "`--usage` completes a template, and the input is a workload",
+                )
+                .help("Consider merging the usage into the workload, or giving the template."));
+            }
+            return Ok(Input {
+                text: load::read_file(file)?,
+                label: file.to_string(),
+                base: file.to_string(),
+            });
+        }
+        let (imported, yaml) = document(&[file.to_string()], args, prices, None, told)?;
+        // What the template did not give is said here as `import` says it: an estimate of a
+        // template must not hide that part of it was skipped.
+        for n in &imported.notes {
+            told.say("note", &n.to_string());
+        }
+        Ok(Input {
+            text: yaml,
+            label: match &args.usage {
+                Some(u) => format!("{file} + {u} (imported)"),
+                None => format!("{file} (imported)"),
+            },
+            // Samples named by the usage file are relative to it.
+            base: args.usage.clone().unwrap_or_else(|| file.to_string()),
+        })
+    }
+
+    /// The label errors name and the file relative paths start from, for `Pricing::estimate`.
+    pub(crate) fn at(&self) -> (&str, &str) {
+        (&self.label, &self.base)
+    }
+
+    /// The workload, without its scenarios.
+    ///
+    /// # Errors
+    /// What the loader refuses.
+    pub(crate) fn workload(&self) -> Result<(Workload, SettingsOverrides), Error> {
+        load::parse_workload_at(&self.text, &self.label, &self.base)
+    }
+
+    /// The workload with the command line's `--set`s applied (as one alternative, named
+    /// `--set` in errors), or as written when there are none.
+    ///
+    /// # Errors
+    /// What the loader refuses; a `--set` naming what does not exist.
+    pub(crate) fn workload_with(
+        &self,
+        sets: &[String],
+    ) -> Result<(Workload, SettingsOverrides), Error> {
+        if sets.is_empty() {
+            return self.workload();
+        }
+        let (_, docs) = self.scenarios(&[("--set".to_string(), sets.to_vec())])?;
+        let doc = docs
             .iter()
-            .take(SHOWN)
-            .cloned()
-            .collect::<Vec<_>>()
-            .join(", ")
-    );
-    if items.len() > SHOWN {
-        text.push_str(&format!(
-            " … and {} more",
-            items.len().saturating_sub(SHOWN)
-        ));
+            .find(|d| d.name == "--set")
+            .ok_or_else(|| Error::usage("--set made no change"))?;
+        self.workload_of(doc)
     }
-    text
-}
 
-fn strict_error(workload: &Workload, label: &str) -> Error {
-    Error::input(format!(
-        "{} placeholder(s) still to fill{}",
-        workload.placeholders.len(),
-        listed(&workload.placeholders)
-    ))
-    .file(label)
-    .help("Consider filling them with `--usage USAGE.yaml` (see the README's import section), or leaving out `--strict`.")
-}
+    /// The baseline document (the workload without `scenarios:`) and each scenario's, with
+    /// the command line's alternatives (`--set`, `--alt`) after the file's.
+    ///
+    /// # Errors
+    /// As `scenario::scenario_documents`.
+    pub(crate) fn scenarios(
+        &self,
+        command_line: &[(String, Vec<String>)],
+    ) -> Result<(serde_json::Value, Vec<ScenarioDoc>), Error> {
+        scenario::scenario_documents(&self.text, &self.label, command_line)
+    }
 
-/// The text of the workload `file` names — or, for a template, of the workload it imports
-/// to (with `--usage` merged, its notes said) — and the file its relative paths and errors
-/// are named from: the one way every command that reads a workload document takes.
-///
-/// # Errors
-/// The file cannot be read; a template as `import`; `--usage` with a workload.
-pub fn workload_text(
-    file: &str,
-    args: &TemplateArgs,
-    prices: Option<&str>,
-) -> Result<(String, String), Error> {
-    if !is_template(file, args) {
-        if args.usage.is_some() {
-            return Err(Error::usage(
-                "`--usage` completes a template, and the input is a workload",
-            )
-            .help("Consider merging the usage into the workload, or giving the template."));
-        }
-        return Ok((load::read_file(file)?, file.to_string()));
+    /// The workload of a scenario's document.
+    ///
+    /// # Errors
+    /// The merged document is not a valid workload.
+    pub(crate) fn workload_of(
+        &self,
+        doc: &ScenarioDoc,
+    ) -> Result<(Workload, SettingsOverrides), Error> {
+        scenario::workload_of(doc, &self.label, &self.base)
     }
-    let (imported, yaml) = document(&[file.to_string()], args, prices, None)?;
-    for n in &imported.notes {
-        crate::output::warn(&format!("note: {n}"));
-    }
-    // Samples named by the usage file are relative to it.
-    Ok((yaml, args.usage.clone().unwrap_or_else(|| file.to_string())))
-}
 
-/// The workload a template (plus `--usage`) stands for, as `estimate` and `diff` read it.
-///
-/// # Errors
-/// As `import`.
-pub fn workload(
-    file: &str,
-    args: &TemplateArgs,
-    prices: Option<&str>,
-) -> Result<(Workload, SettingsOverrides), Error> {
-    let (imported, yaml) = document(&[file.to_string()], args, prices, None)?;
-    // What the template did not give is said here as `import` says it: an estimate of a
-    // template must not hide that part of it was skipped.
-    for n in &imported.notes {
-        crate::output::warn(&format!("note: {n}"));
+    /// The workload of a document (a baseline, a candidate), named `label` in errors.
+    ///
+    /// # Errors
+    /// What the loader refuses.
+    pub(crate) fn workload_from(
+        &self,
+        doc: serde_json::Value,
+        label: &str,
+    ) -> Result<(Workload, SettingsOverrides), Error> {
+        load::workload_from_value(doc, &self.base, label)
     }
-    let label = match &args.usage {
-        Some(u) => format!("{file} + {u} (imported)"),
-        None => format!("{file} (imported)"),
-    };
-    // Samples named by the usage file are relative to it.
-    let base = args.usage.as_deref().unwrap_or(file);
-    load::parse_workload_at(&yaml, &label, base)
 }

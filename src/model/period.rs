@@ -1,5 +1,6 @@
-//! The billing period an export is dated with: a calendar month, `2026-12`. ISO 8601 dates;
-//! the end is exclusive (the first day of the next month), as FOCUS expects.
+//! The billing period an export is dated with: a calendar month, `2026-12`, and the calendar
+//! arithmetic of ISO 8601 dates (days since 1970-01-01). The end is exclusive (the first day
+//! of the next month), as FOCUS expects.
 
 use std::fmt;
 

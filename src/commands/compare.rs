@@ -1,0 +1,144 @@
+//! `ddbcost compare`: the baseline beside the workload's scenarios (steps cumulative,
+//! alternatives each on their own) and the command line's `--set`/`--alt` changes, line by
+//! line with deltas, and where a scenario switches capacity mode, the break-even utilization.
+
+use rust_decimal::Decimal;
+
+use super::config::Run;
+use super::exports::{self, check_options, emit_comparison};
+use super::input::Input;
+use super::pricing::Pricing;
+use crate::cli::CompareArgs;
+use crate::engine;
+use crate::error::Error;
+use crate::model::{CapacityMode, PriceBook, Workload};
+use crate::scenario::{self, Comparison, ScenarioKind};
+
+pub(super) fn run(args: &CompareArgs, run: &Run) -> Result<(), Error> {
+    check_options(args.format, &args.export, None)?;
+    let comparison = comparison(args, run)?;
+    emit_comparison(
+        run,
+        &comparison,
+        args.format,
+        &args.export,
+        args.output.as_deref(),
+    )
+}
+
+/// The comparison `compare` prints: the workload's scenarios and the command line's
+/// alternatives, the ones selected with `--scenario` (steps still cumulative, and each step's
+/// own delta measured from the step before it).
+///
+/// # Errors
+/// As `compare`: a bad workload or scenario, a missing price, no scenarios.
+pub fn comparison(args: &CompareArgs, run: &Run) -> Result<Comparison, Error> {
+    let period = exports::period(&args.export)?;
+    let pricing = Pricing::new(&args.settings, run)?;
+    let src = Input::read(
+        &args.workload,
+        &args.template,
+        args.settings.prices.as_deref(),
+        &run.diagnostics,
+    )?;
+    let file = src.label.as_str();
+    let (baseline, base_settings) = src.workload()?;
+    let (_, docs) = src.scenarios(&args.alternatives)?;
+    if docs.is_empty() {
+        return Err(Error::usage(format!("`{file}` has no scenarios to compare"))
+            .help("Consider adding `scenarios: { steps: [...], alternatives: [...] }` to the workload, or `--set PATH=VALUE`."));
+    }
+    let shown = scenario::select(&docs, &args.scenarios)?;
+    let (base_estimate, _) = pricing.estimate(&baseline, &base_settings, src.at(), period)?;
+    // A step's own delta is measured from the step before it in the workload's sequence,
+    // even when that step is not shown: price every step up to the last one shown.
+    let last_step_shown = shown
+        .iter()
+        .filter(|&&i| docs[i].kind == ScenarioKind::Step)
+        .max()
+        .copied();
+    let mut results = Vec::with_capacity(shown.len());
+    let mut notes = Vec::new();
+    let mut previous_step_total = base_estimate.total;
+    for (i, doc) in docs.into_iter().enumerate() {
+        let is_shown = shown.contains(&i);
+        let needed_as_step =
+            doc.kind == ScenarioKind::Step && last_step_shown.is_some_and(|last| i <= last);
+        if !is_shown && !needed_as_step {
+            continue;
+        }
+        let (workload, file_settings) = src.workload_of(&doc)?;
+        let (estimate, book) = pricing.estimate(
+            &workload,
+            &file_settings,
+            (&format!("{file} (scenario `{}`)", doc.name), &src.base),
+            period,
+        )?;
+        if estimate.currency != base_estimate.currency {
+            return Err(Error::input(format!(
+                "scenario `{}` is priced in {} and the baseline in {}",
+                doc.name, estimate.currency, base_estimate.currency
+            ))
+            .file(file)
+            .help("Consider price tables in one currency for a comparison."));
+        }
+        let previous_total = (doc.kind == ScenarioKind::Step).then_some(previous_step_total);
+        if doc.kind == ScenarioKind::Step {
+            previous_step_total = estimate.total;
+        }
+        if !is_shown {
+            continue;
+        }
+        notes.extend(break_even_notes(&baseline, &workload, &book, &doc.name));
+        results.push(scenario::ScenarioInput {
+            name: doc.name,
+            description: doc.description,
+            kind: doc.kind,
+            estimate,
+            previous_total,
+        });
+    }
+    let mut comparison = scenario::compare(base_estimate, results)?;
+    comparison.notes = notes;
+    Ok(comparison)
+}
+
+/// Where a scenario switches a table between on-demand and provisioned, the utilization at
+/// which the two cost the same.
+fn break_even_notes(
+    baseline: &Workload,
+    scenario: &Workload,
+    book: &PriceBook,
+    name: &str,
+) -> Vec<String> {
+    let mut out = Vec::new();
+    for table in &scenario.tables {
+        let Some(before) = baseline.tables.iter().find(|t| t.name == table.name) else {
+            continue;
+        };
+        let differs = matches!(
+            (before.capacity, table.capacity),
+            (CapacityMode::OnDemand, CapacityMode::Provisioned(_))
+                | (CapacityMode::Provisioned(_), CapacityMode::OnDemand)
+        );
+        if !differs {
+            continue;
+        }
+        if let Some((reads, writes)) = engine::break_even_utilization(&book.primary, table.class) {
+            let pct = |u: Decimal| {
+                engine::percent(u).map_or_else(
+                    || "(too large to show)".to_string(),
+                    |p| p.round_dp(1).normalize().to_string(),
+                )
+            };
+            out.push(format!(
+                "scenario `{name}`, table `{}`: on-demand and provisioned capacity cost the same at {} % average utilization for reads and {} % for writes ({}); provisioned is cheaper above them",
+                table.name,
+                pct(reads),
+                pct(writes),
+                book.primary.id
+            ));
+        }
+    }
+    out
+}

@@ -1,0 +1,54 @@
+//! `ddbcost estimate`: the itemized monthly bill of one workload (or template), per line
+//! item, access pattern, component or region, in every report and export format.
+
+use super::config::Run;
+use super::exports::{self, check_options, export};
+use super::input::Input;
+use super::pricing::Pricing;
+use crate::cli::{By, EstimateArgs, Format};
+use crate::error::Error;
+use crate::report::{self, Breakdown};
+use crate::{output, scenario};
+
+pub(super) fn run(args: &EstimateArgs, run: &Run) -> Result<(), Error> {
+    check_options(args.format, &args.export, Some(args.by))?;
+    let period = exports::period(&args.export)?;
+    let pricing = Pricing::new(&args.settings, run)?;
+    let src = Input::read(
+        &args.workload,
+        &args.template,
+        args.settings.prices.as_deref(),
+        &run.diagnostics,
+    )?;
+    let (workload, file_settings) = src.workload_with(&args.sets)?;
+    let (estimate, _) = pricing.estimate(&workload, &file_settings, src.at(), period)?;
+    exports::warn(
+        &run.diagnostics,
+        &estimate,
+        args.format,
+        args.output.as_deref(),
+    );
+    let by = match args.by {
+        By::Line => Breakdown::Line,
+        By::Pattern => Breakdown::Pattern,
+        By::Component => Breakdown::Component,
+        By::Region => Breakdown::Region,
+    };
+    let text = match args.format {
+        Format::Table => report::table::render(&estimate, by, run.layout),
+        Format::Json => report::json::render(&estimate),
+        Format::Csv if by != Breakdown::Line => report::csv::render(&estimate, by),
+        Format::Markdown => report::markdown::estimate(&estimate, by),
+        Format::Csv | Format::Focus | Format::Html => {
+            let comparison = scenario::compare(estimate, Vec::new())?;
+            export(
+                run,
+                &comparison,
+                args.format,
+                &args.export,
+                args.output.as_deref(),
+            )?
+        }
+    };
+    output::emit(args.output.as_deref(), &text)
+}

@@ -1,0 +1,172 @@
+//! `ddbcost forecast`: each month of a horizon priced as its own estimate (growth, seasons,
+//! launch months, stored items that move), and with `--advise`, the commitments that would
+//! pay for themselves over it.
+
+use rust_decimal::Decimal;
+
+use super::config::Run;
+use super::input::Input;
+use super::pricing::Pricing;
+use crate::cli::{ForecastArgs, Format};
+use crate::engine;
+use crate::error::Error;
+use crate::model::period::{self, Period};
+use crate::{output, report};
+
+/// The most months a forecast spans (ten years).
+const MAX_FORECAST_MONTHS: u32 = 120;
+
+pub(super) fn run(args: &ForecastArgs, run: &Run) -> Result<(), Error> {
+    if args.months == 0 || args.months > MAX_FORECAST_MONTHS {
+        return Err(Error::usage(format!(
+            "--months {} is outside 1–{MAX_FORECAST_MONTHS}",
+            args.months
+        ))
+        .help("Consider `--months 12` (or 36 for a three-year commitment)."));
+    }
+    if args.excel && args.format != Format::Csv {
+        return Err(Error::usage("`--excel` shapes CSV").help("Consider `--format csv --excel`."));
+    }
+    if args.advise && !matches!(args.format, Format::Table | Format::Markdown | Format::Json) {
+        return Err(Error::usage(format!(
+            "`--advise` adds a table of options to table, markdown or json output, not {:?}",
+            args.format
+        ))
+        .help("Consider `--advise --format json`, or the export without `--advise`."));
+    }
+    let start = match args.start.as_deref() {
+        Some(text) => Period::parse(text).map_err(|why| {
+            Error::usage(format!("--start: {why}")).help("Consider `--start 2027-01`.")
+        })?,
+        None => run.this_month(),
+    };
+    // The last month forecast must end before year 10000, as every period does.
+    let last = i64::from(start.year)
+        .saturating_mul(12)
+        .saturating_add(i64::from(start.month))
+        .saturating_add(i64::from(args.months))
+        .saturating_sub(1);
+    let limit = i64::from(period::LAST.0)
+        .saturating_mul(12)
+        .saturating_add(i64::from(period::LAST.1));
+    if last > limit {
+        return Err(Error::usage(format!(
+            "--start {}-{:02} with --months {} runs past 9999-11, the last month ddbcost prices",
+            start.year, start.month, args.months
+        ))
+        .help("Consider an earlier --start or fewer --months."));
+    }
+    let pricing = Pricing::new(&args.settings, run)?;
+    let src = Input::read(
+        &args.workload,
+        &args.template,
+        args.settings.prices.as_deref(),
+        &run.diagnostics,
+    )?;
+    let file = src.label.as_str();
+    let (workload, file_settings) = src.workload_with(&args.sets)?;
+    pricing.check_strict(&workload, file)?;
+    let book = pricing.book_at(&workload, file, &src.base)?;
+    let settings = pricing.settings(&file_settings);
+    let mut f = engine::forecast(
+        &workload,
+        &book,
+        &settings,
+        (i64::from(start.year), start.month),
+        args.months,
+    )
+    .map_err(|e| Error::from(e).file(file))?;
+    let mut advice = if args.advise {
+        Some(
+            engine::advise_commitments(
+                &workload,
+                &book,
+                &settings,
+                (i64::from(start.year), start.month),
+                args.months,
+            )
+            .map_err(|e| Error::from(e).file(file))?,
+        )
+    } else {
+        None
+    };
+    for m in &mut f.months {
+        pricing.freshness(&mut m.estimate, Some(start))?;
+    }
+    if let Some(fx) = pricing.fx(&book.primary.currency, &file_settings)? {
+        let mut total = Decimal::ZERO;
+        for m in &mut f.months {
+            m.estimate =
+                engine::convert(m.estimate.clone(), &fx).map_err(|e| Error::from(e).file(file))?;
+            total = total.checked_add(m.estimate.total).ok_or_else(|| {
+                Error::input("the forecast total is too large to compute exactly")
+            })?;
+        }
+        f.total = total;
+        // The options' amounts in the same currency, at the same exact rate.
+        if let Some(a) = &mut advice {
+            for o in &mut a.options {
+                for x in [&mut o.total, &mut o.total_lower, &mut o.unused_lower] {
+                    *x = x.checked_mul(fx.rate).ok_or_else(|| {
+                        Error::input("a commitment option is too large to convert exactly")
+                    })?;
+                }
+            }
+        }
+    }
+    let cur = f.months.first().map_or_else(
+        || book.primary.currency.clone(),
+        |m| m.estimate.currency.clone(),
+    );
+    let months = f.months.len();
+    let text = match args.format {
+        Format::Table => {
+            let mut t = report::forecast::table(&f, &workload.name, run.layout);
+            if let Some(a) = &advice {
+                t.push_str(&report::forecast::advice_table(a, &cur, months, run.layout));
+            }
+            t
+        }
+        Format::Markdown => {
+            let mut t = report::forecast::markdown(&f, &workload.name);
+            if let Some(a) = &advice {
+                t.push_str(&report::forecast::advice_markdown(a, &cur, months));
+            }
+            t
+        }
+        Format::Json => report::forecast::json(&f, &workload.name, advice.as_ref()),
+        Format::Csv => {
+            let (text, warnings) = report::forecast::finance(&f, args.excel)?;
+            for w in warnings {
+                run.diagnostics.once("warning", &w);
+            }
+            text
+        }
+        Format::Focus => {
+            let (text, skipped) = report::forecast::focus(&f);
+            if skipped > 0 {
+                run.diagnostics.say("warning", &format!(
+                    "{skipped} line(s) whose usage is unknown have no cost and are not in the FOCUS export"
+                ));
+            }
+            text
+        }
+        Format::Html => {
+            if args.output.is_none() {
+                run.diagnostics.say(
+                    "note",
+                    "an HTML report is meant for a file: consider --output forecast.html",
+                );
+            }
+            report::forecast::html(&f, &workload.name)
+        }
+    };
+    if !matches!(args.format, Format::Table | Format::Markdown | Format::Html) {
+        for m in &f.months {
+            for w in &m.estimate.warnings {
+                run.diagnostics.once("warning", w);
+            }
+        }
+    }
+    output::emit(args.output.as_deref(), &text)
+}

@@ -1,0 +1,143 @@
+//! `ddbcost prices import`: reading AWS Price List files (gzip or not), building one price
+//! table per region, checking each parses back as a price table, and writing them atomically.
+
+use std::io::Read;
+
+use crate::cli::ImportArgs;
+use crate::error::Error;
+use crate::load::prices::parse_price_table;
+use crate::output;
+use crate::pricelist::{self, parse};
+
+/// The largest price-list file read (the all-region bulk file is a few megabytes).
+const MAX_PRICE_LIST_BYTES: u64 = 512 * 1024 * 1024;
+
+fn read(path: &str) -> Result<Vec<u8>, Error> {
+    let fail = |why: String| {
+        Error::input(format!("`{path}` cannot be read: {why}"))
+            .file(path)
+            .help("Consider checking the path of the price-list file.")
+    };
+    let too_large = |what: &str| {
+        Error::input(format!(
+            "`{path}` {what} more than the {MAX_PRICE_LIST_BYTES} bytes (= {} MiB) a price list may be",
+            MAX_PRICE_LIST_BYTES / (1024 * 1024)
+        ))
+        .file(path)
+        .help("Consider the AmazonDynamoDB offer file (tens of MB), not the index of every service.")
+    };
+    if std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() > MAX_PRICE_LIST_BYTES) {
+        return Err(too_large("is"));
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| {
+            f.take(MAX_PRICE_LIST_BYTES.saturating_add(1))
+                .read_to_end(&mut bytes)
+        })
+        .map_err(|e| fail(e.to_string()))?;
+    if bytes.len() as u64 > MAX_PRICE_LIST_BYTES {
+        return Err(too_large("holds"));
+    }
+    if bytes.starts_with(&[0x1f, 0x8b]) {
+        let mut plain = Vec::new();
+        flate2::read::MultiGzDecoder::new(bytes.as_slice())
+            .take(MAX_PRICE_LIST_BYTES.saturating_add(1))
+            .read_to_end(&mut plain)
+            .map_err(|e| fail(format!("not valid gzip ({e})")))?;
+        if plain.len() as u64 > MAX_PRICE_LIST_BYTES {
+            return Err(too_large("unpacks to"));
+        }
+        return Ok(plain);
+    }
+    Ok(bytes)
+}
+
+pub(super) fn run(args: &ImportArgs) -> Result<(), Error> {
+    let dir = std::path::Path::new(&args.output_dir);
+    // Created if missing (with its parents), as `mkdir -p` would.
+    std::fs::create_dir_all(dir).map_err(|e| {
+        Error::input(format!(
+            "--output-dir `{}` cannot be created ({e})",
+            args.output_dir
+        ))
+        .help("Consider a writable folder for the imported price tables.")
+    })?;
+    if !dir.is_dir() {
+        return Err(Error::usage(format!(
+            "--output-dir `{}` is not a directory",
+            args.output_dir
+        ))
+        .help("Consider a folder for the imported price tables."));
+    }
+    let mut lists = Vec::with_capacity(args.inputs.len());
+    for input in &args.inputs {
+        lists.push(parse::parse(&read(input)?, input)?);
+    }
+    let import = pricelist::import(&lists)
+        .map_err(|why| Error::input(format!("the price lists disagree: {why}")))?;
+    if import.tables.is_empty() {
+        // What the lists held, and why none of it maps, is what `--verbose` promises.
+        if args.verbose {
+            for (usage_type, sku, why) in &import.unmapped {
+                crate::output::warn(&format!("  {usage_type} (SKU {sku}): {why}"));
+            }
+        }
+        return Err(Error::input(format!(
+            "the price lists hold no DynamoDB price ddbcost uses ({} SKU(s) read, none mapped)",
+            import.unmapped.len()
+        ))
+        .help(if args.verbose {
+            "Consider the AmazonDynamoDB offer file (the SKUs above are why this one gives nothing)."
+        } else {
+            "Consider the AmazonDynamoDB offer file; `--verbose` lists each SKU and why it maps to nothing."
+        }));
+    }
+    let mut summary = String::new();
+    // Every region's table or none: a failure on the last leaves the folder as it was.
+    let mut batch = output::Batch::new();
+    for table in import.tables.values() {
+        let text = pricelist::render(table, &import);
+        let path = dir.join(format!("aws-{}.yaml", table.region));
+        let shown = path.display().to_string();
+        // What is written must be a valid price table: read it back before writing.
+        parse_price_table(&text, &shown)?;
+        batch.add(&shown, text.as_bytes())?;
+        summary.push_str(&format!(
+            "aws-{}: {} prices{}{} -> {shown}\n",
+            table.region,
+            table.prices.len(),
+            if table.free_tier.len() == 4 {
+                ", free tier"
+            } else {
+                ""
+            },
+            if table.reserved.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    ", reserved {}",
+                    table.reserved.keys().cloned().collect::<Vec<_>>().join("/")
+                )
+            }
+        ));
+    }
+    batch.commit()?;
+    if !import.unmapped.is_empty() {
+        crate::output::warn(&format!(
+            "note: {} SKU(s) map to no ddbcost price{}",
+            import.unmapped.len(),
+            if args.verbose {
+                ":"
+            } else {
+                " (--verbose lists them)"
+            }
+        ));
+        if args.verbose {
+            for (usage_type, sku, why) in &import.unmapped {
+                crate::output::warn(&format!("  {usage_type} (SKU {sku}): {why}"));
+            }
+        }
+    }
+    output::emit(None, &summary)
+}

@@ -1,0 +1,53 @@
+//! What a run says on standard error besides its report: notes and warnings, each said once
+//! (a comparison prices the same tables many times, and a note is also a report warning).
+//! A `Diagnostics` is a value owned by one run and passed down, so a library caller that
+//! prices two workloads in one process gets two independent sets; it is `Sync` because
+//! `sweep` prices on every core.
+
+use std::sync::{Mutex, PoisonError};
+
+/// The messages of one run, and those already said.
+#[derive(Debug, Default)]
+pub struct Diagnostics {
+    said: Mutex<Vec<String>>,
+}
+
+impl Diagnostics {
+    /// Prints `kind: message` on standard error unless this run said the message already.
+    pub fn once(&self, kind: &str, message: &str) {
+        let mut said = self.said.lock().unwrap_or_else(PoisonError::into_inner);
+        if !said.iter().any(|m| m == message) {
+            said.push(message.to_string());
+            super::warn(&format!("{kind}: {message}"));
+        }
+    }
+
+    /// Prints `kind: message` on standard error, every time.
+    pub fn say(&self, kind: &str, message: &str) {
+        super::warn(&format!("{kind}: {message}"));
+    }
+
+    /// The messages said once so far, in order.
+    #[must_use]
+    pub fn said(&self) -> Vec<String> {
+        self.said
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn two_runs_keep_two_sets() {
+        let (a, b) = (Diagnostics::default(), Diagnostics::default());
+        a.once("note", "x");
+        a.once("note", "x");
+        b.once("note", "x");
+        assert_eq!(a.said(), ["x"]);
+        assert_eq!(b.said(), ["x"]);
+    }
+}
