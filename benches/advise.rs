@@ -106,9 +106,12 @@ fn bench_advise(c: &mut Criterion) {
             settings: SettingsArgs::default(),
             template: TemplateArgs::default(),
         };
-        let a = advice(&args, &ddbcost::commands::Run::default()).expect("the bench workload is advised");
+        let a = advice(&args, &ddbcost::commands::Run::default())
+            .expect("the bench workload is advised");
         assert!(a.suggestions.len() >= 5, "{}", a.suggestions.len());
-        group.bench_function(name, |b| b.iter(|| advice(black_box(&args), &ddbcost::commands::Run::default()).unwrap()));
+        group.bench_function(name, |b| {
+            b.iter(|| advice(black_box(&args), &ddbcost::commands::Run::default()).unwrap())
+        });
     }
     group.finish();
 }

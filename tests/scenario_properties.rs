@@ -289,7 +289,8 @@ fn comparison(path: &str, selected: &[&str]) -> ddbcost::scenario::Comparison {
     let Command::Compare(c) = cli.command else {
         unreachable!()
     };
-    ddbcost::commands::comparison(&c, &ddbcost::commands::Run::default()).expect("compare never fails on a valid scenario set")
+    ddbcost::commands::comparison(&c, &ddbcost::commands::Run::default())
+        .expect("compare never fails on a valid scenario set")
 }
 
 fn model() -> impl Strategy<Value = Model> {

@@ -1,0 +1,234 @@
+//! One way through a run (#24): every command that prices takes what `estimate` takes — a
+//! workload or a template with its usage file, and `--set` — and prices through one service;
+//! a format a command cannot produce is refused by the parser; `prices diff` finds the
+//! prices of other regions where `estimate` finds them; and two runs in one process keep two
+//! layouts and two sets of diagnostics.
+
+mod common;
+
+use common::{Case, dec, write_file};
+use ddbcost::commands::Run;
+use ddbcost::output::Diagnostics;
+use ddbcost::report::{self, Breakdown, layout::Layout};
+
+const TEMPLATE: [&str; 5] = [
+    "workloads/iac/orders.template.yaml",
+    "--usage",
+    "workloads/iac/orders.usage.yaml",
+    "--region",
+    "us-east-1",
+];
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let out = Case::new().args(args).run().success();
+    serde_json::from_str(&out.stdout).unwrap()
+}
+
+fn total(doc: &serde_json::Value, key: &str) -> rust_decimal::Decimal {
+    dec(doc[key].as_str().expect("a total"))
+}
+
+#[test]
+fn sweep_and_estimate_set_take_a_template_as_compare_does() {
+    let class = "tables.prod-orders.class=standard-ia";
+    let base = json(&[&["estimate"][..], &TEMPLATE, &["--format", "json"]].concat());
+    let changed = json(
+        &[
+            &["estimate"][..],
+            &TEMPLATE,
+            &["--set", class, "--format", "json"],
+        ]
+        .concat(),
+    );
+    let compared = json(
+        &[
+            &["compare"][..],
+            &TEMPLATE,
+            &["--set", class, "--format", "json"],
+        ]
+        .concat(),
+    );
+    // `estimate --set` on a template is the scenario `compare --set` prices.
+    assert_eq!(
+        total(&changed, "total"),
+        total(&compared["scenarios"][0], "total")
+    );
+    assert_ne!(total(&changed, "total"), total(&base, "total"));
+    let sweep = json(
+        &[
+            &["sweep"][..],
+            &TEMPLATE,
+            &[
+                "--vary",
+                "tables.prod-orders.class=standard,standard-ia",
+                "--format",
+                "json",
+            ],
+        ]
+        .concat(),
+    );
+    assert_eq!(total(&sweep, "baseline_total"), total(&base, "total"));
+    let ia = sweep["grid"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["values"]["tables.prod-orders.class"] == "standard-ia")
+        .expect("the Standard-IA design");
+    assert_eq!(total(ia, "monthly_total"), total(&changed, "total"));
+    // Errors of an imported template name the template and its usage file, not the usage
+    // file alone.
+    Case::new()
+        .args(["compare"])
+        .args(TEMPLATE)
+        .args(["--set", "tables.nope.class=standard-ia"])
+        .run()
+        .code(2)
+        .stderr_has("orders.template.yaml + workloads/iac/orders.usage.yaml (imported)");
+}
+
+#[test]
+fn forecast_takes_set_as_estimate_does() {
+    let set = "tables.orders.pitr=false";
+    let e = json(&[
+        "estimate",
+        "workloads/cloudshop.yaml",
+        "--set",
+        set,
+        "--format",
+        "json",
+    ]);
+    let f = json(&[
+        "forecast",
+        "workloads/cloudshop.yaml",
+        "--set",
+        set,
+        "--months",
+        "1",
+        "--start",
+        "2027-01",
+        "--format",
+        "json",
+    ]);
+    let plain = json(&[
+        "forecast",
+        "workloads/cloudshop.yaml",
+        "--months",
+        "1",
+        "--start",
+        "2027-01",
+        "--format",
+        "json",
+    ]);
+    // CloudShop's first month does not grow: the forecast's one month is the estimate, and
+    // without PITR it is €68 lower (340 GB × €0.20, seed 002).
+    assert_eq!(total(&f["months"][0], "total"), total(&e, "total"));
+    assert_eq!(
+        total(&plain["months"][0], "total") - total(&f["months"][0], "total"),
+        dec("340") * dec("0.20")
+    );
+}
+
+#[test]
+fn a_format_a_command_cannot_produce_is_a_usage_error_from_the_parser() {
+    for args in [
+        &["size", "workloads/samples/order.json", "--format", "focus"][..],
+        &["size", "workloads/samples/order.json", "--format", "html"],
+        &["prices", "--format", "focus"],
+        &["prices", "--format", "html"],
+    ] {
+        Case::new()
+            .args(args)
+            .run()
+            .code(2)
+            .stderr_has("invalid value")
+            .stderr_has("[possible values: table, json, csv, markdown]");
+    }
+}
+
+#[test]
+fn prices_diff_finds_a_replica_region_in_prices_dir_as_estimate_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let bundled = std::fs::read_to_string(common::root().join("pricing/aws-us-east-1.yaml"))
+        .unwrap()
+        .replace("id: aws-us-east-1", "id: test-ap-south-1")
+        .replace("region: us-east-1", "region: ap-south-1")
+        .replace(
+            "replicated_write_per_million: 0.625 ",
+            "replicated_write_per_million: 1.0   ",
+        );
+    std::fs::create_dir(dir.path().join("prices")).unwrap();
+    write_file(&dir.path().join("prices"), "ap-south-1.yaml", &bundled);
+    let w = write_file(
+        dir.path(),
+        "w.yaml",
+        "prices: aws-us-east-1\ntables:\n  t:\n    items: 0\n    item_size: 1 KB\n    replicas: [ap-south-1]\n    patterns:\n      put: { op: put, rate: 1/s }\n",
+    );
+    let prices_dir = dir.path().join("prices").display().to_string();
+    let diff = [
+        "prices",
+        "diff",
+        "aws-us-east-1",
+        "aws-us-east-1",
+        "--workload",
+        &w,
+    ];
+    // No bundled table prices ap-south-1: refused, as `estimate` refuses it.
+    Case::new()
+        .args(diff)
+        .run()
+        .code(1)
+        .stderr_has("no USD price table for region `ap-south-1`");
+    // 1 put/s × 3,600 s × 730 h = 2.628 M writes of 1 KB: 2.628 M WRU × $0.625 = 1.6425;
+    // replicated: 2.628 M rWRU × $1.0 (the folder's table) = 2.628; replication transfer:
+    // 2,628,000 KiB = 2.50625 GiB × $0.02 = 0.050125. Total 4.320625 → 4.32.
+    let expected = dec("2.628") * dec("0.625")
+        + dec("2.628") * dec("1.0")
+        + dec("2628000") / dec("1048576") * dec("0.02");
+    assert_eq!(expected.round_dp(2), dec("4.32"));
+    Case::new()
+        .args(diff)
+        .args(["--prices-dir", &prices_dir])
+        .run()
+        .success()
+        .stdout_has("│ w        │ 4.32   │ 4.32  │ 0.00 (+0 %) │");
+    Case::new()
+        .args(["estimate", &w, "--prices-dir", &prices_dir])
+        .run()
+        .success()
+        .stdout_has("$ 4.32");
+}
+
+#[test]
+fn two_runs_in_one_process_keep_their_own_layout_and_diagnostics() {
+    let e = common::estimate(
+        "tables:\n  orders:\n    items: 1M\n    item_size: 1 KB\n    patterns:\n      place-an-order-from-the-web-shop: { op: put, rate: 10/s }\n",
+        "aws-us-east-1",
+    );
+    let narrow = Layout {
+        width: Some(70),
+        color: false,
+    };
+    let wide = report::table::render(&e, Breakdown::Line, Layout::default());
+    let fitted = report::table::render(&e, Breakdown::Line, narrow);
+    // The grid's lines (the footer's prose is not a table's).
+    let widest = |t: &str| {
+        t.lines()
+            .filter(|l| l.starts_with(['╭', '│', '├', '╰']))
+            .map(console::measure_text_width)
+            .max()
+            .unwrap()
+    };
+    assert!(widest(&wide) > 70, "{wide}");
+    assert!(widest(&fitted) <= 70, "{fitted}");
+    // Rendering with one layout leaves the other as it was: no process-wide setting.
+    assert_eq!(
+        report::table::render(&e, Breakdown::Line, Layout::default()),
+        wide
+    );
+    let (a, b) = (Run::default(), Run::default());
+    a.diagnostics.once("note", "said in run a");
+    assert_eq!(a.diagnostics.said(), ["said in run a"]);
+    assert!(b.diagnostics.said().is_empty());
+    let d = Diagnostics::default();
+    assert!(d.said().is_empty());
+}
