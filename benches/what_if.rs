@@ -76,8 +76,13 @@ fn bench_patch(c: &mut Criterion) {
         b.iter(|| {
             let mut doc = base.clone();
             scenario::merge_patch(&mut doc, black_box(&patch));
-            let (w, _) =
-                load::workload_from_value(doc, "cloudshop.yaml", "cloudshop.yaml").unwrap();
+            let (w, _) = load::workload_from_value(
+                doc,
+                "cloudshop.yaml",
+                "cloudshop.yaml",
+                &ddbcost::model::sample::NoSamples,
+            )
+            .unwrap();
             engine::estimate(&w, &book, &settings).unwrap()
         });
     });
@@ -154,7 +159,7 @@ fn bench_patch_sweep(c: &mut Criterion) {
                 }}});
                 let mut doc = base.clone();
                 scenario::merge_patch(&mut doc, &patch);
-                let (w, _) = load::workload_from_value(doc, "sweep.yaml", "sweep.yaml").unwrap();
+                let (w, _) = load::workload_from_value(doc, "sweep.yaml", "sweep.yaml", &ddbcost::model::sample::NoSamples).unwrap();
                 total += engine::estimate(&w, &book, &settings).unwrap().total;
             }
             total

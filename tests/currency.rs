@@ -322,8 +322,10 @@ mod properties {
         ESTIMATE.get_or_init(|| {
             let path = super::common::root().join("workloads/marketplace-us-east-1.yaml");
             let text = std::fs::read_to_string(&path).unwrap();
+            let file = path.to_str().unwrap();
+            let samples = ddbcost::size::samples::SampleCache::default();
             let (workload, _) =
-                ddbcost::load::parse_workload(&text, path.to_str().unwrap()).unwrap();
+                ddbcost::load::parse_workload_at(&text, file, file, &samples).unwrap();
             let book = ddbcost::model::PriceBook {
                 primary: ddbcost::load::prices::resolve("aws-us-east-1").unwrap(),
                 others: ddbcost::load::prices::bundled().unwrap(),

@@ -138,7 +138,7 @@ proptest! {
     fn an_empty_scenario_patch_equals_the_baseline(w in workload()) {
         let text = format!("prices: aws-us-east-1\n{}scenarios:\n  alternatives:\n    - name: same\n      patch: {{}}\n", w.yaml());
         let (_, docs) = ddbcost::scenario::scenario_documents(&text, "w.yaml", &[]).unwrap();
-        let (patched, _) = ddbcost::scenario::workload_of(&docs[0], "w.yaml", "w.yaml").unwrap();
+        let (patched, _) = ddbcost::scenario::workload_of(&docs[0], "w.yaml", "w.yaml", &ddbcost::model::sample::NoSamples).unwrap();
         let (base, _) = ddbcost::load::parse_workload(&text, "w.yaml").unwrap();
         prop_assert_eq!(patched, base);
     }

@@ -61,7 +61,7 @@ fuzz_target!(|data: &[u8]| {
     let mut inputs = Vec::new();
     let mut previous = base.total;
     for doc in docs {
-        let Ok((workload, _)) = scenario::workload_of(&doc, "fuzz.yaml", "fuzz.yaml") else { return };
+        let Ok((workload, _)) = scenario::workload_of(&doc, "fuzz.yaml", "fuzz.yaml", &ddbcost::model::sample::NoSamples) else { return };
         let Ok(e): Result<Estimate, _> = estimate(&workload, &book, &settings) else { return };
         let Some(e) = shown(e) else { return };
         let previous_total = (doc.kind == ScenarioKind::Step).then_some(previous);

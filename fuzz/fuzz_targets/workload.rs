@@ -40,7 +40,7 @@ fuzz_target!(|data: &[u8]| {
         for c in ddbcost::advise::candidates(&workload, &book, None) {
             let mut doc = base.clone();
             ddbcost::scenario::merge_patch(&mut doc, &c.patch);
-            if let Ok((w, _)) = ddbcost::load::workload_from_value(doc, "fuzz.yaml", "fuzz.yaml") {
+            if let Ok((w, _)) = ddbcost::load::workload_from_value(doc, "fuzz.yaml", "fuzz.yaml", &ddbcost::model::sample::NoSamples) {
                 let _ = ddbcost::engine::estimate(&w, &book, &settings);
             }
         }

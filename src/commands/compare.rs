@@ -39,7 +39,7 @@ pub fn comparison(args: &CompareArgs, run: &Run) -> Result<Comparison, Error> {
         &args.workload,
         &args.template,
         args.settings.prices.as_deref(),
-        &run.diagnostics,
+        run,
     )?;
     let file = src.label.as_str();
     let (baseline, base_settings) = src.workload()?;

@@ -1,5 +1,6 @@
 //! A run's configuration, resolved once from the outside world: the terminal's layout, the
-//! day it runs on, the price folders of `DDBCOST_PRICES`, and the run's diagnostics. This is
+//! day it runs on, the price folders of `DDBCOST_PRICES`, and the run's diagnostics and
+//! sample cache. This is
 //! the only place below `main` that reads an environment variable, the terminal or the
 //! clock; every command, the pricing service and the renderers get these as values.
 
@@ -8,6 +9,7 @@ use std::io::IsTerminal;
 use crate::model::period::Period;
 use crate::output::Diagnostics;
 use crate::report::layout::Layout;
+use crate::size::samples::SampleCache;
 
 /// What a run knows of the world it runs in.
 #[derive(Debug, Default)]
@@ -24,6 +26,8 @@ pub struct Run {
     pub stdin_terminal: bool,
     /// Standard error is a terminal (`size` and `keys` show their progress).
     pub stderr_terminal: bool,
+    /// The item samples workloads name, each measured once.
+    pub samples: SampleCache,
 }
 
 impl Run {
@@ -45,6 +49,7 @@ impl Run {
             diagnostics: Diagnostics::default(),
             stdin_terminal: std::io::stdin().is_terminal(),
             stderr_terminal: std::io::stderr().is_terminal(),
+            samples: SampleCache::default(),
         }
     }
 

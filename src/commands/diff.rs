@@ -52,12 +52,7 @@ pub(super) fn run(args: &DiffArgs, run: &Run) -> Result<(), Error> {
         } else {
             &workload_args
         };
-        let src = Input::read(
-            file,
-            template,
-            args.settings.prices.as_deref(),
-            &run.diagnostics,
-        )?;
+        let src = Input::read(file, template, args.settings.prices.as_deref(), run)?;
         let (workload, file_settings) = src.workload()?;
         estimates.push(
             pricing

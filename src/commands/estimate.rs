@@ -18,7 +18,7 @@ pub(super) fn run(args: &EstimateArgs, run: &Run) -> Result<(), Error> {
         &args.workload,
         &args.template,
         args.settings.prices.as_deref(),
-        &run.diagnostics,
+        run,
     )?;
     let (workload, file_settings) = src.workload_with(&args.sets)?;
     let (estimate, _) = pricing.estimate(&workload, &file_settings, src.at(), period)?;

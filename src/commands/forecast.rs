@@ -61,7 +61,7 @@ pub(super) fn run(args: &ForecastArgs, run: &Run) -> Result<(), Error> {
         &args.workload,
         &args.template,
         args.settings.prices.as_deref(),
-        &run.diagnostics,
+        run,
     )?;
     let file = src.label.as_str();
     let (workload, file_settings) = src.workload_with(&args.sets)?;

@@ -28,7 +28,7 @@ pub(super) fn run(args: &TemplateImportArgs, run: &Run) -> Result<(), Error> {
     }
     // What we write must load: check it as `estimate` will read it.
     let label = args.output.as_deref().unwrap_or("the imported workload");
-    let (workload, _) = load::parse_workload(&yaml, label)?;
+    let (workload, _) = load::parse_workload_at(&yaml, label, label, &run.samples)?;
     if args.strict && !workload.placeholders.is_empty() {
         return Err(strict_error(&workload, label));
     }

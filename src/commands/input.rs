@@ -5,6 +5,7 @@
 
 use std::path::Path;
 
+use super::config::Run;
 use crate::cli::{From, TemplateArgs};
 use crate::error::Error;
 use crate::iac::{self, Imported, Options, Source};
@@ -13,6 +14,7 @@ use crate::model::Workload;
 use crate::output::Diagnostics;
 use crate::scenario::patch::merge_patch;
 use crate::scenario::{self, ScenarioDoc};
+use crate::size::samples::SampleCache;
 
 fn source(from: From) -> Source {
     match from {
@@ -224,15 +226,17 @@ fn prune(patch: &mut serde_json::Value, doc: &serde_json::Value) -> Vec<String> 
 /// A workload document as every command that prices reads it: the text of a workload file,
 /// or of the workload a template imports to (with `--usage` merged and its notes said), the
 /// label its errors are named with, and the file its relative paths (samples) are taken from.
-pub(crate) struct Input {
+pub(crate) struct Input<'r> {
     pub(crate) text: String,
     /// The name errors give: the file, or `T + U (imported)` for template `T` and usage `U`.
     pub(crate) label: String,
     /// Relative paths start from this file's folder (a usage file's, for a template).
     pub(crate) base: String,
+    /// The run's sample reader.
+    samples: &'r SampleCache,
 }
 
-impl Input {
+impl<'r> Input<'r> {
     /// The one way in: `file` (a workload, `-` for standard input, or a template with
     /// `--usage`, `--from`, `--parameter`, `--region`).
     ///
@@ -242,8 +246,9 @@ impl Input {
         file: &str,
         args: &TemplateArgs,
         prices: Option<&str>,
-        told: &Diagnostics,
-    ) -> Result<Input, Error> {
+        run: &'r Run,
+    ) -> Result<Input<'r>, Error> {
+        let told = &run.diagnostics;
         if !is_template(file, args) {
             if args.usage.is_some() {
                 return Err(Error::usage(
@@ -255,6 +260,7 @@ impl Input {
                 text: load::read_file(file)?,
                 label: file.to_string(),
                 base: file.to_string(),
+                samples: &run.samples,
             });
         }
         let (imported, yaml) = document(&[file.to_string()], args, prices, None, told)?;
@@ -271,6 +277,7 @@ impl Input {
             },
             // Samples named by the usage file are relative to it.
             base: args.usage.clone().unwrap_or_else(|| file.to_string()),
+            samples: &run.samples,
         })
     }
 
@@ -284,7 +291,7 @@ impl Input {
     /// # Errors
     /// What the loader refuses.
     pub(crate) fn workload(&self) -> Result<(Workload, SettingsOverrides), Error> {
-        load::parse_workload_at(&self.text, &self.label, &self.base)
+        load::parse_workload_at(&self.text, &self.label, &self.base, self.samples)
     }
 
     /// The workload with the command line's `--set`s applied (as one alternative, named
@@ -327,7 +334,7 @@ impl Input {
         &self,
         doc: &ScenarioDoc,
     ) -> Result<(Workload, SettingsOverrides), Error> {
-        scenario::workload_of(doc, &self.label, &self.base)
+        scenario::workload_of(doc, &self.label, &self.base, self.samples)
     }
 
     /// The workload of a document (a baseline, a candidate), named `label` in errors.
@@ -339,6 +346,6 @@ impl Input {
         doc: serde_json::Value,
         label: &str,
     ) -> Result<(Workload, SettingsOverrides), Error> {
-        load::workload_from_value(doc, &self.base, label)
+        load::workload_from_value(doc, &self.base, label, self.samples)
     }
 }

@@ -30,7 +30,8 @@ pub(super) fn run(args: &KeysArgs, run: &Run) -> Result<(), Error> {
     let context = match &args.workload {
         Some(file) => {
             let text = load::read_file(file)?;
-            let (workload, file_settings) = load::parse_workload(&text, file)?;
+            let (workload, file_settings) =
+                load::parse_workload_at(&text, file, file, &run.samples)?;
             let table = workload
                 .pick_table(file, args.table.as_deref())
                 .cloned()

@@ -158,7 +158,7 @@ pub(super) fn run(args: &PricesDiffArgs, run: &Run) -> Result<(), Error> {
         w.push_record(["Workload", "Before", "After", "Change"]);
         for file in &args.workloads {
             let text = load::read_file(file)?;
-            let (workload, _) = load::parse_workload(&text, file)?;
+            let (workload, _) = load::parse_workload_at(&text, file, file, &run.samples)?;
             let mut totals = Vec::new();
             for table in [&before[0], &after[0]] {
                 let book = pricing.book_around(table.clone(), &workload, file)?;

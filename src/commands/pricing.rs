@@ -14,6 +14,7 @@ use crate::error::{Error, ErrorKind};
 use crate::load::{self, FxStated, SettingsOverrides, prices, quantity};
 use crate::model::period::{self, Period};
 use crate::model::{Fx, GbConvention, PriceBook, PriceTable, Settings, Workload};
+use crate::size::samples::SampleCache;
 
 /// The pricing inputs of a run, resolved, and the run they belong to.
 pub(crate) struct Pricing<'r> {
@@ -315,8 +316,9 @@ impl<'r> Pricing<'r> {
         book: PriceBook,
         file_settings: &SettingsOverrides,
         (file, base): (&str, &str),
-    ) -> Result<DocumentPricer, Error> {
+    ) -> Result<DocumentPricer<'r>, Error> {
         Ok(DocumentPricer {
+            samples: &self.run.samples,
             settings: self.settings(file_settings),
             fx: self.fx(&book.primary.currency, file_settings)?,
             book,
@@ -328,7 +330,7 @@ impl<'r> Pricing<'r> {
 
 /// What every candidate (or variant) is priced with: the baseline's price book, settings
 /// and currency conversion. `Sync`: `sweep` shares one across its threads.
-pub(crate) struct DocumentPricer {
+pub(crate) struct DocumentPricer<'r> {
     pub(crate) book: PriceBook,
     pub(crate) settings: Settings,
     fx: Option<Fx>,
@@ -336,15 +338,17 @@ pub(crate) struct DocumentPricer {
     pub(crate) file: String,
     /// The file relative paths start from.
     base: String,
+    /// The run's sample reader.
+    samples: &'r SampleCache,
 }
 
-impl DocumentPricer {
+impl DocumentPricer<'_> {
     /// The estimate of a workload document (labelled `label` in errors).
     ///
     /// # Errors
     /// A document the loader refuses, or one the engine cannot price.
     pub(crate) fn estimate(&self, doc: serde_json::Value, label: &str) -> Result<Estimate, Error> {
-        let (w, _) = load::workload_from_value(doc, &self.base, label)?;
+        let (w, _) = load::workload_from_value(doc, &self.base, label, self.samples)?;
         let e = engine::estimate(&w, &self.book, &self.settings)
             .map_err(|e| Error::from(e).file(label))?;
         match &self.fx {

@@ -40,7 +40,7 @@ pub(super) fn run(args: &SizeArgs, run: &Run) -> Result<(), Error> {
         );
     }
     let (table_keys, index_specs) = match &args.workload {
-        Some(w) => workload_specs(w, args.table.as_deref(), args.as_usage)?,
+        Some(w) => workload_specs(w, args.table.as_deref(), args.as_usage, run)?,
         None => (
             args.key.clone(),
             args.indexes
@@ -109,6 +109,7 @@ pub(super) fn run(args: &SizeArgs, run: &Run) -> Result<(), Error> {
         let table = workload_table(
             args.workload.as_deref().unwrap_or_default(),
             args.table.as_deref(),
+            run,
         )?;
         for e in &summary.examples {
             run.diagnostics.say("warning", &e.to_string());
@@ -158,9 +159,9 @@ fn manifest_files(
 const TABLE_KEY: &str = "(table key)";
 
 /// The table `--table` names in workload `file` (or its only table).
-fn workload_table(file: &str, name: Option<&str>) -> Result<crate::model::Table, Error> {
+fn workload_table(file: &str, name: Option<&str>, run: &Run) -> Result<crate::model::Table, Error> {
     let text = load::read_file(file)?;
-    let (workload, _) = load::parse_workload(&text, file)?;
+    let (workload, _) = load::parse_workload_at(&text, file, file, &run.samples)?;
     workload
         .pick_table(file, name)
         .cloned()
@@ -172,8 +173,9 @@ fn workload_specs(
     file: &str,
     name: Option<&str>,
     as_usage: bool,
+    run: &Run,
 ) -> Result<(Vec<String>, Vec<IndexSpec>), Error> {
-    let table = workload_table(file, name)?;
+    let table = workload_table(file, name, run)?;
     let (table_keys, mut specs) = IndexSpec::of_table(&table, file)?;
     if as_usage {
         specs.push(IndexSpec {

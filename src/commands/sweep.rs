@@ -81,7 +81,7 @@ pub(super) fn run(args: &SweepArgs, run: &Run) -> Result<(), Error> {
         &args.workload,
         &args.template,
         args.settings.prices.as_deref(),
-        &run.diagnostics,
+        run,
     )?;
     let file = src.label.as_str();
     let (base, _) = src.scenarios(&[])?;
@@ -119,7 +119,7 @@ pub(super) fn run(args: &SweepArgs, run: &Run) -> Result<(), Error> {
         }
     }
     for a in &axes {
-        fields_exist(a, &base, file)?;
+        fields_exist(a, &base, &src)?;
     }
     let count = axes
         .iter()
@@ -262,11 +262,11 @@ pub(super) fn run(args: &SweepArgs, run: &Run) -> Result<(), Error> {
 
 /// A path that names a field the workload format lacks (`tables.orders.clas`) makes every
 /// design fail the same way: a usage error, found by loading the baseline with each value.
-fn fields_exist(a: &Axis, base: &Value, file: &str) -> Result<(), Error> {
+fn fields_exist(a: &Axis, base: &Value, src: &Input<'_>) -> Result<(), Error> {
     for (text, patch) in &a.values {
         let mut doc = base.clone();
         scenario::merge_patch(&mut doc, patch);
-        if let Err(e) = load::workload_from_value(doc, file, "--vary")
+        if let Err(e) = src.workload_from(doc, "--vary")
             && (e.message.starts_with("unknown field") || e.message.starts_with("unknown variant"))
         {
             return Err(

@@ -13,6 +13,7 @@ use super::raw::{
 };
 use super::yaml::{self, position};
 use crate::error::Error;
+use crate::model::sample::{NoSamples, SampleReader};
 use crate::model::{
     Backups, ConsumerKind, DataSize, Forecasting, GbConvention, Growth, KeySchema, SizeClass,
     Stream, StreamConsumer, Table, TableClass, TableObserved, Workload,
@@ -104,29 +105,32 @@ pub fn parse_day(text: &str) -> Result<String, String> {
         .ok_or_else(|| format!("`{t}` is not a date of the form YYYY-MM-DD"))
 }
 
-/// Parses and validates the workload in `text`, read from `file`.
+/// Parses and validates the workload in `text`, read from `file`. An item sample
+/// (`item_size: { sample: FILE }`) is refused: see `parse_workload_at`.
 ///
 /// # Errors
 /// Any malformed, unknown or out-of-range input, with its file, path and position.
 pub fn parse_workload(text: &str, file: &str) -> Result<(Workload, SettingsOverrides), Error> {
-    parse_workload_at(text, file, file)
+    parse_workload_at(text, file, file, &NoSamples)
 }
 
 /// As `parse_workload`, with sample files relative to `base_file`'s folder (a workload
-/// written from a template and a usage file, named `label` in errors).
+/// written from a template and a usage file, named `label` in errors), measured by
+/// `samples`.
 ///
 /// # Errors
-/// As `parse_workload`.
+/// As `parse_workload`; a sample `samples` cannot measure.
 pub fn parse_workload_at(
     text: &str,
     label: &str,
     base_file: &str,
+    samples: &dyn SampleReader,
 ) -> Result<(Workload, SettingsOverrides), Error> {
     let raw: RawWorkload = yaml::parse(text, label)?;
     let base = std::path::Path::new(base_file)
         .parent()
         .map(std::path::Path::to_path_buf);
-    convert(&raw, label, text, base)
+    convert(&raw, label, text, base, samples)
 }
 
 /// Validates a workload held as an untyped document (a scenario's merged document), named
@@ -138,6 +142,7 @@ pub fn workload_from_value(
     doc: serde_json::Value,
     file: &str,
     label: &str,
+    samples: &dyn SampleReader,
 ) -> Result<(Workload, SettingsOverrides), Error> {
     // Quantities are read from their text: `yaml::parse_value` keeps every number as the text
     // it was written as, so no number (and no float) reaches this point.
@@ -153,7 +158,7 @@ pub fn workload_from_value(
     let base = std::path::Path::new(file)
         .parent()
         .map(std::path::Path::to_path_buf);
-    convert(&raw, label, "", base)
+    convert(&raw, label, "", base, samples)
 }
 
 fn convert(
@@ -161,11 +166,13 @@ fn convert(
     file: &str,
     text: &str,
     base_dir: Option<std::path::PathBuf>,
+    samples: &dyn SampleReader,
 ) -> Result<(Workload, SettingsOverrides), Error> {
     let cx = Cx {
         file,
         text,
         base_dir,
+        samples,
         placeholders: std::cell::RefCell::new(Vec::new()),
     };
     let settings = match &raw.settings {
@@ -223,6 +230,8 @@ pub(super) struct Cx<'a> {
     text: &'a str,
     /// The folder sample files are read from (the workload file's).
     base_dir: Option<std::path::PathBuf>,
+    /// What measures them.
+    samples: &'a dyn SampleReader,
     /// Paths of the values written as `TODO` (placeholders `ddbcost import` leaves for usage
     /// a template cannot know), in the order met.
     placeholders: std::cell::RefCell<Vec<String>>,
@@ -774,15 +783,12 @@ impl Cx<'_> {
                 };
                 let sample = base.join(file);
                 let shown = sample.display().to_string();
-                let measured = crate::size::scan::expand(std::slice::from_ref(&shown))
-                    .and_then(|files| crate::size::scan::scan(&files, &crate::size::scan::ScanOptions { strict: true, jobs: 1, ..Default::default() }))
-                    .map_err(|e| {
-                        // The parser may quote the file's text (`invalid type: string "…"`):
-                        // a file named as a sample may be anything, so its text is not shown.
-                        let why = redact_quoted(&e.message);
-                        self.err(path, position(s), format!("sample `{shown}`: {why}"), "Consider a file of items in DynamoDB JSON or plain JSON (see `ddbcost size`).")
-                    })?;
-                let stats = measured.sizes.stats();
+                let measured = self.samples.measure(&shown).map_err(|message| {
+                    // The parser may quote the file's text (`invalid type: string "…"`):
+                    // a file named as a sample may be anything, so its text is not shown.
+                    let why = redact_quoted(&message);
+                    self.err(path, position(s), format!("sample `{shown}`: {why}"), "Consider a file of items in DynamoDB JSON or plain JSON (see `ddbcost size`).")
+                })?;
                 if measured.oversized > 0 {
                     return Err(self.err(
                         path,
@@ -791,14 +797,14 @@ impl Cx<'_> {
                         "Consider storing large attributes in S3.",
                     ));
                 }
-                match stats.mean() {
+                match measured.mean {
                     // The sample's own distribution: one class per size, weighted by its count.
                     Some(mean) => Ok(Some((
                         mean,
                         measured
-                            .sizes
-                            .buckets()
-                            .map(|(bytes, count)| SizeClass {
+                            .buckets
+                            .iter()
+                            .map(|&(bytes, count)| SizeClass {
                                 bytes: Decimal::from(bytes),
                                 weight: Decimal::from(count),
                             })

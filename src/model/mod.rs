@@ -7,6 +7,7 @@ pub mod index_spec;
 pub mod period;
 mod prices;
 mod quantity;
+pub mod sample;
 mod settings;
 mod workload;
 

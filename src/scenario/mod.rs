@@ -21,6 +21,7 @@ use serde_json::{Map, Value};
 use crate::error::Error;
 use crate::load::{self, SettingsOverrides, suggest, yaml};
 use crate::model::Workload;
+use crate::model::sample::SampleReader;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ScenarioKind {
@@ -181,7 +182,7 @@ fn prefix_path(mut e: Error, prefix: &str) -> Error {
 }
 
 /// The workload of a merged document: errors name the scenario of `label`; relative paths
-/// start from `base`'s folder. Positions would point into the merged text, so they are left
+/// start from `base`'s folder (samples measured by `samples`). Positions would point into the merged text, so they are left
 /// out.
 ///
 /// # Errors
@@ -190,9 +191,10 @@ pub fn workload_of(
     doc: &ScenarioDoc,
     label: &str,
     base: &str,
+    samples: &dyn SampleReader,
 ) -> Result<(Workload, SettingsOverrides), Error> {
     let label = format!("{label} (scenario `{}`)", doc.name);
-    load::workload_from_value(doc.doc.clone(), base, &label)
+    load::workload_from_value(doc.doc.clone(), base, &label, samples)
 }
 
 /// The positions of the scenarios named in `selected` (all when empty), in the workload's

@@ -8,5 +8,6 @@ pub mod item;
 pub mod manifest;
 pub mod read;
 pub mod rules;
+pub mod samples;
 pub mod scan;
 pub mod summary;

@@ -51,12 +51,7 @@ pub fn advice(args: &AdviseArgs, run: &Run) -> Result<Advice, Error> {
             })?,
     };
     let pricing = Pricing::new(&args.settings, run)?;
-    let src = Input::read(
-        file,
-        &args.template,
-        args.settings.prices.as_deref(),
-        &run.diagnostics,
-    )?;
+    let src = Input::read(file, &args.template, args.settings.prices.as_deref(), run)?;
     let file = src.label.as_str();
     // The baseline: the workload without its own scenarios.
     let (base, _) = src.scenarios(&[])?;
