@@ -166,3 +166,198 @@ fn a_wrong_value_is_refused_by_the_schema() {
     // The minimal valid workload is valid.
     assert!(errors(&s, &yaml("prices: aws-us-east-1\ntables: {}\n")).is_empty());
 }
+
+mod agreement {
+    //! For generated workloads (optional fields of the table, its indexes, patterns, stream,
+    //! backups and commitments, each present or not), whatever the loader accepts the schema
+    //! accepts; and a typo in any field name, at any level, is refused by both.
+
+    use proptest::prelude::*;
+    use proptest::test_runner::{Config, TestRunner};
+    use serde_json::Value;
+
+    /// Optional parts of a table, each with a valid value.
+    const TABLE_PARTS: &[&str] = &[
+        "    class: standard-ia\n",
+        "    capacity: { mode: provisioned, rcu: 10, wcu: 5 }\n",
+        "    items: 2M\n",
+        "    key_size: 30 B\n",
+        "    pitr: true\n",
+        "    ttl: 90 days\n",
+        "    replicas: [us-east-2]\n",
+        "    keys: { distinct: 41200, busiest_share: 2% }\n",
+        "    traffic: { peak: { times_average: 2, hours: 6, start: 16 } }\n",
+        "    backups: { retained: 2, restores_per_month: 1 }\n",
+        "    stream:\n      view: new-image\n      consumers:\n        search: { kind: reader, records_per_call: 1 }\n        fn: { kind: lambda }\n",
+        "    observed: { storage: 210 GB }\n",
+        "    attribute_sizes: { status: 14 B }\n",
+    ];
+
+    /// Optional fields of a GSI.
+    const INDEX_PARTS: &[&str] = &[
+        "projection: keys-only",
+        "projection: include, include: [status], projected_size: 80 B",
+        "key_size: 20 B",
+        "key_share: 50%",
+        "updates_moving_key: 1",
+    ];
+
+    /// Optional fields of a read pattern.
+    const PATTERN_PARTS: &[&str] = &[
+        "keys: { distinct: 100 }",
+        "items: 10",
+        "item_size: 2 KB",
+        "description: the reads",
+    ];
+
+    fn workload(table: &[bool], index: Option<&[bool]>, pattern: &[bool]) -> String {
+        let mut y = String::from("prices: aws-us-east-1\ntables:\n  t:\n    item_size: 1 KB\n");
+        for (part, on) in TABLE_PARTS.iter().zip(table) {
+            if *on {
+                y.push_str(part);
+            }
+        }
+        let on_index = index.is_some();
+        if let Some(flags) = index {
+            let fields: Vec<&str> = INDEX_PARTS
+                .iter()
+                .zip(flags)
+                .filter(|(_, on)| **on)
+                .map(|(p, _)| *p)
+                // Two projections: the last one given.
+                .fold(Vec::new(), |mut v, p| {
+                    if p.starts_with("projection") {
+                        v.retain(|q: &&str| !q.starts_with("projection"));
+                    }
+                    v.push(p);
+                    v
+                });
+            let extra = if fields.is_empty() {
+                String::new()
+            } else {
+                format!(", {}", fields.join(", "))
+            };
+            y.push_str(&format!("    indexes:\n      g: {{ type: gsi{extra} }}\n"));
+        }
+        let fields: Vec<&str> = PATTERN_PARTS
+            .iter()
+            .zip(pattern)
+            .filter(|(_, on)| **on)
+            .map(|(p, _)| *p)
+            .collect();
+        let op = if fields.contains(&"items: 10") {
+            "query"
+        } else {
+            "get"
+        };
+        let on = if on_index && op == "query" {
+            ", index: g"
+        } else {
+            ""
+        };
+        let extra = if fields.is_empty() {
+            String::new()
+        } else {
+            format!(", {}", fields.join(", "))
+        };
+        y.push_str(&format!(
+            "    patterns:\n      r: {{ op: {op}, rate: 10/s, consistency: eventual{on}{extra} }}\n      w: {{ op: put, rate: 2/s }}\n"
+        ));
+        y
+    }
+
+    /// Every field name of `doc` at a position the schema lists fields (not a user's name of
+    /// a table, index, pattern, consumer or attribute), as JSON pointers.
+    fn field_paths(doc: &Value, at: &str, named: bool, out: &mut Vec<String>) {
+        let Value::Object(map) = doc else { return };
+        for (k, v) in map {
+            let here = format!("{at}/{k}");
+            if !named {
+                out.push(here.clone());
+            }
+            // The children of these maps are names the user chose.
+            let children_named = !named
+                && matches!(
+                    k.as_str(),
+                    "tables" | "indexes" | "patterns" | "consumers" | "attribute_sizes"
+                );
+            field_paths(v, &here, children_named, out);
+        }
+    }
+
+    fn misspelt(doc: &Value, pointer: &str) -> Value {
+        let mut doc = doc.clone();
+        let (parent, key) = pointer.rsplit_once('/').unwrap();
+        let map = doc.pointer_mut(parent).unwrap().as_object_mut().unwrap();
+        let v = map.shift_remove(key).unwrap();
+        map.insert(format!("{key}x"), v);
+        doc
+    }
+
+    #[test]
+    fn the_schema_accepts_what_the_loader_accepts_and_refuses_its_typos() {
+        let schema = ddbcost::load::schema::workload();
+        let validator = jsonschema::draft202012::new(&schema).unwrap();
+        let strategy = (
+            prop::collection::vec(any::<bool>(), TABLE_PARTS.len()),
+            prop::option::of(prop::collection::vec(any::<bool>(), INDEX_PARTS.len())),
+            prop::collection::vec(any::<bool>(), PATTERN_PARTS.len()),
+            any::<prop::sample::Index>(),
+        );
+        let mut runner = TestRunner::new(Config::with_cases(96));
+        let (accepted, typos) = (std::cell::Cell::new(0u32), std::cell::Cell::new(0u32));
+        runner
+            .run(&strategy, |(table, index, pattern, pick)| {
+                let text = workload(&table, index.as_deref(), &pattern);
+                let loaded = ddbcost::load::parse_workload(&text, "gen.yaml");
+                let doc: Value = serde_saphyr::from_str(&text).unwrap();
+                let schema_errors: Vec<String> =
+                    validator.iter_errors(&doc).map(|e| e.to_string()).collect();
+                if let Err(e) = loaded {
+                    // Only a workload the loader accepts says anything about its typos.
+                    let _ = e;
+                    return Ok(());
+                }
+                accepted.set(accepted.get() + 1);
+                prop_assert!(schema_errors.is_empty(), "{text}\n{schema_errors:?}");
+                let mut paths = Vec::new();
+                field_paths(&doc, "", false, &mut paths);
+                let pointer = pick.get(&paths);
+                let typo = misspelt(&doc, pointer);
+                let field = format!("{}x", pointer.rsplit('/').next().unwrap());
+                // The loader's own document of the text (numbers kept as their text).
+                let exact = ddbcost::load::yaml::parse_value(&text, "gen.yaml").unwrap();
+                let refused = ddbcost::load::workload_from_value(
+                    misspelt(&exact, pointer),
+                    "gen.yaml",
+                    "gen.yaml",
+                    &ddbcost::model::sample::NoSamples,
+                );
+                prop_assert!(
+                    refused.is_err(),
+                    "the loader accepts `{pointer}` misspelt\n{text}"
+                );
+                let message = refused.unwrap_err().message;
+                prop_assert!(message.contains(&field), "{pointer}: {message}");
+                let found: Vec<String> = validator
+                    .iter_errors(&typo)
+                    .map(|e| e.to_string())
+                    .collect();
+                prop_assert!(
+                    found.iter().any(|e| e.contains(&field)),
+                    "the schema accepts `{field}` at {pointer}: {found:?}"
+                );
+                typos.set(typos.get() + 1);
+                Ok(())
+            })
+            .unwrap();
+        // The generator must make valid workloads most of the time, or the first half proves
+        // nothing.
+        let (accepted, typos) = (accepted.get(), typos.get());
+        assert!(
+            accepted >= 48,
+            "only {accepted} of 96 generated workloads load"
+        );
+        assert_eq!(typos, accepted);
+    }
+}

@@ -54,7 +54,7 @@ impl Cx<'_> {
                         "Consider `class: standard`, or no reservation.",
                     ));
                 }
-                let block = |s: Option<&Scalar>, field: &str| -> Result<Decimal, Error> {
+                let block = |s: Option<&Quantity>, field: &str| -> Result<Decimal, Error> {
                     let units = self
                         .whole(s, &format!("{rpath}.{field}"), "reserved capacity")?
                         .unwrap_or_default();
@@ -104,8 +104,8 @@ impl Cx<'_> {
     /// units or a placeholder.
     pub(super) fn stated_units(
         &self,
-        rcu: Option<&Scalar>,
-        wcu: Option<&Scalar>,
+        rcu: Option<&Quantity>,
+        wcu: Option<&Quantity>,
         path: &str,
     ) -> Result<StatedUnits, Error> {
         let (rpath, wpath) = (format!("{path}.rcu"), format!("{path}.wcu"));
@@ -193,7 +193,7 @@ impl Cx<'_> {
         a: &RawAutoScaling,
         path: &str,
     ) -> Result<(Capacity, Capacity), Error> {
-        let target_of = |t: Option<&Scalar>, field: &str| -> Result<Option<Decimal>, Error> {
+        let target_of = |t: Option<&Quantity>, field: &str| -> Result<Option<Decimal>, Error> {
             let Some(t) = t else { return Ok(None) };
             let target = self.scalar(
                 t,
@@ -216,7 +216,7 @@ impl Cx<'_> {
             target_of(a.target_rcu.as_ref(), "target_rcu")?.unwrap_or(target),
             target_of(a.target_wcu.as_ref(), "target_wcu")?.unwrap_or(target),
         ];
-        let bound = |s: Option<&Scalar>, field: &str, default: u32| -> Result<Decimal, Error> {
+        let bound = |s: Option<&Quantity>, field: &str, default: u32| -> Result<Decimal, Error> {
             Ok(self
                 .units(s, &format!("{path}.{field}"), &format!("`{field}`"))?
                 .unwrap_or_else(|| Decimal::from(default)))
@@ -271,7 +271,7 @@ impl Cx<'_> {
         if given != 1 {
             return Err(self.err(path, pos, "a traffic profile needs exactly one of `flat`, `peak`, `hourly` or `weekly`", "Consider `traffic: { peak: { times_average: 3, hours: 4, start: 18 } }` or 24 `hourly` multipliers."));
         }
-        let multiplier = |s: &Scalar, p: &str| {
+        let multiplier = |s: &Quantity, p: &str| {
             self.scalar(
                 s,
                 p,
@@ -279,7 +279,7 @@ impl Cx<'_> {
                 "a non-negative multiplier such as `1.5`",
             )
         };
-        let day = |values: &Vec<Scalar>, p: &str| -> Result<Vec<Decimal>, Error> {
+        let day = |values: &Vec<Quantity>, p: &str| -> Result<Vec<Decimal>, Error> {
             if values.len() != 24 {
                 return Err(self.err(
                     p,
@@ -435,7 +435,7 @@ impl Cx<'_> {
     /// (AWS refuses 0 and fractions).
     pub(super) fn units(
         &self,
-        s: Option<&Scalar>,
+        s: Option<&Quantity>,
         path: &str,
         what: &str,
     ) -> Result<Option<Decimal>, Error> {

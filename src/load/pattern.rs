@@ -212,11 +212,7 @@ impl Cx<'_> {
                 Some(Decimal::ZERO)
             }
             Some((super::raw::RawStrong::Share(text), s)) => {
-                let scalar = super::raw::Scalar {
-                    value: text.clone(),
-                    referenced: s.referenced,
-                    defined: s.defined,
-                };
+                let scalar = super::raw::Quantity::at(text.clone(), s.referenced, s.defined);
                 Some(self.share(Some(&scalar), &f("strong_required"), Decimal::ONE)?)
             }
         };

@@ -9,7 +9,7 @@ use rust_decimal::Decimal;
 use serde::Deserialize;
 
 use super::quantity::{parse_count, parse_money};
-use super::raw::Scalar;
+use super::raw::Quantity;
 use super::yaml::{self, position};
 use super::{read_file, suggest};
 use std::sync::OnceLock;
@@ -68,8 +68,7 @@ struct RawPriceTable {
     /// Where the prices come from.
     source: String,
     /// The date the prices are effective (`2026-06-01`).
-    #[schemars(with = "crate::load::schema::Scalar")]
-    effective: Scalar,
+    effective: Quantity,
     /// Free text.
     #[serde(default)]
     notes: Option<String>,
@@ -78,33 +77,24 @@ struct RawPriceTable {
     /// Prices of the Standard-IA table class.
     standard_ia: Option<RawClassPrices>,
     /// PITR, per GB-month.
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    pitr_gb_month: Option<Scalar>,
+    pitr_gb_month: Option<Quantity>,
     /// On-demand backup, per GB-month.
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    backup_gb_month: Option<Scalar>,
+    backup_gb_month: Option<Quantity>,
     /// Restore, per GB.
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    restore_gb: Option<Scalar>,
+    restore_gb: Option<Quantity>,
     /// Export to S3, per GB.
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    export_gb: Option<Scalar>,
+    export_gb: Option<Quantity>,
     /// Import from S3, per GB.
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    import_gb: Option<Scalar>,
+    import_gb: Option<Quantity>,
     /// Stream read requests, per million.
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    stream_reads_per_million: Option<Scalar>,
+    stream_reads_per_million: Option<Quantity>,
     /// Kinesis CDC change units, per million.
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    kinesis_cdc_per_million: Option<Scalar>,
+    kinesis_cdc_per_million: Option<Quantity>,
     /// Data transfer out, per GB.
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    transfer_out_gb: Option<Scalar>,
+    transfer_out_gb: Option<Quantity>,
     /// Replication transfer to each region, per GB.
     #[serde(default)]
-    #[schemars(with = "IndexMap<String, crate::load::schema::Scalar>")]
-    inter_region_transfer_gb: IndexMap<String, Scalar>,
+    inter_region_transfer_gb: IndexMap<String, Quantity>,
     /// Reserved capacity per block of 100 units (Standard class).
     reserved: Option<RawReservedPrices>,
     /// The always-free allowance.
@@ -130,54 +120,41 @@ struct RawReservedPrices {
 #[serde(deny_unknown_fields)]
 struct RawBlockPrice {
     /// Paid once per block.
-    #[schemars(with = "crate::load::schema::Scalar")]
-    upfront: Scalar,
+    upfront: Quantity,
     /// Paid per block-hour.
-    #[schemars(with = "crate::load::schema::Scalar")]
-    hourly: Scalar,
+    hourly: Quantity,
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct RawClassPrices {
     /// On-demand read request units, per million.
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    read_per_million: Option<Scalar>,
+    read_per_million: Option<Quantity>,
     /// On-demand write request units, per million.
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    write_per_million: Option<Scalar>,
+    write_per_million: Option<Quantity>,
     /// Replicated write request units, per million.
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    replicated_write_per_million: Option<Scalar>,
+    replicated_write_per_million: Option<Quantity>,
     /// Provisioned RCU, per hour.
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    rcu_hour: Option<Scalar>,
+    rcu_hour: Option<Quantity>,
     /// Provisioned WCU, per hour.
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    wcu_hour: Option<Scalar>,
+    wcu_hour: Option<Quantity>,
     /// Replicated WCU, per hour.
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    replicated_wcu_hour: Option<Scalar>,
+    replicated_wcu_hour: Option<Quantity>,
     /// Storage, per GB-month.
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    storage_gb_month: Option<Scalar>,
+    storage_gb_month: Option<Quantity>,
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct RawFreeTier {
     /// Free storage (GB).
-    #[schemars(with = "crate::load::schema::Scalar")]
-    storage_gb: Scalar,
+    storage_gb: Quantity,
     /// Free stream read requests a month.
-    #[schemars(with = "crate::load::schema::Scalar")]
-    stream_reads: Scalar,
+    stream_reads: Quantity,
     /// Free provisioned RCU.
-    #[schemars(with = "crate::load::schema::Scalar")]
-    rcu: Scalar,
+    rcu: Quantity,
     /// Free provisioned WCU.
-    #[schemars(with = "crate::load::schema::Scalar")]
-    wcu: Scalar,
+    wcu: Quantity,
 }
 
 /// The JSON Schema of a price table (`load::schema` adds its address).
@@ -192,7 +169,7 @@ pub fn schema() -> schemars::Schema {
 /// Malformed YAML, unknown fields, negative or non-numeric prices, a bad date.
 pub fn parse_price_table(text: &str, file: &str) -> Result<PriceTable, Error> {
     let raw: RawPriceTable = yaml::parse(text, file)?;
-    let money = |s: &Scalar, path: &str| -> Result<Decimal, Error> {
+    let money = |s: &Quantity, path: &str| -> Result<Decimal, Error> {
         parse_money(&s.value).map_err(|why| {
             Error::input(format!(
                 "{why}; expected a non-negative price such as `0.125`"
@@ -205,7 +182,7 @@ pub fn parse_price_table(text: &str, file: &str) -> Result<PriceTable, Error> {
         })
     };
     let mut prices = BTreeMap::new();
-    let mut put = |key: PriceKey, s: Option<&Scalar>| -> Result<(), Error> {
+    let mut put = |key: PriceKey, s: Option<&Quantity>| -> Result<(), Error> {
         if let Some(s) = s {
             let value = money(s, &key.path())?;
             prices.insert(key, value);
@@ -280,7 +257,7 @@ pub fn parse_price_table(text: &str, file: &str) -> Result<PriceTable, Error> {
                 .help("Consider the date the prices took effect, as `2024-11-01`."),
         );
     }
-    let count = |s: &Scalar, path: &str| {
+    let count = |s: &Quantity, path: &str| {
         parse_count(&s.value).map_err(|why| {
             Error::input(why)
                 .file(file)

@@ -5,10 +5,54 @@
 use indexmap::IndexMap;
 use serde::Deserialize;
 
-use super::yaml::Spanned;
+use super::yaml::{Located, Location, Spanned};
 
-/// A scalar kept as written, with its position, parsed later as a quantity.
-pub type Scalar = Spanned<String>;
+/// A quantity kept as written, with its position, parsed later (`20/s`, `6.3M/month`,
+/// `1.2 KB`, `40M`, `70%`, `200`): a string or a number in the file, read exactly from its
+/// text. It carries its own JSON Schema (`Quantity`), so no field declares one and the
+/// schema cannot drift from the loader.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(transparent)]
+pub struct Quantity(pub Spanned<String>);
+
+impl Quantity {
+    /// `value`, at the positions of another node.
+    pub fn at(value: String, referenced: Location, defined: Location) -> Self {
+        Quantity(Spanned::at(value, referenced, defined))
+    }
+}
+
+impl std::ops::Deref for Quantity {
+    type Target = Spanned<String>;
+    fn deref(&self) -> &Self::Target {
+        &self.0
+    }
+}
+
+impl serde::Serialize for Quantity {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(serializer)
+    }
+}
+
+impl Located for Quantity {
+    fn locations(&self) -> (Location, Location) {
+        self.0.locations()
+    }
+}
+
+impl schemars::JsonSchema for Quantity {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Quantity".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": ["string", "number"],
+            "description": "A number, or a number with a unit or rate, read exactly from its text (never through a float).",
+            "examples": ["20/s", "6.3M/month", "1.2 KB", "40M", "70%", 200]
+        })
+    }
+}
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -51,14 +95,11 @@ pub struct RawCommitments {
 #[serde(deny_unknown_fields)]
 pub struct RawSavingsPlan {
     /// The hourly commitment, in the price table's currency.
-    #[schemars(with = "crate::load::schema::Scalar")]
-    pub per_hour: Scalar,
+    pub per_hour: Quantity,
     /// `1y` or `3y`.
-    #[schemars(with = "Option<RawTerm>")]
     pub term: Option<Spanned<RawTerm>>,
     /// The first month (`2027-01`).
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    pub start: Option<Scalar>,
+    pub start: Option<Quantity>,
     /// The plan's discount rates, where the price table has none.
     pub rates: Option<super::savings_plan::RawRates>,
 }
@@ -69,17 +110,13 @@ pub struct RawSavingsPlan {
 #[serde(deny_unknown_fields)]
 pub struct RawKeys {
     /// Distinct values of the key.
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    pub distinct: Option<Scalar>,
+    pub distinct: Option<Quantity>,
     /// The busiest value's share of reads and writes.
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    pub busiest_share: Option<Scalar>,
+    pub busiest_share: Option<Quantity>,
     /// The busiest value's share of reads.
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    pub busiest_read_share: Option<Scalar>,
+    pub busiest_read_share: Option<Quantity>,
     /// The busiest value's share of writes.
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    pub busiest_write_share: Option<Scalar>,
+    pub busiest_write_share: Option<Quantity>,
 }
 
 /// One reserved-capacity purchase: `{ region, capacity: wcu, units: 200, term: 1y, start }`.
@@ -90,17 +127,13 @@ pub struct RawReservation {
     #[schemars(example = &"eu-west-1")]
     pub region: Option<String>,
     /// `rcu` or `wcu`.
-    #[schemars(with = "RawCapacityKind")]
     pub capacity: Spanned<RawCapacityKind>,
     /// Units reserved (blocks of 100).
-    #[schemars(with = "crate::load::schema::Scalar")]
-    pub units: Scalar,
+    pub units: Quantity,
     /// `1y` or `3y`.
-    #[schemars(with = "RawTerm")]
     pub term: Spanned<RawTerm>,
     /// The first month (`2027-01`).
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    pub start: Option<Scalar>,
+    pub start: Option<Quantity>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
@@ -137,8 +170,7 @@ pub struct RawScenario {
 #[serde(deny_unknown_fields)]
 pub struct RawSettings {
     /// Hours in a billing month (default: 730).
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    pub month_hours: Option<Scalar>,
+    pub month_hours: Option<Quantity>,
     /// `binary` (GiB, AWS's billing) or `decimal` (default: binary).
     pub gb: Option<RawGb>,
     /// Subtract the free tier (default: false).
@@ -153,17 +185,13 @@ pub struct RawSettings {
 #[serde(deny_unknown_fields)]
 pub struct RawFx {
     /// The currency shown (`USD`).
-    #[schemars(with = "crate::load::schema::Scalar")]
-    pub currency: Scalar,
+    pub currency: Quantity,
     /// Units of it per unit of the price table's currency.
-    #[schemars(with = "crate::load::schema::Scalar")]
-    pub rate: Scalar,
+    pub rate: Quantity,
     /// The date of the rate.
-    #[schemars(with = "crate::load::schema::Scalar")]
-    pub date: Scalar,
+    pub date: Quantity,
     /// Where the rate comes from.
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    pub source: Option<Scalar>,
+    pub source: Option<Quantity>,
 }
 
 #[derive(Debug, Clone, Copy, Deserialize, schemars::JsonSchema)]
@@ -191,20 +219,15 @@ pub enum RawMode {
 #[serde(deny_unknown_fields)]
 pub struct RawCapacity {
     /// `on-demand` or `provisioned`.
-    #[schemars(with = "RawMode")]
     pub mode: Spanned<RawMode>,
     /// On-demand maximum throughput (read / write request units a second), where stated.
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    pub max_read_units: Option<Scalar>,
+    pub max_read_units: Option<Quantity>,
     /// On-demand maximum write throughput (informational).
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    pub max_write_units: Option<Scalar>,
+    pub max_write_units: Option<Quantity>,
     /// Fixed read capacity units (whole, at least 1).
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    pub rcu: Option<Scalar>,
+    pub rcu: Option<Quantity>,
     /// Fixed write capacity units (whole, at least 1).
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    pub wcu: Option<Scalar>,
+    pub wcu: Option<Quantity>,
     /// Auto scaling, sized hour by hour from the traffic profile.
     pub auto_scaling: Option<RawAutoScaling>,
     /// Reserved capacity blocks held for this table.
@@ -216,26 +239,19 @@ pub struct RawCapacity {
 pub struct RawAutoScaling {
     /// Target utilization, 20–90 % (default: 70%).
     #[schemars(example = &"70%")]
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    pub target: Option<Scalar>,
+    pub target: Option<Quantity>,
     /// Per-dimension targets, overriding `target` (templates may set one per dimension).
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    pub target_rcu: Option<Scalar>,
+    pub target_rcu: Option<Quantity>,
     /// Write target utilization, overriding `target`.
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    pub target_wcu: Option<Scalar>,
+    pub target_wcu: Option<Quantity>,
     /// Least read units (default: 1).
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    pub min_rcu: Option<Scalar>,
+    pub min_rcu: Option<Quantity>,
     /// Most read units (default: 40,000).
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    pub max_rcu: Option<Scalar>,
+    pub max_rcu: Option<Quantity>,
     /// Least write units (default: 1).
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    pub min_wcu: Option<Scalar>,
+    pub min_wcu: Option<Quantity>,
     /// Most write units (default: 40,000).
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    pub max_wcu: Option<Scalar>,
+    pub max_wcu: Option<Quantity>,
 }
 
 #[derive(Debug, Clone, Copy, Deserialize, schemars::JsonSchema)]
@@ -250,13 +266,10 @@ pub enum RawTerm {
 #[serde(deny_unknown_fields)]
 pub struct RawReserved {
     /// Reserved read units (blocks of 100).
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    pub rcu: Option<Scalar>,
+    pub rcu: Option<Quantity>,
     /// Reserved write units (blocks of 100).
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    pub wcu: Option<Scalar>,
+    pub wcu: Option<Quantity>,
     /// `1y` or `3y`.
-    #[schemars(with = "RawTerm")]
     pub term: Spanned<RawTerm>,
 }
 
@@ -269,8 +282,7 @@ pub struct RawTraffic {
     /// A daily peak.
     pub peak: Option<RawPeak>,
     /// 24 multipliers, 0:00 to 23:00 UTC.
-    #[schemars(with = "Option<Vec<crate::load::schema::Scalar>>")]
-    pub hourly: Option<Vec<Scalar>>,
+    pub hourly: Option<Vec<Quantity>>,
     /// 24 multipliers for each day of the week.
     pub weekly: Option<RawWeekly>,
 }
@@ -279,46 +291,34 @@ pub struct RawTraffic {
 #[serde(deny_unknown_fields)]
 pub struct RawPeak {
     /// Traffic in each peak hour as a multiple of an off-peak hour's.
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    pub times_off_peak: Option<Scalar>,
+    pub times_off_peak: Option<Quantity>,
     /// Traffic in each peak hour as a multiple of the day's average hour.
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    pub times_average: Option<Scalar>,
+    pub times_average: Option<Quantity>,
     /// Refused with a message: it read as "3× for 4 hours" but meant neither exactly.
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    pub multiplier: Option<Scalar>,
+    pub multiplier: Option<Quantity>,
     /// Peak hours a day.
-    #[schemars(with = "crate::load::schema::Scalar")]
-    pub hours: Scalar,
+    pub hours: Quantity,
     /// Hour of day (UTC) the peak starts; default 0.
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    pub start: Option<Scalar>,
+    pub start: Option<Quantity>,
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawWeekly {
     /// 24 multipliers, 0:00 to 23:00 UTC.
-    #[schemars(with = "Vec<crate::load::schema::Scalar>")]
-    pub mon: Vec<Scalar>,
+    pub mon: Vec<Quantity>,
     /// 24 multipliers, 0:00 to 23:00 UTC.
-    #[schemars(with = "Vec<crate::load::schema::Scalar>")]
-    pub tue: Vec<Scalar>,
+    pub tue: Vec<Quantity>,
     /// 24 multipliers, 0:00 to 23:00 UTC.
-    #[schemars(with = "Vec<crate::load::schema::Scalar>")]
-    pub wed: Vec<Scalar>,
+    pub wed: Vec<Quantity>,
     /// 24 multipliers, 0:00 to 23:00 UTC.
-    #[schemars(with = "Vec<crate::load::schema::Scalar>")]
-    pub thu: Vec<Scalar>,
+    pub thu: Vec<Quantity>,
     /// 24 multipliers, 0:00 to 23:00 UTC.
-    #[schemars(with = "Vec<crate::load::schema::Scalar>")]
-    pub fri: Vec<Scalar>,
+    pub fri: Vec<Quantity>,
     /// 24 multipliers, 0:00 to 23:00 UTC.
-    #[schemars(with = "Vec<crate::load::schema::Scalar>")]
-    pub sat: Vec<Scalar>,
+    pub sat: Vec<Quantity>,
     /// 24 multipliers, 0:00 to 23:00 UTC.
-    #[schemars(with = "Vec<crate::load::schema::Scalar>")]
-    pub sun: Vec<Scalar>,
+    pub sun: Vec<Quantity>,
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
@@ -331,12 +331,10 @@ pub struct RawTable {
     pub keys: Option<RawKeys>,
     /// Attribute types by name (`S`, `N`, `B`), as a template's attribute definitions.
     #[serde(default)]
-    #[schemars(with = "IndexMap<String, RawAttributeType>")]
     pub attributes: IndexMap<String, Spanned<RawAttributeType>>,
     /// For `advise`: the size of named attributes (name + value), for projections.
     #[serde(default)]
-    #[schemars(with = "IndexMap<String, crate::load::schema::Scalar>")]
-    pub attribute_sizes: IndexMap<String, Scalar>,
+    pub attribute_sizes: IndexMap<String, Quantity>,
     /// The attribute TTL reads expiry times from.
     pub ttl_attribute: Option<String>,
     /// Table class (prices differ) (default: `standard`).
@@ -348,23 +346,19 @@ pub struct RawTable {
     pub capacity: Option<RawCapacity>,
     /// Items stored.
     #[schemars(example = &"40M")]
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    pub items: Option<Scalar>,
+    pub items: Option<Quantity>,
     /// Item size (names + values), the default size of the patterns: `1.2 KB`; or items of several
     /// sizes, `[{ size: 1.8 KB, share: 90% }, { size: 4.5 KB, share: 10% }]` (shares add up to 1);
     /// or `{ sample: FILE }`. With several sizes, storage uses the mean and request units are
     /// rounded for each size.
     #[schemars(example = &"1.2 KB")]
-    #[schemars(with = "Option<RawItemSize>")]
     pub item_size: Option<Spanned<RawItemSize>>,
     /// Table size stated directly (instead of `items` × `item_size`).
     #[schemars(example = &"210 GB")]
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    pub storage: Option<Scalar>,
+    pub storage: Option<Quantity>,
     /// Bytes of the table's key attributes (names + values), for index entries.
     #[schemars(example = &"40 B")]
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    pub key_size: Option<Scalar>,
+    pub key_size: Option<Quantity>,
     /// Point-in-time recovery (default: `false`).
     #[serde(default)]
     pub pitr: bool,
@@ -381,40 +375,33 @@ pub struct RawTable {
     /// The other regions of a global table; each needs a bundled price table in the same currency
     /// (default: `[]`).
     #[serde(default)]
-    #[schemars(with = "Vec<String>")]
     pub replicas: Vec<Spanned<String>>,
     /// Items expired by TTL.
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    pub ttl_deletes: Option<Scalar>,
+    pub ttl_deletes: Option<Quantity>,
     /// The table's region, when not the workload price table's.
     #[schemars(example = &"eu-west-1")]
     pub region: Option<String>,
     /// How long items live before TTL removes them (`90 days`): with the puts' rates, the
     /// number of items stored and the TTL deletes follow.
     #[schemars(example = &"90 days")]
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    pub ttl: Option<Scalar>,
+    pub ttl: Option<Quantity>,
     /// For `advise`: items nobody reads once older than an age, and their share.
     pub stale: Option<RawStale>,
     /// How the table's traffic spreads over the day or week (see below) (default: flat).
-    #[schemars(with = "Option<RawTraffic>")]
     pub traffic: Option<Spanned<RawTraffic>>,
     /// How the table's traffic changes over a forecast.
     pub growth: Option<RawGrowth>,
     /// How the table's rates change month by month in a forecast, and its first month.
     #[serde(default)]
-    #[schemars(with = "IndexMap<String, crate::load::schema::Scalar>")]
-    pub seasonal: IndexMap<String, Scalar>,
+    pub seasonal: IndexMap<String, Quantity>,
     /// The month the table is created (`2027-03`).
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    pub from: Option<Scalar>,
+    pub from: Option<Quantity>,
     /// The table's indexes, by name. (default: `{}`).
     #[serde(default)]
     pub indexes: IndexMap<String, RawIndex>,
     /// The table's access patterns, by name (default: `{}`); `TODO` (what `ddbcost import`
     /// writes) when they are still to be stated: the table's requests then depend on usage.
     #[serde(default, deserialize_with = "patterns_or_placeholder")]
-    #[schemars(with = "PatternsOrPlaceholder")]
     pub patterns: RawPatterns,
     /// Figures measured elsewhere that replace derived ones: `read_units`, `write_units` (counts
     /// per month), `storage`, `pitr` (sizes), `stream_read_requests` (count per month).
@@ -425,40 +412,30 @@ pub struct RawTable {
 #[serde(deny_unknown_fields)]
 pub struct RawBackups {
     /// On-demand backups kept (count).
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    pub retained: Option<Scalar>,
+    pub retained: Option<Quantity>,
     /// Restores a month (count).
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    pub restores_per_month: Option<Scalar>,
+    pub restores_per_month: Option<Quantity>,
     /// Full exports to S3 a month (count).
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    pub full_exports_per_month: Option<Scalar>,
+    pub full_exports_per_month: Option<Quantity>,
     /// Data exported incrementally a month (size).
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    pub incremental_export_per_month: Option<Scalar>,
+    pub incremental_export_per_month: Option<Quantity>,
     /// Data imported from S3 a month (size).
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    pub import_per_month: Option<Scalar>,
+    pub import_per_month: Option<Quantity>,
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawObserved {
     /// Read units measured a month (count).
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    pub read_units: Option<Scalar>,
+    pub read_units: Option<Quantity>,
     /// Write units measured a month (count).
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    pub write_units: Option<Scalar>,
+    pub write_units: Option<Quantity>,
     /// Table size measured.
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    pub storage: Option<Scalar>,
+    pub storage: Option<Quantity>,
     /// PITR size measured.
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    pub pitr: Option<Scalar>,
+    pub pitr: Option<Quantity>,
     /// Stream read requests measured a month (count).
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    pub stream_read_requests: Option<Scalar>,
+    pub stream_read_requests: Option<Quantity>,
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
@@ -485,10 +462,8 @@ pub enum RawStreamView {
 #[serde(deny_unknown_fields)]
 pub struct RawKey {
     /// The partition (hash) key attribute.
-    #[schemars(with = "String")]
     pub partition: Spanned<String>,
     /// The sort (range) key attribute.
-    #[schemars(with = "Option<String>")]
     pub sort: Option<Spanned<String>>,
 }
 
@@ -510,14 +485,11 @@ pub enum RawConsumerKind {
 #[serde(deny_unknown_fields)]
 pub struct RawConsumer {
     /// `lambda` (free reads) or `reader`.
-    #[schemars(with = "RawConsumerKind")]
     pub kind: Spanned<RawConsumerKind>,
     /// GetRecords calls (a rate).
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    pub get_records: Option<Scalar>,
+    pub get_records: Option<Quantity>,
     /// Records a call returns (1–1000).
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    pub records_per_call: Option<Scalar>,
+    pub records_per_call: Option<Quantity>,
 }
 
 #[derive(Debug, Clone, Copy, Deserialize, schemars::JsonSchema)]
@@ -547,52 +519,40 @@ pub struct RawIndex {
     pub keys: Option<RawKeys>,
     /// The non-key attributes an `include` projection holds, by name.
     #[serde(default)]
-    #[schemars(with = "Vec<String>")]
     pub include: Vec<Spanned<String>>,
     /// The index projection: `keys-only`, `include` or `all`. (required).
-    #[schemars(with = "RawProjection")]
     pub projection: Spanned<RawProjection>,
     /// Bytes of the included attributes (default: required for `include`).
     #[schemars(example = &"120 B")]
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    pub projected_size: Option<Scalar>,
+    pub projected_size: Option<Quantity>,
     /// Bytes of the index's key attributes; with the table's `key_size` it sizes KEYS_ONLY and
     /// INCLUDE entries.
     #[schemars(example = &"40 B")]
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    pub key_size: Option<Scalar>,
+    pub key_size: Option<Quantity>,
     /// The whole entry stated directly (overrides the derivation).
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    pub entry_size: Option<Scalar>,
+    pub entry_size: Option<Quantity>,
     /// Share of items carrying the index key (sparse below 1) (default: `1`).
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    pub key_share: Option<Scalar>,
+    pub key_share: Option<Quantity>,
     /// For `advise`: the writes that put an item into the set the index's queries need and
     /// take it out (`{ added_by: [pattern], removed_by: [pattern] }`).
     pub sparse: Option<RawSparse>,
     /// Share of updates that change the key (2 index writes) (default: `0`).
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    pub updates_moving_key: Option<Scalar>,
+    pub updates_moving_key: Option<Quantity>,
     /// Shares of updates that add / remove the key (1 write) (default: `0`).
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    pub updates_adding_key: Option<Scalar>,
+    pub updates_adding_key: Option<Quantity>,
     /// Shares of updates that add / remove the key (1 write) (default: `0`).
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    pub updates_removing_key: Option<Scalar>,
+    pub updates_removing_key: Option<Quantity>,
     /// Share of the other updates that change a projected attribute (1 write) (default: `1` (ALL,
     /// INCLUDE), `0` (KEYS_ONLY)).
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    pub updates_touching_projection: Option<Scalar>,
+    pub updates_touching_projection: Option<Quantity>,
     /// A GSI's own fixed capacity, per dimension (whole, at least 1); a dimension it does not fix
     /// uses its own `auto_scaling`, else the table's auto scaling for that dimension (never the
     /// table's fixed units).
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    pub rcu: Option<Scalar>,
+    pub rcu: Option<Quantity>,
     /// A GSI's own fixed capacity, per dimension (whole, at least 1); a dimension it does not fix
     /// uses its own `auto_scaling`, else the table's auto scaling for that dimension (never the
     /// table's fixed units).
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    pub wcu: Option<Scalar>,
+    pub wcu: Option<Quantity>,
     /// A GSI's own auto scaling (same fields as the table's) (default: the table's).
     pub auto_scaling: Option<RawAutoScaling>,
     /// `read_units`, `write_units`, `storage`.
@@ -631,21 +591,17 @@ impl<'de> Deserialize<'de> for RawStrong {
 #[serde(deny_unknown_fields)]
 pub struct RawStale {
     /// An age (`1 year`).
-    #[schemars(with = "crate::load::schema::Scalar")]
-    pub older_than: Scalar,
+    pub older_than: Quantity,
     /// The share of stored items older than that nobody reads.
-    #[schemars(with = "crate::load::schema::Scalar")]
-    pub share: Scalar,
+    pub share: Quantity,
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawSparse {
     /// Write patterns that put an item into the index's set.
-    #[schemars(with = "Vec<String>")]
     pub added_by: Vec<Spanned<String>>,
     /// Write patterns that take it out.
-    #[schemars(with = "Vec<String>")]
     pub removed_by: Vec<Spanned<String>>,
 }
 
@@ -653,14 +609,11 @@ pub struct RawSparse {
 #[serde(deny_unknown_fields)]
 pub struct RawIndexObserved {
     /// Read units measured a month (count).
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    pub read_units: Option<Scalar>,
+    pub read_units: Option<Quantity>,
     /// Write units measured a month (count).
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    pub write_units: Option<Scalar>,
+    pub write_units: Option<Quantity>,
     /// Index size measured.
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    pub storage: Option<Scalar>,
+    pub storage: Option<Quantity>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
@@ -684,32 +637,25 @@ pub struct RawPattern {
     /// The spread of the key the pattern uses.
     pub keys: Option<RawKeys>,
     /// The operation. (required).
-    #[schemars(with = "RawOperation")]
     pub op: Spanned<RawOperation>,
     /// Operations per period (required).
     #[schemars(example = &"20/s")]
-    #[schemars(with = "crate::load::schema::Scalar")]
-    pub rate: Scalar,
+    pub rate: Quantity,
     /// Bytes per item; for writes, the larger of before and after (default: the table's (on an
     /// index: the entry)).
     #[schemars(example = &"1.2 KB")]
-    #[schemars(with = "Option<RawItemSize>")]
     pub item_size: Option<Spanned<RawItemSize>>,
     /// Items returned (query), evaluated (scan), or in the batch (≤ 100; batch-write ≤ 25) or
     /// transaction (≤ 100) (default: required for multi-item ops).
     #[schemars(example = &"40M")]
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    pub items: Option<Scalar>,
+    pub items: Option<Quantity>,
     /// A share of eventual reads costs `1 − share / 2` of strong; not allowed on writes and
     /// transactions (default: required for table and LSI reads; `eventual` on a GSI).
     #[schemars(example = &"92% eventual")]
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    pub consistency: Option<Scalar>,
+    pub consistency: Option<Quantity>,
     /// Share of puts that replace an existing item (default 0: every put inserts).
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    pub overwrites: Option<Scalar>,
+    pub overwrites: Option<Quantity>,
     /// A query or scan on this index.
-    #[schemars(with = "Option<String>")]
     pub index: Option<Spanned<String>>,
     /// An LSI query that fetches non-projected attributes (default: `false`).
     #[serde(default)]
@@ -719,38 +665,32 @@ pub struct RawPattern {
     /// Overrides the index rules for this pattern: `none`, `put`, `add`, `remove`, `update`,
     /// `move`, or index writes per item written (`0.5`); single-table designs need it.
     #[serde(default)]
-    #[schemars(with = "IndexMap<String, crate::load::schema::Scalar>")]
-    pub index_effects: IndexMap<String, Scalar>,
+    pub index_effects: IndexMap<String, Quantity>,
     /// The pattern's own traffic profile (a nightly job, say) (default: the table's).
-    #[schemars(with = "Option<RawTraffic>")]
     pub traffic: Option<Spanned<RawTraffic>>,
     /// For `advise`: the share of these reads that need strong consistency (`true` = all,
     /// `false` = none, or a share such as `8%`).
-    #[schemars(with = "Option<RawStrong>")]
     pub strong_required: Option<Spanned<RawStrong>>,
     /// For `advise`: the pattern needs a transaction (all-or-nothing), not only batching.
     #[serde(default)]
     pub transaction_required: bool,
     /// For `advise`: the attributes the pattern's reads use (an index projection holding
     /// only these serves it).
-    #[schemars(with = "Option<Vec<String>>")]
     pub reads_attributes: Option<Vec<Spanned<String>>>,
     /// How the pattern's rate changes over a forecast (`3%/month` or factors per month).
     pub growth: Option<RawGrowth>,
     /// Factors for named months (`{ nov: 1.4, dec: 1.8 }`).
     #[serde(default)]
-    #[schemars(with = "IndexMap<String, crate::load::schema::Scalar>")]
-    pub seasonal: IndexMap<String, Scalar>,
+    pub seasonal: IndexMap<String, Quantity>,
     /// The month the pattern starts (`2027-03`): no traffic before it in a forecast.
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    pub from: Option<Scalar>,
+    pub from: Option<Quantity>,
 }
 
 /// Growth over a forecast: a monthly rate (`3%/month`, compounding) or one factor per month.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RawGrowth {
-    Rate(Scalar),
-    Factors(Vec<Scalar>),
+    Rate(Quantity),
+    Factors(Vec<Quantity>),
 }
 
 impl<'de> Deserialize<'de> for RawGrowth {
@@ -773,7 +713,7 @@ impl<'de> Deserialize<'de> for RawGrowth {
             ) -> Result<RawGrowth, A::Error> {
                 // Each factor as the text it was written as (never through a float).
                 let mut out = Vec::new();
-                while let Some(f) = seq.next_element::<Scalar>()? {
+                while let Some(f) = seq.next_element::<Quantity>()? {
                     out.push(f);
                 }
                 Ok(RawGrowth::Factors(out))
@@ -784,12 +724,8 @@ impl<'de> Deserialize<'de> for RawGrowth {
 }
 
 /// A scalar without a known position.
-fn text_scalar(value: String) -> Scalar {
-    Spanned {
-        value,
-        referenced: serde_saphyr::Location::UNKNOWN,
-        defined: serde_saphyr::Location::UNKNOWN,
-    }
+fn text_scalar(value: String) -> Quantity {
+    Quantity::at(value, Location::UNKNOWN, Location::UNKNOWN)
 }
 
 /// An item size as written (`900 B`, `3.5 KB`) or measured from a sample file
@@ -809,11 +745,9 @@ pub enum RawItemSize {
 #[serde(deny_unknown_fields)]
 pub struct RawSizeClass {
     /// An item size.
-    #[schemars(with = "crate::load::schema::Scalar")]
-    pub size: Scalar,
+    pub size: Quantity,
     /// The share of items of that size.
-    #[schemars(with = "crate::load::schema::Scalar")]
-    pub share: Scalar,
+    pub share: Quantity,
 }
 
 impl<'de> Deserialize<'de> for RawItemSize {
@@ -894,7 +828,7 @@ impl<'a> IntoIterator for &'a RawPatterns {
 #[derive(schemars::JsonSchema)]
 #[serde(untagged)]
 #[allow(dead_code)] // only its schema is used
-enum PatternsOrPlaceholder {
+pub(super) enum PatternsOrPlaceholder {
     /// The patterns, by name.
     Map(IndexMap<String, RawPattern>),
     /// `TODO`: still to be stated.

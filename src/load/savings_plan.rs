@@ -7,7 +7,7 @@
 use serde::Deserialize;
 
 use super::quantity::parse_share;
-use super::raw::Scalar;
+use super::raw::Quantity;
 use super::yaml::position;
 use crate::error::Error;
 use crate::model::{PriceKey, SavingsPlanRates, TableClass};
@@ -28,23 +28,17 @@ pub struct RawRates {
 #[serde(deny_unknown_fields)]
 pub struct RawClassRates {
     /// On-demand reads: the share of the on-demand price the plan charges (0 < rate ≤ 1).
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    read_per_million: Option<Scalar>,
+    read_per_million: Option<Quantity>,
     /// On-demand writes: the share of the on-demand price the plan charges (0 < rate ≤ 1).
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    write_per_million: Option<Scalar>,
+    write_per_million: Option<Quantity>,
     /// Replicated on-demand writes: the share of the on-demand price the plan charges (0 < rate ≤ 1).
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    replicated_write_per_million: Option<Scalar>,
+    replicated_write_per_million: Option<Quantity>,
     /// Provisioned RCU: the share of the on-demand price the plan charges (0 < rate ≤ 1).
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    rcu_hour: Option<Scalar>,
+    rcu_hour: Option<Quantity>,
     /// Provisioned WCU: the share of the on-demand price the plan charges (0 < rate ≤ 1).
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    wcu_hour: Option<Scalar>,
+    wcu_hour: Option<Quantity>,
     /// Replicated WCU: the share of the on-demand price the plan charges (0 < rate ≤ 1).
-    #[schemars(with = "Option<crate::load::schema::Scalar>")]
-    replicated_wcu_hour: Option<Scalar>,
+    replicated_wcu_hour: Option<Quantity>,
 }
 
 /// Converts written rates: each a fraction of list price in (0, 1] (`0.8` or `80%`).
@@ -56,7 +50,7 @@ pub fn rates(
     raw: &RawRates,
     prefix: &str,
     default_source: &str,
-    fail: &dyn Fn(Option<&Scalar>, &str, String) -> Error,
+    fail: &dyn Fn(Option<&Quantity>, &str, String) -> Error,
 ) -> Result<SavingsPlanRates, Error> {
     let mut out = SavingsPlanRates {
         rates: std::collections::BTreeMap::new(),
@@ -107,6 +101,6 @@ pub fn rates(
 
 /// A scalar's position, for callers building errors.
 #[must_use]
-pub fn at(s: Option<&Scalar>) -> Option<(u64, u64)> {
+pub fn at(s: Option<&Quantity>) -> Option<(u64, u64)> {
     s.and_then(position)
 }

@@ -2,13 +2,13 @@
 //! schemars from the loader's own raw types (`raw`, `prices`, `savings_plan`), so the schema
 //! cannot drift from what the loader reads: a field added to a raw type is in the schema,
 //! and unknown fields are refused by both (`additionalProperties: false`). Doc comments on
-//! the raw types become the descriptions. Here: the schema of the scalars the loader keeps
-//! as text (quantities) and of the raw types with hand-written deserializers.
+//! the raw types become the descriptions. Here: the schema of the raw types with
+//! hand-written deserializers (a quantity's and a spanned value's come with their types).
 
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use std::borrow::Cow;
 
-use super::raw::{RawGrowth, RawItemSize, RawStrong};
+use super::raw::{Quantity, RawGrowth, RawItemSize, RawPatterns, RawStrong};
 
 /// Where the bundled files' `# yaml-language-server: $schema=…` lines point (relative to
 /// `workloads/` and `pricing/`); `tests/schema.rs` checks these files are `ddbcost schema`'s
@@ -17,20 +17,12 @@ pub const WORKLOAD_FILE: &str = "docs/schema/workload.json";
 /// The price table schema's file.
 pub const PRICE_TABLE_FILE: &str = "docs/schema/price-table.json";
 
-/// A quantity kept as its text: a number (`200`, `0.25`) or a number with a unit or rate
-/// (`40M`, `1.2 KB`, `20/s`, `70%`, `6.3M/month`).
-pub struct Scalar;
-
-impl JsonSchema for Scalar {
+impl JsonSchema for RawPatterns {
     fn schema_name() -> Cow<'static, str> {
-        "Quantity".into()
+        super::raw::PatternsOrPlaceholder::schema_name()
     }
-    fn json_schema(_: &mut SchemaGenerator) -> Schema {
-        json_schema!({
-            "type": ["string", "number"],
-            "description": "A number, or a number with a unit or rate, read exactly from its text (never through a float).",
-            "examples": ["20/s", "6.3M/month", "1.2 KB", "40M", "70%", 200]
-        })
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        super::raw::PatternsOrPlaceholder::json_schema(generator)
     }
 }
 
@@ -52,7 +44,7 @@ impl JsonSchema for RawGrowth {
         "Growth".into()
     }
     fn json_schema(generator: &mut SchemaGenerator) -> Schema {
-        let factor = generator.subschema_for::<Scalar>();
+        let factor = generator.subschema_for::<Quantity>();
         json_schema!({
             "description": "How a rate changes over a forecast: a compounding monthly rate, or one factor per month.",
             "oneOf": [

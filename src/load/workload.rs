@@ -7,9 +7,9 @@ use rust_decimal::Decimal;
 
 use super::quantity::{parse_count, parse_rate, parse_share, parse_size};
 use super::raw::{
-    RawAttributeType, RawBackups, RawClass, RawConsumer, RawConsumerKind, RawGb, RawGrowth,
-    RawItemSize, RawKey, RawMode, RawObserved, RawSettings, RawSizeClass, RawStreamView, RawTable,
-    RawWorkload, Scalar,
+    Quantity, RawAttributeType, RawBackups, RawClass, RawConsumer, RawConsumerKind, RawGb,
+    RawGrowth, RawItemSize, RawKey, RawMode, RawObserved, RawSettings, RawSizeClass, RawStreamView,
+    RawTable, RawWorkload,
 };
 use super::yaml::{self, position};
 use crate::error::Error;
@@ -289,11 +289,11 @@ impl Cx<'_> {
     pub(super) fn forecasting(
         &self,
         growth: Option<&RawGrowth>,
-        seasonal: &indexmap::IndexMap<String, Scalar>,
-        from: Option<&Scalar>,
+        seasonal: &indexmap::IndexMap<String, Quantity>,
+        from: Option<&Quantity>,
         path: &str,
     ) -> Result<Forecasting, Error> {
-        let factor = |s: &Scalar, p: &str| -> Result<Decimal, Error> {
+        let factor = |s: &Quantity, p: &str| -> Result<Decimal, Error> {
             let f = self.scalar(
                 s,
                 p,
@@ -528,7 +528,7 @@ impl Cx<'_> {
                 "Consider the number of distinct partition-key values, e.g. `distinct: 41200`.",
             ));
         }
-        let share = |s: Option<&Scalar>, field: &str| -> Result<Option<Decimal>, Error> {
+        let share = |s: Option<&Quantity>, field: &str| -> Result<Option<Decimal>, Error> {
             s.map(|s| self.share(Some(s), &format!("{path}.{field}"), Decimal::ZERO))
                 .transpose()
         };
@@ -603,7 +603,7 @@ impl Cx<'_> {
 
     pub(super) fn scalar<T>(
         &self,
-        s: &Scalar,
+        s: &Quantity,
         path: &str,
         parse: fn(&str) -> Result<T, String>,
         example: &str,
@@ -618,7 +618,7 @@ impl Cx<'_> {
         })
     }
 
-    pub(super) fn count(&self, s: Option<&Scalar>, path: &str) -> Result<Option<Decimal>, Error> {
+    pub(super) fn count(&self, s: Option<&Quantity>, path: &str) -> Result<Option<Decimal>, Error> {
         let s = s.filter(|s| !self.placeholder(s, path));
         s.map(|s| {
             self.scalar(
@@ -635,7 +635,7 @@ impl Cx<'_> {
     /// is 4 and `4.5` is refused with its path — never the digits without their scale.
     pub(super) fn whole(
         &self,
-        s: Option<&Scalar>,
+        s: Option<&Quantity>,
         path: &str,
         what: &str,
     ) -> Result<Option<Decimal>, Error> {
@@ -655,7 +655,7 @@ impl Cx<'_> {
 
     pub(super) fn share(
         &self,
-        s: Option<&Scalar>,
+        s: Option<&Quantity>,
         path: &str,
         default: Decimal,
     ) -> Result<Decimal, Error> {
@@ -673,7 +673,7 @@ impl Cx<'_> {
 
     /// Whether `s` is a placeholder (`TODO`): if so it is recorded under `path`, and the
     /// value counts as not stated.
-    pub(super) fn placeholder(&self, s: &Scalar, path: &str) -> bool {
+    pub(super) fn placeholder(&self, s: &Quantity, path: &str) -> bool {
         let todo = s.value.trim() == PLACEHOLDER;
         if todo {
             self.placeholders.borrow_mut().push(path.to_string());
@@ -686,7 +686,7 @@ impl Cx<'_> {
         self.placeholders.borrow().iter().any(|p| p == path)
     }
 
-    pub(super) fn size(&self, s: Option<&Scalar>, path: &str) -> Result<Option<DataSize>, Error> {
+    pub(super) fn size(&self, s: Option<&Quantity>, path: &str) -> Result<Option<DataSize>, Error> {
         let s = s.filter(|s| !self.placeholder(s, path));
         s.map(|s| {
             self.scalar(
@@ -702,7 +702,7 @@ impl Cx<'_> {
     /// An item or entry size in bytes, at most 400 KB.
     pub(super) fn item_bytes(
         &self,
-        s: Option<&Scalar>,
+        s: Option<&Quantity>,
         path: &str,
     ) -> Result<Option<Decimal>, Error> {
         let Some(s) = s.filter(|s| !self.placeholder(s, path)) else {
@@ -749,11 +749,7 @@ impl Cx<'_> {
         path: &str,
     ) -> Result<Option<(Decimal, Vec<SizeClass>)>, Error> {
         let Some(s) = s else { return Ok(None) };
-        let spanned = |value: String| yaml::Spanned {
-            value,
-            referenced: s.referenced,
-            defined: s.defined,
-        };
+        let spanned = |value: String| Quantity::at(value, s.referenced, s.defined);
         match &s.value {
             RawItemSize::Text(text) => Ok(self
                 .item_bytes(Some(&spanned(text.clone())), path)?
@@ -975,7 +971,7 @@ impl Cx<'_> {
         }
         let max_throughput = match &t.capacity {
             Some(c) => {
-                let max = |s: Option<&Scalar>, f: &str| {
+                let max = |s: Option<&Quantity>, f: &str| {
                     self.units(s, &format!("{path}.capacity.{f}"), &format!("`{f}`"))
                 };
                 let limits = (

@@ -11,19 +11,84 @@ use crate::error::Error;
 /// The node budget of a small document (larger ones get one node per byte).
 const MIN_NODE_BUDGET: usize = 50_000;
 
-/// A scalar with the position it was written at.
-pub type Spanned<T> = serde_saphyr::Spanned<T>;
+/// A value with the position it was written at (`value`, `referenced`, `defined` through
+/// `Deref`). Its JSON Schema is its value's: a spanned field needs no schema of its own, so
+/// the schema cannot drift from what the loader reads.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
+#[serde(transparent)]
+pub struct Spanned<T>(pub serde_saphyr::Spanned<T>);
+
+impl<T> Spanned<T> {
+    /// `value`, at the positions of another node.
+    pub fn at(value: T, referenced: Location, defined: Location) -> Self {
+        Spanned(serde_saphyr::Spanned {
+            value,
+            referenced,
+            defined,
+        })
+    }
+}
+
+impl<T> std::ops::Deref for Spanned<T> {
+    type Target = serde_saphyr::Spanned<T>;
+    fn deref(&self) -> &Self::Target {
+        &self.0
+    }
+}
+
+impl<T: schemars::JsonSchema> schemars::JsonSchema for Spanned<T> {
+    fn inline_schema() -> bool {
+        T::inline_schema()
+    }
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        T::schema_name()
+    }
+    fn schema_id() -> std::borrow::Cow<'static, str> {
+        T::schema_id()
+    }
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        T::json_schema(generator)
+    }
+}
+
+/// A spanned value serializes as its value (the schema's `default`s are written from it).
+impl<T: serde::Serialize> serde::Serialize for Spanned<T> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.value.serialize(serializer)
+    }
+}
+
+/// Where a parsed value was written.
+pub use serde_saphyr::Location;
+
+/// A value that knows where it was written.
+pub trait Located {
+    /// Where it is used (an alias) and where it is defined (its anchor).
+    fn locations(&self) -> (Location, Location);
+}
+
+impl<T> Located for Spanned<T> {
+    fn locations(&self) -> (Location, Location) {
+        (self.referenced, self.defined)
+    }
+}
+
+impl<T> Located for serde_saphyr::Spanned<T> {
+    fn locations(&self) -> (Location, Location) {
+        (self.referenced, self.defined)
+    }
+}
 
 /// 1-based (line, column) of a spanned value.
-pub fn position<T>(value: &Spanned<T>) -> Option<(u64, u64)> {
-    let loc = value.referenced;
+pub fn position(value: &impl Located) -> Option<(u64, u64)> {
+    let loc = value.locations().0;
     (loc.line() > 0).then(|| (loc.line(), loc.column()))
 }
 
 /// The text a spanned node was written as in `source` (where it is defined: an alias points
 /// back to its anchor), trimmed. `None` when the span has no byte offsets.
-pub fn source_text<'a, T>(value: &Spanned<T>, source: &'a str) -> Option<&'a str> {
-    let span = value.defined.span();
+pub fn source_text<'a>(value: &impl Located, source: &'a str) -> Option<&'a str> {
+    let span = value.locations().1.span();
     let at = usize::try_from(span.byte_offset()?).ok()?;
     let len = usize::try_from(span.byte_len()?).ok()?;
     let text = source.get(at..at.checked_add(len)?)?.trim();
@@ -140,7 +205,7 @@ fn help_for(message: &str) -> String {
 /// # Errors
 /// Malformed YAML, or a number whose text cannot be located in the input.
 pub fn parse_value(text: &str, file: &str) -> Result<serde_json::Value, Error> {
-    let node: Spanned<Node> = parse(text, file)?;
+    let node: serde_saphyr::Spanned<Node> = parse(text, file)?;
     to_value(node, text).map_err(|why| {
         Error::input(why)
             .file(file)
@@ -155,12 +220,12 @@ enum Node {
     Bool(bool),
     Number,
     Text(String),
-    Seq(Vec<Spanned<Node>>),
-    Map(Vec<(String, Spanned<Node>)>),
+    Seq(Vec<serde_saphyr::Spanned<Node>>),
+    Map(Vec<(String, serde_saphyr::Spanned<Node>)>),
 }
 
 /// The JSON value of `node`: numbers become the text `source` has at their span.
-fn to_value(node: Spanned<Node>, source: &str) -> Result<serde_json::Value, String> {
+fn to_value(node: serde_saphyr::Spanned<Node>, source: &str) -> Result<serde_json::Value, String> {
     use serde_json::Value;
     Ok(match node.value {
         Node::Null => Value::Null,
@@ -241,7 +306,7 @@ impl<'de> serde::de::Visitor<'de> for NodeVisitor {
     }
     fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Node, A::Error> {
         let mut items = Vec::new();
-        while let Some(item) = seq.next_element::<Spanned<Node>>()? {
+        while let Some(item) = seq.next_element::<serde_saphyr::Spanned<Node>>()? {
             items.push(item);
         }
         Ok(Node::Seq(items))
@@ -249,7 +314,7 @@ impl<'de> serde::de::Visitor<'de> for NodeVisitor {
     fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Node, A::Error> {
         let mut entries = Vec::new();
         while let Some(key) = map.next_key::<Key>()? {
-            entries.push((key.0, map.next_value::<Spanned<Node>>()?));
+            entries.push((key.0, map.next_value::<serde_saphyr::Spanned<Node>>()?));
         }
         Ok(Node::Map(entries))
     }
@@ -260,7 +325,7 @@ struct Key(String);
 
 impl<'de> serde::Deserialize<'de> for Key {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let key: Spanned<String> = serde::Deserialize::deserialize(d)?;
+        let key: serde_saphyr::Spanned<String> = serde::Deserialize::deserialize(d)?;
         Ok(Key(key.value))
     }
 }
@@ -327,7 +392,7 @@ pub fn parse_template(text: &str, file: &str) -> Result<Template, Error> {
 
 /// A node of a template: its tag (`!Ref`) and its value.
 #[derive(Debug)]
-struct TNode(serde_saphyr::Tagged<Spanned<TInner>>);
+struct TNode(serde_saphyr::Tagged<serde_saphyr::Spanned<TInner>>);
 
 #[derive(Debug)]
 enum TInner {
