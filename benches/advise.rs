@@ -110,7 +110,7 @@ fn bench_advise(c: &mut Criterion) {
             .expect("the bench workload is advised");
         assert!(a.suggestions.len() >= 5, "{}", a.suggestions.len());
         group.bench_function(name, |b| {
-            b.iter(|| advice(black_box(&args), &ddbcost::commands::Run::default()).unwrap())
+            b.iter(|| advice(black_box(&args), &ddbcost::commands::Run::default()).unwrap());
         });
     }
     group.finish();

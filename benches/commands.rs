@@ -65,7 +65,7 @@ fn bench_in_process(c: &mut Criterion) {
         b.iter(|| {
             run(&[
                 "ddbcost", "compare", workload, "--format", "csv", "--output", out,
-            ])
+            ]);
         });
     });
     let rates: Vec<String> = (1..=100).map(|i| format!("{i}M/month")).collect();

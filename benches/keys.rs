@@ -34,6 +34,11 @@ fn lines(count: usize) -> Vec<String> {
     (0..count)
         .map(|i| {
             let u = (next() % 1_000_000) as f64 / 1_000_000.0;
+            #[allow(
+                clippy::cast_possible_truncation,
+                clippy::cast_sign_loss,
+                reason = "a Zipf-like draw in [1, 100000]"
+            )]
             let customer = 100_000f64.powf(u) as u64;
             let status = STATUSES[[0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4, 5][(next() % 12) as usize]];
             let note = "x".repeat(20 + (next() % 4000) as usize);

@@ -62,6 +62,7 @@ impl Error {
     }
 
     /// Standard output was closed by its reader: not the user's mistake, nothing to say.
+    #[must_use]
     pub fn closed_pipe() -> Self {
         Error {
             kind: ErrorKind::ClosedPipe,
@@ -71,6 +72,7 @@ impl Error {
 
     /// An I/O error while writing `what`: a closed pipe becomes `closed_pipe`, so every command
     /// ends the same quiet way when its reader stops early.
+    #[must_use]
     pub fn writing(what: &str, e: &std::io::Error) -> Self {
         if e.kind() == std::io::ErrorKind::BrokenPipe {
             Error::closed_pipe()

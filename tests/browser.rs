@@ -64,7 +64,7 @@ fn load(browser: &str, page: &Path, png: &Path, height: u32) -> Vec<String> {
 /// line: the viewport's width, each table's right edge, the page's scroll width, the
 /// smallest chart text in screen pixels (an SVG's font size × its scale on screen), the
 /// distinct bar colours of each chart, and the table headers.
-const PROBE: &str = r#"<script>
+const PROBE: &str = r"<script>
 (function () {
   const vw = document.documentElement.clientWidth;
   const tables = [...document.querySelectorAll('table')].map(t => Math.ceil(t.getBoundingClientRect().right));
@@ -79,7 +79,7 @@ const PROBE: &str = r#"<script>
   console.log('DDBCOST-LAYOUT ' + JSON.stringify({ vw, tables, scroll: document.documentElement.scrollWidth,
     min_font: fonts.length ? Math.min(...fonts) : null, fonts: fonts.length, fills, headers }));
 })();
-</script>"#;
+</script>";
 
 /// The page's layout as `PROBE` measures it, in a 1,200-pixel-wide window.
 fn layout(browser: &str, page: &Path, dir: &Path) -> serde_json::Value {
@@ -134,7 +134,7 @@ fn check_layout(name: &str, l: &serde_json::Value) -> usize {
             .count();
         assert!(components > 0, "{name}: {l}");
         assert_eq!(
-            l["fills"][0].as_u64().unwrap() as usize,
+            usize::try_from(l["fills"][0].as_u64().unwrap()).unwrap(),
             components,
             "{name}: two series of the chart share a colour: {l}"
         );
@@ -210,7 +210,11 @@ fn every_bundled_report_renders_without_console_errors() {
             reports.push((format!("{w}-compare"), vec!["compare".into(), file], 2600));
         }
     }
-    let args = |s: &[&str]| s.iter().map(|a| a.to_string()).collect::<Vec<_>>();
+    let args = |s: &[&str]| {
+        s.iter()
+            .map(std::string::ToString::to_string)
+            .collect::<Vec<_>>()
+    };
     reports.push((
         "cloudshop-forecast".into(),
         args(&["forecast", "workloads/cloudshop.yaml", "--months", "12"]),

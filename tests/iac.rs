@@ -33,10 +33,15 @@ fn table<'a>(i: &'a Imported, name: &str) -> &'a TableDef {
     })
 }
 
+#[allow(
+    clippy::unnecessary_wraps,
+    reason = "compared with optional dimensions"
+)]
 fn fixed(u: &str) -> Option<Dim> {
     Some(Dim::Fixed(u.into()))
 }
 
+#[allow(clippy::unnecessary_wraps, reason = "compared with optional dimensions")]
 fn auto(min: &str, max: &str, target: Option<&str>) -> Option<Dim> {
     Some(Dim::Auto {
         min: min.into(),
@@ -583,7 +588,7 @@ fn a_pull_request_adding_a_replica_is_priced_and_gated() {
             "--region".into(),
             "us-east-1".into(),
         ];
-        a.extend(extra.iter().map(|s| s.to_string()));
+        a.extend(extra.iter().map(std::string::ToString::to_string));
         a
     };
     let out = Case::new()

@@ -298,7 +298,7 @@ fn summaries_of_pieces_merge_to_the_whole() {
             .as_array()
             .unwrap()
             .iter()
-            .map(|v| v.to_string())
+            .map(std::string::ToString::to_string)
             .collect();
         values.sort();
         d["attributes"][0]["values"] = Value::Null;

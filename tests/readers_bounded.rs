@@ -540,7 +540,8 @@ fn shards_past_the_files_cost_nothing_and_cannot_overflow() {
         let name = format!("part-{f}.json");
         let items: String = (0..*count)
             .map(|i| format!("{{\"Item\":{{\"pk\":{{\"S\":\"k{f}{i}\"}}}}}}\n"))
-            .collect();
+            .collect::<Vec<_>>()
+            .concat();
         std::fs::write(export.join("data").join(&name), items).unwrap();
         manifest.push_str(&format!(
             "{{\"itemCount\":{count},\"dataFileS3Key\":\"AWSDynamoDB/x/data/{name}\"}}\n"
@@ -626,7 +627,8 @@ fn tf_modules_that_fan_out_stop_at_a_call_budget() {
         std::fs::create_dir_all(&d).unwrap();
         let calls: String = (0..10)
             .map(|i| format!("module \"m{i}\" {{\n  source = \"../l{}\"\n}}\n", level + 1))
-            .collect();
+            .collect::<Vec<_>>()
+            .concat();
         std::fs::write(d.join("main.tf"), calls).unwrap();
     }
     std::fs::create_dir_all(dir.path().join("l7")).unwrap();

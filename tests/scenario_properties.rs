@@ -144,15 +144,15 @@ fn apply(m: &mut Model, op: &Op) -> Option<(String, String)> {
             Some((name(i).into(), "null".into()))
         }
         other => {
-            let i = match other {
-                Op::Pitr(i, _)
-                | Op::AddGsi(i, _)
-                | Op::RemoveGsi(i)
-                | Op::Rate(i, _)
-                | Op::Class(i, _)
-                | Op::AddConsumer(i)
-                | Op::RemoveConsumer(i) => i,
-                _ => unreachable!(),
+            let (Op::Pitr(i, _)
+            | Op::AddGsi(i, _)
+            | Op::RemoveGsi(i)
+            | Op::Rate(i, _)
+            | Op::Class(i, _)
+            | Op::AddConsumer(i)
+            | Op::RemoveConsumer(i)) = other
+            else {
+                unreachable!()
             };
             let t = m.get_mut(name(i))?;
             let fragment = match other {
@@ -171,7 +171,7 @@ fn apply(m: &mut Model, op: &Op) -> Option<(String, String)> {
                     "{ indexes: { g: null } }".into()
                 }
                 Op::Rate(_, r) => {
-                    t.rate = r.clone();
+                    t.rate.clone_from(r);
                     format!("{{ patterns: {{ w: {{ rate: {r} }} }} }}")
                 }
                 Op::Class(_, ia) => {
@@ -249,7 +249,7 @@ fn scenarios(base: &Model, steps: &[Vec<Op>], alternatives: &[Vec<Op>]) -> Vec<S
     let mut current = base.clone();
     for (i, ops) in steps.iter().enumerate() {
         let s = scenario(format!("step-{i}"), true, &current, ops);
-        current = s.model.clone();
+        current.clone_from(&s.model);
         out.push(s);
     }
     for (i, ops) in alternatives.iter().enumerate() {

@@ -27,7 +27,7 @@ fn summary(args: &[&str]) -> SummaryDoc {
 
 /// Three export lines:
 /// 1. pk "ORDER#1" (2 + 7) + total N 129.90 (5 + 4: 1|29|.90 → 3 pairs + 1) = 18 B
-/// 2. pk "ORDER#2" (9) + tags SS ["a","bc"] (4 + 3) = 16 B
+/// 2. pk "ORDER#2" (9) + tags SS `["a","bc"]` (4 + 3) = 16 B
 /// 3. pk "ORDER#3" (9) + blob B "YWJj" (4 + 3) + lines L [M {sku: S "X"}]:
 ///    map = 3 + (3 + 1 + 1) = 8, list = 3 + (8 + 1) = 12 → "lines" (5) + 12 = 17 → 33 B
 const EXPORT: &str = r#"{"Item":{"pk":{"S":"ORDER#1"},"total":{"N":"129.90"}}}

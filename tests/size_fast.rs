@@ -68,7 +68,7 @@ fn number() -> impl Strategy<Value = String> {
         "[0-9]{38}",
         Just(" 12 ".to_string()),
         Just("1.2.3".to_string()),
-        Just("".to_string()),
+        Just(String::new()),
     ]
 }
 

@@ -37,7 +37,7 @@ impl Rng {
         lo + self.next() % (hi - lo + 1)
     }
     pub fn pick<'a, T>(&mut self, from: &'a [T]) -> &'a T {
-        &from[(self.next() % from.len() as u64) as usize]
+        &from[usize::try_from(self.next() % from.len() as u64).unwrap_or(0)]
     }
     pub fn chance(&mut self, percent: u64) -> bool {
         self.next() % 100 < percent
@@ -68,7 +68,7 @@ pub fn lines(kind: Kind, count: u64) -> Vec<String> {
 }
 
 fn simple(rng: &mut Rng, i: u64, out: &mut String) {
-    let note = "x".repeat(rng.range(20, 4000) as usize);
+    let note = "x".repeat(usize::try_from(rng.range(20, 4000)).unwrap_or(20));
     let status = *rng.pick(&["PAID", "SHIPPED", "PENDING"]);
     let _ = write!(
         out,

@@ -195,14 +195,14 @@ fn render(answers: &Answers, file: &str) -> Result<String, Error> {
     }
     let mut names: Vec<&str> = indexes.iter().map(|i| i.name.as_str()).collect();
     names.sort_unstable();
-    if let Some(w) = names.windows(2).find(|w| w[0] == w[1]) {
-        return Err(Error::usage(format!("two indexes are named `{}`", w[0]))
+    if let Some([twice, _]) = names.windows(2).find(|w| w[0] == w[1]) {
+        return Err(Error::usage(format!("two indexes are named `{twice}`"))
             .help("Consider a different name for one of them."));
     }
     let mut env = minijinja::Environment::new();
     env.add_filter("q", yaml_scalar);
     env.add_template("init", include_str!("init.yaml.jinja"))
-        .map_err(template_error)?;
+        .map_err(|e| template_error(&e))?;
     let context = minijinja::context! {
         file => file,
         table => &answers.table,
@@ -216,12 +216,12 @@ fn render(answers: &Answers, file: &str) -> Result<String, Error> {
     let mut text = env
         .get_template("init")
         .and_then(|t| t.render(context))
-        .map_err(template_error)?;
+        .map_err(|e| template_error(&e))?;
     text.push('\n');
     Ok(text)
 }
 
-fn template_error(e: minijinja::Error) -> Error {
+fn template_error(e: &minijinja::Error) -> Error {
     Error::input(format!("cannot write the starter workload: {e}"))
 }
 

@@ -85,7 +85,7 @@ pub(crate) fn document(
             "Consider the notes above: what they left out may be the tables."
         }));
     }
-    let first = inputs.first().map(String::as_str).unwrap_or("import");
+    let first = inputs.first().map_or("import", String::as_str);
     let stem = Path::new(first.trim_end_matches('/'))
         .file_stem()
         .map_or_else(|| first.to_string(), |s| s.to_string_lossy().into_owned());
@@ -149,8 +149,7 @@ pub(crate) fn document(
             Some(serde_json::Value::String(s)) => s == load::PLACEHOLDER,
             // A table keeps its origin.
             Some(serde_json::Value::Object(_)) => keys.last() != Some(&"patterns"),
-            Some(_) => false,
-            None => false,
+            Some(_) | None => false,
         }
     };
     let comments: Vec<(String, String)> = comments

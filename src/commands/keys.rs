@@ -60,7 +60,7 @@ pub(super) fn run(args: &KeysArgs, run: &Run) -> Result<(), Error> {
     };
     if args.format != KeysFormat::Json {
         for e in &summary.examples {
-            run.diagnostics.say("warning", &e.to_string());
+            run.diagnostics.say("warning", &e.clone());
         }
     }
     // No value counted (a `--key` that no item has, a log of another table): there is no
@@ -306,7 +306,7 @@ fn peaks(
                 .parse()
                 .map_err(|_| usage(format!("`{}` is not a number", value.trim())))?;
             if value.is_sign_negative() {
-                return Err(usage(format!("{} is negative", value)));
+                return Err(usage(format!("{value} is negative")));
             }
             match name.trim() {
                 "reads" => reads = Some(value),

@@ -168,7 +168,7 @@ impl<'r> Pricing<'r> {
             }
             other => other?,
         };
-        self.around(primary, workload, file, &from_dirs)
+        Self::around(primary, workload, file, &from_dirs)
     }
 
     /// `primary` and the tables of the other regions the workload's tables live in or replicate
@@ -183,11 +183,10 @@ impl<'r> Pricing<'r> {
         file: &str,
     ) -> Result<PriceBook, Error> {
         let from_dirs = self.tables_in_dirs(workload)?;
-        self.around(primary, workload, file, &from_dirs)
+        Self::around(primary, workload, file, &from_dirs)
     }
 
     fn around(
-        &self,
         primary: PriceTable,
         workload: &Workload,
         file: &str,

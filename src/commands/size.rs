@@ -84,7 +84,7 @@ pub(super) fn run(args: &SizeArgs, run: &Run) -> Result<(), Error> {
             };
             let summary = scan::each_item(&files, &options, &mut row)?;
             for e in &summary.examples {
-                run.diagnostics.say("warning", &e.to_string());
+                run.diagnostics.say("warning", &e.clone());
             }
             Ok(())
         });
@@ -112,7 +112,7 @@ pub(super) fn run(args: &SizeArgs, run: &Run) -> Result<(), Error> {
             run,
         )?;
         for e in &summary.examples {
-            run.diagnostics.say("warning", &e.to_string());
+            run.diagnostics.say("warning", &e.clone());
         }
         return output::emit(
             args.output.as_deref(),
@@ -121,7 +121,7 @@ pub(super) fn run(args: &SizeArgs, run: &Run) -> Result<(), Error> {
     }
     if args.format != ListFormat::Json {
         for e in &summary.examples {
-            run.diagnostics.say("warning", &e.to_string());
+            run.diagnostics.say("warning", &e.clone());
         }
     }
     output::emit(

@@ -187,7 +187,7 @@ pub(super) fn run(args: &SweepArgs, run: &Run) -> Result<(), Error> {
             header.push(&total_label);
             header.push("Δ vs baseline");
             let mut b = tabled::builder::Builder::default();
-            b.push_record(header.iter().map(|h| h.to_string()));
+            b.push_record(header.iter().map(std::string::ToString::to_string));
             for r in rows {
                 b.push_record(r);
             }
@@ -215,7 +215,7 @@ pub(super) fn run(args: &SweepArgs, run: &Run) -> Result<(), Error> {
                 let mut row: Vec<String> = values(d).into_iter().map(str::to_string).collect();
                 match &d.total {
                     Ok(t) => {
-                        row.extend([t.normalize().to_string(), currency.clone(), String::new()])
+                        row.extend([t.normalize().to_string(), currency.clone(), String::new()]);
                     }
                     Err(why) => row.extend([String::new(), currency.clone(), why.clone()]),
                 }
@@ -295,7 +295,7 @@ fn price_all(
     jobs: usize,
 ) -> Result<Vec<Design>, Error> {
     let jobs = if jobs == 0 {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
+        std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
     } else {
         jobs
     };

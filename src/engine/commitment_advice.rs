@@ -338,7 +338,7 @@ pub fn advise_commitments(
             }
             match best_reservations(&p, &base, &capacity, term) {
                 Ok(r) if r.is_empty() => {
-                    notes.push(format!("{name}: no block of 100 units lowers the total"))
+                    notes.push(format!("{name}: no block of 100 units lowers the total"));
                 }
                 Ok(r) => {
                     if term == ReservedTerm::OneYear {

@@ -136,6 +136,10 @@ impl<'a> Pricer<'a> {
     }
 
     /// A line at an explicit unit price (free-by-rule lines, credits).
+    #[allow(
+        clippy::unused_self,
+        reason = "priced through the pricer like every other line, whatever it looks up"
+    )]
     pub fn line_at(
         &self,
         spec: LineSpec<'_>,

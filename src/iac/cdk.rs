@@ -105,7 +105,7 @@ struct Walk<'a> {
     stacks: usize,
 }
 
-impl<'a> Walk<'a> {
+impl Walk<'_> {
     fn follow(
         &mut self,
         name: &str,

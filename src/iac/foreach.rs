@@ -27,6 +27,7 @@ pub type Refusal = (String, String);
 
 /// `map` (a template's `Resources`) with every `Fn::ForEach::…` key replaced by its copies;
 /// the loops that cannot be expanded are left out, each with why.
+#[must_use]
 pub fn expand(
     map: &Map<String, Value>,
     parameters: &HashMap<String, Value>,

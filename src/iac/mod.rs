@@ -338,10 +338,10 @@ fn settle_names(out: &mut Imported) {
                 .take(255)
                 .collect();
             // The input's own id is a label (as a Terraform address is), kept even if short.
-            let replacement = if !cleaned.is_empty() {
-                cleaned
-            } else {
+            let replacement = if cleaned.is_empty() {
                 format!("table-{}", i.saturating_add(1))
+            } else {
+                cleaned
             };
             message.push_str(&format!("; named `{replacement}` here"));
             t.name = replacement;

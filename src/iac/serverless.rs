@@ -66,7 +66,9 @@ struct Resolver<'a> {
 }
 
 fn unresolved(why: String) -> Value {
-    serde_json::json!({ "ddbcost::Unresolved": why })
+    let mut marker = serde_json::Map::new();
+    marker.insert("ddbcost::Unresolved".to_string(), Value::String(why));
+    Value::Object(marker)
 }
 
 fn is_unresolved(v: &Value) -> bool {
@@ -129,9 +131,8 @@ impl Resolver<'_> {
             if i > 0 && !source.is_empty() && !source.contains([':', '(']) {
                 return Ok(source.to_string());
             }
-            match self.source(source)? {
-                Some(v) => return Ok(v),
-                None => continue,
+            if let Some(v) = self.source(source)? {
+                return Ok(v);
             }
         }
         let only = sources.len() == 1;

@@ -304,6 +304,6 @@ mod tests {
         let empty = spread(&KeyCounter::new());
         assert_eq!(empty.distinct, 0);
         assert!(empty.busiest.is_empty());
-        assert!(empty.curve.iter().all(|c| c.is_zero()));
+        assert!(empty.curve.iter().all(rust_decimal::Decimal::is_zero));
     }
 }

@@ -36,11 +36,9 @@ impl Cx<'_> {
             }
             return Ok(CapacityMode::OnDemand);
         }
-        let (read, write) = match units.dimensions(self, c.auto_scaling.as_ref(), path)? {
-            (Some(read), Some(write)) => (read, write),
-            _ => {
-                return Err(self.err(path, position(&c.mode), "a provisioned table needs both `rcu` and `wcu`, or `auto_scaling` for the dimension not fixed", "Consider `rcu: 100` and `wcu: 50` (units per second), or `auto_scaling: { target: 70% }` (both dimensions, or the one without fixed units)."));
-            }
+        let (Some(read), Some(write)) = units.dimensions(self, c.auto_scaling.as_ref(), path)?
+        else {
+            return Err(self.err(path, position(&c.mode), "a provisioned table needs both `rcu` and `wcu`, or `auto_scaling` for the dimension not fixed", "Consider `rcu: 100` and `wcu: 50` (units per second), or `auto_scaling: { target: 70% }` (both dimensions, or the one without fixed units)."));
         };
         let reserved = match &c.reserved {
             None => None,

@@ -161,14 +161,13 @@ impl Cx<'_> {
                 }
                 parsed
             }
-            (None, true, Operation::TransactGet) => Consistency::Strong,
+            (None, true, Operation::TransactGet) | (None, false, _) => Consistency::Strong,
             (None, true, _) if index.is_some_and(|i| i.kind == IndexKind::Global) => {
                 Consistency::Eventual
             }
             (None, true, _) => {
                 return Err(self.err(&path, position(&p.op), format!("read pattern `{name}` does not say its consistency"), "Consider `consistency: eventual` (half price, DynamoDB's default) or `consistency: strong`."));
             }
-            (None, false, _) => Consistency::Strong,
         };
 
         let mut index_effects = Vec::new();

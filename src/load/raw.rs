@@ -17,6 +17,7 @@ pub struct Quantity(pub Spanned<String>);
 
 impl Quantity {
     /// `value`, at the positions of another node.
+    #[must_use]
     pub fn at(value: String, referenced: Location, defined: Location) -> Self {
         Quantity(Spanned::at(value, referenced, defined))
     }
@@ -811,6 +812,7 @@ pub struct RawPatterns {
 }
 
 impl RawPatterns {
+    #[must_use]
     pub fn iter(&self) -> indexmap::map::Iter<'_, String, RawPattern> {
         self.by_name.iter()
     }

@@ -341,7 +341,7 @@ fn sku_of(
                 continue;
             };
             let price = decimal(price, file, &product.sku)?;
-            t.currency = currency.clone();
+            t.currency.clone_from(currency);
             if d.unit.eq_ignore_ascii_case("Quantity") {
                 t.upfront = Some(price);
             } else {

@@ -83,9 +83,12 @@ fn patch_yaml(patch: &Value) -> String {
 }
 
 fn indent(text: &str, by: &str) -> String {
-    text.lines()
-        .map(|l| format!("{by}{l}\n"))
-        .collect::<String>()
+    text.lines().fold(String::new(), |mut out, l| {
+        out.push_str(by);
+        out.push_str(l);
+        out.push('\n');
+        out
+    })
 }
 
 /// The terminal report.

@@ -252,6 +252,11 @@ pub fn stacked(
             .disable_x_mesh()
             .x_labels(n.min(12))
             .x_label_formatter(&|x| {
+                #[allow(
+                    clippy::cast_possible_truncation,
+                    clippy::cast_sign_loss,
+                    reason = "x runs over the month positions 0..n the chart draws"
+                )]
                 let i = x.floor() as usize;
                 if i.is_multiple_of(step) {
                     periods.get(i).cloned().unwrap_or_default()

@@ -330,7 +330,11 @@ pub fn document(c: &Comparison) -> CompareDoc {
                     .iter()
                     .map(|v| v.map(|v| v.normalize()))
                     .collect(),
-                deltas: r.deltas.iter().map(|d| d.normalize()).collect(),
+                deltas: r
+                    .deltas
+                    .iter()
+                    .map(rust_decimal::Decimal::normalize)
+                    .collect(),
             })
             .collect(),
         waterfall: c.waterfall().map(|w| WaterfallDoc {

@@ -28,12 +28,10 @@ fn signed(d: Decimal, currency: &str) -> String {
 }
 
 fn class(d: Decimal) -> &'static str {
-    if d < Decimal::ZERO {
-        "down"
-    } else if d > Decimal::ZERO {
-        "up"
-    } else {
-        ""
+    match d.cmp(&Decimal::ZERO) {
+        std::cmp::Ordering::Less => "down",
+        std::cmp::Ordering::Greater => "up",
+        std::cmp::Ordering::Equal => "",
     }
 }
 

@@ -233,7 +233,7 @@ const CLOSING: &str = "Shares are exact ratios of counts, shown rounded to 0.01 
 
 fn grid(header: &[&str], rows: &[Vec<String>], layout: Layout) -> String {
     let mut b = Builder::default();
-    b.push_record(header.iter().map(|h| h.to_string()));
+    b.push_record(header.iter().map(std::string::ToString::to_string));
     for r in rows {
         b.push_record(r.clone());
     }

@@ -71,8 +71,12 @@ pub fn footer(e: &Estimate) -> String {
         .into_iter()
         .chain(super::savings_plan_statement(e))
         .chain(super::partitions_statement(e))
-        .map(|f| format!(" {}.", cell(&f)))
-        .collect::<String>();
+        .fold(String::new(), |mut out, f| {
+            out.push(' ');
+            out.push_str(&cell(&f));
+            out.push('.');
+            out
+        });
     format!(
         "_Prices: {} ({}, {}), effective {}. {}-hour month, GB = {}, free tier {}.{fx} {}._\n",
         cell(&p.id),

@@ -20,8 +20,7 @@ const MAX_DEPTH: u32 = 32;
 pub fn size_dynamodb(json: &[u8], wanted: &[String], capture: bool) -> Option<ItemSize> {
     // One pass for the whole line: UTF-8 and no raw control characters (only allowed as
     // whitespace between tokens, which export lines do not hold).
-    if json.iter().fold(false, |c, b| c | (*b < 0x20)) || simdutf8::basic::from_utf8(json).is_err()
-    {
+    if json.iter().any(|b| *b < 0x20) || simdutf8::basic::from_utf8(json).is_err() {
         return None;
     }
     let mut s = Scanner {

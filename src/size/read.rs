@@ -334,7 +334,7 @@ where
         }
     }
     let jobs = if options.jobs == 0 {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
+        std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
     } else {
         options.jobs
     };

@@ -97,6 +97,7 @@ const BASE64: [bool; 256] = {
     let mut table = [false; 256];
     let mut c = 0;
     while c < 256 {
+        #[allow(clippy::cast_possible_truncation, reason = "c < 256")]
         let b = c as u8;
         table[c] = b.is_ascii_alphanumeric() || b == b'+' || b == b'/';
         c += 1;

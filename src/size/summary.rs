@@ -24,7 +24,12 @@ pub struct Histogram {
 impl Default for Histogram {
     fn default() -> Self {
         Histogram {
-            counts: vec![0; (MAX_ITEM_BYTES as usize).saturating_add(1)],
+            counts: vec![
+                0;
+                usize::try_from(MAX_ITEM_BYTES)
+                    .unwrap_or(usize::MAX)
+                    .saturating_add(1)
+            ],
         }
     }
 }
@@ -439,7 +444,7 @@ mod tests {
         // Just above 1 KB: 1,025 (1 B over) and 4,100 (4 over 4 KB = 4 × 1 KB); 5,000 is 904 B
         // over 4 KB. Just above 4 KB: 4,100.
         assert_eq!((s.just_above_1kb, s.just_above_4kb), (2, 1));
-        assert_eq!(s.mean(), Some(Decimal::new(255625, 2)));
+        assert_eq!(s.mean(), Some(Decimal::new(255_625, 2)));
     }
 
     #[test]
@@ -451,9 +456,9 @@ mod tests {
         for (i, s) in sizes.iter().enumerate() {
             whole.sizes.add(*s);
             if i % 2 == 0 {
-                a.sizes.add(*s)
+                a.sizes.add(*s);
             } else {
-                b.sizes.add(*s)
+                b.sizes.add(*s);
             }
         }
         a.merge(&b).expect("small counts");
