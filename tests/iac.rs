@@ -41,7 +41,10 @@ fn fixed(u: &str) -> Option<Dim> {
     Some(Dim::Fixed(u.into()))
 }
 
-#[allow(clippy::unnecessary_wraps, reason = "compared with optional dimensions")]
+#[allow(
+    clippy::unnecessary_wraps,
+    reason = "compared with optional dimensions"
+)]
 fn auto(min: &str, max: &str, target: Option<&str>) -> Option<Dim> {
     Some(Dim::Auto {
         min: min.into(),

@@ -59,106 +59,24 @@ pub fn estimate(
     settings: &Settings,
 ) -> Result<Estimate, EngineError> {
     let pricer = line::Pricer::new(prices, settings);
-    // Roughly 16 lines per table with every feature on; avoids regrowing a vector of lines.
-    let mut lines = Vec::with_capacity(workload.tables.len().saturating_mul(16).saturating_add(4));
-    let mut warnings = Vec::new();
-    // Provisioned plans per table, for reservations pooled per region.
-    let mut all_plans: Vec<(
-        std::sync::Arc<str>,
-        crate::model::TableClass,
-        capacity::TablePlans,
-    )> = Vec::new();
-    // Hourly shapes of throughput lines, for a savings plan's hour-by-hour cover.
-    let mut shapes: savings_plan::Shapes = Vec::new();
-    let mut table_partitions = Vec::with_capacity(workload.tables.len());
+    let mut acc = Lines {
+        // Roughly 16 lines per table with every feature on; avoids regrowing a vector.
+        lines: Vec::with_capacity(workload.tables.len().saturating_mul(16).saturating_add(4)),
+        warnings: Vec::new(),
+        plans: Vec::new(),
+        shapes: Vec::new(),
+        partitions: Vec::with_capacity(workload.tables.len()),
+    };
     for table in &workload.tables {
-        let usage = usage::table_usage(table, settings)?;
-        // With a TTL retention and no stated count, the items stored are the inserts of one
-        // retention period (steady state).
-        let retained = retained_items(table, &usage, settings)?;
-        let sized = retained.map(|items| crate::model::Table {
-            items: Some(items),
-            ..table.clone()
-        });
-        let sizes = sizes::TableSizes::of(sized.as_ref().unwrap_or(table), settings)?;
-        let plans = capacity::table_plans(table, &usage, settings.month_hours)?;
-        let parts = partitions::table_partitions(table, &usage, &sizes, plans.as_ref(), settings)?;
-        if workload.savings_plan.is_some() {
-            savings_plan::table_shapes(
-                table,
-                &usage,
-                plans.as_ref(),
-                settings.month_hours,
-                &mut shapes,
-            )?;
-        }
-        throughput::lines(
-            &pricer,
-            table,
-            &usage,
-            plans.as_ref(),
-            &parts,
-            &mut lines,
-            &mut warnings,
-        )?;
-        partitions::key_warnings(table, &usage, &parts, settings, &mut warnings)?;
-        table_partitions.push(parts);
-        let storage_lines = storage::lines(&pricer, table, &sizes)?;
-        lines.extend(storage_lines.into_iter().map(|mut l| {
-            if let (Some(items), Some(ttl)) = (retained, table.ttl)
-                && l.component == Component::Storage
-            {
-                l.label = std::borrow::Cow::Owned(format!(
-                    "{} — {} items: {} inserts a month kept {} (TTL)",
-                    l.label,
-                    items.round_dp(0).normalize(),
-                    usage.inserts.round_dp(0).normalize(),
-                    ttl.describe()
-                ));
-            }
-            l
-        }));
-        lines.extend(streams::lines(&pricer, table, &usage)?);
-        lines.extend(replicas::lines(
-            &pricer,
-            table,
-            &usage,
-            &sizes,
-            plans.as_ref(),
-        )?);
-        if let Some(p) = plans
-            && !workload.reservations.is_empty()
-        {
-            all_plans.push((pricer.region_of(table), table.class, p));
-        }
+        table_lines(&pricer, workload, table, &mut acc)?;
     }
-    if !workload.reservations.is_empty() {
-        let pool: Vec<reservations::Pooled<'_>> = all_plans
-            .iter()
-            .map(|(region, class, plans)| reservations::Pooled {
-                region: std::sync::Arc::clone(region),
-                class: *class,
-                plans,
-            })
-            .collect();
-        lines.extend(reservations::lines(
-            &pricer,
-            &workload.reservations,
-            &pool,
-            &mut shapes,
-        )?);
-    }
-    if settings.free_tier {
-        lines.extend(free_tier::lines(&pricer, workload, &lines)?);
-    }
-    // The plan covers what is left after reservations and the free tier.
-    let mut plan_use = None;
-    if let Some(plan) = &workload.savings_plan {
-        let (plan_lines, used) =
-            savings_plan::lines(&pricer, plan, &lines, &shapes, &mut warnings)?;
-        lines.extend(plan_lines);
-        plan_use = Some(used);
-    }
+    let plan_use = account_lines(&pricer, workload, &mut acc)?;
+    let Lines {
+        lines,
+        mut warnings,
+        partitions: table_partitions,
+        ..
+    } = acc;
     let mut total = rust_decimal::Decimal::ZERO;
     let mut excluded = Vec::new();
     for item in &lines {
@@ -193,6 +111,124 @@ pub fn estimate(
         savings_plan: plan_use,
         partitions: table_partitions,
     })
+}
+
+/// What pricing the tables gathers for the account-wide lines after them.
+struct Lines {
+    lines: Vec<LineItem>,
+    warnings: Vec<String>,
+    /// Provisioned plans per table, for reservations pooled per region.
+    plans: Vec<(
+        std::sync::Arc<str>,
+        crate::model::TableClass,
+        capacity::TablePlans,
+    )>,
+    /// Hourly shapes of throughput lines, for a savings plan's hour-by-hour cover.
+    shapes: savings_plan::Shapes,
+    partitions: Vec<partitions::TablePartitions>,
+}
+
+/// One table's lines, in the bill's order: throughput, storage, streams, replicas.
+fn table_lines(
+    pricer: &line::Pricer<'_>,
+    workload: &Workload,
+    table: &crate::model::Table,
+    acc: &mut Lines,
+) -> Result<(), EngineError> {
+    let settings = pricer.settings;
+    let usage = usage::table_usage(table, settings)?;
+    // With a TTL retention and no stated count, the items stored are the inserts of one
+    // retention period (steady state).
+    let retained = retained_items(table, &usage, settings)?;
+    let sized = retained.map(|items| crate::model::Table {
+        items: Some(items),
+        ..table.clone()
+    });
+    let sizes = sizes::TableSizes::of(sized.as_ref().unwrap_or(table), settings)?;
+    let plans = capacity::table_plans(table, &usage, settings.month_hours)?;
+    let parts = partitions::table_partitions(table, &usage, &sizes, plans.as_ref(), settings)?;
+    if workload.savings_plan.is_some() {
+        savings_plan::table_shapes(
+            table,
+            &usage,
+            plans.as_ref(),
+            settings.month_hours,
+            &mut acc.shapes,
+        )?;
+    }
+    throughput::lines(
+        pricer,
+        table,
+        &usage,
+        plans.as_ref(),
+        &parts,
+        &mut acc.lines,
+        &mut acc.warnings,
+    )?;
+    partitions::key_warnings(table, &usage, &parts, settings, &mut acc.warnings)?;
+    acc.partitions.push(parts);
+    let storage_lines = storage::lines(pricer, table, &sizes)?;
+    acc.lines.extend(storage_lines.into_iter().map(|mut l| {
+        if let (Some(items), Some(ttl)) = (retained, table.ttl)
+            && l.component == Component::Storage
+        {
+            l.label = std::borrow::Cow::Owned(format!(
+                "{} — {} items: {} inserts a month kept {} (TTL)",
+                l.label,
+                items.round_dp(0).normalize(),
+                usage.inserts.round_dp(0).normalize(),
+                ttl.describe()
+            ));
+        }
+        l
+    }));
+    acc.lines.extend(streams::lines(pricer, table, &usage)?);
+    acc.lines.extend(replicas::lines(
+        pricer,
+        table,
+        &usage,
+        &sizes,
+        plans.as_ref(),
+    )?);
+    if let Some(p) = plans
+        && !workload.reservations.is_empty()
+    {
+        acc.plans.push((pricer.region_of(table), table.class, p));
+    }
+    Ok(())
+}
+
+/// The account's lines after the tables': reservations, the free tier, and the savings plan
+/// (which covers what is left after the other two). Returns how the plan was used.
+fn account_lines(
+    pricer: &line::Pricer<'_>,
+    workload: &Workload,
+    acc: &mut Lines,
+) -> Result<Option<SavingsPlanUse>, EngineError> {
+    if !workload.reservations.is_empty() {
+        let pool: Vec<reservations::Pooled<'_>> = acc
+            .plans
+            .iter()
+            .map(|(region, class, plans)| reservations::Pooled {
+                region: std::sync::Arc::clone(region),
+                class: *class,
+                plans,
+            })
+            .collect();
+        let reserved = reservations::lines(pricer, &workload.reservations, &pool, &mut acc.shapes)?;
+        acc.lines.extend(reserved);
+    }
+    if pricer.settings.free_tier {
+        let free = free_tier::lines(pricer, workload, &acc.lines)?;
+        acc.lines.extend(free);
+    }
+    let Some(plan) = &workload.savings_plan else {
+        return Ok(None);
+    };
+    let (plan_lines, used) =
+        savings_plan::lines(pricer, plan, &acc.lines, &acc.shapes, &mut acc.warnings)?;
+    acc.lines.extend(plan_lines);
+    Ok(Some(used))
 }
 
 /// Items a table holds when TTL removes them after `ttl` and the workload states no count:

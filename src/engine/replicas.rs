@@ -18,6 +18,8 @@ use super::sizes::TableSizes;
 use super::usage::{Metric, TableUsage, Weights};
 use crate::model::{CapacityMode, PriceKey, Table};
 
+/// Every line each replica region of `table` bills: its writes (on demand, or provisioned
+/// capacity), its storage, and the transfer of the replicated data.
 pub fn lines(
     pricer: &Pricer<'_>,
     table: &Table,
@@ -25,133 +27,185 @@ pub fn lines(
     sizes: &TableSizes,
     plans: Option<&TablePlans>,
 ) -> Result<Vec<LineItem>, EngineError> {
-    let t = &Arc::<str>::from(table.name.as_str());
+    let t = Arc::<str>::from(table.name.as_str());
     let mut out = Vec::new();
     for region_name in &table.replicas {
-        let region = &Arc::<str>::from(region_name.as_str());
-        let prefix = cat!(t, "/replica/", region);
-        let spec = |suffix: &str, component, label: String, unit, basis| LineSpec {
-            key: cat!(prefix, "/", suffix),
-            table: t,
-            component,
-            label: Cow::Owned(label),
+        let region = Arc::<str>::from(region_name.as_str());
+        let replica = Replica {
+            pricer,
+            table,
+            usage,
+            prefix: cat!(t, "/replica/", region),
+            t: t.clone(),
             region,
-            unit,
-            basis,
         };
         match table.capacity {
-            CapacityMode::OnDemand => {
-                let (units, basis) = match table.observed.write_units {
-                    Some(observed) => (observed, Basis::Observed),
-                    None => (
-                        checked::add(
-                            usage.total(Metric::PlainWriteUnits),
-                            usage.ttl_delete_units,
-                            t,
-                        )?,
-                        Basis::Derived,
-                    ),
-                };
-                out.push(pricer.line(
-                    spec(
-                        "writes",
-                        Component::ReplicatedWrites,
-                        cat!("Replicated write request units in ", region),
-                        "M rWRU",
-                        basis,
-                    ),
-                    &PriceKey::ReplicatedWritePerMillion(table.class),
-                    Some(millions(units)),
-                    usage.weights(Metric::PlainWriteUnits),
-                )?);
-                for (pos, index) in table.indexes.iter().enumerate() {
-                    let kind = index.kind.short();
-                    out.push(pricer.line(
-                        spec(
-                            &cat!(kind, "/", index.name, "/writes"),
-                            Component::ReplicaIndexWrites,
-                            cat!(
-                                index.kind.upper(),
-                                " `",
-                                index.name,
-                                "` write request units in ",
-                                region
-                            ),
-                            "M WRU",
-                            Basis::Derived,
-                        ),
-                        &PriceKey::WritePerMillion(table.class),
-                        Some(millions(usage.total(Metric::IndexWrites(pos)))),
-                        usage.weights(Metric::IndexWrites(pos)),
-                    )?);
-                }
-            }
-            CapacityMode::Provisioned(_) => {
-                // A provisioned replica carries the table's write capacity as rWCU (reserved
-                // capacity does not cover replicated writes) and, by default, the same read
-                // capacity; its GSIs carry their write capacity.
-                let Some(plans) = plans else { continue };
-                out.push(pricer.line(
-                    spec(
-                        "writes",
-                        Component::ReplicatedWrites,
-                        format!("Replicated WCU in {region} ({})", plans.write.description),
-                        "rWCU-hour",
-                        Basis::Derived,
-                    ),
-                    &PriceKey::ReplicatedWcuHour(table.class),
-                    Some(plans.write.unit_hours),
-                    usage.weights(Metric::PlainWriteUnits),
-                )?);
-                out.push(pricer.line(
-                    spec(
-                        "reads",
-                        Component::ReplicaReads,
-                        format!("Provisioned RCU in {region} ({})", plans.read.description),
-                        "RCU-hour",
-                        Basis::Derived,
-                    ),
-                    &PriceKey::RcuHour(table.class),
-                    Some(plans.read.unit_hours),
-                    Weights::NONE,
-                )?);
-                for (pos, _, write) in &plans.gsis {
-                    let index = &table.indexes[*pos];
-                    out.push(pricer.line(
-                        spec(
-                            &cat!("gsi/", index.name, "/writes"),
-                            Component::ReplicaIndexWrites,
-                            cat!("GSI `", index.name, "` provisioned WCU in ", region),
-                            "WCU-hour",
-                            Basis::Derived,
-                        ),
-                        &PriceKey::WcuHour(table.class),
-                        Some(write.unit_hours),
-                        usage.weights(Metric::IndexWrites(*pos)),
-                    )?);
-                }
-            }
+            CapacityMode::OnDemand => replica.on_demand_writes(&mut out)?,
+            CapacityMode::Provisioned(_) => match plans {
+                Some(plans) => replica.provisioned(plans, &mut out)?,
+                None => continue,
+            },
         }
+        out.push(replica.storage(sizes)?);
+        out.push(replica.transfer()?);
+    }
+    Ok(out)
+}
 
-        let gb = sizes.with_all_indexes(table)?;
-        out.push(pricer.line(
-            spec(
+/// One replica region of a table.
+struct Replica<'a> {
+    pricer: &'a Pricer<'a>,
+    table: &'a Table,
+    usage: &'a TableUsage,
+    /// `TABLE/replica/REGION`: the start of every key of its lines.
+    prefix: String,
+    t: Arc<str>,
+    region: Arc<str>,
+}
+
+impl Replica<'_> {
+    fn spec(
+        &self,
+        suffix: &str,
+        component: Component,
+        label: String,
+        unit: &'static str,
+        basis: Basis,
+    ) -> LineSpec<'_> {
+        LineSpec {
+            key: cat!(self.prefix, "/", suffix),
+            table: &self.t,
+            component,
+            label: Cow::Owned(label),
+            region: &self.region,
+            unit,
+            basis,
+        }
+    }
+
+    /// On demand: every write replicated (rWRU, without the transaction factor), and each
+    /// index's writes in the replica region.
+    fn on_demand_writes(&self, out: &mut Vec<LineItem>) -> Result<(), EngineError> {
+        let (table, usage, region) = (self.table, self.usage, &self.region);
+        let (units, basis) = match table.observed.write_units {
+            Some(observed) => (observed, Basis::Observed),
+            None => (
+                checked::add(
+                    usage.total(Metric::PlainWriteUnits),
+                    usage.ttl_delete_units,
+                    &self.t,
+                )?,
+                Basis::Derived,
+            ),
+        };
+        out.push(self.pricer.line(
+            self.spec(
+                "writes",
+                Component::ReplicatedWrites,
+                cat!("Replicated write request units in ", region),
+                "M rWRU",
+                basis,
+            ),
+            &PriceKey::ReplicatedWritePerMillion(table.class),
+            Some(millions(units)),
+            usage.weights(Metric::PlainWriteUnits),
+        )?);
+        for (pos, index) in table.indexes.iter().enumerate() {
+            let kind = index.kind.short();
+            out.push(self.pricer.line(
+                self.spec(
+                    &cat!(kind, "/", index.name, "/writes"),
+                    Component::ReplicaIndexWrites,
+                    cat!(
+                        index.kind.upper(),
+                        " `",
+                        index.name,
+                        "` write request units in ",
+                        region
+                    ),
+                    "M WRU",
+                    Basis::Derived,
+                ),
+                &PriceKey::WritePerMillion(table.class),
+                Some(millions(usage.total(Metric::IndexWrites(pos)))),
+                usage.weights(Metric::IndexWrites(pos)),
+            )?);
+        }
+        Ok(())
+    }
+
+    /// Provisioned: the table's write capacity as rWCU (reserved capacity does not cover
+    /// replicated writes) and, by default, the same read capacity; its GSIs carry their
+    /// write capacity.
+    fn provisioned(&self, plans: &TablePlans, out: &mut Vec<LineItem>) -> Result<(), EngineError> {
+        let (table, usage, region) = (self.table, self.usage, &self.region);
+        out.push(self.pricer.line(
+            self.spec(
+                "writes",
+                Component::ReplicatedWrites,
+                format!("Replicated WCU in {region} ({})", plans.write.description),
+                "rWCU-hour",
+                Basis::Derived,
+            ),
+            &PriceKey::ReplicatedWcuHour(table.class),
+            Some(plans.write.unit_hours),
+            usage.weights(Metric::PlainWriteUnits),
+        )?);
+        out.push(self.pricer.line(
+            self.spec(
+                "reads",
+                Component::ReplicaReads,
+                format!("Provisioned RCU in {region} ({})", plans.read.description),
+                "RCU-hour",
+                Basis::Derived,
+            ),
+            &PriceKey::RcuHour(table.class),
+            Some(plans.read.unit_hours),
+            Weights::NONE,
+        )?);
+        for (pos, _, write) in &plans.gsis {
+            let index = &table.indexes[*pos];
+            out.push(self.pricer.line(
+                self.spec(
+                    &cat!("gsi/", index.name, "/writes"),
+                    Component::ReplicaIndexWrites,
+                    cat!("GSI `", index.name, "` provisioned WCU in ", region),
+                    "WCU-hour",
+                    Basis::Derived,
+                ),
+                &PriceKey::WcuHour(table.class),
+                Some(write.unit_hours),
+                usage.weights(Metric::IndexWrites(*pos)),
+            )?);
+        }
+        Ok(())
+    }
+
+    /// The replica's copy of the table and all its indexes.
+    fn storage(&self, sizes: &TableSizes) -> Result<LineItem, EngineError> {
+        let gb = sizes.with_all_indexes(self.table)?;
+        self.pricer.line(
+            self.spec(
                 "storage",
                 Component::ReplicaStorage,
-                cat!("Replica storage in ", region, " (table + indexes)"),
+                cat!("Replica storage in ", self.region, " (table + indexes)"),
                 "GB-month",
                 Basis::Derived,
             ),
-            &PriceKey::StorageGbMonth(table.class),
+            &PriceKey::StorageGbMonth(self.table.class),
             gb,
             Weights::NONE,
-        )?);
+        )
+    }
 
-        // The bytes replicated are known from write patterns only: observed write units say
-        // nothing of item sizes, and provisioned capacity without patterns says nothing of
-        // what is written. Then the line depends on usage, like unknown storage.
+    /// The replicated bytes, at the source region's transfer price. They are known from
+    /// write patterns only: observed write units say nothing of item sizes, and provisioned
+    /// capacity without patterns says nothing of what is written. Then the line depends on
+    /// usage, like unknown storage.
+    fn transfer(&self) -> Result<LineItem, EngineError> {
+        let (pricer, table, usage, t) = (self.pricer, self.table, self.usage, &self.t);
         let has_write_patterns = table.patterns.iter().any(|p| !p.operation.is_read());
-        let provisioned = matches!(table.capacity, crate::model::CapacityMode::Provisioned(_));
+        let provisioned = matches!(table.capacity, CapacityMode::Provisioned(_));
         let transfer_known = table.observed.write_units.is_none()
             && (has_write_patterns || (!provisioned && table.ttl_deletes.is_none()));
         let transfer_gb = if transfer_known {
@@ -161,23 +215,23 @@ pub fn lines(
             None
         };
         let home = pricer.region_of(table);
-        let source = pricer.table_for(&home, &prefix)?;
-        let key = cat!(prefix, "/transfer");
+        let source = pricer.table_for(&home, &self.prefix)?;
+        let key = cat!(self.prefix, "/transfer");
         let (price_key, price) =
             source
-                .transfer_to(region)
+                .transfer_to(&self.region)
                 .ok_or_else(|| EngineError::MissingPrice {
                     price: PriceKey::InterRegionTransferGb(None).path().into_owned(),
                     table_id: source.id.clone(),
                     file: source.file.clone(),
                     needed_by: key.clone(),
                 })?;
-        out.push(pricer.line_at(
+        pricer.line_at(
             LineSpec {
                 key,
                 table: t,
                 component: Component::Transfer,
-                label: Cow::Owned(cat!("Replication transfer ", &home, " → ", region)),
+                label: Cow::Owned(cat!("Replication transfer ", &home, " → ", self.region)),
                 region: &home,
                 unit: "GB",
                 basis: Basis::Derived,
@@ -186,7 +240,6 @@ pub fn lines(
             price_key.path(),
             transfer_gb,
             usage.weights(Metric::BytesWritten),
-        )?);
+        )
     }
-    Ok(out)
 }

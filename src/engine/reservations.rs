@@ -122,55 +122,15 @@ pub fn lines(
             }
         }
         for (term, term_blocks) in terms {
-            let r = Reservation {
-                blocks: term_blocks,
+            out.extend(term_lines(
+                pricer,
+                &Group {
+                    base: &base,
+                    region: &region,
+                    kind,
+                },
                 term,
-                region: None,
-                kind,
-                start: None,
-            };
-            let r = &r;
-            let upfront_key = PriceKey::ReservedUpfront(kind, term);
-            let key = cat!(base, "/", crate::model::term_code(term), "/upfront");
-            let upfront = pricer.price(&region, &upfront_key, &key)?;
-            out.push(pricer.line_at(
-                LineSpec {
-                    key,
-                    table: &account,
-                    component: Component::ReservedUpfront,
-                    label: Cow::Owned(format!(
-                        "Reserved {upper} in {region}, {} × 100 units, {}: upfront amortized over {} months",
-                        r.blocks.normalize(),
-                        term.name(),
-                        term.months()
-                    )),
-                    region: &region,
-                    unit: "100 units",
-                    basis: Basis::Derived,
-                },
-                checked::div(upfront, Decimal::from(term.months()), "reservations")?,
-                upfront_key.path(),
-                Some(r.blocks),
-                Weights::NONE,
-            )?);
-            out.push(pricer.line(
-                LineSpec {
-                    key: cat!(base, "/", crate::model::term_code(term), "/hourly"),
-                    table: &account,
-                    component: Component::ReservedCapacity,
-                    label: Cow::Owned(format!(
-                        "Reserved {upper} in {region}, {}: hourly fee ({} × 100 units × {} h, used or not)",
-                        term.name(),
-                        r.blocks.normalize(),
-                        hours.normalize()
-                    )),
-                    region: &region,
-                    unit: "100-unit-hour",
-                    basis: Basis::Derived,
-                },
-                &PriceKey::ReservedHourly(kind, term),
-                Some(checked::mul(r.blocks, hours, "reservations")?),
-                Weights::NONE,
+                term_blocks,
             )?);
         }
         // The unit-hours the reservations cover are not billed at the normal price.
@@ -206,4 +166,73 @@ pub fn lines(
         )?);
     }
     Ok(out)
+}
+
+/// A region's reservations of one kind.
+struct Group<'a> {
+    /// `account/reserved/REGION/KIND`: the start of its lines' keys.
+    base: &'a str,
+    region: &'a Arc<str>,
+    kind: CapacityKind,
+}
+
+/// The two lines of the `blocks` reserved for `term` in a group: the upfront amortized over
+/// the term's months, and the hourly fee (used or not).
+fn term_lines(
+    pricer: &Pricer<'_>,
+    g: &Group<'_>,
+    term: crate::model::ReservedTerm,
+    blocks: Decimal,
+) -> Result<[LineItem; 2], EngineError> {
+    let (base, region, kind) = (g.base, g.region, g.kind);
+    let account: Arc<str> = Arc::from("(account)");
+    let upper = if kind == CapacityKind::Rcu {
+        "RCU"
+    } else {
+        "WCU"
+    };
+    let hours = pricer.settings.month_hours;
+    let upfront_key = PriceKey::ReservedUpfront(kind, term);
+    let key = cat!(base, "/", crate::model::term_code(term), "/upfront");
+    let upfront = pricer.price(region, &upfront_key, &key)?;
+    let amortized = pricer.line_at(
+        LineSpec {
+            key,
+            table: &account,
+            component: Component::ReservedUpfront,
+            label: Cow::Owned(format!(
+                "Reserved {upper} in {region}, {} × 100 units, {}: upfront amortized over {} months",
+                blocks.normalize(),
+                term.name(),
+                term.months()
+            )),
+            region,
+            unit: "100 units",
+            basis: Basis::Derived,
+        },
+        checked::div(upfront, Decimal::from(term.months()), "reservations")?,
+        upfront_key.path(),
+        Some(blocks),
+        Weights::NONE,
+    )?;
+    let fee = pricer.line(
+        LineSpec {
+            key: cat!(base, "/", crate::model::term_code(term), "/hourly"),
+            table: &account,
+            component: Component::ReservedCapacity,
+            label: Cow::Owned(format!(
+                "Reserved {upper} in {region}, {}: hourly fee ({} × 100 units × {} h, used or not)",
+                term.name(),
+                blocks.normalize(),
+                hours.normalize()
+            )),
+            region,
+            unit: "100-unit-hour",
+            basis: Basis::Derived,
+        },
+        &PriceKey::ReservedHourly(kind, term),
+        Some(checked::mul(blocks, hours, "reservations")?),
+        Weights::NONE,
+    )?;
+    Ok([amortized, fee])
 }

@@ -240,6 +240,58 @@ pub fn lines(
 ) -> Result<(Vec<LineItem>, SavingsPlanUse), EngineError> {
     let hours = pricer.settings.month_hours;
     let context = "commitments.savings_plan";
+    let Eligible {
+        mut pools,
+        sources,
+        unrated,
+        period,
+    } = eligible(pricer, plan, lines, shapes)?;
+    for (region, key) in unrated {
+        warnings.push(format!(
+            "the Database Savings Plan has no rate for `{key}` in {region}: that usage is billed at list price"
+        ));
+    }
+    // Highest discount first: the lowest fraction of list price.
+    pools.sort_by_key(|p| p.rate);
+    // Each hour of the period stands for hours ÷ period hours of the month: so does its share
+    // of the commitment.
+    let commitment = checked::mul(plan.per_hour, hours, context)?;
+    let per_period_hour = checked::div(commitment, Decimal::from(period), context)?;
+    let used = cover(&mut pools, per_period_hour, period, context)?;
+    // A profile's shares divide (by 24 or 168 hours, by the profile's sum): the cover is
+    // kept to 20 decimal places, far below any currency's minor unit.
+    for p in &mut pools {
+        p.covered = p.covered.round_dp(PLACES);
+    }
+    let mut use_ = SavingsPlanUse {
+        per_hour: plan.per_hour,
+        commitment,
+        used: used.round_dp(PLACES),
+        eligible: checked::sum(pools.iter().map(|p| p.eligible.max(Decimal::ZERO)), context)?,
+        covered: checked::sum(pools.iter().map(|p| p.covered), context)?,
+        sources,
+        covered_rates: Vec::new(),
+    };
+    let out = plan_lines(pricer, plan, &pools, &mut use_)?;
+    Ok((out, use_))
+}
+
+/// The usage a plan can cover, pooled by region and price (each pool's cost spread over the
+/// period's hours), the rate tables it was valued with, and the usage without a rate.
+struct Eligible {
+    pools: Vec<Pool>,
+    sources: Vec<String>,
+    unrated: Vec<(Arc<str>, String)>,
+    /// Hours in the period the pools are spread over: 168, 24 or 1.
+    period: usize,
+}
+
+fn eligible(
+    pricer: &Pricer<'_>,
+    plan: &SavingsPlan,
+    lines: &[LineItem],
+    shapes: &Shapes,
+) -> Result<Eligible, EngineError> {
     let eligible_keys: Vec<PriceKey> = PriceKey::all()
         .into_iter()
         .filter(PriceKey::savings_plan_eligible)
@@ -309,32 +361,24 @@ pub fn lines(
         spread(cost, shape, period, &mut pools[pos].hourly, &line.key)?;
         pools[pos].eligible = checked::add(pools[pos].eligible, cost, &line.key)?;
     }
-    for (region, key) in unrated {
-        warnings.push(format!(
-            "the Database Savings Plan has no rate for `{key}` in {region}: that usage is billed at list price"
-        ));
-    }
-    // Highest discount first: the lowest fraction of list price.
-    pools.sort_by_key(|p| p.rate);
-    // Each hour of the period stands for hours ÷ period hours of the month: so does its share
-    // of the commitment.
-    let commitment = checked::mul(plan.per_hour, hours, context)?;
-    let per_period_hour = checked::div(commitment, Decimal::from(period), context)?;
-    let used = cover(&mut pools, per_period_hour, period, context)?;
-    // A profile's shares divide (by 24 or 168 hours, by the profile's sum): the cover is
-    // kept to 20 decimal places, far below any currency's minor unit.
-    for p in &mut pools {
-        p.covered = p.covered.round_dp(PLACES);
-    }
-    let mut use_ = SavingsPlanUse {
-        per_hour: plan.per_hour,
-        commitment,
-        used: used.round_dp(PLACES),
-        eligible: checked::sum(pools.iter().map(|p| p.eligible.max(Decimal::ZERO)), context)?,
-        covered: checked::sum(pools.iter().map(|p| p.covered), context)?,
+    Ok(Eligible {
+        pools,
         sources,
-        covered_rates: Vec::new(),
-    };
+        unrated,
+        period,
+    })
+}
+
+/// The commitment's line and a credit line per pool the plan covers; records each credit's
+/// rate in `use_`.
+fn plan_lines(
+    pricer: &Pricer<'_>,
+    plan: &SavingsPlan,
+    pools: &[Pool],
+    use_: &mut SavingsPlanUse,
+) -> Result<Vec<LineItem>, EngineError> {
+    let hours = pricer.settings.month_hours;
+    let context = "commitments.savings_plan";
     let account: Arc<str> = Arc::from("(account)");
     let global: Arc<str> = Arc::from("global");
     let mut out = Vec::with_capacity(pools.len().saturating_add(1));
@@ -386,7 +430,7 @@ pub fn lines(
             Weights::NONE,
         )?);
     }
-    Ok((out, use_))
+    Ok(out)
 }
 
 /// Decimal places the plan's cover is kept to.

@@ -16,161 +16,254 @@ use super::line::{LineSpec, Pricer};
 use super::sizes::{TableSizes, stated_gb};
 use crate::model::{PriceKey, Table};
 
+/// Every storage and data-protection line of `table`, in the bill's order: table storage,
+/// each index's storage, PITR, backups, restores, exports, imports.
 pub fn lines(
     pricer: &Pricer<'_>,
     table: &Table,
     sizes: &TableSizes,
 ) -> Result<Vec<LineItem>, EngineError> {
-    let t = &Arc::<str>::from(table.name.as_str());
-    let home = pricer.region_of(table);
-    let region = &home;
-    let spec = |key: String, component, label: String, unit, basis| LineSpec {
-        key,
-        table: t,
-        component,
-        label: Cow::Owned(label),
-        region,
-        unit,
-        basis,
+    let cx = Cx {
+        pricer,
+        table,
+        sizes,
+        name: Arc::<str>::from(table.name.as_str()),
+        region: pricer.region_of(table),
     };
-    let mut out = Vec::new();
+    let mut out = vec![cx.table_storage()?];
+    for (pos, _) in table.indexes.iter().enumerate() {
+        out.push(cx.index_storage(pos)?);
+    }
+    for line in [
+        cx.pitr()?,
+        cx.backups()?,
+        cx.restores()?,
+        cx.exports()?,
+        cx.imports()?,
+    ] {
+        out.extend(line);
+    }
+    Ok(out)
+}
 
-    let observed_storage = table.observed.storage.is_some();
-    out.push(pricer.line(
-        spec(
-            cat!(t, "/storage"),
-            Component::Storage,
-            cat!("Table storage (", table.class.name(), ")"),
-            "GB-month",
-            if observed_storage {
-                Basis::Observed
-            } else {
-                Basis::Derived
-            },
-        ),
-        &PriceKey::StorageGbMonth(table.class),
-        sizes.table_gb,
-        Weights::NONE,
-    )?);
-    for (pos, index) in table.indexes.iter().enumerate() {
+/// What every storage line of one table is priced with.
+struct Cx<'a> {
+    pricer: &'a Pricer<'a>,
+    table: &'a Table,
+    sizes: &'a TableSizes,
+    name: Arc<str>,
+    region: Arc<str>,
+}
+
+impl Cx<'_> {
+    fn spec(
+        &self,
+        key: String,
+        component: Component,
+        label: String,
+        unit: &'static str,
+        basis: Basis,
+    ) -> LineSpec<'_> {
+        LineSpec {
+            key,
+            table: &self.name,
+            component,
+            label: Cow::Owned(label),
+            region: &self.region,
+            unit,
+            basis,
+        }
+    }
+
+    /// The table's own storage, per GB-month of its class.
+    fn table_storage(&self) -> Result<LineItem, EngineError> {
+        let (t, table) = (&self.name, self.table);
+        let basis = if table.observed.storage.is_some() {
+            Basis::Observed
+        } else {
+            Basis::Derived
+        };
+        self.pricer.line(
+            self.spec(
+                cat!(t, "/storage"),
+                Component::Storage,
+                cat!("Table storage (", table.class.name(), ")"),
+                "GB-month",
+                basis,
+            ),
+            &PriceKey::StorageGbMonth(table.class),
+            self.sizes.table_gb,
+            Weights::NONE,
+        )
+    }
+
+    /// The storage of the index at `pos`, at the table's class.
+    fn index_storage(&self, pos: usize) -> Result<LineItem, EngineError> {
+        let (t, table) = (&self.name, self.table);
+        let index = &table.indexes[pos];
         let kind = index.kind.short();
-        out.push(pricer.line(
-            spec(
+        let basis = if index.observed.storage.is_some() {
+            Basis::Observed
+        } else {
+            Basis::Derived
+        };
+        self.pricer.line(
+            self.spec(
                 cat!(t, "/", kind, "/", index.name, "/storage"),
                 Component::IndexStorage,
                 cat!(index.kind.upper(), " `", index.name, "` storage"),
                 "GB-month",
-                if index.observed.storage.is_some() {
-                    Basis::Observed
-                } else {
-                    Basis::Derived
-                },
-            ),
-            &PriceKey::StorageGbMonth(table.class),
-            sizes.index_gb[pos],
-            Weights::NONE,
-        )?);
-    }
-
-    if table.pitr {
-        let (gb, basis) = match table.observed.pitr {
-            Some(size) => (Some(stated_gb(size, pricer.settings, t)?), Basis::Observed),
-            None => (sizes.table_and_lsis(table)?, Basis::Derived),
-        };
-        out.push(pricer.line(
-            spec(
-                cat!(t, "/pitr"),
-                Component::Pitr,
-                "Point-in-time recovery (table + LSIs)".into(),
-                "GB-month",
                 basis,
             ),
-            &PriceKey::PitrGbMonth,
-            gb,
+            &PriceKey::StorageGbMonth(table.class),
+            self.sizes.index_gb[pos],
             Weights::NONE,
-        )?);
+        )
     }
 
-    let backups = &table.backups;
-    if backups.retained > Decimal::ZERO {
-        let gb = sizes
+    /// Point-in-time recovery: the table and its LSIs (not GSIs), or the size observed.
+    fn pitr(&self) -> Result<Option<LineItem>, EngineError> {
+        let (t, table) = (&self.name, self.table);
+        if !table.pitr {
+            return Ok(None);
+        }
+        let (gb, basis) = match table.observed.pitr {
+            Some(size) => (
+                Some(stated_gb(size, self.pricer.settings, t)?),
+                Basis::Observed,
+            ),
+            None => (self.sizes.table_and_lsis(table)?, Basis::Derived),
+        };
+        self.pricer
+            .line(
+                self.spec(
+                    cat!(t, "/pitr"),
+                    Component::Pitr,
+                    "Point-in-time recovery (table + LSIs)".into(),
+                    "GB-month",
+                    basis,
+                ),
+                &PriceKey::PitrGbMonth,
+                gb,
+                Weights::NONE,
+            )
+            .map(Some)
+    }
+
+    /// On-demand backups: each retained copy of the table and its LSIs.
+    fn backups(&self) -> Result<Option<LineItem>, EngineError> {
+        let (t, table) = (&self.name, self.table);
+        let retained = table.backups.retained;
+        if retained <= Decimal::ZERO {
+            return Ok(None);
+        }
+        let gb = self
+            .sizes
             .table_and_lsis(table)?
-            .map(|gb| checked::mul(gb, backups.retained, t))
+            .map(|gb| checked::mul(gb, retained, t))
             .transpose()?;
-        out.push(pricer.line(
-            spec(
-                cat!(t, "/backups"),
-                Component::Backups,
-                format!(
-                    "On-demand backups ({} retained, table + LSIs)",
-                    backups.retained.normalize()
+        self.pricer
+            .line(
+                self.spec(
+                    cat!(t, "/backups"),
+                    Component::Backups,
+                    format!(
+                        "On-demand backups ({} retained, table + LSIs)",
+                        retained.normalize()
+                    ),
+                    "GB-month",
+                    Basis::Derived,
                 ),
-                "GB-month",
-                Basis::Derived,
-            ),
-            &PriceKey::BackupGbMonth,
-            gb,
-            Weights::NONE,
-        )?);
+                &PriceKey::BackupGbMonth,
+                gb,
+                Weights::NONE,
+            )
+            .map(Some)
     }
-    if backups.restores_per_month > Decimal::ZERO {
-        let gb = sizes
+
+    /// Restores: the table and all its indexes, per GB restored.
+    fn restores(&self) -> Result<Option<LineItem>, EngineError> {
+        let (t, table) = (&self.name, self.table);
+        let restores = table.backups.restores_per_month;
+        if restores <= Decimal::ZERO {
+            return Ok(None);
+        }
+        let gb = self
+            .sizes
             .with_all_indexes(table)?
-            .map(|gb| checked::mul(gb, backups.restores_per_month, t))
+            .map(|gb| checked::mul(gb, restores, t))
             .transpose()?;
-        out.push(pricer.line(
-            spec(
-                cat!(t, "/restores"),
-                Component::Restores,
-                format!(
-                    "Restores ({} a month, table + all indexes)",
-                    backups.restores_per_month.normalize()
+        self.pricer
+            .line(
+                self.spec(
+                    cat!(t, "/restores"),
+                    Component::Restores,
+                    format!(
+                        "Restores ({} a month, table + all indexes)",
+                        restores.normalize()
+                    ),
+                    "GB",
+                    Basis::Derived,
                 ),
-                "GB",
-                Basis::Derived,
-            ),
-            &PriceKey::RestoreGb,
-            gb,
-            Weights::NONE,
-        )?);
+                &PriceKey::RestoreGb,
+                gb,
+                Weights::NONE,
+            )
+            .map(Some)
     }
-    if backups.full_exports_per_month > Decimal::ZERO || backups.incremental_export.is_some() {
-        let full = match sizes.table_gb {
+
+    /// Exports to S3: full exports of the table, plus the incremental data processed.
+    fn exports(&self) -> Result<Option<LineItem>, EngineError> {
+        let t = &self.name;
+        let backups = &self.table.backups;
+        if backups.full_exports_per_month <= Decimal::ZERO && backups.incremental_export.is_none() {
+            return Ok(None);
+        }
+        let full = match self.sizes.table_gb {
             Some(gb) => Some(checked::mul(gb, backups.full_exports_per_month, t)?),
             None if backups.full_exports_per_month.is_zero() => Some(Decimal::ZERO),
             None => None,
         };
         let incremental = match backups.incremental_export {
-            Some(size) => stated_gb(size, pricer.settings, t)?,
+            Some(size) => stated_gb(size, self.pricer.settings, t)?,
             None => Decimal::ZERO,
         };
         let gb = full.map(|f| checked::add(f, incremental, t)).transpose()?;
-        out.push(pricer.line(
-            spec(
-                cat!(t, "/exports"),
-                Component::Exports,
-                "Exports to S3 (full + incremental data processed)".into(),
-                "GB",
-                Basis::Derived,
-            ),
-            &PriceKey::ExportGb,
-            gb,
-            Weights::NONE,
-        )?);
+        self.pricer
+            .line(
+                self.spec(
+                    cat!(t, "/exports"),
+                    Component::Exports,
+                    "Exports to S3 (full + incremental data processed)".into(),
+                    "GB",
+                    Basis::Derived,
+                ),
+                &PriceKey::ExportGb,
+                gb,
+                Weights::NONE,
+            )
+            .map(Some)
     }
-    if let Some(size) = backups.import {
-        out.push(pricer.line(
-            spec(
-                cat!(t, "/imports"),
-                Component::Imports,
-                "Import from S3 (uncompressed source)".into(),
-                "GB",
-                Basis::Derived,
-            ),
-            &PriceKey::ImportGb,
-            Some(stated_gb(size, pricer.settings, t)?),
-            Weights::NONE,
-        )?);
+
+    /// Imports from S3, per GB of uncompressed source.
+    fn imports(&self) -> Result<Option<LineItem>, EngineError> {
+        let t = &self.name;
+        let Some(size) = self.table.backups.import else {
+            return Ok(None);
+        };
+        self.pricer
+            .line(
+                self.spec(
+                    cat!(t, "/imports"),
+                    Component::Imports,
+                    "Import from S3 (uncompressed source)".into(),
+                    "GB",
+                    Basis::Derived,
+                ),
+                &PriceKey::ImportGb,
+                Some(stated_gb(size, self.pricer.settings, t)?),
+                Weights::NONE,
+            )
+            .map(Some)
     }
-    Ok(out)
 }
