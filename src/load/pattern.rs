@@ -22,25 +22,7 @@ impl Cx<'_> {
         let path = format!("{table_path}.patterns.{name}");
         let f = |field: &str| format!("{path}.{field}");
         let operation = operation(p.op.value);
-        let rate = self.scalar(
-            &p.rate,
-            &f("rate"),
-            parse_rate,
-            "a rate such as `400/s` or `41M/month` (a plain number is per second)",
-        )?;
-        // No table serves a trillion requests a second: such a rate is a unit typo, and would
-        // only make numbers nobody can use.
-        let per_second = rate
-            .monthly(Decimal::from(730))
-            .and_then(|m| m.checked_div(Decimal::from(2_628_000)));
-        if per_second.is_none_or(|r| r > Decimal::from(MAX_RATE_PER_SECOND)) {
-            return Err(self.err(
-                &f("rate"),
-                position(&p.rate),
-                format!("`{}` is above 10^12 requests a second", p.rate.value),
-                "Consider checking the unit (`/month` rather than `/s`?) and the multiplier (M = 10^6, B = 10^9).",
-            ));
-        }
+        let rate = self.pattern_rate(p, &path)?;
         let item_size = self.item_size(p.item_size.as_ref(), &f("item_size"))?;
         let item_size_bytes = item_size.as_ref().map(|(mean, _)| *mean);
         let item_size_classes = item_size.map(|(_, c)| c).unwrap_or_default();
@@ -54,6 +36,77 @@ impl Cx<'_> {
             return Err(self.err(&f("overwrites"), p.overwrites.as_ref().and_then(position), format!("`overwrites` describes puts, and this pattern is a `{}`", operation.name()), "Consider removing it: an update states what it changes on each index (`updates_moving_key`, `updates_touching_projection`…)."));
         }
 
+        let items_per_op = self.items_per_op(p, operation, &path)?;
+        let index = self.pattern_index(p, operation, table, &path)?;
+        let consistency = self.consistency(p, operation, index, &path, name)?;
+        let index_effects = self.index_effects(p, operation, table, &path)?;
+        let size_known = item_size_bytes.is_some()
+            || table.item_size_bytes.is_some()
+            || index.is_some_and(|i| {
+                i.entry_size_bytes.is_some() || !matches!(i.projection, Projection::All)
+            });
+        if !size_known {
+            return Err(self.err(&path, position(&p.op), format!("pattern `{name}` has no `item_size` and the table has none"), "Consider `item_size: 1.2 KB` on the pattern or the table (for writes: the larger of the item before and after)."));
+        }
+        let needs = self.needs(p, operation, &path)?;
+        Ok(AccessPattern {
+            needs,
+            name: name.to_string(),
+            keys: self.key_spread(p.keys.as_ref(), &format!("{path}.keys"))?,
+            operation,
+            rate,
+            item_size_bytes,
+            item_size_classes,
+            overwrites,
+            items_per_op,
+            consistency,
+            index: index.map(|i| i.name.clone()),
+            fetches_base_items: p.fetch_base_items,
+            description: p.description.clone(),
+            index_effects,
+            traffic: p
+                .traffic
+                .as_ref()
+                .map(|tr| self.traffic(tr, &f("traffic")))
+                .transpose()?,
+            forecast: self.forecasting(p.growth.as_ref(), &p.seasonal, p.from.as_ref(), &path)?,
+        })
+    }
+
+    /// The pattern's rate: below 10^12 requests a second (no table serves a trillion; such a
+    /// rate is a unit typo).
+    fn pattern_rate(&self, p: &RawPattern, path: &str) -> Result<Rate, Error> {
+        let f = |field: &str| format!("{path}.{field}");
+        let rate = self.scalar(
+            &p.rate,
+            &f("rate"),
+            parse_rate,
+            "a rate such as `400/s` or `41M/month` (a plain number is per second)",
+        )?;
+        let per_second = rate
+            .monthly(Decimal::from(730))
+            .and_then(|m| m.checked_div(Decimal::from(2_628_000)));
+        if per_second.is_none_or(|r| r > Decimal::from(MAX_RATE_PER_SECOND)) {
+            return Err(self.err(
+                &f("rate"),
+                position(&p.rate),
+                format!("`{}` is above 10^12 requests a second", p.rate.value),
+                "Consider checking the unit (`/month` rather than `/s`?) and the multiplier (M = 10^6, B = 10^9).",
+            ));
+        }
+        Ok(rate)
+    }
+
+    /// Items per operation: stated for a multi-item operation (within its batch or
+    /// transaction limit), one otherwise.
+    fn items_per_op(
+        &self,
+        p: &RawPattern,
+        operation: Operation,
+        path: &str,
+    ) -> Result<Decimal, Error> {
+        let f = |field: &str| format!("{path}.{field}");
+        let path = path.to_string();
         let items = self.count(p.items.as_ref(), &f("items"))?;
         if let (Some(n), Some(s)) = (items, p.items.as_ref())
             && n > Decimal::from(MAX_ITEMS)
@@ -107,6 +160,19 @@ impl Cx<'_> {
             ));
         }
 
+        Ok(items_per_op)
+    }
+
+    /// The index a query or scan runs on (one of the table's), and whether it may fetch base
+    /// items (an LSI only).
+    fn pattern_index<'t>(
+        &self,
+        p: &RawPattern,
+        operation: Operation,
+        table: &'t Table,
+        path: &str,
+    ) -> Result<Option<&'t Index>, Error> {
+        let f = |field: &str| format!("{path}.{field}");
         let index = match &p.index {
             None => None,
             Some(iname) => {
@@ -143,6 +209,21 @@ impl Cx<'_> {
             ));
         }
 
+        Ok(index)
+    }
+
+    /// The read consistency: stated for a read (never strong on a GSI), eventual on a GSI
+    /// when not stated, none for a write.
+    fn consistency(
+        &self,
+        p: &RawPattern,
+        operation: Operation,
+        index: Option<&Index>,
+        path: &str,
+        name: &str,
+    ) -> Result<Consistency, Error> {
+        let f = |field: &str| format!("{path}.{field}");
+        let path = path.to_string();
         let consistency = match (&p.consistency, operation.is_read(), operation) {
             (Some(c), false, _) | (Some(c), _, Operation::TransactGet) => {
                 return Err(self.err(&f("consistency"), position(c), format!("a `{}` has no read consistency", operation.name()), "Consider removing `consistency`; transactional reads always cost 2 units per 4 KB."));
@@ -170,6 +251,18 @@ impl Cx<'_> {
             }
         };
 
+        Ok(consistency)
+    }
+
+    /// What a write does to each named index (`index_effects`), for the table's indexes.
+    fn index_effects(
+        &self,
+        p: &RawPattern,
+        operation: Operation,
+        table: &Table,
+        path: &str,
+    ) -> Result<Vec<(String, Decimal)>, Error> {
+        let f = |field: &str| format!("{path}.{field}");
         let mut index_effects = Vec::new();
         for (iname, effect) in &p.index_effects {
             let epath = f(&format!("index_effects.{iname}"));
@@ -193,14 +286,18 @@ impl Cx<'_> {
             index_effects.push((iname.clone(), self.scalar(effect, &epath, parse_index_effect, "one of `none`, `put`, `add`, `remove`, `update`, `move`, or index writes per item written such as `0.5`")?));
         }
 
-        let size_known = item_size_bytes.is_some()
-            || table.item_size_bytes.is_some()
-            || index.is_some_and(|i| {
-                i.entry_size_bytes.is_some() || !matches!(i.projection, Projection::All)
-            });
-        if !size_known {
-            return Err(self.err(&path, position(&p.op), format!("pattern `{name}` has no `item_size` and the table has none"), "Consider `item_size: 1.2 KB` on the pattern or the table (for writes: the larger of the item before and after)."));
-        }
+        Ok(index_effects)
+    }
+
+    /// What the pattern needs of a design (`strong_required`, `transaction_required`,
+    /// `reads_attributes`), for `advise`.
+    fn needs(
+        &self,
+        p: &RawPattern,
+        operation: Operation,
+        path: &str,
+    ) -> Result<PatternNeeds, Error> {
+        let f = |field: &str| format!("{path}.{field}");
         let reads = operation.is_read();
         let strong_share = match p.strong_required.as_ref().map(|s| (&s.value, s)) {
             None => None,
@@ -249,34 +346,13 @@ impl Cx<'_> {
                 "Consider removing it, or naming the attributes the pattern's reads use.",
             ));
         }
-        Ok(AccessPattern {
-            needs: crate::model::PatternNeeds {
-                strong_share,
-                transaction: p.transaction_required,
-                reads_attributes: p
-                    .reads_attributes
-                    .as_ref()
-                    .map(|a| a.iter().map(|x| x.value.clone()).collect()),
-            },
-            name: name.to_string(),
-            keys: self.key_spread(p.keys.as_ref(), &format!("{path}.keys"))?,
-            operation,
-            rate,
-            item_size_bytes,
-            item_size_classes,
-            overwrites,
-            items_per_op,
-            consistency,
-            index: index.map(|i| i.name.clone()),
-            fetches_base_items: p.fetch_base_items,
-            description: p.description.clone(),
-            index_effects,
-            traffic: p
-                .traffic
+        Ok(PatternNeeds {
+            strong_share,
+            transaction: p.transaction_required,
+            reads_attributes: p
+                .reads_attributes
                 .as_ref()
-                .map(|tr| self.traffic(tr, &f("traffic")))
-                .transpose()?,
-            forecast: self.forecasting(p.growth.as_ref(), &p.seasonal, p.from.as_ref(), &path)?,
+                .map(|a| a.iter().map(|x| x.value.clone()).collect()),
         })
     }
 }

@@ -945,6 +945,74 @@ impl Cx<'_> {
                 item_size_bytes,
             )?);
         }
+        let (key, attributes) = self.key_and_attributes(t, &path)?;
+        let max_throughput = self.max_throughput(t, &path)?;
+        let forecast = self.forecasting(t.growth.as_ref(), &t.seasonal, t.from.as_ref(), &path)?;
+        let mut attribute_sizes = Vec::with_capacity(t.attribute_sizes.len());
+        for (attr, size) in &t.attribute_sizes {
+            let at = format!("{path}.attribute_sizes.{attr}");
+            if let Some(bytes) = self.item_bytes(Some(size), &at)? {
+                attribute_sizes.push((attr.clone(), bytes));
+            }
+        }
+        let mut table = Table {
+            attribute_sizes,
+            name: name.to_string(),
+            forecast,
+            key,
+            attributes,
+            ttl_attribute: t.ttl_attribute.clone(),
+            keys: self.key_spread(t.keys.as_ref(), &format!("{path}.keys"))?,
+            max_throughput,
+            class,
+            capacity,
+            items: self.table_items(t, &path)?,
+            item_size_bytes,
+            item_size_classes,
+            region: t.region.clone(),
+            storage: self.size(t.storage.as_ref(), &format!("{path}.storage"))?,
+            key_size_bytes,
+            pitr: t.pitr,
+            backups: self.backups(t.backups.as_ref(), &path)?,
+            stream: None,
+            kinesis_cdc: t.kinesis_cdc,
+            replicas: Vec::new(),
+            traffic: t
+                .traffic
+                .as_ref()
+                .map(|tr| self.traffic(tr, &format!("{path}.traffic")))
+                .transpose()?,
+            ttl: self.ttl(t, &path)?,
+            stale: self.stale(t, &path)?,
+            ttl_deletes: self.ttl_deletes(t, &path)?,
+            indexes,
+            patterns: Vec::new(),
+            patterns_unknown: t.patterns.placeholder,
+            observed: self.observed(t.observed.as_ref(), &path)?,
+        };
+        table.replicas = self.replicas(t, &path)?;
+        table.stream = self.stream(t, &path)?;
+        if t.patterns.placeholder {
+            self.placeholders
+                .borrow_mut()
+                .push(format!("{path}.patterns"));
+        }
+        for (pname, p) in &t.patterns {
+            let pattern = self.pattern(&path, pname, p, &table)?;
+            table.patterns.push(pattern);
+        }
+        self.check_sparse(t, &path, name, &table)?;
+        self.check_index_sizes(&path, &table)?;
+        Ok(table)
+    }
+
+    /// The table's key and its typed attributes; a key attribute must be among them when
+    /// attributes are listed.
+    fn key_and_attributes(
+        &self,
+        t: &RawTable,
+        path: &str,
+    ) -> Result<(Option<KeySchema>, Vec<(String, char)>), Error> {
         let mut attributes = Vec::new();
         for (attr, kind) in &t.attributes {
             attributes.push((
@@ -969,6 +1037,15 @@ impl Cx<'_> {
                 }
             }
         }
+        Ok((key, attributes))
+    }
+
+    /// `max_read_units`/`max_write_units`: on-demand caps, refused on a provisioned table.
+    fn max_throughput(
+        &self,
+        t: &RawTable,
+        path: &str,
+    ) -> Result<(Option<Decimal>, Option<Decimal>), Error> {
         let max_throughput = match &t.capacity {
             Some(c) => {
                 let max = |s: Option<&Quantity>, f: &str| {
@@ -992,98 +1069,79 @@ impl Cx<'_> {
             }
             None => (None, None),
         };
-        let forecast = self.forecasting(t.growth.as_ref(), &t.seasonal, t.from.as_ref(), &path)?;
-        let mut attribute_sizes = Vec::with_capacity(t.attribute_sizes.len());
-        for (attr, size) in &t.attribute_sizes {
-            let at = format!("{path}.attribute_sizes.{attr}");
-            if let Some(bytes) = self.item_bytes(Some(size), &at)? {
-                attribute_sizes.push((attr.clone(), bytes));
-            }
+        Ok(max_throughput)
+    }
+
+    /// The items stored: at most 10^15.
+    fn table_items(&self, t: &RawTable, path: &str) -> Result<Option<Decimal>, Error> {
+        match self.count(t.items.as_ref(), &format!("{path}.items"))? {
+            Some(n) if n > Decimal::from(MAX_ITEMS) => Err(self.err(
+                &format!("{path}.items"),
+                t.items.as_ref().and_then(position),
+                "a table of more than 10^15 items",
+                "Consider a multiplier typo (B for M)?",
+            )),
+            other => Ok(other),
         }
-        let mut table = Table {
-            attribute_sizes,
-            name: name.to_string(),
-            forecast,
-            key,
-            attributes,
-            ttl_attribute: t.ttl_attribute.clone(),
-            keys: self.key_spread(t.keys.as_ref(), &format!("{path}.keys"))?,
-            max_throughput,
-            class,
-            capacity,
-            items: match self.count(t.items.as_ref(), &format!("{path}.items"))? {
-                Some(n) if n > Decimal::from(MAX_ITEMS) => {
-                    return Err(self.err(
-                        &format!("{path}.items"),
-                        t.items.as_ref().and_then(position),
-                        "a table of more than 10^15 items",
-                        "Consider a multiplier typo (B for M)?",
-                    ));
-                }
-                other => other,
-            },
-            item_size_bytes,
-            item_size_classes,
-            region: t.region.clone(),
-            storage: self.size(t.storage.as_ref(), &format!("{path}.storage"))?,
-            key_size_bytes,
-            pitr: t.pitr,
-            backups: self.backups(t.backups.as_ref(), &path)?,
-            stream: None,
-            kinesis_cdc: t.kinesis_cdc,
-            replicas: Vec::new(),
-            traffic: t
-                .traffic
-                .as_ref()
-                .map(|tr| self.traffic(tr, &format!("{path}.traffic")))
-                .transpose()?,
-            ttl: t
-                .ttl
-                .as_ref()
-                .map(|s| {
-                    self.scalar(
-                        s,
-                        &format!("{path}.ttl"),
-                        super::quantity::parse_retention,
-                        "a retention such as `90 days`",
-                    )
-                })
-                .transpose()?,
-            stale: match &t.stale {
-                None => None,
-                Some(s) => Some((
-                    self.scalar(
-                        &s.older_than,
-                        &format!("{path}.stale.older_than"),
-                        super::quantity::parse_retention,
-                        "an age such as `1 year` or `90 days`",
-                    )?,
-                    self.share(
-                        Some(&s.share),
-                        &format!("{path}.stale.share"),
-                        Decimal::ZERO,
-                    )?,
-                )),
-            },
-            ttl_deletes: t
-                .ttl_deletes
-                .as_ref()
-                .map(|s| {
-                    self.scalar(
-                        s,
-                        &format!("{path}.ttl_deletes"),
-                        parse_rate,
-                        "a rate such as `2M/month`",
-                    )
-                })
-                .transpose()?,
-            indexes,
-            patterns: Vec::new(),
-            patterns_unknown: t.patterns.placeholder,
-            observed: self.observed(t.observed.as_ref(), &path)?,
-        };
+    }
+
+    /// How long an item lives (`ttl: 90 days`).
+    fn ttl(&self, t: &RawTable, path: &str) -> Result<Option<crate::model::Retention>, Error> {
+        t.ttl
+            .as_ref()
+            .map(|s| {
+                self.scalar(
+                    s,
+                    &format!("{path}.ttl"),
+                    super::quantity::parse_retention,
+                    "a retention such as `90 days`",
+                )
+            })
+            .transpose()
+    }
+
+    /// The share of items older than an age (`stale: { older_than: 1 year, share: 60% }`).
+    fn stale(
+        &self,
+        t: &RawTable,
+        path: &str,
+    ) -> Result<Option<(crate::model::Retention, Decimal)>, Error> {
+        let Some(s) = &t.stale else { return Ok(None) };
+        Ok(Some((
+            self.scalar(
+                &s.older_than,
+                &format!("{path}.stale.older_than"),
+                super::quantity::parse_retention,
+                "an age such as `1 year` or `90 days`",
+            )?,
+            self.share(
+                Some(&s.share),
+                &format!("{path}.stale.share"),
+                Decimal::ZERO,
+            )?,
+        )))
+    }
+
+    /// Items expired by TTL, as a rate.
+    fn ttl_deletes(&self, t: &RawTable, path: &str) -> Result<Option<crate::model::Rate>, Error> {
+        t.ttl_deletes
+            .as_ref()
+            .map(|s| {
+                self.scalar(
+                    s,
+                    &format!("{path}.ttl_deletes"),
+                    parse_rate,
+                    "a rate such as `2M/month`",
+                )
+            })
+            .transpose()
+    }
+
+    /// The other regions of a global table, each once.
+    fn replicas(&self, t: &RawTable, path: &str) -> Result<Vec<String>, Error> {
+        let mut replicas: Vec<String> = Vec::new();
         for r in &t.replicas {
-            if r.value.trim().is_empty() || table.replicas.contains(&r.value) {
+            if r.value.trim().is_empty() || replicas.contains(&r.value) {
                 return Err(self.err(
                     &format!("{path}.replicas"),
                     position(r),
@@ -1091,8 +1149,13 @@ impl Cx<'_> {
                     "Consider listing each other region once, e.g. `[us-east-2]`.",
                 ));
             }
-            table.replicas.push(r.value.clone());
+            replicas.push(r.value.clone());
         }
+        Ok(replicas)
+    }
+
+    /// The table's stream and its consumers; observed stream reads need one.
+    fn stream(&self, t: &RawTable, path: &str) -> Result<Option<Stream>, Error> {
         if let Some(stream) = &t.stream {
             let mut consumers = Vec::new();
             for (cname, c) in &stream.consumers {
@@ -1102,7 +1165,7 @@ impl Cx<'_> {
                     c,
                 )?);
             }
-            table.stream = Some(Stream {
+            return Ok(Some(Stream {
                 view: stream.view.map(|v| match v {
                     RawStreamView::KeysOnly => "keys-only",
                     RawStreamView::NewImage => "new-image",
@@ -1110,7 +1173,7 @@ impl Cx<'_> {
                     RawStreamView::NewAndOldImages => "new-and-old-images",
                 }),
                 consumers,
-            });
+            }));
         } else if let Some(s) = t
             .observed
             .as_ref()
@@ -1123,16 +1186,17 @@ impl Cx<'_> {
                 "Consider adding `stream: { consumers: ... }` to the table.",
             ));
         }
-        if t.patterns.placeholder {
-            self.placeholders
-                .borrow_mut()
-                .push(format!("{path}.patterns"));
-        }
-        for (pname, p) in &t.patterns {
-            let pattern = self.pattern(&path, pname, p, &table)?;
-            table.patterns.push(pattern);
-        }
-        // An index's `sparse` names write patterns of this table.
+        Ok(None)
+    }
+
+    /// An index's `sparse` names write patterns of this table.
+    fn check_sparse(
+        &self,
+        t: &RawTable,
+        path: &str,
+        name: &str,
+        table: &Table,
+    ) -> Result<(), Error> {
         for (iname, i) in &t.indexes {
             let Some(s) = &i.sparse else { continue };
             for (field, names) in [("added_by", &s.added_by), ("removed_by", &s.removed_by)] {
@@ -1158,6 +1222,12 @@ impl Cx<'_> {
                 }
             }
         }
+        Ok(())
+    }
+
+    /// The patterns need every index's entry size: placeholders left in the sizes it is made
+    /// of are refused, with their paths.
+    fn check_index_sizes(&self, path: &str, table: &Table) -> Result<(), Error> {
         if let Some(index) = table.indexes.iter().find(|i| !i.sizes_known)
             && !table.patterns.is_empty()
         {
@@ -1179,7 +1249,7 @@ impl Cx<'_> {
                 "Consider filling them (`ddbcost size` measures item and key sizes from a sample), or `entry_size` on the index.",
             ));
         }
-        Ok(table)
+        Ok(())
     }
 
     pub(super) fn backups(
