@@ -17,6 +17,65 @@ use crate::{output, report};
 const MAX_FORECAST_MONTHS: u32 = 120;
 
 pub(super) fn run(args: &ForecastArgs, run: &Run) -> Result<(), Error> {
+    let start = horizon(args, run)?;
+    let pricing = Pricing::new(&args.settings, run)?;
+    let src = Input::read(
+        &args.workload,
+        &args.template,
+        args.settings.prices.as_deref(),
+        run,
+    )?;
+    let file = src.label.as_str();
+    let (workload, file_settings) = src.workload_with(&args.sets)?;
+    pricing.check_strict(&workload, file)?;
+    let book = pricing.book_at(&workload, file, &src.base)?;
+    let settings = pricing.settings(&file_settings);
+    let mut f = engine::forecast(
+        &workload,
+        &book,
+        &settings,
+        (i64::from(start.year), start.month),
+        args.months,
+    )
+    .map_err(|e| Error::from(e).file(file))?;
+    let mut advice = if args.advise {
+        Some(
+            engine::advise_commitments(
+                &workload,
+                &book,
+                &settings,
+                (i64::from(start.year), start.month),
+                args.months,
+            )
+            .map_err(|e| Error::from(e).file(file))?,
+        )
+    } else {
+        None
+    };
+    for m in &mut f.months {
+        pricing.freshness(&mut m.estimate, Some(start))?;
+    }
+    if let Some(fx) = pricing.fx(&book.primary.currency, &file_settings)? {
+        convert(&mut f, advice.as_mut(), &fx, file)?;
+    }
+    let cur = f.months.first().map_or_else(
+        || book.primary.currency.clone(),
+        |m| m.estimate.currency.clone(),
+    );
+    let text = render(args, run, &f, &workload.name, advice.as_ref(), &cur)?;
+    if !matches!(args.format, Format::Table | Format::Markdown | Format::Html) {
+        for m in &f.months {
+            for w in &m.estimate.warnings {
+                run.diagnostics.once("warning", w);
+            }
+        }
+    }
+    output::emit(args.output.as_deref(), &text)
+}
+
+/// The first month of the horizon (`--start`, else this month), after checking `--months`
+/// (1–120, ending by 9999-11) and which options the format takes.
+fn horizon(args: &ForecastArgs, run: &Run) -> Result<Period, Error> {
     if args.months == 0 || args.months > MAX_FORECAST_MONTHS {
         return Err(Error::usage(format!(
             "--months {} is outside 1–{MAX_FORECAST_MONTHS}",
@@ -56,94 +115,73 @@ pub(super) fn run(args: &ForecastArgs, run: &Run) -> Result<(), Error> {
         ))
         .help("Consider an earlier --start or fewer --months."));
     }
-    let pricing = Pricing::new(&args.settings, run)?;
-    let src = Input::read(
-        &args.workload,
-        &args.template,
-        args.settings.prices.as_deref(),
-        run,
-    )?;
-    let file = src.label.as_str();
-    let (workload, file_settings) = src.workload_with(&args.sets)?;
-    pricing.check_strict(&workload, file)?;
-    let book = pricing.book_at(&workload, file, &src.base)?;
-    let settings = pricing.settings(&file_settings);
-    let mut f = engine::forecast(
-        &workload,
-        &book,
-        &settings,
-        (i64::from(start.year), start.month),
-        args.months,
-    )
-    .map_err(|e| Error::from(e).file(file))?;
-    let mut advice = if args.advise {
-        Some(
-            engine::advise_commitments(
-                &workload,
-                &book,
-                &settings,
-                (i64::from(start.year), start.month),
-                args.months,
-            )
-            .map_err(|e| Error::from(e).file(file))?,
-        )
-    } else {
-        None
-    };
+    Ok(start)
+}
+
+/// Every month, the total and the commitment options shown in `fx`'s currency, at its exact
+/// rate.
+fn convert(
+    f: &mut engine::Forecast,
+    advice: Option<&mut engine::CommitmentAdvice>,
+    fx: &crate::model::Fx,
+    file: &str,
+) -> Result<(), Error> {
+    let mut total = Decimal::ZERO;
     for m in &mut f.months {
-        pricing.freshness(&mut m.estimate, Some(start))?;
+        m.estimate =
+            engine::convert(m.estimate.clone(), fx).map_err(|e| Error::from(e).file(file))?;
+        total = total
+            .checked_add(m.estimate.total)
+            .ok_or_else(|| Error::input("the forecast total is too large to compute exactly"))?;
     }
-    if let Some(fx) = pricing.fx(&book.primary.currency, &file_settings)? {
-        let mut total = Decimal::ZERO;
-        for m in &mut f.months {
-            m.estimate =
-                engine::convert(m.estimate.clone(), &fx).map_err(|e| Error::from(e).file(file))?;
-            total = total.checked_add(m.estimate.total).ok_or_else(|| {
-                Error::input("the forecast total is too large to compute exactly")
-            })?;
-        }
-        f.total = total;
-        // The options' amounts in the same currency, at the same exact rate.
-        if let Some(a) = &mut advice {
-            for o in &mut a.options {
-                for x in [&mut o.total, &mut o.total_lower, &mut o.unused_lower] {
-                    *x = x.checked_mul(fx.rate).ok_or_else(|| {
-                        Error::input("a commitment option is too large to convert exactly")
-                    })?;
-                }
+    f.total = total;
+    if let Some(a) = advice {
+        for o in &mut a.options {
+            for x in [&mut o.total, &mut o.total_lower, &mut o.unused_lower] {
+                *x = x.checked_mul(fx.rate).ok_or_else(|| {
+                    Error::input("a commitment option is too large to convert exactly")
+                })?;
             }
         }
     }
-    let cur = f.months.first().map_or_else(
-        || book.primary.currency.clone(),
-        |m| m.estimate.currency.clone(),
-    );
+    Ok(())
+}
+
+/// The forecast in `args.format` (with the options of `--advise` after the table).
+fn render(
+    args: &ForecastArgs,
+    run: &Run,
+    f: &engine::Forecast,
+    workload: &str,
+    advice: Option<&engine::CommitmentAdvice>,
+    cur: &str,
+) -> Result<String, Error> {
     let months = f.months.len();
-    let text = match args.format {
+    Ok(match args.format {
         Format::Table => {
-            let mut t = report::forecast::table(&f, &workload.name, run.layout);
-            if let Some(a) = &advice {
-                t.push_str(&report::forecast::advice_table(a, &cur, months, run.layout));
+            let mut t = report::forecast::table(f, workload, run.layout);
+            if let Some(a) = advice {
+                t.push_str(&report::forecast::advice_table(a, cur, months, run.layout));
             }
             t
         }
         Format::Markdown => {
-            let mut t = report::forecast::markdown(&f, &workload.name);
-            if let Some(a) = &advice {
-                t.push_str(&report::forecast::advice_markdown(a, &cur, months));
+            let mut t = report::forecast::markdown(f, workload);
+            if let Some(a) = advice {
+                t.push_str(&report::forecast::advice_markdown(a, cur, months));
             }
             t
         }
-        Format::Json => report::forecast::json(&f, &workload.name, advice.as_ref()),
+        Format::Json => report::forecast::json(f, workload, advice),
         Format::Csv => {
-            let (text, warnings) = report::forecast::finance(&f, args.excel)?;
+            let (text, warnings) = report::forecast::finance(f, args.excel)?;
             for w in warnings {
                 run.diagnostics.once("warning", &w);
             }
             text
         }
         Format::Focus => {
-            let (text, skipped) = report::forecast::focus(&f);
+            let (text, skipped) = report::forecast::focus(f);
             if skipped > 0 {
                 run.diagnostics.say("warning", &format!(
                     "{skipped} line(s) whose usage is unknown have no cost and are not in the FOCUS export"
@@ -158,15 +196,7 @@ pub(super) fn run(args: &ForecastArgs, run: &Run) -> Result<(), Error> {
                     "an HTML report is meant for a file: consider --output forecast.html",
                 );
             }
-            report::forecast::html(&f, &workload.name)
+            report::forecast::html(f, workload)
         }
-    };
-    if !matches!(args.format, Format::Table | Format::Markdown | Format::Html) {
-        for m in &f.months {
-            for w in &m.estimate.warnings {
-                run.diagnostics.once("warning", w);
-            }
-        }
-    }
-    output::emit(args.output.as_deref(), &text)
+    })
 }

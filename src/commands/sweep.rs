@@ -151,113 +151,160 @@ pub(super) fn run(args: &SweepArgs, run: &Run) -> Result<(), Error> {
         (Ok(x), Ok(y)) => x.cmp(y).then_with(|| a.choice.cmp(&b.choice)),
         _ => std::cmp::Ordering::Equal,
     });
-    let refused = designs.iter().filter(|d| d.total.is_err()).count();
-    let values = |d: &Design| -> Vec<&str> {
-        axes.iter()
+    let outcome = Outcome {
+        file,
+        currency: &currency,
+        baseline: baseline.total,
+        max_total,
+        count,
+        refused: designs.iter().filter(|d| d.total.is_err()).count(),
+        axes: &axes,
+        designs: &designs,
+        ranked,
+    };
+    let text = match args.format {
+        SweepFormat::Table => outcome.table(args.top, run.layout),
+        SweepFormat::Csv => outcome.csv()?,
+        SweepFormat::Json => outcome.json(args.top),
+    };
+    output::emit(args.output.as_deref(), &text)
+}
+
+/// Every design priced, and the ones kept (cheapest first), for the report.
+struct Outcome<'a> {
+    file: &'a str,
+    currency: &'a str,
+    baseline: Decimal,
+    max_total: Option<Decimal>,
+    count: u64,
+    refused: usize,
+    axes: &'a [Axis],
+    designs: &'a [Design],
+    ranked: Vec<&'a Design>,
+}
+
+impl Outcome<'_> {
+    /// A design's value on each axis, as written.
+    fn values(&self, d: &Design) -> Vec<&str> {
+        self.axes
+            .iter()
             .zip(&d.choice)
             .map(|(a, &i)| a.values[i].0.as_str())
             .collect()
-    };
-    let text = match args.format {
-        SweepFormat::Table => {
-            let mut out = format!(
-                "Sweep of {file}: {count} design(s) priced ({refused} refused), baseline {} {currency} a month{}\n",
-                money::display(baseline.total, &currency),
-                max_total
-                    .map(|m| format!(
-                        "; {} within {} {currency}",
-                        ranked.len(),
-                        money::display(m, &currency)
-                    ))
-                    .unwrap_or_default()
-            );
-            let mut rows: Vec<Vec<String>> = Vec::new();
-            for d in ranked.iter().take(args.top) {
-                let total = d.total.as_ref().map_or(Decimal::ZERO, |t| *t);
-                let mut row: Vec<String> = values(d).into_iter().map(str::to_string).collect();
-                row.push(money::display(total, &currency));
-                row.push(money::display(
-                    total.saturating_sub(baseline.total),
-                    &currency,
-                ));
-                rows.push(row);
-            }
-            let mut header: Vec<&str> = axes.iter().map(|a| a.path.as_str()).collect();
-            let total_label = format!("Monthly ({currency})");
-            header.push(&total_label);
-            header.push("Δ vs baseline");
-            let mut b = tabled::builder::Builder::default();
-            b.push_record(header.iter().map(std::string::ToString::to_string));
-            for r in rows {
-                b.push_record(r);
-            }
-            let mut t = b.build();
-            t.with(tabled::settings::Style::rounded());
+    }
 
-            run.layout.fit(&mut t);
-            out.push_str(&t.to_string());
-            out.push('\n');
-            for d in designs.iter().filter(|d| d.total.is_err()).take(3) {
-                if let Err(why) = &d.total {
-                    out.push_str(&format!("Refused: {} — {why}\n", values(d).join(", ")));
-                }
-            }
-            out.push_str(&format!("{}.\n", money::policy(&currency)));
-            out
+    /// The `top` cheapest designs, and the first refusals.
+    fn table(&self, top: usize, layout: crate::report::layout::Layout) -> String {
+        let mut out = format!(
+            "Sweep of {}: {} design(s) priced ({} refused), baseline {} {} a month{}\n",
+            self.file,
+            self.count,
+            self.refused,
+            money::display(self.baseline, self.currency),
+            self.currency,
+            self.max_total
+                .map(|m| format!(
+                    "; {} within {} {}",
+                    self.ranked.len(),
+                    money::display(m, self.currency),
+                    self.currency
+                ))
+                .unwrap_or_default()
+        );
+        let mut rows: Vec<Vec<String>> = Vec::new();
+        for d in self.ranked.iter().take(top) {
+            let total = d.total.as_ref().map_or(Decimal::ZERO, |t| *t);
+            let mut row: Vec<String> = self.values(d).into_iter().map(str::to_string).collect();
+            row.push(money::display(total, self.currency));
+            row.push(money::display(
+                total.saturating_sub(self.baseline),
+                self.currency,
+            ));
+            rows.push(row);
         }
-        SweepFormat::Csv => {
-            let mut w = csv::Writer::from_writer(Vec::new());
-            let mut header: Vec<String> = axes.iter().map(|a| a.path.clone()).collect();
-            header.extend(["monthly_total".into(), "currency".into(), "refused".into()]);
-            w.write_record(&header)
+        let mut header: Vec<&str> = self.axes.iter().map(|a| a.path.as_str()).collect();
+        let total_label = format!("Monthly ({})", self.currency);
+        header.push(&total_label);
+        header.push("Δ vs baseline");
+        let mut b = tabled::builder::Builder::default();
+        b.push_record(header.iter().map(std::string::ToString::to_string));
+        for r in rows {
+            b.push_record(r);
+        }
+        let mut t = b.build();
+        t.with(tabled::settings::Style::rounded());
+
+        layout.fit(&mut t);
+        out.push_str(&t.to_string());
+        out.push('\n');
+        for d in self.designs.iter().filter(|d| d.total.is_err()).take(3) {
+            if let Err(why) = &d.total {
+                out.push_str(&format!("Refused: {} — {why}\n", self.values(d).join(", ")));
+            }
+        }
+        out.push_str(&format!("{}.\n", money::policy(self.currency)));
+        out
+    }
+
+    /// Every design, one row each.
+    fn csv(&self) -> Result<String, Error> {
+        let mut w = csv::Writer::from_writer(Vec::new());
+        let mut header: Vec<String> = self.axes.iter().map(|a| a.path.clone()).collect();
+        header.extend(["monthly_total".into(), "currency".into(), "refused".into()]);
+        w.write_record(&header)
+            .map_err(|e| Error::input(format!("cannot write CSV: {e}")))?;
+        for d in self.designs {
+            let mut row: Vec<String> = self.values(d).into_iter().map(str::to_string).collect();
+            match &d.total {
+                Ok(t) => {
+                    row.extend([
+                        t.normalize().to_string(),
+                        self.currency.to_string(),
+                        String::new(),
+                    ]);
+                }
+                Err(why) => row.extend([String::new(), self.currency.to_string(), why.clone()]),
+            }
+            w.write_record(&row)
                 .map_err(|e| Error::input(format!("cannot write CSV: {e}")))?;
-            for d in &designs {
-                let mut row: Vec<String> = values(d).into_iter().map(str::to_string).collect();
-                match &d.total {
-                    Ok(t) => {
-                        row.extend([t.normalize().to_string(), currency.clone(), String::new()]);
-                    }
-                    Err(why) => row.extend([String::new(), currency.clone(), why.clone()]),
-                }
-                w.write_record(&row)
-                    .map_err(|e| Error::input(format!("cannot write CSV: {e}")))?;
+        }
+        Ok(String::from_utf8(
+            w.into_inner()
+                .map_err(|e| Error::input(format!("cannot write CSV: {e}")))?,
+        )
+        .unwrap_or_default())
+    }
+
+    /// Every design, with the cheapest first.
+    fn json(&self, top: usize) -> String {
+        let design = |d: &Design| {
+            let chosen: serde_json::Map<String, Value> = self
+                .axes
+                .iter()
+                .zip(self.values(d))
+                .map(|(a, v)| (a.path.clone(), json!(v)))
+                .collect();
+            match &d.total {
+                Ok(t) => json!({"values": chosen, "monthly_total": t}),
+                Err(why) => json!({"values": chosen, "refused": why}),
             }
-            String::from_utf8(
-                w.into_inner()
-                    .map_err(|e| Error::input(format!("cannot write CSV: {e}")))?,
-            )
-            .unwrap_or_default()
-        }
-        SweepFormat::Json => {
-            let design = |d: &Design| {
-                let chosen: serde_json::Map<String, Value> = axes
-                    .iter()
-                    .zip(values(d))
-                    .map(|(a, v)| (a.path.clone(), json!(v)))
-                    .collect();
-                match &d.total {
-                    Ok(t) => json!({"values": chosen, "monthly_total": t}),
-                    Err(why) => json!({"values": chosen, "refused": why}),
-                }
-            };
-            let doc = json!({
-                "workload": file,
-                "currency": currency,
-                "baseline_total": baseline.total,
-                "varied": axes.iter().map(|a| a.path.clone()).collect::<Vec<_>>(),
-                "designs": count,
-                "refused": refused,
-                "max_total": max_total,
-                "cheapest": ranked.iter().take(args.top).map(|d| design(d)).collect::<Vec<_>>(),
-                "grid": designs.iter().map(design).collect::<Vec<_>>(),
-            });
-            format!(
-                "{}\n",
-                serde_json::to_string_pretty(&doc).unwrap_or_default()
-            )
-        }
-    };
-    output::emit(args.output.as_deref(), &text)
+        };
+        let doc = json!({
+            "workload": self.file,
+            "currency": self.currency,
+            "baseline_total": self.baseline,
+            "varied": self.axes.iter().map(|a| a.path.clone()).collect::<Vec<_>>(),
+            "designs": self.count,
+            "refused": self.refused,
+            "max_total": self.max_total,
+            "cheapest": self.ranked.iter().take(top).map(|d| design(d)).collect::<Vec<_>>(),
+            "grid": self.designs.iter().map(design).collect::<Vec<_>>(),
+        });
+        format!(
+            "{}\n",
+            serde_json::to_string_pretty(&doc).unwrap_or_default()
+        )
+    }
 }
 
 /// A path that names a field the workload format lacks (`tables.orders.clas`) makes every
