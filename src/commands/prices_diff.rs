@@ -151,44 +151,55 @@ pub(super) fn run(args: &PricesDiffArgs, run: &Run) -> Result<(), Error> {
                     .help("Consider `ddbcost prices diff OLD.yaml NEW.yaml --workload W.yaml`."),
             );
         }
-        // Every workload at the default settings (its own `settings:` aside), as the footer says.
-        let pricing = Pricing::defaults(None, &args.prices_dirs, run);
-        let settings = pricing.settings(&load::SettingsOverrides::default());
-        let mut w = tabled::builder::Builder::default();
-        w.push_record(["Workload", "Before", "After", "Change"]);
-        for file in &args.workloads {
-            let text = load::read_file(file)?;
-            let (workload, _) = load::parse_workload_at(&text, file, file, &run.samples)?;
-            let mut totals = Vec::new();
-            for table in [&before[0], &after[0]] {
-                let book = pricing.book_around(table.clone(), &workload, file)?;
-                let e = engine::estimate(&workload, &book, &settings)
-                    .map_err(|e| Error::from(e).file(file.as_str()))?;
-                totals.push(e.total);
-            }
-            let cur = &after[0].currency;
-            let delta = totals[1].checked_sub(totals[0]).unwrap_or_default();
-            w.push_record([
-                workload.name.clone(),
-                money::display(totals[0], cur),
-                money::display(totals[1], cur),
-                engine::percent_of(delta, totals[0]).map_or_else(
-                    || money::display(delta, cur),
-                    |p| {
-                        format!(
-                            "{} ({:+} %)",
-                            money::display(delta, cur),
-                            p.round_dp(2).normalize()
-                        )
-                    },
-                ),
-            ]);
-        }
-        let mut wt = w.build();
-        wt.with(tabled::settings::Style::rounded());
-
-        run.layout.fit(&mut wt);
-        text.push_str(&format!("{wt}\nMonthly totals at the default settings (730-hour month, binary GB, no free tier).\n"));
+        text.push_str(&workload_totals(args, run, &before[0], &after[0])?);
     }
     output::emit(None, &text)
+}
+
+/// Each workload's monthly total under `before`, then `after` (at the default settings).
+fn workload_totals(
+    args: &PricesDiffArgs,
+    run: &Run,
+    before: &PriceTable,
+    after: &PriceTable,
+) -> Result<String, Error> {
+    let pricing = Pricing::defaults(None, &args.prices_dirs, run);
+    let settings = pricing.settings(&load::SettingsOverrides::default());
+    let mut w = tabled::builder::Builder::default();
+    w.push_record(["Workload", "Before", "After", "Change"]);
+    for file in &args.workloads {
+        let text = load::read_file(file)?;
+        let (workload, _) = load::parse_workload_at(&text, file, file, &run.samples)?;
+        let mut totals = Vec::new();
+        for table in [before, after] {
+            let book = pricing.book_around(table.clone(), &workload, file)?;
+            let e = engine::estimate(&workload, &book, &settings)
+                .map_err(|e| Error::from(e).file(file.as_str()))?;
+            totals.push(e.total);
+        }
+        let cur = &after.currency;
+        let delta = totals[1].checked_sub(totals[0]).unwrap_or_default();
+        w.push_record([
+            workload.name.clone(),
+            money::display(totals[0], cur),
+            money::display(totals[1], cur),
+            engine::percent_of(delta, totals[0]).map_or_else(
+                || money::display(delta, cur),
+                |p| {
+                    format!(
+                        "{} ({:+} %)",
+                        money::display(delta, cur),
+                        p.round_dp(2).normalize()
+                    )
+                },
+            ),
+        ]);
+    }
+    let mut wt = w.build();
+    wt.with(tabled::settings::Style::rounded());
+
+    run.layout.fit(&mut wt);
+    Ok(format!(
+        "{wt}\nMonthly totals at the default settings (730-hour month, binary GB, no free tier).\n"
+    ))
 }

@@ -249,6 +249,92 @@ impl Cx<'_> {
         Ok((out[0], out[1]))
     }
 
+    /// A peak's hourly profile: `hours` from `start` at a multiple of the off-peak hours or
+    /// of the day's average.
+    fn peak(
+        &self,
+        peak: &RawPeak,
+        path: &str,
+        pos: Option<(u64, u64)>,
+    ) -> Result<Vec<Decimal>, Error> {
+        let multiplier = |s: &Quantity, p: &str| {
+            self.scalar(
+                s,
+                p,
+                super::quantity::parse_money,
+                "a non-negative multiplier such as `1.5`",
+            )
+        };
+        let ppath = format!("{path}.peak");
+        let factor = match (&peak.times_off_peak, &peak.times_average, &peak.multiplier) {
+            (Some(m), None, None) => {
+                PeakFactor::OffPeak(multiplier(m, &format!("{ppath}.times_off_peak"))?)
+            }
+            (None, Some(m), None) => {
+                PeakFactor::Average(multiplier(m, &format!("{ppath}.times_average"))?)
+            }
+            (None, None, Some(m)) => {
+                return Err(self.err(&format!("{ppath}.multiplier"), position(m), "`multiplier` is ambiguous: a multiple of the off-peak hours, or of the day's average?", format!("Consider `times_off_peak: {v}` (each peak hour carries {v}× an off-peak hour's traffic) or `times_average: {v}` ({v}× the day's average hour).", v = m.value.trim())));
+            }
+            _ => {
+                return Err(self.err(
+                    &ppath,
+                    pos,
+                    "a peak needs exactly one of `times_off_peak` or `times_average`",
+                    "Consider `peak: { times_average: 3, hours: 4, start: 18 }`.",
+                ));
+            }
+        };
+        let hours = self
+            .whole(
+                Some(&peak.hours),
+                &format!("{path}.peak.hours"),
+                "peak `hours`",
+            )?
+            .and_then(|h| u32::try_from(h.mantissa()).ok())
+            .unwrap_or(0);
+        let start = self
+            .whole(
+                peak.start.as_ref(),
+                &format!("{path}.peak.start"),
+                "peak `start`",
+            )?
+            .map_or(Some(0), |h| u32::try_from(h.mantissa()).ok())
+            .unwrap_or(u32::MAX);
+        if !(1..=23).contains(&hours) || start > 23 {
+            return Err(self.err(
+                &format!("{path}.peak"),
+                pos,
+                "peak `hours` must be a whole 1–23 and `start` a whole 0–23",
+                "Consider `peak: { times_average: 3, hours: 4, start: 18 }`.",
+            ));
+        }
+        let (m, off) = match factor {
+            PeakFactor::OffPeak(m) => (m, Decimal::ONE),
+            PeakFactor::Average(m) => {
+                // Peak hours at m × the average leave (24 − m·h) for the 24 − h others.
+                let peak_share = m.checked_mul(Decimal::from(hours));
+                let day = Decimal::from(24);
+                let rest = peak_share.and_then(|p| day.checked_sub(p));
+                match rest {
+                    Some(rest) if rest >= Decimal::ZERO => {
+                        let off = rest
+                            .checked_div(Decimal::from(24u32.saturating_sub(hours)))
+                            .unwrap_or_default();
+                        if off.is_zero() {
+                            return Err(self.err(&format!("{ppath}.times_average"), pos, "a peak that carries the whole day leaves no off-peak traffic", "Consider an `hourly` profile with zeros where there is no traffic."));
+                        }
+                        (m, off)
+                    }
+                    _ => {
+                        return Err(self.err(&format!("{ppath}.times_average"), pos, format!("{} hours at {}× the average are more than a day's traffic", hours, m.normalize()), "Consider `times_average` × `hours` at most 24 (the day's traffic is 24 average hours)."));
+                    }
+                }
+            }
+        };
+        Ok(peak_profile(m, off, hours, start))
+    }
+
     /// A traffic profile, normalized to a mean multiplier of 1.
     pub(super) fn traffic(
         &self,
@@ -304,74 +390,7 @@ impl Cx<'_> {
         let hourly: Vec<Decimal> = if raw.flat.is_some() {
             vec![Decimal::ONE; 24]
         } else if let Some(peak) = &raw.peak {
-            let ppath = format!("{path}.peak");
-            let factor = match (&peak.times_off_peak, &peak.times_average, &peak.multiplier) {
-                (Some(m), None, None) => {
-                    PeakFactor::OffPeak(multiplier(m, &format!("{ppath}.times_off_peak"))?)
-                }
-                (None, Some(m), None) => {
-                    PeakFactor::Average(multiplier(m, &format!("{ppath}.times_average"))?)
-                }
-                (None, None, Some(m)) => {
-                    return Err(self.err(&format!("{ppath}.multiplier"), position(m), "`multiplier` is ambiguous: a multiple of the off-peak hours, or of the day's average?", format!("Consider `times_off_peak: {v}` (each peak hour carries {v}× an off-peak hour's traffic) or `times_average: {v}` ({v}× the day's average hour).", v = m.value.trim())));
-                }
-                _ => {
-                    return Err(self.err(
-                        &ppath,
-                        pos,
-                        "a peak needs exactly one of `times_off_peak` or `times_average`",
-                        "Consider `peak: { times_average: 3, hours: 4, start: 18 }`.",
-                    ));
-                }
-            };
-            let hours = self
-                .whole(
-                    Some(&peak.hours),
-                    &format!("{path}.peak.hours"),
-                    "peak `hours`",
-                )?
-                .and_then(|h| u32::try_from(h.mantissa()).ok())
-                .unwrap_or(0);
-            let start = self
-                .whole(
-                    peak.start.as_ref(),
-                    &format!("{path}.peak.start"),
-                    "peak `start`",
-                )?
-                .map_or(Some(0), |h| u32::try_from(h.mantissa()).ok())
-                .unwrap_or(u32::MAX);
-            if !(1..=23).contains(&hours) || start > 23 {
-                return Err(self.err(
-                    &format!("{path}.peak"),
-                    pos,
-                    "peak `hours` must be a whole 1–23 and `start` a whole 0–23",
-                    "Consider `peak: { times_average: 3, hours: 4, start: 18 }`.",
-                ));
-            }
-            let (m, off) = match factor {
-                PeakFactor::OffPeak(m) => (m, Decimal::ONE),
-                PeakFactor::Average(m) => {
-                    // Peak hours at m × the average leave (24 − m·h) for the 24 − h others.
-                    let peak_share = m.checked_mul(Decimal::from(hours));
-                    let day = Decimal::from(24);
-                    let rest = peak_share.and_then(|p| day.checked_sub(p));
-                    match rest {
-                        Some(rest) if rest >= Decimal::ZERO => {
-                            let off = rest
-                                .checked_div(Decimal::from(24u32.saturating_sub(hours)))
-                                .unwrap_or_default();
-                            if off.is_zero() {
-                                return Err(self.err(&format!("{ppath}.times_average"), pos, "a peak that carries the whole day leaves no off-peak traffic", "Consider an `hourly` profile with zeros where there is no traffic."));
-                            }
-                            (m, off)
-                        }
-                        _ => {
-                            return Err(self.err(&format!("{ppath}.times_average"), pos, format!("{} hours at {}× the average are more than a day's traffic", hours, m.normalize()), "Consider `times_average` × `hours` at most 24 (the day's traffic is 24 average hours)."));
-                        }
-                    }
-                }
-            };
-            peak_profile(m, off, hours, start)
+            self.peak(peak, path, pos)?
         } else if let Some(values) = &raw.hourly {
             day(values, &format!("{path}.hourly"))?
         } else if let Some(w) = &raw.weekly {

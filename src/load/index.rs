@@ -28,31 +28,7 @@ impl Cx<'_> {
         let entry_size_bytes = self.item_bytes(i.entry_size.as_ref(), &p("entry_size"))?;
         let key_size_bytes = self.item_bytes(i.key_size.as_ref(), &p("key_size"))?;
         let projected = self.item_bytes(i.projected_size.as_ref(), &p("projected_size"))?;
-        let projection = match (i.projection.value, projected) {
-            (RawProjection::KeysOnly, None) => Projection::KeysOnly,
-            (RawProjection::All, None) => Projection::All,
-            (RawProjection::Include, Some(projected_bytes)) => {
-                Projection::Include { projected_bytes }
-            }
-            (RawProjection::Include, None)
-                if entry_size_bytes.is_some() || self.is_placeholder(&p("projected_size")) =>
-            {
-                Projection::Include {
-                    projected_bytes: Decimal::ZERO,
-                }
-            }
-            (RawProjection::Include, None) => {
-                return Err(self.err(&p("projection"), position(&i.projection), "an `include` projection needs `projected_size` (bytes of the included attributes)", "Consider `projected_size: 120 B`, or `entry_size` for the whole entry."));
-            }
-            (_, Some(_)) => {
-                return Err(self.err(
-                    &p("projected_size"),
-                    position(&i.projection),
-                    "`projected_size` applies only to `projection: include`",
-                    "Consider removing it, or `projection: include`.",
-                ));
-            }
-        };
+        let projection = self.projection(i, projected, entry_size_bytes, &path)?;
         // Sizes left as placeholders (`TODO`, from `ddbcost import`): the entry size is
         // unknown until they are filled, and the index's storage depends on usage.
         let placeholder_sizes = [
@@ -109,47 +85,7 @@ impl Cx<'_> {
             Projection::KeysOnly => Decimal::ZERO,
             _ => Decimal::ONE,
         };
-        let units = self.stated_units(i.rcu.as_ref(), i.wcu.as_ref(), &path)?;
-        let own = units.any() || i.auto_scaling.is_some();
-        let index_capacity = match (kind, capacity) {
-            (IndexKind::Local, _) if own => {
-                return Err(self.err(
-                    &path,
-                    position(&i.projection),
-                    "an LSI shares the table's capacity and takes no `rcu`/`wcu`/`auto_scaling`",
-                    "Consider removing them from the LSI.",
-                ));
-            }
-            (IndexKind::Global, CapacityMode::OnDemand) if own => {
-                return Err(self.err(
-                    &path,
-                    position(&i.projection),
-                    "a GSI of an on-demand table takes no provisioned capacity",
-                    "Consider removing it, or making the table provisioned.",
-                ));
-            }
-            (IndexKind::Local, _) | (IndexKind::Global, CapacityMode::OnDemand) => None,
-            (IndexKind::Global, CapacityMode::Provisioned(table_cap)) => {
-                // Each dimension on its own; one the GSI does not state inherits the table's
-                // auto scaling (AWS applies a table's auto scaling settings to its GSIs by
-                // default), never the table's fixed units.
-                let (read, write) = units.dimensions(self, i.auto_scaling.as_ref(), &path)?;
-                let inherit = |own: Option<Capacity>, table: Capacity| {
-                    own.or(matches!(table, Capacity::AutoScaling { .. }).then_some(table))
-                };
-                let (Some(read), Some(write)) = (
-                    inherit(read, table_cap.read),
-                    inherit(write, table_cap.write),
-                ) else {
-                    return Err(self.err(&path, position(&i.projection), "a GSI of a provisioned table needs its own `rcu` and `wcu` (or `auto_scaling`, its own or the table's) for each dimension", "Consider adding `rcu` and `wcu` to the index."));
-                };
-                Some(ProvisionedCapacity {
-                    read,
-                    write,
-                    reserved: None,
-                })
-            }
-        };
+        let index_capacity = self.index_capacity(i, kind, capacity, &path)?;
         let observed = match &i.observed {
             Some(o) => IndexObserved {
                 read_units: self.count(o.read_units.as_ref(), &p("observed.read_units"))?,
@@ -192,5 +128,97 @@ impl Cx<'_> {
             capacity: index_capacity,
             observed,
         })
+    }
+
+    /// An index's own capacity: none for an LSI or a GSI of an on-demand table (refused when
+    /// stated); for a GSI of a provisioned table, each dimension its own or the table's auto
+    /// scaling.
+    fn index_capacity(
+        &self,
+        i: &RawIndex,
+        kind: IndexKind,
+        capacity: &CapacityMode,
+        path: &str,
+    ) -> Result<Option<ProvisionedCapacity>, Error> {
+        let path = path.to_string();
+        let units = self.stated_units(i.rcu.as_ref(), i.wcu.as_ref(), &path)?;
+        let own = units.any() || i.auto_scaling.is_some();
+        let index_capacity = match (kind, capacity) {
+            (IndexKind::Local, _) if own => {
+                return Err(self.err(
+                    &path,
+                    position(&i.projection),
+                    "an LSI shares the table's capacity and takes no `rcu`/`wcu`/`auto_scaling`",
+                    "Consider removing them from the LSI.",
+                ));
+            }
+            (IndexKind::Global, CapacityMode::OnDemand) if own => {
+                return Err(self.err(
+                    &path,
+                    position(&i.projection),
+                    "a GSI of an on-demand table takes no provisioned capacity",
+                    "Consider removing it, or making the table provisioned.",
+                ));
+            }
+            (IndexKind::Local, _) | (IndexKind::Global, CapacityMode::OnDemand) => None,
+            (IndexKind::Global, CapacityMode::Provisioned(table_cap)) => {
+                // Each dimension on its own; one the GSI does not state inherits the table's
+                // auto scaling (AWS applies a table's auto scaling settings to its GSIs by
+                // default), never the table's fixed units.
+                let (read, write) = units.dimensions(self, i.auto_scaling.as_ref(), &path)?;
+                let inherit = |own: Option<Capacity>, table: Capacity| {
+                    own.or(matches!(table, Capacity::AutoScaling { .. }).then_some(table))
+                };
+                let (Some(read), Some(write)) = (
+                    inherit(read, table_cap.read),
+                    inherit(write, table_cap.write),
+                ) else {
+                    return Err(self.err(&path, position(&i.projection), "a GSI of a provisioned table needs its own `rcu` and `wcu` (or `auto_scaling`, its own or the table's) for each dimension", "Consider adding `rcu` and `wcu` to the index."));
+                };
+                Some(ProvisionedCapacity {
+                    read,
+                    write,
+                    reserved: None,
+                })
+            }
+        };
+        Ok(index_capacity)
+    }
+
+    /// The projection, with the included attributes' size an INCLUDE projection needs.
+    fn projection(
+        &self,
+        i: &RawIndex,
+        projected: Option<Decimal>,
+        entry_size_bytes: Option<Decimal>,
+        path: &str,
+    ) -> Result<Projection, Error> {
+        let p = |f: &str| format!("{path}.{f}");
+        let projection = match (i.projection.value, projected) {
+            (RawProjection::KeysOnly, None) => Projection::KeysOnly,
+            (RawProjection::All, None) => Projection::All,
+            (RawProjection::Include, Some(projected_bytes)) => {
+                Projection::Include { projected_bytes }
+            }
+            (RawProjection::Include, None)
+                if entry_size_bytes.is_some() || self.is_placeholder(&p("projected_size")) =>
+            {
+                Projection::Include {
+                    projected_bytes: Decimal::ZERO,
+                }
+            }
+            (RawProjection::Include, None) => {
+                return Err(self.err(&p("projection"), position(&i.projection), "an `include` projection needs `projected_size` (bytes of the included attributes)", "Consider `projected_size: 120 B`, or `entry_size` for the whole entry."));
+            }
+            (_, Some(_)) => {
+                return Err(self.err(
+                    &p("projected_size"),
+                    position(&i.projection),
+                    "`projected_size` applies only to `projection: include`",
+                    "Consider removing it, or `projection: include`.",
+                ));
+            }
+        };
+        Ok(projection)
     }
 }

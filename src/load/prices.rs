@@ -169,6 +169,82 @@ pub fn schema() -> schemars::Schema {
 /// Malformed YAML, unknown fields, negative or non-numeric prices, a bad date.
 pub fn parse_price_table(text: &str, file: &str) -> Result<PriceTable, Error> {
     let raw: RawPriceTable = yaml::parse(text, file)?;
+    let prices = price_map(&raw, text, file)?;
+    let effective = raw.effective.value.trim().to_string();
+    if !is_iso_date(&effective) {
+        return Err(
+            Error::input(format!("`{effective}` is not an ISO 8601 date"))
+                .file(file)
+                .path("effective")
+                .at(position(&raw.effective))
+                .quoting(text)
+                .help("Consider the date the prices took effect, as `2024-11-01`."),
+        );
+    }
+    let count = |s: &Quantity, path: &str| {
+        parse_count(&s.value).map_err(|why| {
+            Error::input(why)
+                .file(file)
+                .path(path)
+                .at(position(s))
+                .quoting(text)
+        })
+    };
+    let free_tier = match &raw.free_tier {
+        Some(f) => Some(FreeTier {
+            storage_gb: count(&f.storage_gb, "free_tier.storage_gb")?,
+            stream_reads: count(&f.stream_reads, "free_tier.stream_reads")?,
+            rcu: count(&f.rcu, "free_tier.rcu")?,
+            wcu: count(&f.wcu, "free_tier.wcu")?,
+        }),
+        None => None,
+    };
+    let savings_plan_rates = match &raw.savings_plan_rates {
+        Some(r) => {
+            if r.source.as_deref().is_none_or(|s| s.trim().is_empty()) {
+                return Err(Error::input(
+                    "savings-plan rates without a `source`: a rate nobody can trace cannot be trusted",
+                )
+                .file(file)
+                .path("savings_plan_rates.source")
+                .help("Consider `source:` naming the Savings Plans price list or page the rates come from."));
+            }
+            Some(super::savings_plan::rates(
+                r,
+                "savings_plan_rates",
+                "",
+                &|s, path, why| {
+                    Error::input(why)
+                        .file(file)
+                        .path(path)
+                        .at(super::savings_plan::at(s))
+                        .quoting(text)
+                        .help("Consider the rate as a fraction of list price, e.g. `0.8` for 20 % off.")
+                },
+            )?)
+        }
+        None => None,
+    };
+    let _ = raw.notes;
+    Ok(PriceTable {
+        id: raw.id,
+        region: raw.region,
+        currency: raw.currency,
+        source: raw.source,
+        effective,
+        file: file.to_string(),
+        prices,
+        free_tier,
+        savings_plan_rates,
+    })
+}
+
+/// Every price the table states, by key: a non-negative plain decimal each.
+fn price_map(
+    raw: &RawPriceTable,
+    text: &str,
+    file: &str,
+) -> Result<BTreeMap<PriceKey, Decimal>, Error> {
     let money = |s: &Quantity, path: &str| -> Result<Decimal, Error> {
         parse_money(&s.value).map_err(|why| {
             Error::input(format!(
@@ -246,73 +322,7 @@ pub fn parse_price_table(text: &str, file: &str) -> Result<PriceTable, Error> {
         };
         put(PriceKey::InterRegionTransferGb(key), Some(s))?;
     }
-    let effective = raw.effective.value.trim().to_string();
-    if !is_iso_date(&effective) {
-        return Err(
-            Error::input(format!("`{effective}` is not an ISO 8601 date"))
-                .file(file)
-                .path("effective")
-                .at(position(&raw.effective))
-                .quoting(text)
-                .help("Consider the date the prices took effect, as `2024-11-01`."),
-        );
-    }
-    let count = |s: &Quantity, path: &str| {
-        parse_count(&s.value).map_err(|why| {
-            Error::input(why)
-                .file(file)
-                .path(path)
-                .at(position(s))
-                .quoting(text)
-        })
-    };
-    let free_tier = match &raw.free_tier {
-        Some(f) => Some(FreeTier {
-            storage_gb: count(&f.storage_gb, "free_tier.storage_gb")?,
-            stream_reads: count(&f.stream_reads, "free_tier.stream_reads")?,
-            rcu: count(&f.rcu, "free_tier.rcu")?,
-            wcu: count(&f.wcu, "free_tier.wcu")?,
-        }),
-        None => None,
-    };
-    let savings_plan_rates = match &raw.savings_plan_rates {
-        Some(r) => {
-            if r.source.as_deref().is_none_or(|s| s.trim().is_empty()) {
-                return Err(Error::input(
-                    "savings-plan rates without a `source`: a rate nobody can trace cannot be trusted",
-                )
-                .file(file)
-                .path("savings_plan_rates.source")
-                .help("Consider `source:` naming the Savings Plans price list or page the rates come from."));
-            }
-            Some(super::savings_plan::rates(
-                r,
-                "savings_plan_rates",
-                "",
-                &|s, path, why| {
-                    Error::input(why)
-                        .file(file)
-                        .path(path)
-                        .at(super::savings_plan::at(s))
-                        .quoting(text)
-                        .help("Consider the rate as a fraction of list price, e.g. `0.8` for 20 % off.")
-                },
-            )?)
-        }
-        None => None,
-    };
-    let _ = raw.notes;
-    Ok(PriceTable {
-        id: raw.id,
-        region: raw.region,
-        currency: raw.currency,
-        source: raw.source,
-        effective,
-        file: file.to_string(),
-        prices,
-        free_tier,
-        savings_plan_rates,
-    })
+    Ok(prices)
 }
 
 fn is_iso_date(s: &str) -> bool {
