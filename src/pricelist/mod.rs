@@ -123,106 +123,129 @@ fn add_sku(out: &mut Import, sku: &Sku) -> Result<(), String> {
         return Ok(());
     }
     match row.target {
-        Target::Price { path, factor } => {
-            // Tiers in order: a first tier priced 0 with an end is the free tier.
-            let mut tiers = sku.on_demand.iter().peekable();
-            let Some(first) = tiers.peek() else {
-                unmapped(out, "no on-demand price");
-                return Ok(());
+        Target::Price { path, factor } => add_price(out, sku, row, &region, path, factor)?,
+        Target::Reserved { kind } => add_reserved(out, sku, &region, kind)?,
+    }
+    Ok(())
+}
+
+/// An on-demand price (its free tier first, where the first tier is free), at `path`.
+fn add_price(
+    out: &mut Import,
+    sku: &Sku,
+    row: &mapping::Row,
+    region: &str,
+    path: &'static str,
+    factor: u32,
+) -> Result<(), String> {
+    let unmapped = |out: &mut Import, why: &str| {
+        out.unmapped
+            .push((sku.usage_type.clone(), sku.sku.clone(), why.to_string()));
+    };
+    // Tiers in order: a first tier priced 0 with an end is the free tier.
+    let mut tiers = sku.on_demand.iter().peekable();
+    let Some(first) = tiers.peek() else {
+        unmapped(out, "no on-demand price");
+        return Ok(());
+    };
+    let currency = first.currency.clone();
+    let table = table(out, region, &currency)?;
+    // A first tier priced 0 that ends is a free tier, whether a price follows or not.
+    let free_first = first.price.is_zero() && first.end.is_some();
+    if free_first {
+        if let (Some(field), Some(end)) = (row.free_tier, first.end) {
+            let (name, amount) = match field {
+                FreeTierField::StorageGb => ("storage_gb", end),
+                FreeTierField::StreamReads => ("stream_reads", end),
+                FreeTierField::Rcu => (
+                    "rcu",
+                    end.checked_div(Decimal::from(FREE_TIER_MONTH_HOURS))
+                        .ok_or("a free tier too large")?,
+                ),
+                FreeTierField::Wcu => (
+                    "wcu",
+                    end.checked_div(Decimal::from(FREE_TIER_MONTH_HOURS))
+                        .ok_or("a free tier too large")?,
+                ),
             };
-            let currency = first.currency.clone();
-            let table = table(out, &region, &currency)?;
-            // A first tier priced 0 that ends is a free tier, whether a price follows or not.
-            let free_first = first.price.is_zero() && first.end.is_some();
-            if free_first {
-                if let (Some(field), Some(end)) = (row.free_tier, first.end) {
-                    let (name, amount) = match field {
-                        FreeTierField::StorageGb => ("storage_gb", end),
-                        FreeTierField::StreamReads => ("stream_reads", end),
-                        FreeTierField::Rcu => (
-                            "rcu",
-                            end.checked_div(Decimal::from(FREE_TIER_MONTH_HOURS))
-                                .ok_or("a free tier too large")?,
-                        ),
-                        FreeTierField::Wcu => (
-                            "wcu",
-                            end.checked_div(Decimal::from(FREE_TIER_MONTH_HOURS))
-                                .ok_or("a free tier too large")?,
-                        ),
-                    };
-                    if amount.is_sign_negative() {
-                        return Err(format!("SKU {}: a negative free tier", sku.sku));
-                    }
-                    table.free_tier.insert(name, amount.normalize());
-                }
-                tiers.next();
+            if amount.is_sign_negative() {
+                return Err(format!("SKU {}: a negative free tier", sku.sku));
             }
-            let Some(priced) = tiers.next() else {
-                if free_first {
-                    // Nothing is priced past the allowance: the price is not 0, it is unknown.
-                    unmapped(
-                        out,
-                        &format!("only a free tier, no price after it: `{path}` stays absent"),
-                    );
-                }
-                return Ok(());
-            };
-            let price = priced
-                .price
-                .checked_mul(Decimal::from(factor))
-                .ok_or_else(|| format!("SKU {}: the price is too large", sku.sku))?
-                .normalize();
-            if price.is_sign_negative() {
-                return Err(format!("SKU {}: a negative price ({price})", sku.sku));
-            }
-            if let Some(previous) = table.prices.insert(path, price)
-                && previous != price
-            {
-                return Err(format!(
-                    "{region}: `{path}` is {previous} in one SKU and {price} in SKU {} ({})",
-                    sku.sku, sku.usage_type
-                ));
-            }
-            for further in tiers {
-                table.further_tiers.push(format!(
-                    "{path}: from {} {} at {} per {} (per AWS unit)",
-                    further.begin.normalize(),
-                    further.unit,
-                    further.price.normalize(),
-                    further.unit
-                ));
-            }
+            table.free_tier.insert(name, amount.normalize());
         }
-        Target::Reserved { kind } => {
-            let mut any = false;
-            for term in &sku.reserved {
-                let (Some(upfront), Some(hourly)) = (term.upfront, term.hourly) else {
-                    continue;
-                };
-                let hundred = Decimal::ONE_HUNDRED;
-                let block = (
-                    upfront
-                        .checked_mul(hundred)
-                        .ok_or("a reserved fee too large")?
-                        .normalize(),
-                    hourly
-                        .checked_mul(hundred)
-                        .ok_or("a reserved fee too large")?
-                        .normalize(),
-                );
-                if block.0.is_sign_negative() || block.1.is_sign_negative() {
-                    return Err(format!("SKU {}: a negative reserved fee", sku.sku));
-                }
-                let table = table(out, &region, &term.currency)?;
-                table
-                    .reserved
-                    .insert(format!("{kind}_{}y", term.years), block);
-                any = true;
-            }
-            if !any {
-                unmapped(out, "no reserved term with an upfront and an hourly fee");
-            }
+        tiers.next();
+    }
+    let Some(priced) = tiers.next() else {
+        if free_first {
+            // Nothing is priced past the allowance: the price is not 0, it is unknown.
+            unmapped(
+                out,
+                &format!("only a free tier, no price after it: `{path}` stays absent"),
+            );
         }
+        return Ok(());
+    };
+    let price = priced
+        .price
+        .checked_mul(Decimal::from(factor))
+        .ok_or_else(|| format!("SKU {}: the price is too large", sku.sku))?
+        .normalize();
+    if price.is_sign_negative() {
+        return Err(format!("SKU {}: a negative price ({price})", sku.sku));
+    }
+    if let Some(previous) = table.prices.insert(path, price)
+        && previous != price
+    {
+        return Err(format!(
+            "{region}: `{path}` is {previous} in one SKU and {price} in SKU {} ({})",
+            sku.sku, sku.usage_type
+        ));
+    }
+    for further in tiers {
+        table.further_tiers.push(format!(
+            "{path}: from {} {} at {} per {} (per AWS unit)",
+            further.begin.normalize(),
+            further.unit,
+            further.price.normalize(),
+            further.unit
+        ));
+    }
+    Ok(())
+}
+
+/// Reserved capacity: each term's upfront and hourly fee per block of 100 units.
+fn add_reserved(out: &mut Import, sku: &Sku, region: &str, kind: &str) -> Result<(), String> {
+    let unmapped = |out: &mut Import, why: &str| {
+        out.unmapped
+            .push((sku.usage_type.clone(), sku.sku.clone(), why.to_string()));
+    };
+    let mut any = false;
+    for term in &sku.reserved {
+        let (Some(upfront), Some(hourly)) = (term.upfront, term.hourly) else {
+            continue;
+        };
+        let hundred = Decimal::ONE_HUNDRED;
+        let block = (
+            upfront
+                .checked_mul(hundred)
+                .ok_or("a reserved fee too large")?
+                .normalize(),
+            hourly
+                .checked_mul(hundred)
+                .ok_or("a reserved fee too large")?
+                .normalize(),
+        );
+        if block.0.is_sign_negative() || block.1.is_sign_negative() {
+            return Err(format!("SKU {}: a negative reserved fee", sku.sku));
+        }
+        let table = table(out, region, &term.currency)?;
+        table
+            .reserved
+            .insert(format!("{kind}_{}y", term.years), block);
+        any = true;
+    }
+    if !any {
+        unmapped(out, "no reserved term with an upfront and an hourly fee");
     }
     Ok(())
 }

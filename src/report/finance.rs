@@ -71,7 +71,6 @@ pub fn render(c: &Comparison, period: Period, excel: bool) -> (String, Vec<Strin
         .from_writer(Vec::new());
     let _ = w.write_record(HEADER);
     let mut warnings = Vec::new();
-    let text = |d: Option<Decimal>| d.map(|v| v.normalize().to_string()).unwrap_or_default();
     let rows: HashMap<&str, &Row> = c.rows.iter().map(|r| (r.key.as_str(), r)).collect();
     let mut columns: Vec<(&str, &str, &Estimate, Option<usize>)> =
         vec![("baseline", "baseline", &c.baseline, None)];
@@ -82,56 +81,14 @@ pub fn render(c: &Comparison, period: Period, excel: bool) -> (String, Vec<Strin
             .map(|(i, s)| (s.name.as_str(), s.kind.name(), &s.estimate, Some(i))),
     );
     for (scenario, kind, e, column) in columns {
-        let cur = &e.currency;
-        let mut rounded_sum = Some(Decimal::ZERO);
-        let mut write = |table: &str,
-                         component: &str,
-                         key: &str,
-                         label: &str,
-                         patterns: &str,
-                         region: &str,
-                         quantity: Option<Decimal>,
-                         unit: &str,
-                         unit_price: String,
-                         pricing_unit_price: String,
-                         cost: Option<Decimal>,
-                         baseline_cost: Option<Decimal>,
-                         delta: Option<Decimal>,
-                         basis: &str| {
-            let rounded = cost.map(|v| money::round(v, cur));
-            rounded_sum = rounded_sum.and_then(|s| s.checked_add(rounded.unwrap_or_default()));
-            let _ = w.write_record([
-                period.start_date(),
-                period.end_date(),
-                guard(scenario, excel),
-                guard(table, excel),
-                component.to_string(),
-                guard(key, excel),
-                guard(label, excel),
-                guard(patterns, excel),
-                guard(region, excel),
-                text(quantity),
-                guard(unit, excel),
-                unit_price,
-                text(cost),
-                rounded.map(|v| v.to_string()).unwrap_or_default(),
-                cur.clone(),
-                basis.to_string(),
-                guard(&e.price_table.id, excel),
-                e.price_table.effective.clone(),
-                kind.to_string(),
-                text(baseline_cost),
-                text(delta),
-                e.price_table.currency.clone(),
-                pricing_unit_price,
-                e.fx.as_ref()
-                    .map(|fx| fx.rate.normalize().to_string())
-                    .unwrap_or_default(),
-                e.fx.as_ref().map(|fx| fx.date.clone()).unwrap_or_default(),
-                e.fx.as_ref()
-                    .map(|fx| guard(&fx.source, excel))
-                    .unwrap_or_default(),
-            ]);
+        let mut out = Scenario {
+            w: &mut w,
+            period,
+            excel,
+            scenario,
+            kind,
+            e,
+            rounded_sum: Some(Decimal::ZERO),
         };
         for i in &e.line_items {
             let row = rows.get(i.key.as_str());
@@ -139,58 +96,48 @@ pub fn render(c: &Comparison, period: Period, excel: bool) -> (String, Vec<Strin
                 (Some(col), Some(r)) => (r.baseline, r.deltas.get(col).copied()),
                 _ => (None, None),
             };
-            write(
-                &i.table,
-                i.component.name(),
-                &i.key,
-                &i.label,
-                &i.patterns().join(";"),
-                &i.region,
-                i.quantity,
-                i.unit,
-                i.unit_price.normalize().to_string(),
-                i.pricing_unit_price.normalize().to_string(),
-                i.cost,
+            out.write(&Record {
+                table: &i.table,
+                component: i.component.name(),
+                key: &i.key,
+                label: &i.label,
+                patterns: &i.patterns().join(";"),
+                region: &i.region,
+                quantity: i.quantity,
+                unit: i.unit,
+                unit_price: i.unit_price.normalize().to_string(),
+                pricing_unit_price: i.pricing_unit_price.normalize().to_string(),
+                cost: i.cost,
                 baseline_cost,
                 delta,
-                i.basis.name(),
-            );
+                basis: i.basis.name(),
+            });
         }
         // Lines of the baseline this scenario no longer has: cost 0, and the saving as delta,
         // so that a scenario's deltas add up to its change.
         if let Some(col) = column {
             for r in &c.rows {
                 if r.baseline.is_some() && r.scenarios[col].is_none() {
-                    write(
-                        &r.table,
-                        r.component.name(),
-                        &r.key,
-                        &format!("(not in this scenario) {}", r.label),
-                        "",
-                        "",
-                        None,
-                        "",
-                        String::new(),
-                        String::new(),
-                        Some(Decimal::ZERO),
-                        r.baseline,
-                        r.deltas.get(col).copied(),
-                        "removed",
-                    );
+                    out.write(&Record {
+                        table: &r.table,
+                        component: r.component.name(),
+                        key: &r.key,
+                        label: &format!("(not in this scenario) {}", r.label),
+                        patterns: "",
+                        region: "",
+                        quantity: None,
+                        unit: "",
+                        unit_price: String::new(),
+                        pricing_unit_price: String::new(),
+                        cost: Some(Decimal::ZERO),
+                        baseline_cost: r.baseline,
+                        delta: r.deltas.get(col).copied(),
+                        basis: "removed",
+                    });
                 }
             }
         }
-        let total_rounded = money::round(e.total, cur);
-        match rounded_sum {
-            Some(sum) if sum == total_rounded => {}
-            Some(sum) => warnings.push(format!(
-                "{scenario}: the rounded lines add up to {sum} {cur}, the exact total rounds to {total_rounded} {cur} ({} {cur} of rounding); sum the exact `cost` column",
-                total_rounded.checked_sub(sum).unwrap_or_default().normalize()
-            )),
-            None => warnings.push(format!(
-                "{scenario}: the rounded lines are too large to add up; sum the exact `cost` column"
-            )),
-        }
+        warnings.extend(out.reconciliation());
     }
     let mut bytes = w.into_inner().unwrap_or_default();
     if excel {
@@ -199,4 +146,96 @@ pub fn render(c: &Comparison, period: Period, excel: bool) -> (String, Vec<Strin
         bytes = with_bom;
     }
     (String::from_utf8(bytes).unwrap_or_default(), warnings)
+}
+
+/// One row's own fields (the scenario's are added by `Scenario::write`).
+struct Record<'a> {
+    table: &'a str,
+    component: &'a str,
+    key: &'a str,
+    label: &'a str,
+    patterns: &'a str,
+    region: &'a str,
+    quantity: Option<Decimal>,
+    unit: &'a str,
+    unit_price: String,
+    pricing_unit_price: String,
+    cost: Option<Decimal>,
+    baseline_cost: Option<Decimal>,
+    delta: Option<Decimal>,
+    basis: &'a str,
+}
+
+/// The rows of one scenario being written, and the sum of their rounded costs.
+struct Scenario<'a> {
+    w: &'a mut csv::Writer<Vec<u8>>,
+    period: Period,
+    excel: bool,
+    scenario: &'a str,
+    kind: &'a str,
+    e: &'a Estimate,
+    rounded_sum: Option<Decimal>,
+}
+
+impl Scenario<'_> {
+    fn write(&mut self, r: &Record<'_>) {
+        let (e, excel) = (self.e, self.excel);
+        let cur = &e.currency;
+        let text = |d: Option<Decimal>| d.map(|v| v.normalize().to_string()).unwrap_or_default();
+        let rounded = r.cost.map(|v| money::round(v, cur));
+        self.rounded_sum = self
+            .rounded_sum
+            .and_then(|s| s.checked_add(rounded.unwrap_or_default()));
+        let _ = self.w.write_record([
+            self.period.start_date(),
+            self.period.end_date(),
+            guard(self.scenario, excel),
+            guard(r.table, excel),
+            r.component.to_string(),
+            guard(r.key, excel),
+            guard(r.label, excel),
+            guard(r.patterns, excel),
+            guard(r.region, excel),
+            text(r.quantity),
+            guard(r.unit, excel),
+            r.unit_price.clone(),
+            text(r.cost),
+            rounded.map(|v| v.to_string()).unwrap_or_default(),
+            cur.clone(),
+            r.basis.to_string(),
+            guard(&e.price_table.id, excel),
+            e.price_table.effective.clone(),
+            self.kind.to_string(),
+            text(r.baseline_cost),
+            text(r.delta),
+            e.price_table.currency.clone(),
+            r.pricing_unit_price.clone(),
+            e.fx.as_ref()
+                .map(|fx| fx.rate.normalize().to_string())
+                .unwrap_or_default(),
+            e.fx.as_ref().map(|fx| fx.date.clone()).unwrap_or_default(),
+            e.fx.as_ref()
+                .map(|fx| guard(&fx.source, excel))
+                .unwrap_or_default(),
+        ]);
+    }
+
+    /// A warning when the rounded rows miss the rounded total.
+    fn reconciliation(&self) -> Option<String> {
+        let (scenario, cur) = (self.scenario, &self.e.currency);
+        let total_rounded = money::round(self.e.total, cur);
+        match self.rounded_sum {
+            Some(sum) if sum == total_rounded => None,
+            Some(sum) => Some(format!(
+                "{scenario}: the rounded lines add up to {sum} {cur}, the exact total rounds to {total_rounded} {cur} ({} {cur} of rounding); sum the exact `cost` column",
+                total_rounded
+                    .checked_sub(sum)
+                    .unwrap_or_default()
+                    .normalize()
+            )),
+            None => Some(format!(
+                "{scenario}: the rounded lines are too large to add up; sum the exact `cost` column"
+            )),
+        }
+    }
 }
