@@ -46,7 +46,6 @@ pub fn render(c: &Comparison, period: Period) -> String {
     let e = &c.baseline;
     let cur = &e.currency;
     let show = |d: Decimal| money::display(d, cur);
-    let cell = |d: Option<Decimal>| d.map_or_else(|| "—".to_string(), show);
     let scenarios: Vec<Value> = c
         .scenarios
         .iter()
@@ -59,50 +58,11 @@ pub fn render(c: &Comparison, period: Period) -> String {
             }))
         })
         .collect();
-    let mut rows: Vec<Value> = Vec::new();
-    let mut lines: Vec<Value> = Vec::new();
-    if c.scenarios.is_empty() {
-        for (table, subtotal, items) in e.lines_by_table() {
-            for l in items {
-                lines.push(v(serde_json::json!({
-                    "table": table, "label": plain(&l.label),
-                    "quantity": l.quantity.map_or_else(|| "depends on usage".to_string(), money::quantity),
-                    "unit": l.unit, "unit_price": l.unit_price.normalize().to_string(), "cost": cell(l.cost),
-                })));
-            }
-            lines.push(v(serde_json::json!({"table": "", "label": format!("Subtotal {table}"), "quantity": "", "unit": "", "unit_price": "", "cost": show(subtotal), "subtotal": true})));
-        }
-        lines.push(v(serde_json::json!({"table": "", "label": "TOTAL", "quantity": "", "unit": "", "unit_price": "", "cost": show(e.total), "subtotal": true})));
+    let (rows, lines) = if c.scenarios.is_empty() {
+        (Vec::new(), estimate_lines(e))
     } else {
-        for (t, table_rows) in c.rows_by_table() {
-            for r in table_rows {
-                let cells: Vec<serde_json::Value> = r
-                    .scenarios
-                    .iter()
-                    .zip(&r.deltas)
-                    .map(|(v, delta)| {
-                        serde_json::json!({"value": cell(*v), "delta": signed(*delta, cur), "class": class(*delta)})
-                    })
-                    .collect();
-                rows.push(v(serde_json::json!({"table": r.table, "label": plain(&r.label), "baseline": cell(r.baseline), "cells": cells})));
-            }
-            let cells: Vec<serde_json::Value> = t
-                .scenarios
-                .iter()
-                .zip(&t.deltas)
-                .map(|(v, delta)| {
-                    serde_json::json!({"value": show(*v), "delta": signed(*delta, cur), "class": class(*delta)})
-                })
-                .collect();
-            rows.push(v(serde_json::json!({"table": "", "label": format!("Subtotal {}", t.table), "baseline": show(t.baseline), "cells": cells, "subtotal": true})));
-        }
-        let cells: Vec<serde_json::Value> = c
-            .scenarios
-            .iter()
-            .map(|s| serde_json::json!({"value": show(s.estimate.total), "delta": signed(s.delta, cur), "class": class(s.delta)}))
-            .collect();
-        rows.push(v(serde_json::json!({"table": "", "label": "TOTAL", "baseline": show(e.total), "cells": cells, "subtotal": true})));
-    }
+        (comparison_rows(c), Vec::new())
+    };
     let components: Vec<(String, Decimal)> = e
         .component_costs()
         .into_iter()
@@ -132,54 +92,8 @@ pub fn render(c: &Comparison, period: Period) -> String {
             cur,
         )
     });
-    let p = &e.price_table;
-    let meta = format!(
-        "Monthly estimate for {period} · prices {} ({}, {}), effective {} · {}-hour month · GB = {} · free tier {}",
-        p.id,
-        p.region,
-        p.currency,
-        p.effective,
-        e.settings.month_hours.normalize(),
-        e.settings.gb.name(),
-        if e.settings.free_tier {
-            "applied"
-        } else {
-            "off"
-        }
-    );
-    let meta = match super::fx_statement(e) {
-        Some(fx) => format!("{meta} · {fx}"),
-        None => meta,
-    };
-    let meta = match super::savings_plan_statement(e) {
-        Some(sp) => format!("{meta} · {sp}"),
-        None => meta,
-    };
-    let money_of = |d: Decimal| format!("{} {}", money::symbol(cur), show(d));
-    let all_steps = c.scenarios.iter().all(|s| s.kind == ScenarioKind::Step);
-    let (total_label, total) = match c.scenarios.last() {
-        // A cumulative story ends at its last step.
-        Some(last) if all_steps => (
-            format!("Baseline → after the last step, {}", last.name),
-            format!("{} → {}", money_of(e.total), money_of(last.estimate.total)),
-        ),
-        // Alternatives (or a mix) each stand on their own: baseline, then each.
-        Some(_) => (
-            "Baseline, then each scenario".to_string(),
-            std::iter::once(money_of(e.total))
-                .chain(
-                    c.scenarios
-                        .iter()
-                        .map(|s| format!("{}: {}", s.name, money_of(s.estimate.total))),
-                )
-                .collect::<Vec<_>>()
-                .join(" · "),
-        ),
-        None => (
-            "Monthly total".to_string(),
-            format!("{} {}", money::symbol(cur), show(e.total)),
-        ),
-    };
+    let meta = meta(e, period);
+    let (total_label, total) = headline(c);
     let mut warnings = e.warnings.clone();
     for s in &c.scenarios {
         warnings.extend(
@@ -216,4 +130,122 @@ pub fn render(c: &Comparison, period: Period) -> String {
             footer => format!("Generated by ddbcost. {}.", money::policy(cur)),
         })
         .unwrap_or_default()
+}
+
+/// An estimate's lines by table, with subtotals and the total.
+fn estimate_lines(e: &crate::engine::Estimate) -> Vec<Value> {
+    let cur = &e.currency;
+    let show = |d: Decimal| money::display(d, cur);
+    let cell = |d: Option<Decimal>| d.map_or_else(|| "—".to_string(), show);
+    let mut lines: Vec<Value> = Vec::new();
+    for (table, subtotal, items) in e.lines_by_table() {
+        for l in items {
+            lines.push(v(serde_json::json!({
+                "table": table, "label": plain(&l.label),
+                "quantity": l.quantity.map_or_else(|| "depends on usage".to_string(), money::quantity),
+                "unit": l.unit, "unit_price": l.unit_price.normalize().to_string(), "cost": cell(l.cost),
+            })));
+        }
+        lines.push(v(serde_json::json!({"table": "", "label": format!("Subtotal {table}"), "quantity": "", "unit": "", "unit_price": "", "cost": show(subtotal), "subtotal": true})));
+    }
+    lines.push(v(serde_json::json!({"table": "", "label": "TOTAL", "quantity": "", "unit": "", "unit_price": "", "cost": show(e.total), "subtotal": true})));
+    lines
+}
+
+/// A comparison's rows by table, each scenario's value and delta beside the baseline.
+fn comparison_rows(c: &Comparison) -> Vec<Value> {
+    let e = &c.baseline;
+    let cur = &e.currency;
+    let show = |d: Decimal| money::display(d, cur);
+    let cell = |d: Option<Decimal>| d.map_or_else(|| "—".to_string(), show);
+    let mut rows: Vec<Value> = Vec::new();
+    for (t, table_rows) in c.rows_by_table() {
+        for r in table_rows {
+            let cells: Vec<serde_json::Value> = r
+                .scenarios
+                .iter()
+                .zip(&r.deltas)
+                .map(|(v, delta)| {
+                    serde_json::json!({"value": cell(*v), "delta": signed(*delta, cur), "class": class(*delta)})
+                })
+                .collect();
+            rows.push(v(serde_json::json!({"table": r.table, "label": plain(&r.label), "baseline": cell(r.baseline), "cells": cells})));
+        }
+        let cells: Vec<serde_json::Value> = t
+            .scenarios
+            .iter()
+            .zip(&t.deltas)
+            .map(|(v, delta)| {
+                serde_json::json!({"value": show(*v), "delta": signed(*delta, cur), "class": class(*delta)})
+            })
+            .collect();
+        rows.push(v(serde_json::json!({"table": "", "label": format!("Subtotal {}", t.table), "baseline": show(t.baseline), "cells": cells, "subtotal": true})));
+    }
+    let cells: Vec<serde_json::Value> = c
+        .scenarios
+        .iter()
+        .map(|s| serde_json::json!({"value": show(s.estimate.total), "delta": signed(s.delta, cur), "class": class(s.delta)}))
+        .collect();
+    rows.push(v(serde_json::json!({"table": "", "label": "TOTAL", "baseline": show(e.total), "cells": cells, "subtotal": true})));
+    rows
+}
+
+/// The line under the title: the month, the price table and the settings.
+fn meta(e: &crate::engine::Estimate, period: Period) -> String {
+    let p = &e.price_table;
+    let meta = format!(
+        "Monthly estimate for {period} · prices {} ({}, {}), effective {} · {}-hour month · GB = {} · free tier {}",
+        p.id,
+        p.region,
+        p.currency,
+        p.effective,
+        e.settings.month_hours.normalize(),
+        e.settings.gb.name(),
+        if e.settings.free_tier {
+            "applied"
+        } else {
+            "off"
+        }
+    );
+    let meta = match super::fx_statement(e) {
+        Some(fx) => format!("{meta} · {fx}"),
+        None => meta,
+    };
+    let meta = match super::savings_plan_statement(e) {
+        Some(sp) => format!("{meta} · {sp}"),
+        None => meta,
+    };
+    meta
+}
+
+/// The headline total: the baseline and where the steps end, or each alternative.
+fn headline(c: &Comparison) -> (String, String) {
+    let e = &c.baseline;
+    let cur = &e.currency;
+    let show = |d: Decimal| money::display(d, cur);
+    let money_of = |d: Decimal| format!("{} {}", money::symbol(cur), show(d));
+    let all_steps = c.scenarios.iter().all(|s| s.kind == ScenarioKind::Step);
+    match c.scenarios.last() {
+        // A cumulative story ends at its last step.
+        Some(last) if all_steps => (
+            format!("Baseline → after the last step, {}", last.name),
+            format!("{} → {}", money_of(e.total), money_of(last.estimate.total)),
+        ),
+        // Alternatives (or a mix) each stand on their own: baseline, then each.
+        Some(_) => (
+            "Baseline, then each scenario".to_string(),
+            std::iter::once(money_of(e.total))
+                .chain(
+                    c.scenarios
+                        .iter()
+                        .map(|s| format!("{}: {}", s.name, money_of(s.estimate.total))),
+                )
+                .collect::<Vec<_>>()
+                .join(" · "),
+        ),
+        None => (
+            "Monthly total".to_string(),
+            format!("{} {}", money::symbol(cur), show(e.total)),
+        ),
+    }
 }

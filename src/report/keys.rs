@@ -79,6 +79,35 @@ struct View {
 
 fn view(r: &AttributeReport, sharding: Option<&ShardingCost>) -> View {
     let s = &r.spread;
+    let figures = figures(r);
+    let facts = facts(r, sharding);
+    let busiest = s
+        .busiest
+        .iter()
+        .map(|b| {
+            vec![
+                b.value.clone(),
+                n(b.counts.items),
+                n(b.counts.bytes),
+                money::quantity(units(b.counts.read_halves)),
+                money::quantity(units(b.counts.write_halves)),
+            ]
+        })
+        .collect();
+    View {
+        title: r.label.clone(),
+        verdict: r.verdict.name(),
+        figures,
+        facts,
+        busiest,
+        reasons: r.reasons.clone(),
+        notes: r.notes.clone(),
+    }
+}
+
+/// The figures grid: totals, the busiest values' shares, and how many values hold 80 %.
+fn figures(r: &AttributeReport) -> Vec<Vec<String>> {
+    let s = &r.spread;
     let measure = |m: Measure| s.measure(m);
     let total = |m: Measure| {
         let t = measure(m).total;
@@ -116,6 +145,13 @@ fn view(r: &AttributeReport, sharding: Option<&ShardingCost>) -> View {
             }))
             .collect(),
     );
+    figures
+}
+
+/// What is known of the key besides its figures: distinct values, the peak against a
+/// partition's limits, the largest item collection, and what sharding would cost.
+fn facts(r: &AttributeReport, sharding: Option<&ShardingCost>) -> Vec<String> {
+    let s = &r.spread;
     let mut facts = vec![format!(
         "Distinct values: {}{}",
         n(s.distinct),
@@ -188,28 +224,7 @@ fn view(r: &AttributeReport, sharding: Option<&ShardingCost>) -> View {
     if let Some(k) = &r.workload_keys {
         facts.push(format!("In a workload: {k}"));
     }
-    let busiest = s
-        .busiest
-        .iter()
-        .map(|b| {
-            vec![
-                b.value.clone(),
-                n(b.counts.items),
-                n(b.counts.bytes),
-                money::quantity(units(b.counts.read_halves)),
-                money::quantity(units(b.counts.write_halves)),
-            ]
-        })
-        .collect();
-    View {
-        title: r.label.clone(),
-        verdict: r.verdict.name(),
-        figures,
-        facts,
-        busiest,
-        reasons: r.reasons.clone(),
-        notes: r.notes.clone(),
-    }
+    facts
 }
 
 fn heading(summary: &KeysSummary) -> String {
