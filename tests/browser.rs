@@ -153,6 +153,10 @@ fn png_ok(png: &Path) {
 }
 
 #[test]
+#[allow(
+    clippy::too_many_lines,
+    reason = "one browser session: every report rendered, then each measured"
+)]
 fn every_bundled_report_renders_without_console_errors() {
     let Some(browser) = chromium() else {
         return common::skip_without(

@@ -181,6 +181,10 @@ fn base64(rng: &mut Rng, bytes: u64, out: &mut String) {
     }
 }
 
+#[allow(
+    clippy::too_many_lines,
+    reason = "one export item written out as DynamoDB JSON, field by field"
+)]
 fn realistic(rng: &mut Rng, i: u64, out: &mut String) {
     let kind = rng.next() % 3;
     let _ = write!(

@@ -59,7 +59,7 @@ pub fn estimate(
     settings: &Settings,
 ) -> Result<Estimate, EngineError> {
     let pricer = line::Pricer::new(prices, settings);
-    let mut acc = Lines {
+    let mut acc = Bill {
         // Roughly 16 lines per table with every feature on; avoids regrowing a vector.
         lines: Vec::with_capacity(workload.tables.len().saturating_mul(16).saturating_add(4)),
         warnings: Vec::new(),
@@ -71,7 +71,7 @@ pub fn estimate(
         table_lines(&pricer, workload, table, &mut acc)?;
     }
     let plan_use = account_lines(&pricer, workload, &mut acc)?;
-    let Lines {
+    let Bill {
         lines,
         mut warnings,
         partitions: table_partitions,
@@ -114,7 +114,7 @@ pub fn estimate(
 }
 
 /// What pricing the tables gathers for the account-wide lines after them.
-struct Lines {
+struct Bill {
     lines: Vec<LineItem>,
     warnings: Vec<String>,
     /// Provisioned plans per table, for reservations pooled per region.
@@ -133,7 +133,7 @@ fn table_lines(
     pricer: &line::Pricer<'_>,
     workload: &Workload,
     table: &crate::model::Table,
-    acc: &mut Lines,
+    acc: &mut Bill,
 ) -> Result<(), EngineError> {
     let settings = pricer.settings;
     let usage = usage::table_usage(table, settings)?;
@@ -203,7 +203,7 @@ fn table_lines(
 fn account_lines(
     pricer: &line::Pricer<'_>,
     workload: &Workload,
-    acc: &mut Lines,
+    acc: &mut Bill,
 ) -> Result<Option<SavingsPlanUse>, EngineError> {
     if !workload.reservations.is_empty() {
         let pool: Vec<reservations::Pooled<'_>> = acc

@@ -1091,20 +1091,7 @@ fn global_table(
         .iter()
         .filter_map(|r| r.get("Region").and_then(text_of))
         .collect();
-    // The stack's region is the table's home; the other replicas are its replicas.
-    let home = match &cfn.region {
-        Some(r) if regions.contains(r) => r.clone(),
-        Some(r) => {
-            notes.push(cfn.note(&format!("{path}.Replicas"), format!("the stack's region `{r}` is not among the replicas; the first replica is taken as the table's region")));
-            regions.first().cloned().unwrap_or_default()
-        }
-        None => {
-            if regions.len() > 1 {
-                notes.push(cfn.note(&format!("{path}.Replicas"), format!("the stack's region is not given (`--region`): `{}`, the first replica, is taken as the table's region", regions.first().cloned().unwrap_or_default())));
-            }
-            regions.first().cloned().unwrap_or_default()
-        }
-    };
+    let home = home_region(cfn, &regions, path, notes);
     if !home.is_empty() {
         t.region = Some(home.clone());
     }
@@ -1172,7 +1159,39 @@ fn global_table(
         }
     }
     t.indexes = indexes(cfn, props, path, notes, true);
-    // A GlobalTable's GSIs state write capacity on the index and read capacity per replica.
+    global_index_capacity(cfn, props, path, notes, home_replica, &mut t.indexes);
+    t.indexes.extend(indexes(cfn, props, path, notes, false));
+    t
+}
+
+/// The stack's region is the table's home (the other replicas are its replicas); without
+/// one, or when it is not a replica, the first replica, with a note.
+fn home_region(cfn: &Cfn<'_>, regions: &[String], path: &str, notes: &mut Vec<Note>) -> String {
+    match &cfn.region {
+        Some(r) if regions.contains(r) => r.clone(),
+        Some(r) => {
+            notes.push(cfn.note(&format!("{path}.Replicas"), format!("the stack's region `{r}` is not among the replicas; the first replica is taken as the table's region")));
+            regions.first().cloned().unwrap_or_default()
+        }
+        None => {
+            if regions.len() > 1 {
+                notes.push(cfn.note(&format!("{path}.Replicas"), format!("the stack's region is not given (`--region`): `{}`, the first replica, is taken as the table's region", regions.first().cloned().unwrap_or_default())));
+            }
+            regions.first().cloned().unwrap_or_default()
+        }
+    }
+}
+
+/// A GlobalTable's GSIs state write capacity on the index and read capacity per replica:
+/// the home replica's read capacity and the index's write capacity, on each GSI.
+fn global_index_capacity(
+    cfn: &Cfn<'_>,
+    props: &Value,
+    path: &str,
+    notes: &mut Vec<Note>,
+    home_replica: Option<&Value>,
+    indexes: &mut [IndexDef],
+) {
     if let Some(Value::Array(items)) = props
         .get("GlobalSecondaryIndexes")
         .map(|v| cfn.eval(v).unwrap_or(Value::Null))
@@ -1210,12 +1229,10 @@ fn global_table(
                         "ReadCapacityAutoScalingSettings",
                     )
                 });
-            if let Some(ix) = t.indexes.iter_mut().find(|x| x.name == name) {
+            if let Some(ix) = indexes.iter_mut().find(|x| x.name == name) {
                 ix.write = write.or(ix.write.take());
                 ix.read = read.or(ix.read.take());
             }
         }
     }
-    t.indexes.extend(indexes(cfn, props, path, notes, false));
-    t
 }

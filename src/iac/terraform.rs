@@ -247,6 +247,20 @@ fn table(address: &str, v: &Value, file: &str, notes: &mut Vec<Note>) -> TableDe
         let format = text(import.get("input_format")).unwrap_or_default();
         t.import_from_s3 = Some(format!("s3://{bucket}, {format}"));
     }
+    t.indexes = indexes(address, v, file, &t, notes);
+    t
+}
+
+/// The table's GSIs and LSIs (an LSI's partition key is the table's); an index whose
+/// projection is unknown is skipped with a note.
+fn indexes(
+    address: &str,
+    v: &Value,
+    file: &str,
+    t: &TableDef,
+    notes: &mut Vec<Note>,
+) -> Vec<IndexDef> {
+    let mut out = Vec::new();
     for (field, global) in [
         ("global_secondary_index", true),
         ("local_secondary_index", false),
@@ -283,7 +297,7 @@ fn table(address: &str, v: &Value, file: &str, notes: &mut Vec<Note>) -> TableDe
                 t.key.as_ref().map(|k| k.0.clone())
             };
             let provisioned = matches!(t.billing, Billing::Provisioned { .. });
-            t.indexes.push(IndexDef {
+            out.push(IndexDef {
                 name,
                 global,
                 key: hash.map(|h| (h, text(i.get("range_key")))),
@@ -301,5 +315,5 @@ fn table(address: &str, v: &Value, file: &str, notes: &mut Vec<Note>) -> TableDe
             });
         }
     }
-    t
+    out
 }

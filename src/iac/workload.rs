@@ -92,50 +92,7 @@ fn table(t: &TableDef, comments: &mut Comments) -> Value {
     if t.standard_ia {
         m.insert("class".into(), json!("standard-ia"));
     }
-    let mut capacity = Map::new();
-    match &t.billing {
-        Billing::OnDemand {
-            max_read,
-            max_write,
-        } => {
-            capacity.insert("mode".into(), json!("on-demand"));
-            if let Some(r) = max_read {
-                capacity.insert("max_read_units".into(), json!(r));
-            }
-            if let Some(w) = max_write {
-                capacity.insert("max_write_units".into(), json!(w));
-            }
-        }
-        Billing::Provisioned { read, write } => {
-            capacity.insert("mode".into(), json!("provisioned"));
-            let mut scaling = Map::new();
-            let cpath = format!("{path}{SEP}capacity");
-            let (at, out) = (&mut capacity, &mut scaling);
-            dimension(read.as_ref(), ("rcu", &cpath), at, out, comments);
-            dimension(write.as_ref(), ("wcu", &cpath), at, out, comments);
-            if read.is_none() {
-                capacity.insert("rcu".into(), json!(PLACEHOLDER));
-                comments.push((
-                    format!("{path}{SEP}capacity{SEP}rcu"),
-                    "the template states no read capacity".into(),
-                ));
-            }
-            if write.is_none() {
-                capacity.insert("wcu".into(), json!(PLACEHOLDER));
-                comments.push((
-                    format!("{path}{SEP}capacity{SEP}wcu"),
-                    "the template states no write capacity".into(),
-                ));
-            }
-            if !scaling.is_empty() {
-                capacity.insert("auto_scaling".into(), Value::Object(scaling));
-                comments.push((
-                    format!("{path}{SEP}capacity{SEP}auto_scaling"),
-                    "priced at its minimum until patterns give it traffic".into(),
-                ));
-            }
-        }
-    }
+    let capacity = capacity(t, &path, comments);
     m.insert("capacity".into(), Value::Object(capacity));
     m.insert("items".into(), json!(PLACEHOLDER));
     comments.push((format!("{path}{SEP}items"), "items stored".into()));
@@ -183,50 +140,11 @@ fn table(t: &TableDef, comments: &mut Comments) -> Value {
         ));
     }
     if !t.indexes.is_empty() {
-        let mut indexes = Map::new();
-        for i in &t.indexes {
-            let ipath = format!("{path}{SEP}indexes{SEP}{}", i.name);
-            let mut x = Map::new();
-            x.insert("type".into(), json!(if i.global { "gsi" } else { "lsi" }));
-            if let Some(k) = &i.key {
-                x.insert("key".into(), key(k));
-            }
-            match &i.projection {
-                Projection::KeysOnly => {
-                    x.insert("projection".into(), json!("keys-only"));
-                }
-                Projection::All => {
-                    x.insert("projection".into(), json!("all"));
-                }
-                Projection::Include(attrs) => {
-                    x.insert("projection".into(), json!("include"));
-                    x.insert("include".into(), json!(attrs));
-                    x.insert("projected_size".into(), json!(PLACEHOLDER));
-                    comments.push((
-                        format!("{ipath}{SEP}projected_size"),
-                        "bytes of the included attributes".into(),
-                    ));
-                }
-            }
-            if !matches!(i.projection, Projection::All) {
-                x.insert("key_size".into(), json!(PLACEHOLDER));
-                comments.push((
-                    format!("{ipath}{SEP}key_size"),
-                    "bytes of the index's key attributes".into(),
-                ));
-            }
-            let mut capacity = Map::new();
-            let mut scaling = Map::new();
-            let (at, out) = (&mut capacity, &mut scaling);
-            dimension(i.read.as_ref(), ("rcu", &ipath), at, out, comments);
-            dimension(i.write.as_ref(), ("wcu", &ipath), at, out, comments);
-            x.extend(capacity);
-            if !scaling.is_empty() {
-                x.insert("auto_scaling".into(), Value::Object(scaling));
-            }
-            indexes.insert(i.name.clone(), Value::Object(x));
-        }
-        m.insert("indexes".into(), Value::Object(indexes));
+        let indexes = t
+            .indexes
+            .iter()
+            .map(|i| (i.name.clone(), index(i, &path, comments)));
+        m.insert("indexes".into(), Value::Object(indexes.collect()));
     }
     // Not `{}`: a table with no patterns has no requests, while these are only unknown yet.
     m.insert("patterns".into(), json!(PLACEHOLDER));
@@ -235,6 +153,100 @@ fn table(t: &TableDef, comments: &mut Comments) -> Value {
         "the access patterns (op, rate, consistency…), or `--usage`; until then requests depend on usage".into(),
     ));
     Value::Object(m)
+}
+
+/// A table's `capacity`: its mode, on-demand caps, or provisioned units and auto scaling
+/// (`TODO` for a dimension the template does not state).
+fn capacity(t: &TableDef, path: &str, comments: &mut Comments) -> Map<String, Value> {
+    let mut capacity = Map::new();
+    match &t.billing {
+        Billing::OnDemand {
+            max_read,
+            max_write,
+        } => {
+            capacity.insert("mode".into(), json!("on-demand"));
+            if let Some(r) = max_read {
+                capacity.insert("max_read_units".into(), json!(r));
+            }
+            if let Some(w) = max_write {
+                capacity.insert("max_write_units".into(), json!(w));
+            }
+        }
+        Billing::Provisioned { read, write } => {
+            capacity.insert("mode".into(), json!("provisioned"));
+            let mut scaling = Map::new();
+            let cpath = format!("{path}{SEP}capacity");
+            let (at, out) = (&mut capacity, &mut scaling);
+            dimension(read.as_ref(), ("rcu", &cpath), at, out, comments);
+            dimension(write.as_ref(), ("wcu", &cpath), at, out, comments);
+            if read.is_none() {
+                capacity.insert("rcu".into(), json!(PLACEHOLDER));
+                comments.push((
+                    format!("{path}{SEP}capacity{SEP}rcu"),
+                    "the template states no read capacity".into(),
+                ));
+            }
+            if write.is_none() {
+                capacity.insert("wcu".into(), json!(PLACEHOLDER));
+                comments.push((
+                    format!("{path}{SEP}capacity{SEP}wcu"),
+                    "the template states no write capacity".into(),
+                ));
+            }
+            if !scaling.is_empty() {
+                capacity.insert("auto_scaling".into(), Value::Object(scaling));
+                comments.push((
+                    format!("{path}{SEP}capacity{SEP}auto_scaling"),
+                    "priced at its minimum until patterns give it traffic".into(),
+                ));
+            }
+        }
+    }
+    capacity
+}
+
+/// An index: its type, key, projection (with `TODO` sizes it needs) and own capacity.
+fn index(i: &super::IndexDef, path: &str, comments: &mut Comments) -> Value {
+    let ipath = format!("{path}{SEP}indexes{SEP}{}", i.name);
+    let mut x = Map::new();
+    x.insert("type".into(), json!(if i.global { "gsi" } else { "lsi" }));
+    if let Some(k) = &i.key {
+        x.insert("key".into(), key(k));
+    }
+    match &i.projection {
+        Projection::KeysOnly => {
+            x.insert("projection".into(), json!("keys-only"));
+        }
+        Projection::All => {
+            x.insert("projection".into(), json!("all"));
+        }
+        Projection::Include(attrs) => {
+            x.insert("projection".into(), json!("include"));
+            x.insert("include".into(), json!(attrs));
+            x.insert("projected_size".into(), json!(PLACEHOLDER));
+            comments.push((
+                format!("{ipath}{SEP}projected_size"),
+                "bytes of the included attributes".into(),
+            ));
+        }
+    }
+    if !matches!(i.projection, Projection::All) {
+        x.insert("key_size".into(), json!(PLACEHOLDER));
+        comments.push((
+            format!("{ipath}{SEP}key_size"),
+            "bytes of the index's key attributes".into(),
+        ));
+    }
+    let mut capacity = Map::new();
+    let mut scaling = Map::new();
+    let (at, out) = (&mut capacity, &mut scaling);
+    dimension(i.read.as_ref(), ("rcu", &ipath), at, out, comments);
+    dimension(i.write.as_ref(), ("wcu", &ipath), at, out, comments);
+    x.extend(capacity);
+    if !scaling.is_empty() {
+        x.insert("auto_scaling".into(), Value::Object(scaling));
+    }
+    Value::Object(x)
 }
 
 /// A scalar as YAML: plain where that reads back as the same text, else double-quoted.

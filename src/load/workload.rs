@@ -225,6 +225,9 @@ fn convert(
     ))
 }
 
+/// A table's key, and its attributes with their types (`S`, `N`, `B`).
+type KeyAndAttributes = (Option<KeySchema>, Vec<(String, char)>);
+
 pub(super) struct Cx<'a> {
     file: &'a str,
     text: &'a str,
@@ -1008,11 +1011,7 @@ impl Cx<'_> {
 
     /// The table's key and its typed attributes; a key attribute must be among them when
     /// attributes are listed.
-    fn key_and_attributes(
-        &self,
-        t: &RawTable,
-        path: &str,
-    ) -> Result<(Option<KeySchema>, Vec<(String, char)>), Error> {
+    fn key_and_attributes(&self, t: &RawTable, path: &str) -> Result<KeyAndAttributes, Error> {
         let mut attributes = Vec::new();
         for (attr, kind) in &t.attributes {
             attributes.push((

@@ -81,11 +81,11 @@ pub fn render(c: &Comparison, period: Period, excel: bool) -> (String, Vec<Strin
             .map(|(i, s)| (s.name.as_str(), s.kind.name(), &s.estimate, Some(i))),
     );
     for (scenario, kind, e, column) in columns {
-        let mut out = Scenario {
+        let mut out = ScenarioRows {
             w: &mut w,
             period,
             excel,
-            scenario,
+            name: scenario,
             kind,
             e,
             rounded_sum: Some(Decimal::ZERO),
@@ -148,7 +148,7 @@ pub fn render(c: &Comparison, period: Period, excel: bool) -> (String, Vec<Strin
     (String::from_utf8(bytes).unwrap_or_default(), warnings)
 }
 
-/// One row's own fields (the scenario's are added by `Scenario::write`).
+/// One row's own fields (the scenario's are added by `ScenarioRows::write`).
 struct Record<'a> {
     table: &'a str,
     component: &'a str,
@@ -167,17 +167,17 @@ struct Record<'a> {
 }
 
 /// The rows of one scenario being written, and the sum of their rounded costs.
-struct Scenario<'a> {
+struct ScenarioRows<'a> {
     w: &'a mut csv::Writer<Vec<u8>>,
     period: Period,
     excel: bool,
-    scenario: &'a str,
+    name: &'a str,
     kind: &'a str,
     e: &'a Estimate,
     rounded_sum: Option<Decimal>,
 }
 
-impl Scenario<'_> {
+impl ScenarioRows<'_> {
     fn write(&mut self, r: &Record<'_>) {
         let (e, excel) = (self.e, self.excel);
         let cur = &e.currency;
@@ -189,7 +189,7 @@ impl Scenario<'_> {
         let _ = self.w.write_record([
             self.period.start_date(),
             self.period.end_date(),
-            guard(self.scenario, excel),
+            guard(self.name, excel),
             guard(r.table, excel),
             r.component.to_string(),
             guard(r.key, excel),
@@ -222,7 +222,7 @@ impl Scenario<'_> {
 
     /// A warning when the rounded rows miss the rounded total.
     fn reconciliation(&self) -> Option<String> {
-        let (scenario, cur) = (self.scenario, &self.e.currency);
+        let (scenario, cur) = (self.name, &self.e.currency);
         let total_rounded = money::round(self.e.total, cur);
         match self.rounded_sum {
             Some(sum) if sum == total_rounded => None,

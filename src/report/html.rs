@@ -211,11 +211,10 @@ fn meta(e: &crate::engine::Estimate, period: Period) -> String {
         Some(fx) => format!("{meta} · {fx}"),
         None => meta,
     };
-    let meta = match super::savings_plan_statement(e) {
+    match super::savings_plan_statement(e) {
         Some(sp) => format!("{meta} · {sp}"),
         None => meta,
-    };
-    meta
+    }
 }
 
 /// The headline total: the baseline and where the steps end, or each alternative.
