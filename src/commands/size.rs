@@ -10,33 +10,11 @@ use crate::report;
 
 pub(super) fn run(args: &SizeArgs, run: &Run) -> Result<(), Error> {
     use crate::size::scan::{self, ScanOptions};
-    use crate::size::summary::{Summary, SummaryDoc};
     refuse_ignored_options(args)?;
     if args.merge {
-        let mut total: Option<Summary> = None;
-        for file in &args.inputs {
-            let text = load::read_file(file)?;
-            let doc: SummaryDoc = serde_json::from_str(&text).map_err(|e| {
-                Error::input(format!("not a size summary: {e}"))
-                    .file(file.as_str())
-                    .at(Some((e.line() as u64, e.column() as u64)))
-                    .help("Consider files printed by `ddbcost size --format json`.")
-            })?;
-            let refuse = |why: String| {
-                Error::input(format!("cannot merge this summary: {why}"))
-                    .file(file.as_str())
-                    .help("Consider summaries printed by this version's `ddbcost size --format json`, unedited.")
-            };
-            let summary = Summary::from_document(&doc).map_err(refuse)?;
-            match total.as_mut() {
-                Some(t) => t.merge(&summary).map_err(refuse)?,
-                None => total = Some(summary),
-            }
-        }
-        let total = total.unwrap_or_default();
         return output::emit(
             args.output.as_deref(),
-            &render_size(&total, args.format, run),
+            &render_size(&merged(&args.inputs)?, args.format, run),
         );
     }
     let (table_keys, index_specs) = match &args.workload {
@@ -128,6 +106,32 @@ pub(super) fn run(args: &SizeArgs, run: &Run) -> Result<(), Error> {
         args.output.as_deref(),
         &render_size(&summary, args.format, run),
     )
+}
+
+/// `--merge`: the summaries printed by `size --format json`, added together.
+fn merged(inputs: &[String]) -> Result<crate::size::summary::Summary, Error> {
+    use crate::size::summary::{Summary, SummaryDoc};
+    let mut total: Option<Summary> = None;
+    for file in inputs {
+        let text = load::read_file(file)?;
+        let doc: SummaryDoc = serde_json::from_str(&text).map_err(|e| {
+            Error::input(format!("not a size summary: {e}"))
+                .file(file.as_str())
+                .at(Some((e.line() as u64, e.column() as u64)))
+                .help("Consider files printed by `ddbcost size --format json`.")
+        })?;
+        let refuse = |why: String| {
+            Error::input(format!("cannot merge this summary: {why}"))
+                .file(file.as_str())
+                .help("Consider summaries printed by this version's `ddbcost size --format json`, unedited.")
+        };
+        let summary = Summary::from_document(&doc).map_err(refuse)?;
+        match total.as_mut() {
+            Some(t) => t.merge(&summary).map_err(refuse)?,
+            None => total = Some(summary),
+        }
+    }
+    Ok(total.unwrap_or_default())
 }
 
 /// The data files of `manifest` (all, or shard `I/N`) and the items the manifest lists in them.

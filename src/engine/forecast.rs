@@ -175,44 +175,13 @@ pub fn forecast(
     let mut total = Decimal::ZERO;
     for k in 1..=months {
         let at = month_after(start, k.saturating_sub(1));
-        let mut month = workload.clone();
-        month.tables.clear();
-        // A reservation applies from its start month for its term; one without a start is
-        // bought in the forecast's first month (it cannot last longer than its term).
-        month.reservations.retain(|r| {
-            let s = r.start.unwrap_or(start);
-            let end = month_after(s, r.term.months());
-            at >= s && at < end
-        });
-        // A savings plan applies from its start month (else the first) for a year.
-        if let Some(sp) = &workload.savings_plan {
-            let s = sp.start.unwrap_or(start);
-            if !(at >= s && at < month_after(s, crate::model::SavingsPlan::TERM_MONTHS)) {
-                month.savings_plan = None;
-            }
-        }
+        let mut month = commitments_in(workload, start, at);
         for (ti, t) in workload.tables.iter().enumerate() {
             let tpath = format!("tables.{}", t.name);
             let tf = factor(&t.forecast, k, at, &tpath)?;
             let mut table = t.clone();
-            table.patterns.clear();
-            let (mut ins, mut del) = (Decimal::ZERO, Decimal::ZERO);
-            for (pi, p) in t.patterns.iter().enumerate() {
-                let ppath = format!("{tpath}.patterns.{}", p.name);
-                let f = checked::mul(tf, factor(&p.forecast, k, at, &ppath)?, &ppath)?;
-                let (i, d) = flows[ti][pi];
-                ins = checked::add(ins, checked::mul(i, f, &ppath)?, &ppath)?;
-                del = checked::add(del, checked::mul(d, f, &ppath)?, &ppath)?;
-                if f.is_zero() {
-                    continue;
-                }
-                let mut p = p.clone();
-                p.rate = Rate {
-                    amount: checked::mul(p.rate.amount, f, &ppath)?,
-                    period: p.rate.period,
-                };
-                table.patterns.push(p);
-            }
+            let (patterns, ins, del) = scaled_patterns(t, &flows[ti], (k, at), tf, &tpath)?;
+            table.patterns = patterns;
             let launched = t.forecast.from.is_none_or(|from| at >= from);
             if !launched {
                 inserted[ti].push(Decimal::ZERO);
@@ -280,6 +249,57 @@ pub fn forecast(
         });
     }
     Ok(Forecast { months: out, total })
+}
+
+/// The workload of month `at`, without its tables: the reservations and savings plan in
+/// force that month. A reservation applies from its start month for its term (one without a
+/// start is bought in the forecast's first month); a savings plan from its start month (else
+/// the first) for a year.
+fn commitments_in(workload: &Workload, start: (i64, u32), at: (i64, u32)) -> Workload {
+    let mut month = workload.clone();
+    month.tables.clear();
+    month.reservations.retain(|r| {
+        let s = r.start.unwrap_or(start);
+        let end = month_after(s, r.term.months());
+        at >= s && at < end
+    });
+    if let Some(sp) = &workload.savings_plan {
+        let s = sp.start.unwrap_or(start);
+        if !(at >= s && at < month_after(s, crate::model::SavingsPlan::TERM_MONTHS)) {
+            month.savings_plan = None;
+        }
+    }
+    month
+}
+
+/// A table's patterns in month `k` (at `at`), each rate scaled by the table's factor `tf`
+/// and its own (a pattern at zero left out), and the month's inserts and deletes.
+fn scaled_patterns(
+    t: &crate::model::Table,
+    flows: &[(Decimal, Decimal)],
+    (k, at): (u32, (i64, u32)),
+    tf: Decimal,
+    tpath: &str,
+) -> Result<(Vec<crate::model::AccessPattern>, Decimal, Decimal), EngineError> {
+    let mut patterns = Vec::with_capacity(t.patterns.len());
+    let (mut ins, mut del) = (Decimal::ZERO, Decimal::ZERO);
+    for (pi, p) in t.patterns.iter().enumerate() {
+        let ppath = format!("{tpath}.patterns.{}", p.name);
+        let f = checked::mul(tf, factor(&p.forecast, k, at, &ppath)?, &ppath)?;
+        let (i, d) = flows[pi];
+        ins = checked::add(ins, checked::mul(i, f, &ppath)?, &ppath)?;
+        del = checked::add(del, checked::mul(d, f, &ppath)?, &ppath)?;
+        if f.is_zero() {
+            continue;
+        }
+        let mut p = p.clone();
+        p.rate = Rate {
+            amount: checked::mul(p.rate.amount, f, &ppath)?,
+            period: p.rate.period,
+        };
+        patterns.push(p);
+    }
+    Ok((patterns, ins, del))
 }
 
 #[cfg(test)]

@@ -234,21 +234,11 @@ fn provisioned(
             } else {
                 "WCU"
             };
-            if plan.short_hours > 0 {
-                warnings.push(format!(
-                    "{what}: demand exceeds the provisioned {upper} in {} hour(s) of the traffic profile (peak {} {upper}/s); requests above it would be throttled",
-                    plan.short_hours,
-                    plan.peak_demand.round_dp(2).normalize()
-                ));
-            }
+            warnings.extend(throttled(&what, upper, plan));
+            // Reservations cover the table's own capacity (the first group), not its GSIs'.
             let reserved_units = match (i, reserved) {
-                (0, Some(r)) => {
-                    if kind == CapacityKind::Rcu {
-                        r.rcu
-                    } else {
-                        r.wcu
-                    }
-                }
+                (0, Some(r)) if kind == CapacityKind::Rcu => r.rcu,
+                (0, Some(r)) => r.wcu,
                 _ => Decimal::ZERO,
             };
             let above = if reserved_units.is_zero() {
@@ -298,6 +288,15 @@ fn provisioned(
         }
     }
     Ok(())
+}
+
+/// A warning when demand exceeds a plan's capacity in some hours of the traffic profile.
+fn throttled(what: &str, upper: &str, plan: &super::capacity::Plan) -> Option<String> {
+    (plan.short_hours > 0).then(|| format!(
+        "{what}: demand exceeds the provisioned {upper} in {} hour(s) of the traffic profile (peak {} {upper}/s); requests above it would be throttled",
+        plan.short_hours,
+        plan.peak_demand.round_dp(2).normalize()
+    ))
 }
 
 /// A reservation of `units` (blocks of 100): the upfront fee amortized over the term's months,

@@ -588,25 +588,19 @@ pub fn import(
     import_scoped(text, file, options, None, out)
 }
 
-/// One file of the root module (`call` is `None`) or of a module a `module` block calls.
-pub(super) fn import_scoped(
-    text: &str,
+/// The file's resource blocks, as `(type, address, line, values)`; a `count` or `for_each`
+/// that is not a literal is kept as such (said, never read as 1), and each `dynamic` block
+/// gets a note.
+fn resources(
+    body: &Body,
+    lines: &Lines,
     file: &str,
-    options: &super::Options,
-    call: Option<&modules::Call>,
-    out: &mut super::Imported,
-) -> Result<(), Error> {
-    let body: Body = hcl::parse(text).map_err(|e| {
-        Error::input(format!("not valid HCL: {e}"))
-            .file(file)
-            .help("Consider `terraform validate`, or `terraform show -json plan.out` and `--from terraform-plan`.")
-    })?;
-    let lines = Lines::new(text);
-    let mut notes = Vec::new();
+    notes: &mut Vec<Note>,
+) -> Vec<(String, String, usize, Value)> {
     let mut raw = Vec::new();
     for b in body.blocks() {
-        if let Some((kind, address, line)) = resource(b, &lines) {
-            let mut v = values(&b.body, &lines, line, &address, file, &mut notes);
+        if let Some((kind, address, line)) = resource(b, lines) {
+            let mut v = values(&b.body, lines, line, &address, file, notes);
             // A `count` or `for_each` that is not a literal (a conditional, a function) was
             // left out of the values: keep that it was there, so it is said, never read as 1.
             for meta in ["count", "for_each"] {
@@ -637,6 +631,25 @@ pub(super) fn import_scoped(
             raw.push((kind, address, line, v));
         }
     }
+    raw
+}
+
+/// One file of the root module (`call` is `None`) or of a module a `module` block calls.
+pub(super) fn import_scoped(
+    text: &str,
+    file: &str,
+    options: &super::Options,
+    call: Option<&modules::Call>,
+    out: &mut super::Imported,
+) -> Result<(), Error> {
+    let body: Body = hcl::parse(text).map_err(|e| {
+        Error::input(format!("not valid HCL: {e}"))
+            .file(file)
+            .help("Consider `terraform validate`, or `terraform show -json plan.out` and `--from terraform-plan`.")
+    })?;
+    let lines = Lines::new(text);
+    let mut notes = Vec::new();
+    let raw = resources(&body, &lines, file, &mut notes);
     let plain: Vec<(String, String, Value)> = raw
         .iter()
         .map(|(k, a, _, v)| (k.clone(), a.clone(), v.clone()))

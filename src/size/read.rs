@@ -291,20 +291,9 @@ fn io_error(path: &Path, e: &std::io::Error) -> Error {
     Error::input(format!("`{name}` cannot be read ({e})")).file(name)
 }
 
-/// Reads every item in `files` on `options.jobs` threads, each into its own sink from `make`.
-///
-/// # Errors
-/// An unreadable file, what a sink returns; with `strict`, the first malformed item (file and
-/// line).
-pub fn read_parallel<S, F>(
-    files: &[PathBuf],
-    options: &ReadOptions,
-    make: F,
-) -> Result<ReadDone<S>, Error>
-where
-    S: ItemSink + Send,
-    F: Fn() -> S + Sync,
-{
+/// The units of work `files` split into: each file whole, or a large uncompressed one in
+/// line-aligned chunks of `chunk_bytes`.
+fn units_of(files: &[PathBuf], options: &ReadOptions) -> Result<Vec<Unit>, Error> {
     let mut units = Vec::new();
     for (i, f) in files.iter().enumerate() {
         let len = std::fs::metadata(f).map_err(|e| io_error(f, &e))?.len();
@@ -333,6 +322,24 @@ where
             });
         }
     }
+    Ok(units)
+}
+
+/// Reads every item in `files` on `options.jobs` threads, each into its own sink from `make`.
+///
+/// # Errors
+/// An unreadable file, what a sink returns; with `strict`, the first malformed item (file and
+/// line).
+pub fn read_parallel<S, F>(
+    files: &[PathBuf],
+    options: &ReadOptions,
+    make: F,
+) -> Result<ReadDone<S>, Error>
+where
+    S: ItemSink + Send,
+    F: Fn() -> S + Sync,
+{
+    let units = units_of(files, options)?;
     let jobs = if options.jobs == 0 {
         std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
     } else {

@@ -143,6 +143,34 @@ fn tidy(path: &Path) -> PathBuf {
     }
 }
 
+/// A module call's arguments, evaluated where the block is (its variables, locals,
+/// resources); one ddbcost cannot read is left to the module's default, with a note.
+fn arguments(
+    attrs: &[(&str, &Expression)],
+    index: &Resources<'_>,
+    notes: &mut Vec<Note>,
+    note: &dyn Fn(String) -> Note,
+) -> HashMap<String, serde_json::Value> {
+    let mut args = HashMap::new();
+    for (k, e) in attrs {
+        if matches!(
+            *k,
+            "source" | "version" | "count" | "for_each" | "providers" | "depends_on"
+        ) {
+            continue;
+        }
+        match literal(e, None).ok().and_then(|v| resolve(&v, index)) {
+            Some(v) => {
+                args.insert((*k).to_string(), v);
+            }
+            None => notes.push(note(format!(
+                "argument `{k}` is not a value ddbcost can read here: the module's default applies, if any"
+            ))),
+        }
+    }
+    args
+}
+
 /// Reads every module `body` (the file `file`, read in `call`'s scope or as the root) calls.
 ///
 /// # Errors
@@ -236,24 +264,7 @@ pub fn follow(
             return Ok(());
         }
         chain.push(folder.clone());
-        // The arguments, evaluated where the block is (its variables, locals, resources).
-        let mut args = HashMap::new();
-        for (k, e) in &attrs {
-            if matches!(
-                *k,
-                "source" | "version" | "count" | "for_each" | "providers" | "depends_on"
-            ) {
-                continue;
-            }
-            match literal(e, None).ok().and_then(|v| resolve(&v, index)) {
-                Some(v) => {
-                    args.insert((*k).to_string(), v);
-                }
-                None => out.notes.push(note(format!(
-                    "argument `{k}` is not a value ddbcost can read here: the module's default applies, if any"
-                ))),
-            }
-        }
+        let args = arguments(&attrs, index, &mut out.notes, &note);
         let child = Call {
             prefix: format!("{prefix}module.{name}."),
             key,
