@@ -1,8 +1,11 @@
 //! The one error type users see. It names the file, the path inside it
 //! (`tables.orders.patterns.get-order.rate`), the line and column where known, what was
-//! expected, and ends with a suggestion. Its kind decides the exit code.
+//! expected, and ends with a suggestion. Its kind says what went wrong (a caller matches on
+//! it, not on the message) and decides the exit code; an I/O failure or an engine refusal
+//! keeps its cause, reachable through `std::error::Error::source`.
 
 use std::fmt;
+use std::sync::Arc;
 
 /// Exit codes, documented in the README.
 pub mod exit {
@@ -18,16 +21,29 @@ pub mod exit {
     pub const CLOSED_PIPE: i32 = 141;
 }
 
+/// What went wrong.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ErrorKind {
+    /// The command line (exit 2).
     Usage,
+    /// An input file: malformed, unknown fields, out of range, unsupported (exit 1).
     Input,
+    /// A file could not be read or written; `source()` is the `std::io::Error` (exit 1).
+    Io,
+    /// The engine could not price the workload (a price the table lacks, a figure too large):
+    /// `source()` is the `engine::EngineError`, whose variant says which (exit 1).
+    Engine,
+    /// A budget gate of `diff` was crossed (exit 3).
     Budget,
     /// Standard output went away (a closed pipe): the command ends quietly.
     ClosedPipe,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// The cause an error keeps: an I/O error or an engine error (boxed twice so that an
+/// `Error` stays small: a thin pointer).
+pub type Cause = Arc<Box<dyn std::error::Error + Send + Sync + 'static>>;
+
+#[derive(Debug, Clone)]
 pub struct Error {
     pub kind: ErrorKind,
     pub message: Box<str>,
@@ -39,7 +55,26 @@ pub struct Error {
     /// The offending line of the input, quoted under the position.
     pub source_line: Option<Box<str>>,
     pub help: Option<Box<str>>,
+    /// What caused it, for `Io` and `Engine` errors.
+    pub cause: Option<Cause>,
 }
+
+/// Two errors are equal when they say the same thing (their causes compared as text).
+impl PartialEq for Error {
+    fn eq(&self, other: &Self) -> bool {
+        self.kind == other.kind
+            && self.message == other.message
+            && self.file == other.file
+            && self.path == other.path
+            && self.position == other.position
+            && self.source_line == other.source_line
+            && self.help == other.help
+            && self.cause.as_ref().map(ToString::to_string)
+                == other.cause.as_ref().map(ToString::to_string)
+    }
+}
+
+impl Eq for Error {}
 
 impl Error {
     pub fn input(message: impl Into<String>) -> Self {
@@ -51,6 +86,16 @@ impl Error {
             position: None,
             source_line: None,
             help: None,
+            cause: None,
+        }
+    }
+
+    /// `message` about a file that could not be read or written, caused by `e`.
+    pub fn io(message: impl Into<String>, e: std::io::Error) -> Self {
+        Error {
+            kind: ErrorKind::Io,
+            cause: Some(Arc::new(Box::new(e))),
+            ..Error::input(message)
         }
     }
 
@@ -77,7 +122,10 @@ impl Error {
         if e.kind() == std::io::ErrorKind::BrokenPipe {
             Error::closed_pipe()
         } else {
-            Error::input(format!("cannot write {what}: {e}"))
+            Error::io(
+                format!("cannot write {what}: {e}"),
+                std::io::Error::new(e.kind(), e.to_string()),
+            )
         }
     }
 
@@ -128,7 +176,7 @@ impl Error {
     pub fn exit_code(&self) -> i32 {
         match self.kind {
             ErrorKind::Usage => exit::USAGE,
-            ErrorKind::Input => exit::INPUT,
+            ErrorKind::Input | ErrorKind::Io | ErrorKind::Engine => exit::INPUT,
             ErrorKind::Budget => exit::BUDGET,
             ErrorKind::ClosedPipe => exit::CLOSED_PIPE,
         }
@@ -164,7 +212,13 @@ impl fmt::Display for Error {
     }
 }
 
-impl std::error::Error for Error {}
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.cause
+            .as_deref()
+            .map(|c| &**c as &(dyn std::error::Error + 'static))
+    }
+}
 
 impl From<crate::model::index_spec::SpecError> for Error {
     fn from(e: crate::model::index_spec::SpecError) -> Self {
@@ -175,6 +229,11 @@ impl From<crate::model::index_spec::SpecError> for Error {
 impl From<crate::engine::EngineError> for Error {
     fn from(e: crate::engine::EngineError) -> Self {
         let help = e.suggestion();
-        Error::input(e.to_string()).help(help)
+        Error {
+            kind: ErrorKind::Engine,
+            cause: Some(Arc::new(Box::new(e.clone()))),
+            ..Error::input(e.to_string())
+        }
+        .help(help)
     }
 }

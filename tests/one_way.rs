@@ -232,3 +232,41 @@ fn two_runs_in_one_process_keep_their_own_layout_and_diagnostics() {
     let d = Diagnostics::default();
     assert!(d.said().is_empty());
 }
+
+/// Errors have kinds, and an I/O failure or an engine refusal keeps its cause: a caller
+/// matches on them, not on the message.
+#[test]
+fn errors_carry_a_kind_and_their_cause() {
+    use ddbcost::engine::EngineError;
+    use ddbcost::error::ErrorKind;
+    use std::error::Error as _;
+    let missing = ddbcost::load::read_file("no/such/workload.yaml").unwrap_err();
+    assert_eq!(missing.kind, ErrorKind::Io);
+    let io = missing
+        .source()
+        .and_then(|s| s.downcast_ref::<std::io::Error>());
+    assert_eq!(
+        io.map(std::io::Error::kind),
+        Some(std::io::ErrorKind::NotFound)
+    );
+    // Standard-IA prices are not in the CloudShop table: the engine's own variant says so.
+    let e = common::try_estimate(
+        "tables:\n  t:\n    class: standard-ia\n    item_size: 1 KB\n    patterns:\n      w: { op: put, rate: 1/s }\n",
+        "cloudshop-eur",
+        ddbcost::model::Settings::default(),
+    )
+    .unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Engine);
+    assert_eq!(e.exit_code(), 1);
+    let engine = e.source().and_then(|s| s.downcast_ref::<EngineError>());
+    assert!(
+        matches!(engine, Some(EngineError::MissingPrice { price, .. }) if price == "standard_ia.write_per_million"),
+        "{engine:?}"
+    );
+    // A loader refusal is input, with no cause beyond itself.
+    let bad = ddbcost::load::parse_workload("tables: { t: { itemz: 1 } }\n", "w.yaml").unwrap_err();
+    assert_eq!(bad.kind, ErrorKind::Input);
+    assert!(bad.source().is_none());
+    // From the command line, the kinds keep their exit codes.
+    Case::new().args(["estimate", "no/such.yaml"]).run().code(1);
+}

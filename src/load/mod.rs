@@ -141,7 +141,10 @@ fn io_error(path: &str, e: &std::io::Error) -> Error {
         std::io::ErrorKind::PermissionDenied => "cannot be read (permission denied)".to_string(),
         _ => format!("cannot be read ({e})"),
     };
-    Error::input(format!("`{path}` {why}"))
-        .file(path)
-        .help("Consider checking the path; bundled examples are in workloads/.")
+    Error::io(
+        format!("`{path}` {why}"),
+        std::io::Error::new(e.kind(), e.to_string()),
+    )
+    .file(path)
+    .help("Consider checking the path; bundled examples are in workloads/.")
 }

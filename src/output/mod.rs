@@ -25,9 +25,12 @@ pub fn warn(line: &str) {
 }
 
 fn io_fail(path: &str, e: &std::io::Error) -> Error {
-    Error::input(format!("cannot write `{path}`: {e}"))
-        .file(path)
-        .help("Consider an existing, writable directory for --output.")
+    Error::io(
+        format!("cannot write `{path}`: {e}"),
+        std::io::Error::new(e.kind(), e.to_string()),
+    )
+    .file(path)
+    .help("Consider an existing, writable directory for --output.")
 }
 
 /// Writes `contents` to `path` (see `stream_to`).

@@ -288,7 +288,11 @@ fn trim(line: &[u8]) -> &[u8] {
 
 fn io_error(path: &Path, e: &std::io::Error) -> Error {
     let name = path.display().to_string();
-    Error::input(format!("`{name}` cannot be read ({e})")).file(name)
+    Error::io(
+        format!("`{name}` cannot be read ({e})"),
+        std::io::Error::new(e.kind(), e.to_string()),
+    )
+    .file(name)
 }
 
 /// The units of work `files` split into: each file whole, or a large uncompressed one in
