@@ -37,7 +37,7 @@ fn terraform(bytes: usize) -> String {
 fn import(path: &str) -> usize {
     let imported = iac::import(&[path.to_string()], None, &Options::default()).expect("imports");
     let (doc, comments) = iac::workload::document(&imported, "bench", Some("aws-us-east-1"));
-    let yaml = iac::workload::to_yaml(&doc, &comments, &[]);
+    let yaml = ddbcost::load::yaml::write::to_yaml(&doc, &comments, &[]);
     let (workload, _) = ddbcost::load::parse_workload(&yaml, "bench.yaml").expect("loads");
     workload.tables.len()
 }

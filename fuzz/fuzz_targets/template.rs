@@ -28,10 +28,10 @@ fuzz_target!(|data: &[u8]| {
     }
     let (doc, comments) = iac::workload::document(&out, "fuzz", Some("aws-us-east-1"));
     let header: Vec<String> = out.notes.iter().map(|n| n.to_string()).collect();
-    let yaml = iac::workload::to_yaml(&doc, &comments, &header);
+    let yaml = ddbcost::load::yaml::write::to_yaml(&doc, &comments, &header);
     // No text from the template may become YAML of its own: the file reads back as written.
     let read = ddbcost::load::yaml::parse_value(&yaml, "imported.yaml").expect("written YAML parses");
-    iac::workload::reads_back(&doc, &read).expect("the imported workload reads back as written");
+    ddbcost::load::yaml::write::reads_back(&doc, &read).expect("the imported workload reads back as written");
     if let Ok((w, _)) = ddbcost::load::parse_workload(&yaml, "imported.yaml") {
         let book = ddbcost::model::PriceBook {
             primary: ddbcost::load::prices::resolve("aws-us-east-1").expect("bundled"),

@@ -200,7 +200,7 @@ fn render(answers: &Answers, file: &str) -> Result<String, Error> {
             .help("Consider a different name for one of them."));
     }
     let mut env = minijinja::Environment::new();
-    env.add_filter("q", yaml_scalar);
+    env.add_filter("q", |v: &str| load::yaml::write::name(v));
     env.add_template("init", include_str!("init.yaml.jinja"))
         .map_err(|e| template_error(&e))?;
     let context = minijinja::context! {
@@ -223,27 +223,6 @@ fn render(answers: &Answers, file: &str) -> Result<String, Error> {
 
 fn template_error(e: &minijinja::Error) -> Error {
     Error::input(format!("cannot write the starter workload: {e}"))
-}
-
-/// A name as a YAML scalar: plain when it cannot be read as anything else, else quoted (a
-/// JSON string is a YAML double-quoted scalar).
-fn yaml_scalar(value: String) -> String {
-    let plain = value
-        .bytes()
-        .next()
-        .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
-        && value
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'))
-        && !matches!(
-            value.to_ascii_lowercase().as_str(),
-            "true" | "false" | "null" | "yes" | "no" | "on" | "off" | "y" | "n"
-        );
-    if plain {
-        value
-    } else {
-        serde_json::to_string(&value).unwrap_or(value)
-    }
 }
 
 /// Questions on one stream, answers from another.

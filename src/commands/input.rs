@@ -156,11 +156,11 @@ pub(crate) fn document(
         .into_iter()
         .filter(|(p, _)| still_todo(p))
         .collect();
-    let yaml = iac::workload::to_yaml(&doc, &comments, &header);
+    let yaml = load::yaml::write::to_yaml(&doc, &comments, &header);
     // What is written must read back as the document it stands for: no text from a template
     // (a logical id, a name, a note) may become YAML of its own.
     let read = load::yaml::parse_value(&yaml, "the imported workload")?;
-    if let Err(at) = iac::workload::reads_back(&doc, &read) {
+    if let Err(at) = load::yaml::write::reads_back(&doc, &read) {
         return Err(Error::input(format!(
             "the imported workload would not read back as written ({at} differs): a bug in ddbcost"
         ))

@@ -1,7 +1,9 @@
-//! The only module that parses YAML (with serde-saphyr, which is pure Rust and enforces input
-//! budgets against alias bombs and deep nesting). It turns parser and type errors into our
-//! `Error`: file, path inside the document, line and column, and a "did you mean" for
-//! unknown fields and values.
+//! The only module that reads and writes YAML. Reading (here) uses serde-saphyr, which is
+//! pure Rust and enforces input budgets against alias bombs and deep nesting, and turns
+//! parser and type errors into our `Error`: file, path inside the document, line and column,
+//! and a "did you mean" for unknown fields and values. Writing is `write`.
+
+pub mod write;
 
 use serde::de::DeserializeOwned;
 
