@@ -4,12 +4,16 @@
 //!
 //! Data flows one way: `load` (files → validated `model`) → `engine` (pure pricing → `Estimate`)
 //! → `report` (rendering, the only place where money is rounded) → `output` (atomic writes).
+//! A run goes in through `commands` (the command line: `commands::config` resolves the run,
+//! `commands::pricing` prices, one file per command); a library caller goes in through
+//! `api`, the small documented facade over the same path.
 
 // A user's number must never end in a panic or a wrapped value: every arithmetic operator
 // in the library is checked (or states why it cannot overflow).
 #![deny(clippy::arithmetic_side_effects)]
 
 pub mod advise;
+pub mod api;
 pub mod cli;
 pub mod commands;
 pub mod engine;

@@ -30,6 +30,8 @@ pub mod sweep;
 
 pub use compare::comparison;
 pub use config::Run;
+pub(crate) use input::Input;
+pub(crate) use pricing::Pricing;
 
 use crate::cli::{Cli, Command, PricesAction};
 use crate::error::Error;

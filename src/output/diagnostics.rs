@@ -10,21 +10,38 @@ use std::sync::{Mutex, PoisonError};
 #[derive(Debug, Default)]
 pub struct Diagnostics {
     said: Mutex<Vec<String>>,
+    /// Keep the messages without printing them (a library session reads them back).
+    quiet: bool,
 }
 
 impl Diagnostics {
+    /// Diagnostics that record what they are told and print nothing.
+    #[must_use]
+    pub fn quiet() -> Self {
+        Diagnostics {
+            said: Mutex::new(Vec::new()),
+            quiet: true,
+        }
+    }
+
     /// Prints `kind: message` on standard error unless this run said the message already.
     pub fn once(&self, kind: &str, message: &str) {
         let mut said = self.said.lock().unwrap_or_else(PoisonError::into_inner);
         if !said.iter().any(|m| m == message) {
             said.push(message.to_string());
-            super::warn(&format!("{kind}: {message}"));
+            if !self.quiet {
+                super::warn(&format!("{kind}: {message}"));
+            }
         }
     }
 
     /// Prints `kind: message` on standard error, every time.
     pub fn say(&self, kind: &str, message: &str) {
-        super::warn(&format!("{kind}: {message}"));
+        if self.quiet {
+            self.once(kind, message);
+        } else {
+            super::warn(&format!("{kind}: {message}"));
+        }
     }
 
     /// The messages said once so far, in order.
