@@ -3,6 +3,8 @@
 //! into the workload document as a patch, loaded and priced with the baseline's price book —
 //! the path `compare` takes — on all cores; the cheapest designs first, the whole grid as CSV
 //! or JSON. A combination the loader refuses is listed with its reason, never priced at 0.
+//! The workload comes in through `commands::input` (a template too), and every design is
+//! priced by the pricing service's `DocumentPricer`.
 
 use rust_decimal::Decimal;
 use serde_json::{Value, json};

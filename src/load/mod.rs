@@ -1,6 +1,8 @@
 //! Reading input files: workloads and price tables. Raw serde structs only describe the
-//! files' shape (`raw`); conversion (`workload`, `prices`) validates them into `model` types
-//! where invalid states cannot be expressed. YAML parsing lives in `yaml` alone.
+//! files' shape (`raw`); conversion (`workload`, and by concept `pattern`, `index`,
+//! `capacity`; `prices`) validates them into `model` types where invalid states cannot be
+//! expressed. The loader depends on `model` only: YAML is read and written in `yaml` alone,
+//! and a sample a workload names is measured by the `model::sample::SampleReader` it is given.
 
 mod capacity;
 mod index;

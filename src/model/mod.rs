@@ -1,6 +1,8 @@
 //! Validated domain types: a workload, its tables, indexes and access patterns, price tables
 //! and the settings an estimate runs under. Values here are already checked by `load`, so the
 //! engine can trust them (non-negative quantities, shares within [0, 1], known indexes).
+//! Also the calendar (`period`), index specs as `size`, `keys` and `init` take them
+//! (`index_spec`), and the seam through which the loader measures samples (`sample`).
 
 mod fx;
 pub mod index_spec;

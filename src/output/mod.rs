@@ -1,4 +1,5 @@
-//! Writing what commands produce, and nothing else: reports to standard output, to a regular
+//! Writing what commands produce, and nothing else (with `Diagnostics`, what a run says on
+//! standard error, each note once): reports to standard output, to a regular
 //! file atomically (a temporary file in the file's real directory, renamed over it, so a
 //! failed or interrupted run leaves neither a half-written report nor a temporary file), or in
 //! place to what must never be replaced (a device, a FIFO, `/dev/stdout`); several files all

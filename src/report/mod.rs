@@ -1,6 +1,7 @@
 //! Rendering an `Estimate` for people (a terminal table, per line or per access pattern) and
 //! for machines (JSON, CSV). Renderers are pure functions from the estimate to text; money is
-//! rounded only through `money`, and machine formats keep the exact figure beside it.
+//! rounded only through `money`, and machine formats keep the exact figure beside it. Terminal
+//! tables are fitted to the `layout::Layout` their caller passes.
 
 pub mod advise;
 pub mod charts;

@@ -2,6 +2,7 @@
 //! for DynamoDB JSON, plain JSON and export-to-S3 files (`item`, `scan`), and a mergeable
 //! summary (`summary`): an exact histogram of sizes, so that percentiles, unit costs and
 //! boundary effects are exact and summaries of pieces add up to the summary of the whole.
+//! `samples` measures the item samples workloads name, once per run, for the loader.
 
 pub mod fast;
 pub mod item;

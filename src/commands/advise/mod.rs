@@ -2,6 +2,7 @@
 //! a merge patch and priced by the same path `compare` takes (document → loader → engine);
 //! those that save are listed largest first, and the ones that do not set the same fields are
 //! combined into one plan, priced as cumulative steps (never a sum of separate savings).
+//! Every figure comes from the pricing service's `DocumentPricer` (`commands::pricing`).
 
 use rust_decimal::Decimal;
 
