@@ -6,7 +6,6 @@ use rust_decimal::Decimal;
 
 use super::config::Run;
 use super::exports::{self, check_options, emit_comparison};
-use super::input::Input;
 use super::pricing::Pricing;
 use crate::cli::CompareArgs;
 use crate::engine;
@@ -34,13 +33,7 @@ pub(super) fn run(args: &CompareArgs, run: &Run) -> Result<(), Error> {
 /// As `compare`: a bad workload or scenario, a missing price, no scenarios.
 pub fn comparison(args: &CompareArgs, run: &Run) -> Result<Comparison, Error> {
     let period = exports::period(&args.export)?;
-    let pricing = Pricing::new(&args.settings, run)?;
-    let src = Input::read(
-        &args.workload,
-        &args.template,
-        args.settings.prices.as_deref(),
-        run,
-    )?;
+    let (pricing, src) = Pricing::open(&args.workload, &args.template, &args.settings, run)?;
     let file = src.label.as_str();
     let (baseline, base_settings) = src.workload()?;
     let (_, docs) = src.scenarios(&args.alternatives)?;

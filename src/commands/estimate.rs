@@ -3,7 +3,6 @@
 
 use super::config::Run;
 use super::exports::{self, check_options, export};
-use super::input::Input;
 use super::pricing::Pricing;
 use crate::cli::{By, EstimateArgs, Format};
 use crate::error::Error;
@@ -13,13 +12,7 @@ use crate::{output, scenario};
 pub(super) fn run(args: &EstimateArgs, run: &Run) -> Result<(), Error> {
     check_options(args.format, &args.export, Some(args.by))?;
     let period = exports::period(&args.export)?;
-    let pricing = Pricing::new(&args.settings, run)?;
-    let src = Input::read(
-        &args.workload,
-        &args.template,
-        args.settings.prices.as_deref(),
-        run,
-    )?;
+    let (pricing, src) = Pricing::open(&args.workload, &args.template, &args.settings, run)?;
     let (workload, file_settings) = src.workload_with(&args.sets)?;
     let (estimate, _) = pricing.estimate(&workload, &file_settings, src.at(), period)?;
     exports::warn(

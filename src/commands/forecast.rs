@@ -5,7 +5,6 @@
 use rust_decimal::Decimal;
 
 use super::config::Run;
-use super::input::Input;
 use super::pricing::Pricing;
 use crate::cli::{ForecastArgs, Format};
 use crate::engine;
@@ -18,13 +17,7 @@ const MAX_FORECAST_MONTHS: u32 = 120;
 
 pub(super) fn run(args: &ForecastArgs, run: &Run) -> Result<(), Error> {
     let start = horizon(args, run)?;
-    let pricing = Pricing::new(&args.settings, run)?;
-    let src = Input::read(
-        &args.workload,
-        &args.template,
-        args.settings.prices.as_deref(),
-        run,
-    )?;
+    let (pricing, src) = Pricing::open(&args.workload, &args.template, &args.settings, run)?;
     let file = src.label.as_str();
     let (workload, file_settings) = src.workload_with(&args.sets)?;
     pricing.check_strict(&workload, file)?;

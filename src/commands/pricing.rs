@@ -8,7 +8,8 @@
 use rust_decimal::Decimal;
 
 use super::config::Run;
-use crate::cli::{Gb, SettingsArgs};
+use super::input::Input;
+use crate::cli::{Gb, SettingsArgs, TemplateArgs};
 use crate::engine::{self, Estimate};
 use crate::error::{Error, ErrorKind};
 use crate::load::{self, FxStated, SettingsOverrides, prices, quantity};
@@ -48,6 +49,22 @@ impl<'r> Pricing<'r> {
             strict: args.strict,
             max_age: args.max_price_age,
         })
+    }
+
+    /// The service of a command, and the workload (or template) it prices: what `estimate`,
+    /// `compare`, `forecast`, `advise` and `sweep` open with.
+    ///
+    /// # Errors
+    /// As `new` and `Input::read`.
+    pub(crate) fn open(
+        workload: &str,
+        template: &TemplateArgs,
+        settings: &SettingsArgs,
+        run: &'r Run,
+    ) -> Result<(Self, Input<'r>), Error> {
+        let pricing = Pricing::new(settings, run)?;
+        let input = Input::read(workload, template, settings.prices.as_deref(), run)?;
+        Ok((pricing, input))
     }
 
     /// The service at the default settings, with `prices` (`--prices`) and `dirs`

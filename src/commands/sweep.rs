@@ -78,13 +78,7 @@ struct Design {
 }
 
 pub(super) fn run(args: &SweepArgs, run: &Run) -> Result<(), Error> {
-    let pricing = Pricing::new(&args.settings, run)?;
-    let src = Input::read(
-        &args.workload,
-        &args.template,
-        args.settings.prices.as_deref(),
-        run,
-    )?;
+    let (pricing, src) = Pricing::open(&args.workload, &args.template, &args.settings, run)?;
     let file = src.label.as_str();
     let (base, _) = src.scenarios(&[])?;
     let (workload, file_settings) = src.workload_from(base.clone(), file)?;

@@ -10,7 +10,6 @@ mod slices;
 mod taken;
 
 use super::config::Run;
-use super::input::Input;
 use super::pricing::{DocumentPricer, Pricing};
 use crate::advise::{self, Candidate};
 use crate::cli::{AdviseArgs, AdviseFormat};
@@ -51,8 +50,7 @@ pub fn advice(args: &AdviseArgs, run: &Run) -> Result<Advice, Error> {
                     .help("Consider a non-negative amount in the estimate's currency, e.g. `--min-saving 10`.")
             })?,
     };
-    let pricing = Pricing::new(&args.settings, run)?;
-    let src = Input::read(file, &args.template, args.settings.prices.as_deref(), run)?;
+    let (pricing, src) = Pricing::open(file, &args.template, &args.settings, run)?;
     let file = src.label.as_str();
     // The baseline: the workload without its own scenarios.
     let (base, _) = src.scenarios(&[])?;
