@@ -26,7 +26,7 @@ mod pricing;
 mod schema;
 mod shell;
 mod size;
-pub mod sweep;
+mod sweep;
 
 pub use compare::comparison;
 pub use config::Run;
