@@ -4,9 +4,9 @@
 
 use rust_decimal::Decimal;
 
+use super::context::Cx;
 use super::quantity::parse_share;
 use super::raw::*;
-use super::workload::Cx;
 use super::yaml::{self, position};
 use crate::error::Error;
 use crate::model::*;

@@ -3,8 +3,8 @@
 
 use rust_decimal::Decimal;
 
+use super::context::Cx;
 use super::raw::*;
-use super::workload::Cx;
 use super::yaml::position;
 use crate::error::Error;
 use crate::model::*;
@@ -111,7 +111,7 @@ impl Cx<'_> {
             keys: self.key_spread(i.keys.as_ref(), &p("keys"))?,
             kind,
             projection,
-            key: i.key.as_ref().map(super::workload::key_schema),
+            key: i.key.as_ref().map(super::keys::key_schema),
             include: i.include.iter().map(|a| a.value.clone()).collect(),
             sizes_known,
             key_size_bytes,

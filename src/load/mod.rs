@@ -5,7 +5,11 @@
 //! and a sample a workload names is measured by the `model::sample::SampleReader` it is given.
 
 mod capacity;
+mod commitments;
+mod context;
+mod forecast;
 mod index;
+mod keys;
 mod pattern;
 pub mod prices;
 pub mod quantity;
@@ -13,12 +17,14 @@ pub mod raw;
 pub mod savings_plan;
 pub mod schema;
 pub mod suggest;
+mod table;
 mod workload;
 pub mod yaml;
 
+pub use context::PLACEHOLDER;
 pub use workload::{
-    FxStated, MAX_ITEM_BYTES, PLACEHOLDER, SettingsOverrides, parse_currency, parse_day,
-    parse_fx_rate, parse_workload, parse_workload_at, workload_from_value,
+    FxStated, MAX_ITEM_BYTES, SettingsOverrides, parse_currency, parse_day, parse_fx_rate,
+    parse_workload, parse_workload_at, workload_from_value,
 };
 
 use crate::error::Error;

@@ -3,10 +3,11 @@
 
 use rust_decimal::Decimal;
 
+use super::context::Cx;
 use super::quantity::{parse_count, parse_rate, parse_share};
 use super::raw::*;
 use super::suggest;
-use super::workload::{Cx, MAX_ITEMS, MAX_RATE_PER_SECOND};
+use super::workload::{MAX_ITEMS, MAX_RATE_PER_SECOND};
 use super::yaml::position;
 use crate::error::Error;
 use crate::model::*;
