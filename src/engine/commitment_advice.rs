@@ -81,14 +81,14 @@ fn scaled(workload: &Workload, factor: Decimal) -> Result<Workload, EngineError>
 }
 
 /// Horizon prices of variants of one workload.
-struct Pricer<'a> {
+struct OptionPricer<'a> {
     book: &'a PriceBook,
     settings: &'a Settings,
     start: (i64, u32),
     months: u32,
 }
 
-impl Pricer<'_> {
+impl OptionPricer<'_> {
     fn run(&self, w: &Workload) -> Result<Forecast, EngineError> {
         forecast(w, self.book, self.settings, self.start, self.months)
     }
@@ -171,7 +171,7 @@ fn pools(f: &Forecast) -> Vec<(Arc<str>, CapacityKind, Decimal)> {
 
 /// The reservation blocks (of `term`) per region and kind that minimize the horizon total.
 fn best_reservations(
-    p: &Pricer<'_>,
+    p: &OptionPricer<'_>,
     base: &Workload,
     pools: &[(Arc<str>, CapacityKind, Decimal)],
     term: ReservedTerm,
@@ -221,7 +221,7 @@ fn best_reservations(
 /// The savings-plan commitment (in steps of $0.001/h) that minimizes the horizon total of
 /// `base`, whose rates come from `rates` (or the price tables).
 fn best_plan(
-    p: &Pricer<'_>,
+    p: &OptionPricer<'_>,
     base: &Workload,
     rates: Option<&crate::model::SavingsPlanRates>,
 ) -> Result<Option<Decimal>, EngineError> {
@@ -264,7 +264,7 @@ pub fn advise_commitments(
     start: (i64, u32),
     months: u32,
 ) -> Result<CommitmentAdvice, EngineError> {
-    let p = Pricer {
+    let p = OptionPricer {
         book,
         settings,
         start,
