@@ -66,12 +66,12 @@ fuzz_target!(|data: &[u8]| {
             }
         }
         1 => {
-            if let Ok(doc) = serde_json::from_slice::<SummaryIn>(rest) {
-                if let Ok(s) = doc.into_summary() {
-                    let mut twice = s.clone();
-                    if twice.merge(&s).is_ok() {
-                        report(&twice);
-                    }
+            if let Ok(doc) = serde_json::from_slice::<SummaryIn>(rest)
+                && let Ok(s) = doc.into_summary()
+            {
+                let mut twice = s.clone();
+                if twice.merge(&s).is_ok() {
+                    report(&twice);
                 }
             }
         }
