@@ -270,3 +270,69 @@ fn errors_carry_a_kind_and_their_cause() {
     // From the command line, the kinds keep their exit codes.
     Case::new().args(["estimate", "no/such.yaml"]).run().code(1);
 }
+
+/// The README's layout, held: no command file imports another, and the loader, the price-list
+/// importer and the template importers import nothing from `report`, `size` or `commands`.
+#[test]
+fn the_layout_the_readme_describes_holds() {
+    const COMMANDS: [&str; 15] = [
+        "advise",
+        "compare",
+        "diff",
+        "estimate",
+        "forecast",
+        "import",
+        "init",
+        "keys",
+        "prices",
+        "prices_diff",
+        "prices_import",
+        "schema",
+        "shell",
+        "size",
+        "sweep",
+    ];
+    let rust_files = |dir: &str| -> Vec<std::path::PathBuf> {
+        let mut out = Vec::new();
+        let mut todo = vec![common::root().join(dir)];
+        while let Some(d) = todo.pop() {
+            for e in std::fs::read_dir(&d).unwrap() {
+                let p = e.unwrap().path();
+                if p.is_dir() {
+                    todo.push(p);
+                } else if p.extension().is_some_and(|x| x == "rs") {
+                    out.push(p);
+                }
+            }
+        }
+        assert!(!out.is_empty(), "{dir}");
+        out
+    };
+    for file in rust_files("src/commands") {
+        if file.ends_with("commands/mod.rs") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&file).unwrap();
+        for c in COMMANDS {
+            for import in [
+                format!("super::{c}::"),
+                format!("use super::{c};"),
+                format!("commands::{c}::"),
+            ] {
+                assert!(
+                    !text.contains(&import),
+                    "{} imports command `{c}`",
+                    file.display()
+                );
+            }
+        }
+    }
+    for dir in ["src/load", "src/pricelist", "src/iac"] {
+        for file in rust_files(dir) {
+            let text = std::fs::read_to_string(&file).unwrap();
+            for other in ["crate::report", "crate::size", "crate::commands"] {
+                assert!(!text.contains(other), "{} imports {other}", file.display());
+            }
+        }
+    }
+}
