@@ -297,7 +297,7 @@ fn provisioned_capacity_below_average_consumption_warns() {
         "aws-us-east-1",
     );
     assert!(
-        e.warnings.iter().any(|w| w.contains("20 WCU")),
+        e.warnings.iter().any(|w| w.to_string().contains("20 WCU")),
         "{:?}",
         e.warnings
     );
@@ -317,7 +317,7 @@ fn on_demand_peaks_above_a_new_tables_throughput_warn() {
     assert!(
         e.warnings
             .iter()
-            .any(|m| m.contains("4133 WRU/s") && m.contains("absorbs 4000")),
+            .any(|m| m.to_string().contains("4133 WRU/s") && m.to_string().contains("absorbs 4000")),
         "{:?}",
         e.warnings
     );

@@ -194,7 +194,7 @@ mod properties {
                 return Ok(());
             }
             let e = super::common::estimate(&yaml, "aws-us-east-1");
-            let hot = e.warnings.iter().any(|w| w.contains(" is hot"));
+            let hot = e.warnings.iter().any(|w| w.to_string().contains(" is hot"));
             // 1 KB items: one WCU per put, so the peak is `rate` WCU/s.
             prop_assert_eq!(hot, share * rust_decimal::Decimal::from(rate) > rust_decimal::Decimal::from(1000));
         }

@@ -102,12 +102,21 @@ proptest! {
             busiest_reads: Some(Decimal::new(i64::from(share_r), 4)),
             busiest_writes: Some(Decimal::new(i64::from(share_w), 4)),
         };
-        if let Ok(a) = assess_key("k", &spread, r, w) {
+        let k = || ddbcost::engine::notice::KeySubject::Named("k".to_string());
+        if let Ok(a) = assess_key(&k(), &spread, r, w) {
+            // Every finding can be put in words (the rounding is the report's).
+            for reason in &a.reasons {
+                prop_assert!(reason.to_string().starts_with("k "));
+            }
             // Hot exactly when a busiest figure is past a partition's limit.
             let hot = a.busiest_rcu > Decimal::from(3000) || a.busiest_wcu > Decimal::from(1000);
             prop_assert_eq!(a.verdict == KeyVerdict::Hot, hot);
         }
         // A maximal peak is an error or a verdict, never a panic.
-        let _ = assess_key("k", &spread, Decimal::MAX, Decimal::MAX);
+        if let Ok(a) = assess_key(&k(), &spread, Decimal::MAX, Decimal::MAX) {
+            for reason in &a.reasons {
+                prop_assert!(!reason.to_string().is_empty());
+            }
+        }
     }
 }

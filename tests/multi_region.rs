@@ -107,7 +107,7 @@ fn the_free_tier_is_each_regions_own() {
     assert_eq!(cost(&e, "account/free-tier/us-east-2/wcu"), dec("-2.3725"));
     let l = common::line(&e, "account/free-tier/us-east-2/storage");
     assert_eq!(&*l.region, "us-east-2");
-    assert!(l.label.ends_with("in us-east-2"), "{}", l.label);
+    assert!(l.label.to_string().ends_with("in us-east-2"), "{}", l.label);
 }
 
 #[test]

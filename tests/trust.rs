@@ -534,7 +534,7 @@ tables:
     let gb = dec("77760000") * dec("1124") / dec("1073741824");
     assert_eq!(quantity(&e, "sessions/storage"), gb);
     assert_eq!(quantity(&e, "sessions/ttl-deletes"), dec("26.28"));
-    let label = &common::line(&e, "sessions/storage").label;
+    let label = &common::line(&e, "sessions/storage").label.to_string();
     assert!(
         label.contains("77760000 items") && label.contains("90 days"),
         "{label}"

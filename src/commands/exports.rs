@@ -32,7 +32,7 @@ pub(crate) fn warn(told: &Diagnostics, estimate: &Estimate, format: Format, outp
     // standard error so that they are not lost.
     if format != Format::Table || output.is_some() {
         for w in &estimate.warnings {
-            told.once("warning", w);
+            told.once("warning", &w.to_string());
         }
     }
 }

@@ -59,7 +59,7 @@ pub(super) fn run(args: &ForecastArgs, run: &Run) -> Result<(), Error> {
     if !matches!(args.format, Format::Table | Format::Markdown | Format::Html) {
         for m in &f.months {
             for w in &m.estimate.warnings {
-                run.diagnostics.once("warning", w);
+                run.diagnostics.once("warning", &w.to_string());
             }
         }
     }

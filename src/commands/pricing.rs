@@ -293,7 +293,9 @@ impl<'r> Pricing<'r> {
                 table.id, table.effective
             );
             self.run.diagnostics.once("note", &note);
-            estimate.warnings.push(note);
+            estimate
+                .warnings
+                .push(crate::engine::notice::Notice::Note(note));
         }
         Ok(())
     }

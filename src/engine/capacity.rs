@@ -11,6 +11,7 @@ use rust_decimal::Decimal;
 
 use super::EngineError;
 use super::checked;
+use super::label::PlanShape;
 use super::usage::{Metric, TableUsage};
 use crate::model::{Capacity, CapacityMode, IndexKind, Table, TrafficProfile};
 
@@ -28,7 +29,7 @@ pub struct Plan {
     /// Hours of the profile in which demand exceeds capacity (throttling).
     pub short_hours: usize,
     /// How the capacity was set, for the line's label.
-    pub description: String,
+    pub shape: PlanShape,
     /// Units provisioned in each hour of the profile's period (one value when fixed), for
     /// reservations pooled across tables.
     pub hourly: Vec<Decimal>,
@@ -180,7 +181,10 @@ pub fn plan(
                 average_units: units,
                 peak_demand,
                 short_hours: demand.iter().filter(|d| **d > units).count(),
-                description: format!("{} × {} h", units.normalize(), month_hours.normalize()),
+                shape: PlanShape::Fixed {
+                    units,
+                    hours: month_hours,
+                },
                 hourly: vec![units],
                 unknown: false,
             });
@@ -192,7 +196,7 @@ pub fn plan(
                 average_units: Decimal::ZERO,
                 peak_demand,
                 short_hours: 0,
-                description: "units still to fill: TODO".to_string(),
+                shape: PlanShape::Unknown,
                 hourly: vec![Decimal::ZERO],
                 unknown: true,
             });
@@ -219,15 +223,12 @@ pub fn plan(
         average_units,
         peak_demand,
         short_hours: demand.iter().zip(&hourly).filter(|(d, c)| *d > *c).count(),
-        description: format!(
-            "auto scaling at {} % target, {}–{} units, averaging {}",
-            crate::engine::percent(target)
-                .unwrap_or_default()
-                .normalize(),
-            min.normalize(),
-            max.normalize(),
-            average_units.round_dp(1).normalize()
-        ),
+        shape: PlanShape::AutoScaling {
+            target,
+            min,
+            max,
+            average: average_units,
+        },
         hourly,
         unknown: false,
     })

@@ -105,7 +105,8 @@ pub struct LineItem {
     pub key: String,
     pub table: Arc<str>,
     pub component: Component,
-    pub label: Cow<'static, str>,
+    /// What the line is, in structured fields (`report::labels` writes its words).
+    pub label: super::label::Label,
     pub region: Arc<str>,
     /// In `unit`s; `None` when it depends on usage the workload does not state.
     pub quantity: Option<Decimal>,
@@ -157,7 +158,8 @@ pub struct Estimate {
     pub total: Decimal,
     /// Keys of lines left out of the total because their quantity is unknown.
     pub excluded: Vec<String>,
-    pub warnings: Vec<String>,
+    /// What the estimate warns about (`report::notices` writes the words).
+    pub warnings: Vec<super::notice::Notice>,
     /// How a Database Savings Plan was used, if the workload has one in force.
     pub savings_plan: Option<super::SavingsPlanUse>,
     /// The minimum partitions each table needs (an estimate: AWS does not publish them).

@@ -2,7 +2,6 @@
 //! the workload uses, from that region's price table: 25 GB of Standard-class storage, 2.5 M stream read requests, and 25 RCU + 25 WCU of
 //! provisioned Standard-class capacity per month (the allowance × the month's hours).
 
-use std::borrow::Cow;
 use std::sync::Arc;
 
 use rust_decimal::Decimal;
@@ -10,6 +9,7 @@ use rust_decimal::Decimal;
 use super::EngineError;
 use super::checked;
 use super::estimate::{Basis, Component, LineItem};
+use super::label::{FreeAllowance, Label};
 use super::line::cat;
 use super::line::{LineSpec, Pricer, millions};
 use super::usage::Weights;
@@ -77,35 +77,33 @@ fn region_lines(
         .ok_or_else(|| EngineError::MissingFreeTier {
             table_id: table.id.clone(),
         })?;
-    let storage_label = format!(
-        "Free tier: {} GB storage (Standard)",
-        allowance.storage_gb.normalize()
-    );
     let credits = [
         (
             "storage",
-            storage_label.as_str(),
+            FreeAllowance::Storage {
+                gb: allowance.storage_gb,
+            },
             PriceKey::StorageGbMonth(TableClass::Standard),
             allowance.storage_gb,
             "GB-month",
         ),
         (
             "stream-reads",
-            "Free tier: stream read requests",
+            FreeAllowance::StreamReads,
             PriceKey::StreamReadsPerMillion,
             millions(allowance.stream_reads),
             "M stream reads",
         ),
         (
             "rcu",
-            "Free tier: provisioned RCU (Standard)",
+            FreeAllowance::Rcu,
             PriceKey::RcuHour(TableClass::Standard),
             checked::mul(allowance.rcu, hours, "free tier")?,
             "RCU-hour",
         ),
         (
             "wcu",
-            "Free tier: provisioned WCU (Standard)",
+            FreeAllowance::Wcu,
             PriceKey::WcuHour(TableClass::Standard),
             checked::mul(allowance.wcu, hours, "free tier")?,
             "WCU-hour",
@@ -123,10 +121,9 @@ fn region_lines(
         } else {
             cat!("account/free-tier/", region, "/", suffix)
         };
-        let label = if primary {
-            label.to_string()
-        } else {
-            format!("{label} in {region}")
+        let label = Label::FreeTier {
+            allowance: label,
+            region: (!primary).then(|| Arc::clone(region)),
         };
         let price = pricer.price(region, &price_key, &key)?;
         out.push(pricer.line_at(
@@ -134,7 +131,7 @@ fn region_lines(
                 key,
                 table: &Arc::from("(account)"),
                 component: Component::FreeTier,
-                label: Cow::Owned(label),
+                label,
                 region,
                 unit,
                 basis: Basis::Derived,

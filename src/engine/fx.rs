@@ -77,7 +77,7 @@ mod tests {
             key: key.into(),
             table: Arc::from("t"),
             component: Component::Reads,
-            label: Cow::Borrowed("reads"),
+            label: crate::engine::label::Label::Text(Cow::Borrowed("reads")),
             region: Arc::from("us-east-1"),
             quantity: Some(d(quantity)),
             unit: "M RRU",

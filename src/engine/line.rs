@@ -48,7 +48,7 @@ pub struct LineSpec<'a> {
     pub key: String,
     pub table: &'a Arc<str>,
     pub component: Component,
-    pub label: Cow<'static, str>,
+    pub label: super::label::Label,
     pub region: &'a Arc<str>,
     pub unit: &'static str,
     pub basis: Basis,

@@ -17,7 +17,9 @@ mod estimate;
 mod forecast;
 mod free_tier;
 mod fx;
+pub mod label;
 mod line;
+pub mod notice;
 mod partitions;
 mod replicas;
 mod reservations;
@@ -86,10 +88,7 @@ pub fn estimate(
         }
     }
     if !workload.placeholders.is_empty() {
-        warnings.push(format!(
-            "placeholders still to fill (their lines depend on usage): {}",
-            workload.placeholders.join(", ")
-        ));
+        warnings.push(notice::Notice::Placeholders(workload.placeholders.clone()));
     }
     let primary = &prices.primary;
     Ok(Estimate {
@@ -116,7 +115,7 @@ pub fn estimate(
 /// What pricing the tables gathers for the account-wide lines after them.
 struct Bill {
     lines: Vec<LineItem>,
-    warnings: Vec<String>,
+    warnings: Vec<notice::Notice>,
     /// Provisioned plans per table, for reservations pooled per region.
     plans: Vec<(
         std::sync::Arc<str>,
@@ -171,14 +170,13 @@ fn table_lines(
     acc.lines.extend(storage_lines.into_iter().map(|mut l| {
         if let (Some(items), Some(ttl)) = (retained, table.ttl)
             && l.component == Component::Storage
+            && let label::Label::TableStorage { ttl: note, .. } = &mut l.label
         {
-            l.label = std::borrow::Cow::Owned(format!(
-                "{} — {} items: {} inserts a month kept {} (TTL)",
-                l.label,
-                items.round_dp(0).normalize(),
-                usage.inserts.round_dp(0).normalize(),
-                ttl.describe()
-            ));
+            *note = Some(label::TtlNote {
+                items,
+                inserts: usage.inserts,
+                ttl,
+            });
         }
         l
     }));

@@ -9,11 +9,16 @@
 
 use rust_decimal::Decimal;
 
+use std::sync::Arc;
+
 use super::EngineError;
 use super::capacity::{self, TablePlans};
 use super::checked;
+use super::label::IndexRef;
+use super::notice::{KeyFinding, KeyReason, KeySubject, Notice};
 use super::sizes::TableSizes;
 use super::usage::{Metric, TableUsage};
+use crate::model::CapacityKind;
 use crate::model::{IndexKind, KeySpread, Settings, Table, TrafficProfile};
 
 /// Read units a partition serves each second.
@@ -231,19 +236,6 @@ fn profile_peak(profile: Option<&TrafficProfile>) -> Decimal {
         .unwrap_or(Decimal::ONE)
 }
 
-/// A number for a warning: whole units, grouped by nothing (the report formats money only).
-fn n(x: Decimal) -> Decimal {
-    x.round_dp(0).normalize()
-}
-
-/// A share as a percentage.
-fn pct(x: Decimal) -> Decimal {
-    x.checked_mul(Decimal::ONE_HUNDRED)
-        .unwrap_or_default()
-        .round_dp(2)
-        .normalize()
-}
-
 /// How a key fares, worst first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum KeyVerdict {
@@ -267,8 +259,8 @@ impl KeyVerdict {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct KeyAssessment {
     pub verdict: KeyVerdict,
-    /// The reasons in words, with their numbers (none when well spread).
-    pub reasons: Vec<String>,
+    /// The findings, with their exact figures (none when well spread).
+    pub reasons: Vec<KeyReason>,
     /// Units a second on the busiest value at the peak.
     pub busiest_rcu: Decimal,
     pub busiest_wcu: Decimal,
@@ -284,71 +276,76 @@ pub struct KeyAssessment {
 /// Warnings for one key whose busiest value is `spread` and whose traffic peaks at `reads`
 /// and `writes` units a second (see `assess_key`).
 fn check(
-    what: &str,
+    subject: &KeySubject,
     spread: &KeySpread,
     reads: Decimal,
     writes: Decimal,
-    out: &mut Vec<String>,
+    out: &mut Vec<Notice>,
 ) -> Result<(), EngineError> {
-    out.extend(assess_key(what, spread, reads, writes)?.reasons);
+    out.extend(
+        assess_key(subject, spread, reads, writes)?
+            .reasons
+            .into_iter()
+            .map(Notice::Key),
+    );
     Ok(())
 }
 
 /// Checks one key whose busiest value is `spread` and whose traffic peaks at `reads` and
 /// `writes` units a second: hot (the busiest value needs more than a partition serves), fewer
 /// values than partitions the peak needs, or concentrated (one value takes at least a quarter
-/// of the traffic). `what` names the key in the reasons.
+/// of the traffic). `subject` names the key in the reasons.
 ///
 /// # Errors
 /// A figure too large to compute.
 pub fn assess_key(
-    what: &str,
+    subject: &KeySubject,
     spread: &KeySpread,
     reads: Decimal,
     writes: Decimal,
 ) -> Result<KeyAssessment, EngineError> {
+    let what = subject.name();
     let mut out = Vec::new();
+    let reason = |finding| KeyReason {
+        subject: subject.clone(),
+        finding,
+    };
     let mut suffixes = None;
     let busiest_reads = checked::mul(reads, spread.busiest_reads.unwrap_or_default(), what)?;
     let busiest_writes = checked::mul(writes, spread.busiest_writes.unwrap_or_default(), what)?;
     let mut hot = false;
     if busiest_reads > PARTITION_RCU {
         hot = true;
-        out.push(format!(
-            "{what} is hot: its busiest value takes {}% of {} RCU/s at the peak hour = {} RCU/s, more than the 3,000 a partition serves — that value throttles whatever the table's capacity (cache its reads, or change the key)",
-            pct(spread.busiest_reads.unwrap_or_default()),
-            n(reads),
-            n(busiest_reads)
-        ));
+        out.push(reason(KeyFinding::HotReads {
+            share: spread.busiest_reads.unwrap_or_default(),
+            reads,
+            busiest: busiest_reads,
+        }));
     }
     if busiest_writes > PARTITION_WCU {
         hot = true;
         let count = checked::div(busiest_writes, PARTITION_WCU, what)?.ceil();
         suffixes = Some(count);
-        out.push(format!(
-            "{what} is hot: its busiest value takes {}% of {} WCU/s at the peak hour = {} WCU/s, more than the 1,000 a partition serves — write sharding needs at least {} suffixes (value#0 … value#{}), and each read of that value then takes {} queries",
-            pct(spread.busiest_writes.unwrap_or_default()),
-            n(writes),
-            n(busiest_writes),
-            count.normalize(),
-            count.saturating_sub(Decimal::ONE).normalize(),
-            count.normalize()
-        ));
+        out.push(reason(KeyFinding::HotWrites {
+            share: spread.busiest_writes.unwrap_or_default(),
+            writes,
+            busiest: busiest_writes,
+            suffixes: count,
+        }));
     }
     let needed = for_throughput(reads, writes, what)?;
     let low_cardinality = spread.distinct.is_some_and(|d| d < needed);
     if let Some(d) = spread.distinct
         && d < needed
     {
-        out.push(format!(
-            "{what} has {} distinct values, fewer than the {} partitions its peak ({} RCU/s, {} WCU/s) needs: each value lives in one partition, so the others get no traffic while these throttle",
-            d.normalize(),
-            needed.normalize(),
-            n(reads),
-            n(writes)
-        ));
+        out.push(reason(KeyFinding::FewValues {
+            distinct: d,
+            needed,
+            reads,
+            writes,
+        }));
     }
-    let done = |out: Vec<String>| {
+    let done = |out: Vec<KeyReason>| {
         let verdict = if hot {
             KeyVerdict::Hot
         } else if out.is_empty() {
@@ -369,20 +366,18 @@ pub fn assess_key(
     if hot {
         return Ok(done(out));
     }
-    for (share, busiest, limit, unit, kind) in [
+    for (share, busiest, limit, kind) in [
         (
             spread.busiest_writes,
             busiest_writes,
             PARTITION_WCU,
-            "WCU/s",
-            "writes",
+            CapacityKind::Wcu,
         ),
         (
             spread.busiest_reads,
             busiest_reads,
             PARTITION_RCU,
-            "RCU/s",
-            "reads",
+            CapacityKind::Rcu,
         ),
     ] {
         let Some(share) = share else { continue };
@@ -390,31 +385,18 @@ pub fn assess_key(
             continue;
         }
         let headroom = if busiest.is_zero() {
-            String::new()
+            None
         } else {
-            format!(
-                "; it reaches a partition's {} at {}× today's peak",
-                limit.normalize(),
-                checked::div(limit, busiest, what)?.round_dp(1).normalize()
-            )
+            Some(checked::div(limit, busiest, what)?)
         };
-        // With no peak known (zero traffic), the units a second say nothing.
-        let at_peak = if busiest.is_zero() {
-            String::new()
-        } else {
-            format!(
-                " ({} {unit} at the peak hour)",
-                busiest.round_dp(2).normalize()
-            )
-        };
-        out.push(format!(
-            "{what} is at risk: one value takes {}% of its {kind}{at_peak}{}{headroom}. That value's partition carries this share of any growth; adaptive capacity cannot split it",
-            pct(share),
-            spread
-                .distinct
-                .map(|d| format!(" among {} values", d.normalize()))
-                .unwrap_or_default()
-        ));
+        out.push(reason(KeyFinding::AtRisk {
+            share,
+            kind,
+            busiest,
+            limit,
+            headroom,
+            distinct: spread.distinct,
+        }));
         break;
     }
     Ok(done(out))
@@ -430,7 +412,7 @@ pub fn key_warnings(
     usage: &TableUsage,
     parts: &TablePartitions,
     settings: &Settings,
-    out: &mut Vec<String>,
+    out: &mut Vec<Notice>,
 ) -> Result<(), EngineError> {
     let stated = table.keys.is_some()
         || table.indexes.iter().any(|i| i.keys.is_some())
@@ -441,7 +423,7 @@ pub fn key_warnings(
     let hours = settings.month_hours;
     if let Some(spread) = &table.keys {
         check(
-            &format!("the partition key of table `{}`", table.name),
+            &KeySubject::Table(Arc::from(table.name.as_str())),
             spread,
             parts.peak_rcu,
             parts.peak_wcu,
@@ -452,11 +434,7 @@ pub fn key_warnings(
     for (index, (_, _, reads, writes)) in table.indexes.iter().zip(peaks) {
         let Some(spread) = &index.keys else { continue };
         check(
-            &format!(
-                "the partition key of {} `{}`",
-                index.kind.upper(),
-                index.name
-            ),
+            &KeySubject::Index(IndexRef::of(index)),
             spread,
             reads,
             writes,
@@ -479,7 +457,7 @@ pub fn key_warnings(
             )
         };
         check(
-            &format!("the key of pattern `{}`", pattern.name),
+            &KeySubject::Pattern(Arc::from(pattern.name.as_str())),
             spread,
             at_peak(r)?,
             at_peak(w)?,
@@ -505,6 +483,19 @@ mod tests {
         }
     }
 
+    fn subject() -> KeySubject {
+        KeySubject::Named("k".to_string())
+    }
+
+    fn findings(out: &[Notice]) -> Vec<&KeyFinding> {
+        out.iter()
+            .map(|n| match n {
+                Notice::Key(r) => &r.finding,
+                other => panic!("not a key finding: {other:?}"),
+            })
+            .collect()
+    }
+
     #[test]
     fn the_seed_spread_check_is_well_spread() {
         // 41,200 keys, 2.1 % of reads and 0.8 % of writes: at 10,000 RCU/s and 2,000 WCU/s
@@ -512,7 +503,7 @@ mod tests {
         // peak needs ⌈10,000/3,000 + 2,000/1,000⌉ = ⌈5.33⌉ = 6 partitions < 41,200.
         let mut out = Vec::new();
         check(
-            "k",
+            &subject(),
             &spread(Some("41200"), "0.021", "0.008"),
             d("10000"),
             d("2000"),
@@ -524,39 +515,57 @@ mod tests {
 
     #[test]
     fn a_hot_write_key_needs_suffixes() {
-        // 94 % of 2,500 WCU/s = 2,350 WCU/s on one value: ⌈2.35⌉ = 3 suffixes.
+        // 94 % of 2,500 WCU/s = 2,350 WCU/s on one value: ⌈2,350 ÷ 1,000⌉ = ⌈2.35⌉ = 3
+        // suffixes.
         let mut out = Vec::new();
-        check("k", &spread(None, "0", "0.94"), d("0"), d("2500"), &mut out).unwrap();
-        assert_eq!(out.len(), 1);
-        assert!(out[0].contains("= 2350 WCU/s"), "{}", out[0]);
-        assert!(out[0].contains("at least 3 suffixes"), "{}", out[0]);
+        check(
+            &subject(),
+            &spread(None, "0", "0.94"),
+            d("0"),
+            d("2500"),
+            &mut out,
+        )
+        .unwrap();
+        assert_eq!(
+            findings(&out),
+            [&KeyFinding::HotWrites {
+                share: d("0.94"),
+                writes: d("2500"),
+                busiest: d("2350"),
+                suffixes: d("3"),
+            }]
+        );
     }
 
     #[test]
     fn few_values_and_concentration_are_at_risk() {
         // A status key: 6 values, 71 % of 55 WCU/s = 39.05 WCU/s on one: not hot, but
-        // concentrated; 1,000 ÷ 39.05 = 25.6× headroom.
+        // concentrated; 1,000 ÷ 39.05 = 25.608… × headroom.
         let mut out = Vec::new();
         check(
-            "k",
+            &subject(),
             &spread(Some("6"), "0.2", "0.71"),
             d("10"),
             d("55"),
             &mut out,
         )
         .unwrap();
-        assert_eq!(out.len(), 1, "{out:?}");
-        assert!(
-            out[0].contains("71% of its writes (39.05 WCU/s"),
-            "{}",
-            out[0]
+        assert_eq!(
+            findings(&out),
+            [&KeyFinding::AtRisk {
+                share: d("0.71"),
+                kind: CapacityKind::Wcu,
+                busiest: d("39.05"),
+                limit: d("1000"),
+                headroom: Some(d("1000") / d("39.05")),
+                distinct: Some(d("6")),
+            }]
         );
-        assert!(out[0].contains("at 25.6× today's peak"), "{}", out[0]);
         // A date key with 1 value a day against a peak needing ⌈9,000/3,000 + 1,500/1,000⌉ =
         // ⌈4.5⌉ = 5 partitions: fewer values than partitions.
         let mut out = Vec::new();
         check(
-            "k",
+            &subject(),
             &spread(Some("1"), "1", "1"),
             d("9000"),
             d("1500"),
@@ -564,8 +573,12 @@ mod tests {
         )
         .unwrap();
         assert!(
-            out.iter()
-                .any(|w| w.contains("fewer than the 5 partitions")),
+            findings(&out).contains(&&KeyFinding::FewValues {
+                distinct: d("1"),
+                needed: d("5"),
+                reads: d("9000"),
+                writes: d("1500"),
+            }),
             "{out:?}"
         );
     }

@@ -6,7 +6,7 @@
 //! Reads are assumed to be served by the primary region.
 
 use super::EngineError;
-use std::borrow::Cow;
+use super::label::{IndexRef, Label};
 use std::sync::Arc;
 
 use super::capacity::TablePlans;
@@ -68,7 +68,7 @@ impl Replica<'_> {
         &self,
         suffix: &str,
         component: Component,
-        label: String,
+        label: Label,
         unit: &'static str,
         basis: Basis,
     ) -> LineSpec<'_> {
@@ -76,7 +76,7 @@ impl Replica<'_> {
             key: cat!(self.prefix, "/", suffix),
             table: &self.t,
             component,
-            label: Cow::Owned(label),
+            label,
             region: &self.region,
             unit,
             basis,
@@ -102,7 +102,10 @@ impl Replica<'_> {
             self.spec(
                 "writes",
                 Component::ReplicatedWrites,
-                cat!("Replicated write request units in ", region),
+                Label::ReplicatedRequests {
+                    region: Arc::clone(region),
+                    index: None,
+                },
                 "M rWRU",
                 basis,
             ),
@@ -116,13 +119,10 @@ impl Replica<'_> {
                 self.spec(
                     &cat!(kind, "/", index.name, "/writes"),
                     Component::ReplicaIndexWrites,
-                    cat!(
-                        index.kind.upper(),
-                        " `",
-                        index.name,
-                        "` write request units in ",
-                        region
-                    ),
+                    Label::ReplicatedRequests {
+                        region: Arc::clone(region),
+                        index: Some(IndexRef::of(index)),
+                    },
                     "M WRU",
                     Basis::Derived,
                 ),
@@ -143,7 +143,10 @@ impl Replica<'_> {
             self.spec(
                 "writes",
                 Component::ReplicatedWrites,
-                format!("Replicated WCU in {region} ({})", plans.write.description),
+                Label::ReplicatedWcu {
+                    region: Arc::clone(region),
+                    plan: plans.write.shape,
+                },
                 "rWCU-hour",
                 Basis::Derived,
             ),
@@ -155,7 +158,10 @@ impl Replica<'_> {
             self.spec(
                 "reads",
                 Component::ReplicaReads,
-                format!("Provisioned RCU in {region} ({})", plans.read.description),
+                Label::ReplicaRcu {
+                    region: Arc::clone(region),
+                    plan: plans.read.shape,
+                },
                 "RCU-hour",
                 Basis::Derived,
             ),
@@ -169,7 +175,10 @@ impl Replica<'_> {
                 self.spec(
                     &cat!("gsi/", index.name, "/writes"),
                     Component::ReplicaIndexWrites,
-                    cat!("GSI `", index.name, "` provisioned WCU in ", region),
+                    Label::ReplicaGsiWcu {
+                        region: Arc::clone(region),
+                        index: Arc::from(index.name.as_str()),
+                    },
                     "WCU-hour",
                     Basis::Derived,
                 ),
@@ -188,7 +197,9 @@ impl Replica<'_> {
             self.spec(
                 "storage",
                 Component::ReplicaStorage,
-                cat!("Replica storage in ", self.region, " (table + indexes)"),
+                Label::ReplicaStorage {
+                    region: Arc::clone(&self.region),
+                },
                 "GB-month",
                 Basis::Derived,
             ),
@@ -231,7 +242,10 @@ impl Replica<'_> {
                 key,
                 table: t,
                 component: Component::Transfer,
-                label: Cow::Owned(cat!("Replication transfer ", &home, " → ", self.region)),
+                label: Label::ReplicationTransfer {
+                    from: Arc::clone(&home),
+                    to: Arc::clone(&self.region),
+                },
                 region: &home,
                 unit: "GB",
                 basis: Basis::Derived,

@@ -6,7 +6,6 @@
 //! not billed at the normal unit-hour price (a credit line), and units they do not cover are
 //! shown as unused.
 
-use std::borrow::Cow;
 use std::sync::Arc;
 
 use rust_decimal::Decimal;
@@ -15,6 +14,7 @@ use super::EngineError;
 use super::capacity::TablePlans;
 use super::checked;
 use super::estimate::{Basis, Component, LineItem};
+use super::label::Label;
 use super::line::{LineSpec, Pricer, cat};
 use super::usage::Weights;
 use crate::model::{CapacityKind, PriceKey, Reservation, TableClass};
@@ -86,7 +86,7 @@ pub fn lines(
     }
     let hours = pricer.settings.month_hours;
     for (region, kind) in groups {
-        let upper = if kind == CapacityKind::Rcu {
+        let _upper = if kind == CapacityKind::Rcu {
             "RCU"
         } else {
             "WCU"
@@ -150,13 +150,18 @@ pub fn lines(
                 key,
                 table: &account,
                 component: Component::ReservedCapacity,
-                label: Cow::Owned(format!(
-                    "Reserved {upper} in {region} cover {} of the pooled provisioned {upper}-hours ({} reserved unit-hours unused)",
-                    covered.round_dp(2).normalize(),
-                    unused.round_dp(2).normalize()
-                )),
+                label: Label::PoolCovered {
+                    kind,
+                    region: Arc::clone(&region),
+                    covered,
+                    unused,
+                },
                 region: &region,
-                unit: if kind == CapacityKind::Rcu { "RCU-hour" } else { "WCU-hour" },
+                unit: if kind == CapacityKind::Rcu {
+                    "RCU-hour"
+                } else {
+                    "WCU-hour"
+                },
                 basis: Basis::Derived,
             },
             Decimal::ZERO.saturating_sub(list),
@@ -186,7 +191,7 @@ fn term_lines(
 ) -> Result<[LineItem; 2], EngineError> {
     let (base, region, kind) = (g.base, g.region, g.kind);
     let account: Arc<str> = Arc::from("(account)");
-    let upper = if kind == CapacityKind::Rcu {
+    let _upper = if kind == CapacityKind::Rcu {
         "RCU"
     } else {
         "WCU"
@@ -200,12 +205,12 @@ fn term_lines(
             key,
             table: &account,
             component: Component::ReservedUpfront,
-            label: Cow::Owned(format!(
-                "Reserved {upper} in {region}, {} × 100 units, {}: upfront amortized over {} months",
-                blocks.normalize(),
-                term.name(),
-                term.months()
-            )),
+            label: Label::PoolUpfront {
+                kind,
+                region: Arc::clone(region),
+                term,
+                blocks,
+            },
             region,
             unit: "100 units",
             basis: Basis::Derived,
@@ -220,12 +225,13 @@ fn term_lines(
             key: cat!(base, "/", crate::model::term_code(term), "/hourly"),
             table: &account,
             component: Component::ReservedCapacity,
-            label: Cow::Owned(format!(
-                "Reserved {upper} in {region}, {}: hourly fee ({} × 100 units × {} h, used or not)",
-                term.name(),
-                blocks.normalize(),
-                hours.normalize()
-            )),
+            label: Label::PoolHourly {
+                kind,
+                region: Arc::clone(region),
+                term,
+                blocks,
+                hours,
+            },
             region,
             unit: "100-unit-hour",
             basis: Basis::Derived,

@@ -25,7 +25,9 @@ use super::EngineError;
 use super::capacity::{self, TablePlans};
 use super::checked;
 use super::estimate::{Basis, Component, LineItem};
+use super::label::Label;
 use super::line::{LineSpec, Pricer, cat};
+use super::notice::Notice;
 use super::usage::{Metric, TableUsage, Weights};
 use crate::model::{CapacityMode, PriceKey, SavingsPlan, SavingsPlanRates, Table};
 
@@ -236,7 +238,7 @@ pub fn lines(
     plan: &SavingsPlan,
     lines: &[LineItem],
     shapes: &Shapes,
-    warnings: &mut Vec<String>,
+    warnings: &mut Vec<Notice>,
 ) -> Result<(Vec<LineItem>, SavingsPlanUse), EngineError> {
     let hours = pricer.settings.month_hours;
     let context = "commitments.savings_plan";
@@ -247,9 +249,7 @@ pub fn lines(
         period,
     } = eligible(pricer, plan, lines, shapes)?;
     for (region, key) in unrated {
-        warnings.push(format!(
-            "the Database Savings Plan has no rate for `{key}` in {region}: that usage is billed at list price"
-        ));
+        warnings.push(Notice::NoPlanRate { price: key, region });
     }
     // Highest discount first: the lowest fraction of list price.
     pools.sort_by_key(|p| p.rate);
@@ -387,13 +387,12 @@ fn plan_lines(
             key: "account/savings-plan/commitment".to_string(),
             table: &account,
             component: Component::SavingsPlan,
-            label: Cow::Owned(format!(
-                "Database Savings Plan: {}/h × {} h, used or not ({}% used, {}% of eligible usage covered)",
-                plan.per_hour.normalize(),
-                hours.normalize(),
-                percent(use_.utilization()),
-                percent(use_.coverage())
-            )),
+            label: Label::SavingsPlanCommitment {
+                per_hour: plan.per_hour,
+                hours,
+                utilization: use_.utilization(),
+                coverage: use_.coverage(),
+            },
             region: &global,
             unit: "hour",
             basis: Basis::Derived,
@@ -413,13 +412,13 @@ fn plan_lines(
                 key,
                 table: &account,
                 component: Component::SavingsPlan,
-                label: Cow::Owned(format!(
-                    "Savings Plan covers {} {} of `{path}` in {} at {} of list",
-                    quantity.round_dp(2).normalize(),
-                    p.unit,
-                    p.region,
-                    p.rate.normalize()
-                )),
+                label: Label::SavingsPlanCovers {
+                    quantity,
+                    unit: p.unit,
+                    price: path.clone(),
+                    region: Arc::clone(&p.region),
+                    rate: p.rate,
+                },
                 region: &p.region,
                 unit: p.unit,
                 basis: Basis::Derived,
@@ -470,16 +469,6 @@ fn cover(
         used_sum = checked::add(used_sum, checked::sub(per_hour, left, context)?, context)?;
     }
     Ok(used_sum)
-}
-
-/// A share as a percentage with up to one decimal.
-fn percent(share: Decimal) -> String {
-    share
-        .checked_mul(Decimal::ONE_HUNDRED)
-        .unwrap_or_default()
-        .round_dp(1)
-        .normalize()
-        .to_string()
 }
 
 #[cfg(test)]

@@ -3,9 +3,9 @@
 //! (per GB, including GSIs), and S3 exports and imports (per GB).
 
 use rust_decimal::Decimal;
-use std::borrow::Cow;
 
 use super::EngineError;
+use super::label::{IndexRef, Label};
 use super::usage::Weights;
 use std::sync::Arc;
 
@@ -60,7 +60,7 @@ impl Cx<'_> {
         &self,
         key: String,
         component: Component,
-        label: String,
+        label: Label,
         unit: &'static str,
         basis: Basis,
     ) -> LineSpec<'_> {
@@ -68,7 +68,7 @@ impl Cx<'_> {
             key,
             table: &self.name,
             component,
-            label: Cow::Owned(label),
+            label,
             region: &self.region,
             unit,
             basis,
@@ -87,7 +87,10 @@ impl Cx<'_> {
             self.spec(
                 cat!(t, "/storage"),
                 Component::Storage,
-                cat!("Table storage (", table.class.name(), ")"),
+                Label::TableStorage {
+                    class: table.class,
+                    ttl: None,
+                },
                 "GB-month",
                 basis,
             ),
@@ -111,7 +114,7 @@ impl Cx<'_> {
             self.spec(
                 cat!(t, "/", kind, "/", index.name, "/storage"),
                 Component::IndexStorage,
-                cat!(index.kind.upper(), " `", index.name, "` storage"),
+                Label::IndexStorage(IndexRef::of(index)),
                 "GB-month",
                 basis,
             ),
@@ -139,7 +142,7 @@ impl Cx<'_> {
                 self.spec(
                     cat!(t, "/pitr"),
                     Component::Pitr,
-                    "Point-in-time recovery (table + LSIs)".into(),
+                    Label::Pitr,
                     "GB-month",
                     basis,
                 ),
@@ -167,10 +170,7 @@ impl Cx<'_> {
                 self.spec(
                     cat!(t, "/backups"),
                     Component::Backups,
-                    format!(
-                        "On-demand backups ({} retained, table + LSIs)",
-                        retained.normalize()
-                    ),
+                    Label::Backups { retained },
                     "GB-month",
                     Basis::Derived,
                 ),
@@ -198,10 +198,9 @@ impl Cx<'_> {
                 self.spec(
                     cat!(t, "/restores"),
                     Component::Restores,
-                    format!(
-                        "Restores ({} a month, table + all indexes)",
-                        restores.normalize()
-                    ),
+                    Label::Restores {
+                        per_month: restores,
+                    },
                     "GB",
                     Basis::Derived,
                 ),
@@ -234,7 +233,7 @@ impl Cx<'_> {
                 self.spec(
                     cat!(t, "/exports"),
                     Component::Exports,
-                    "Exports to S3 (full + incremental data processed)".into(),
+                    Label::Exports,
                     "GB",
                     Basis::Derived,
                 ),
@@ -256,7 +255,7 @@ impl Cx<'_> {
                 self.spec(
                     cat!(t, "/imports"),
                     Component::Imports,
-                    "Import from S3 (uncompressed source)".into(),
+                    Label::Imports,
                     "GB",
                     Basis::Derived,
                 ),

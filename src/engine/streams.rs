@@ -7,6 +7,7 @@ use std::borrow::Cow;
 use rust_decimal::Decimal;
 
 use super::EngineError;
+use super::label::{Label, StreamReader};
 use std::sync::Arc;
 
 use super::checked;
@@ -37,7 +38,7 @@ pub fn lines(
                 key: cat!(t, "/ttl-deletes"),
                 table: t,
                 component: Component::TtlDeletes,
-                label: "TTL deletes (free; index removals free too)".into(),
+                label: Label::TtlDeletes,
                 region,
                 unit: "M deletes",
                 basis: Basis::Derived,
@@ -56,7 +57,7 @@ pub fn lines(
                     key: cat!(t, "/stream/reads"),
                     table: t,
                     component: Component::StreamReads,
-                    label: "Stream read requests (observed)".into(),
+                    label: Label::StreamReads(StreamReader::Observed),
                     region,
                     unit: "M stream reads",
                     basis: Basis::Observed,
@@ -68,39 +69,32 @@ pub fn lines(
         } else {
             for consumer in &stream.consumers {
                 let key = cat!(t, "/stream/", consumer.name, "/reads");
-                let spec = |label: String| LineSpec {
+                let name = || Arc::<str>::from(consumer.name.as_str());
+                let spec = |label: StreamReader| LineSpec {
                     key: key.clone(),
                     table: t,
                     component: Component::StreamReads,
-                    label: Cow::Owned(label),
+                    label: Label::StreamReads(label),
                     region,
                     unit: "M stream reads",
                     basis: Basis::Derived,
                 };
                 let line = match &consumer.kind {
                     ConsumerKind::Lambda => pricer.line_at(
-                        spec(format!(
-                            "Stream records read by Lambda trigger `{}` (free)",
-                            consumer.name
-                        )),
+                        spec(StreamReader::Lambda(name())),
                         Decimal::ZERO,
                         Cow::Borrowed("free by rule"),
                         Some(millions(records)),
                         record_weights,
                     )?,
                     ConsumerKind::CallsPerMonth(rate) => pricer.line(
-                        spec(cat!("Stream read requests by `", consumer.name, "`")),
+                        spec(StreamReader::Calls(name())),
                         &PriceKey::StreamReadsPerMillion,
                         Some(millions(checked::some(rate.monthly(month_hours), &key)?)),
                         record_weights,
                     )?,
                     ConsumerKind::RecordsPerCall(per_call) => pricer.line(
-                        spec(format!(
-                            "Stream read requests by `{}` ({} record{} per GetRecords call)",
-                            consumer.name,
-                            per_call.normalize(),
-                            if *per_call == Decimal::ONE { "" } else { "s" }
-                        )),
+                        spec(StreamReader::RecordsPerCall(name(), *per_call)),
                         &PriceKey::StreamReadsPerMillion,
                         Some(millions(checked::div(records, *per_call, &key)?)),
                         record_weights,
@@ -124,7 +118,7 @@ pub fn lines(
                 key: cat!(t, "/kinesis-cdc"),
                 table: t,
                 component: Component::KinesisCdc,
-                label: "Kinesis Data Streams change data capture units".into(),
+                label: Label::KinesisCdc,
                 region,
                 unit: "M CDC units",
                 basis: Basis::Derived,

@@ -2,7 +2,6 @@
 //! (RCU/WCU per unit-hour), for the table and for each of its indexes. Observed unit counts
 //! replace derived ones; their cost is still attributed to patterns by derived usage.
 
-use std::borrow::Cow;
 use std::sync::Arc;
 
 use rust_decimal::Decimal;
@@ -11,7 +10,9 @@ use super::EngineError;
 use super::capacity::TablePlans;
 use super::checked;
 use super::estimate::{Basis, Component, LineItem};
+use super::label::{IndexRef, Label};
 use super::line::{LineSpec, Pricer, cat, millions};
+use super::notice::Notice;
 use super::partitions::TablePartitions;
 use super::usage::{Metric, TableUsage, Weights};
 use crate::model::{CapacityKind, CapacityMode, PriceKey, ReservedTerm, Table};
@@ -23,7 +24,7 @@ pub fn lines(
     plans: Option<&TablePlans>,
     parts: &TablePartitions,
     out: &mut Vec<LineItem>,
-    warnings: &mut Vec<String>,
+    warnings: &mut Vec<Notice>,
 ) -> Result<(), EngineError> {
     let t = &Arc::<str>::from(table.name.as_str());
     match plans {
@@ -38,19 +39,19 @@ pub fn lines(
 /// A new on-demand table absorbs 12,000 read and 4,000 write request units a second at once
 /// (then twice its previous peak); a profile whose peak hour needs more may be throttled.
 /// The peaks are the partition estimate's (the same demand, computed once).
-fn on_demand_peaks(table: &Table, parts: &TablePartitions, warnings: &mut Vec<String>) {
-    for (peak, limit, unit) in [
-        (parts.peak_rcu, 12_000u32, "RRU"),
-        (parts.peak_wcu, 4_000u32, "WRU"),
+fn on_demand_peaks(table: &Table, parts: &TablePartitions, warnings: &mut Vec<Notice>) {
+    for (peak, limit, kind) in [
+        (parts.peak_rcu, 12_000u32, CapacityKind::Rcu),
+        (parts.peak_wcu, 4_000u32, CapacityKind::Wcu),
     ] {
         let limit = Decimal::from(limit);
         if peak > limit {
-            warnings.push(format!(
-                "table `{}`: the peak hour needs {} {unit}/s; a new on-demand table absorbs {} at once (then twice its previous peak), so expect throttling unless it is pre-warmed",
-                table.name,
-                peak.round_dp(0).normalize(),
-                limit.normalize()
-            ));
+            warnings.push(Notice::OnDemandPeak {
+                table: Arc::from(table.name.as_str()),
+                kind,
+                peak,
+                limit,
+            });
         }
     }
 }
@@ -59,7 +60,7 @@ fn on_demand_peaks(table: &Table, parts: &TablePartitions, warnings: &mut Vec<St
 struct RequestLine {
     key: String,
     component: Component,
-    label: Cow<'static, str>,
+    label: Label,
     metric: Metric,
     observed: Option<Decimal>,
 }
@@ -85,7 +86,11 @@ fn on_demand(
         requests.push(RequestLine {
             key: cat!(t, "/reads"),
             component: Component::Reads,
-            label: Cow::Borrowed("Read request units"),
+            label: Label::Requests {
+                index: None,
+                kind: CapacityKind::Rcu,
+                derived: None,
+            },
             metric: Metric::Reads,
             observed: table.observed.read_units,
         });
@@ -94,7 +99,11 @@ fn on_demand(
         requests.push(RequestLine {
             key: cat!(t, "/writes"),
             component: Component::Writes,
-            label: Cow::Borrowed("Write request units"),
+            label: Label::Requests {
+                index: None,
+                kind: CapacityKind::Wcu,
+                derived: None,
+            },
             metric: Metric::Writes,
             observed: table.observed.write_units,
         });
@@ -109,12 +118,11 @@ fn on_demand(
             requests.push(RequestLine {
                 key: cat!(t, "/", kind, "/", index.name, "/reads"),
                 component: Component::Reads,
-                label: Cow::Owned(cat!(
-                    index.kind.upper(),
-                    " `",
-                    index.name,
-                    "` read request units"
-                )),
+                label: Label::Requests {
+                    index: Some(IndexRef::of(index)),
+                    kind: CapacityKind::Rcu,
+                    derived: None,
+                },
                 metric: Metric::IndexReads(pos),
                 observed: index.observed.read_units,
             });
@@ -123,12 +131,11 @@ fn on_demand(
             requests.push(RequestLine {
                 key: cat!(t, "/", kind, "/", index.name, "/writes"),
                 component: Component::IndexWrites,
-                label: Cow::Owned(cat!(
-                    index.kind.upper(),
-                    " `",
-                    index.name,
-                    "` write request units"
-                )),
+                label: Label::Requests {
+                    index: Some(IndexRef::of(index)),
+                    kind: CapacityKind::Wcu,
+                    derived: None,
+                },
                 metric: Metric::IndexWrites(pos),
                 observed: index.observed.write_units,
             });
@@ -140,11 +147,14 @@ fn on_demand(
             Some(observed) => (
                 observed,
                 Basis::Observed,
-                Cow::Owned(format!(
-                    "{} (observed; patterns derive {})",
-                    r.label,
-                    derived.normalize()
-                )),
+                match r.label {
+                    Label::Requests { index, kind, .. } => Label::Requests {
+                        index,
+                        kind,
+                        derived: Some(derived),
+                    },
+                    other => other,
+                },
             ),
             None => (derived, Basis::Derived, r.label),
         };
@@ -181,11 +191,11 @@ fn provisioned(
     usage: &TableUsage,
     plans: &TablePlans,
     out: &mut Vec<LineItem>,
-    warnings: &mut Vec<String>,
+    warnings: &mut Vec<Notice>,
 ) -> Result<(), EngineError> {
     let mut groups = vec![(
         t.to_string(),
-        cat!("table `", t, "`"),
+        None,
         &plans.read,
         &plans.write,
         Metric::BaseReads,
@@ -196,7 +206,7 @@ fn provisioned(
         let index = &table.indexes[*pos];
         groups.push((
             cat!(t, "/gsi/", index.name),
-            cat!("GSI `", index.name, "`"),
+            Some(Arc::<str>::from(index.name.as_str())),
             read,
             write,
             Metric::IndexReads(*pos),
@@ -208,7 +218,7 @@ fn provisioned(
         CapacityMode::Provisioned(cap) => cap.reserved,
         CapacityMode::OnDemand => None,
     };
-    for (i, (prefix, what, read, write, read_metric, write_metric, write_component)) in
+    for (i, (prefix, gsi, read, write, read_metric, write_metric, write_component)) in
         groups.into_iter().enumerate()
     {
         for (kind, plan, metric, component, price, unit) in [
@@ -229,22 +239,20 @@ fn provisioned(
                 "WCU-hour",
             ),
         ] {
-            let upper = if kind == CapacityKind::Rcu {
-                "RCU"
-            } else {
-                "WCU"
-            };
-            warnings.extend(throttled(&what, upper, plan));
+            if plan.short_hours > 0 {
+                warnings.push(Notice::Throttled {
+                    table: Arc::clone(t),
+                    gsi: gsi.clone(),
+                    kind,
+                    hours: plan.short_hours,
+                    peak: plan.peak_demand,
+                });
+            }
             // Reservations cover the table's own capacity (the first group), not its GSIs'.
             let reserved_units = match (i, reserved) {
                 (0, Some(r)) if kind == CapacityKind::Rcu => r.rcu,
                 (0, Some(r)) => r.wcu,
                 _ => Decimal::ZERO,
-            };
-            let above = if reserved_units.is_zero() {
-                String::new()
-            } else {
-                format!(", above {} reserved", reserved_units.normalize())
             };
             out.push(pricer.line(
                 LineSpec {
@@ -260,10 +268,13 @@ fn provisioned(
                     ),
                     table: t,
                     component,
-                    label: Cow::Owned(format!(
-                        "Provisioned {upper}, {what} ({}{above})",
-                        plan.description
-                    )),
+                    label: Label::Provisioned {
+                        kind,
+                        table: Arc::clone(t),
+                        gsi: gsi.clone(),
+                        plan: plan.shape,
+                        reserved: reserved_units,
+                    },
                     region: &pricer.region_of(table),
                     unit,
                     basis: Basis::Derived,
@@ -290,15 +301,6 @@ fn provisioned(
     Ok(())
 }
 
-/// A warning when demand exceeds a plan's capacity in some hours of the traffic profile.
-fn throttled(what: &str, upper: &str, plan: &super::capacity::Plan) -> Option<String> {
-    (plan.short_hours > 0).then(|| format!(
-        "{what}: demand exceeds the provisioned {upper} in {} hour(s) of the traffic profile (peak {} {upper}/s); requests above it would be throttled",
-        plan.short_hours,
-        plan.peak_demand.round_dp(2).normalize()
-    ))
-}
-
 /// A reservation of `units` (blocks of 100): the upfront fee amortized over the term's months,
 /// and the hourly fee for every hour of the month.
 #[allow(clippy::too_many_arguments)]
@@ -312,11 +314,6 @@ fn reserved_lines(
     out: &mut Vec<LineItem>,
 ) -> Result<(), EngineError> {
     let blocks = checked::div(units, Decimal::ONE_HUNDRED, t)?;
-    let upper = if kind == CapacityKind::Rcu {
-        "RCU"
-    } else {
-        "WCU"
-    };
     let upfront_key = PriceKey::ReservedUpfront(kind, term);
     let upfront = pricer.price(
         region,
@@ -329,12 +326,11 @@ fn reserved_lines(
             key: cat!(t, "/reserved/", kind.name(), "/upfront"),
             table: t,
             component: Component::ReservedUpfront,
-            label: Cow::Owned(format!(
-                "Reserved {upper}, {} upfront: {} paid once, amortized over {} months",
-                term.name(),
-                checked::mul(upfront, blocks, t)?.normalize(),
-                term.months()
-            )),
+            label: Label::TableReservedUpfront {
+                kind,
+                term,
+                paid: checked::mul(upfront, blocks, t)?,
+            },
             region,
             unit: "100 units",
             basis: Basis::Derived,
@@ -350,12 +346,12 @@ fn reserved_lines(
             key: cat!(t, "/reserved/", kind.name(), "/hourly"),
             table: t,
             component: Component::ReservedCapacity,
-            label: Cow::Owned(format!(
-                "Reserved {upper}, {} hourly fee ({} × 100 units × {} h)",
-                term.name(),
-                blocks.normalize(),
-                hours.normalize()
-            )),
+            label: Label::TableReservedHourly {
+                kind,
+                term,
+                blocks,
+                hours,
+            },
             region,
             unit: "100-unit-hour",
             basis: Basis::Derived,

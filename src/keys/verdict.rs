@@ -94,9 +94,14 @@ pub fn assess(
     let (reads, writes) = peak
         .as_ref()
         .map_or((Decimal::ZERO, Decimal::ZERO), |p| (p.reads, p.writes));
-    let assessment = engine::assess_key(&what, &key, reads, writes)?;
+    let assessment = engine::assess_key(
+        &engine::notice::KeySubject::Named(what.clone()),
+        &key,
+        reads,
+        writes,
+    )?;
     let mut verdict = assessment.verdict;
-    let mut reasons = assessment.reasons.clone();
+    let mut reasons: Vec<String> = assessment.reasons.iter().map(ToString::to_string).collect();
     let mut notes = Vec::new();
     if spread.distinct == 0 {
         notes.push("no value was counted".to_string());

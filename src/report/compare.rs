@@ -313,7 +313,7 @@ pub fn document(c: &Comparison) -> CompareDoc {
                 delta_percent: s.delta_percent.map(|p| p.round_dp(2).normalize()),
                 step_delta: s.step_delta.map(|d| d.normalize()),
                 line_items: json::line_item_docs(&s.estimate),
-                warnings: s.estimate.warnings.clone(),
+                warnings: super::notices::texts(&s.estimate.warnings),
             })
             .collect(),
         rows: c

@@ -100,7 +100,7 @@ pub fn render(c: &Comparison, period: Period, excel: bool) -> (String, Vec<Strin
                 table: &i.table,
                 component: i.component.name(),
                 key: &i.key,
-                label: &i.label,
+                label: &i.label.to_string(),
                 patterns: &i.patterns().join(";"),
                 region: &i.region,
                 quantity: i.quantity,

@@ -288,7 +288,7 @@ pub fn render(estimates: &[(&str, &Estimate)], period: Period) -> (String, usize
                         .map_or(template.key.as_str(), |(k, _)| k),
                     if own { "applied" } else { "unused" }
                 ),
-                label: std::borrow::Cow::Owned(if own {
+                label: crate::engine::label::Label::Text(std::borrow::Cow::Owned(if own {
                     format!(
                         "{}: fees applied to the table's provisioned capacity",
                         commit.name
@@ -299,7 +299,7 @@ pub fn render(estimates: &[(&str, &Estimate)], period: Period) -> (String, usize
                         commit.name,
                         unused.round_dp(2).normalize()
                     )
-                }),
+                })),
                 quantity: Some(unused),
                 unit: match unit {
                     "RCU-Hours" => "RCU-hour",

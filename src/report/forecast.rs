@@ -189,7 +189,7 @@ pub fn json(
                 total: m.estimate.total.normalize(),
                 total_rounded: money::round(m.estimate.total, &cur),
                 line_items: super::json::line_item_docs(&m.estimate),
-                warnings: m.estimate.warnings.clone(),
+                warnings: super::notices::texts(&m.estimate.warnings),
             })
             .collect(),
         total: f.total.normalize(),

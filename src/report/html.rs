@@ -94,7 +94,7 @@ pub fn render(c: &Comparison, period: Period) -> String {
     });
     let meta = meta(e, period);
     let (total_label, total) = headline(c);
-    let mut warnings = e.warnings.clone();
+    let mut warnings = super::notices::texts(&e.warnings);
     for s in &c.scenarios {
         warnings.extend(
             s.estimate
@@ -141,7 +141,7 @@ fn estimate_lines(e: &crate::engine::Estimate) -> Vec<Value> {
     for (table, subtotal, items) in e.lines_by_table() {
         for l in items {
             lines.push(v(serde_json::json!({
-                "table": table, "label": plain(&l.label),
+                "table": table, "label": plain(&l.label.to_string()),
                 "quantity": l.quantity.map_or_else(|| "depends on usage".to_string(), money::quantity),
                 "unit": l.unit, "unit_price": l.unit_price.normalize().to_string(), "cost": cell(l.cost),
             })));

@@ -199,7 +199,7 @@ pub fn document(e: &Estimate) -> EstimateDoc {
             })
             .collect(),
         excluded: e.excluded.clone(),
-        warnings: e.warnings.clone(),
+        warnings: super::notices::texts(&e.warnings),
     }
 }
 

@@ -182,7 +182,7 @@ pub fn estimate(e: &Estimate, by: Breakdown) -> String {
         ));
     }
     for w in &e.warnings {
-        out.push_str(&format!("\n> warning: {}\n", cell(w)));
+        out.push_str(&format!("\n> warning: {}\n", cell(&w.to_string())));
     }
     out.push('\n');
     out.push_str(&footer(e));

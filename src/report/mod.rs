@@ -13,9 +13,11 @@ pub mod forecast;
 pub mod html;
 pub mod json;
 pub mod keys;
+pub mod labels;
 pub mod layout;
 pub mod markdown;
 pub mod money;
+pub mod notices;
 pub mod size;
 pub mod table;
 

@@ -53,7 +53,7 @@ fn lines(e: &Estimate, layout: Layout) -> String {
                 ),
             };
             let label = match item.basis {
-                Basis::Observed if !item.label.contains("observed") => {
+                Basis::Observed if !item.label.says_observed() => {
                     format!("{} (observed)", item.label)
                 }
                 _ => item.label.to_string(),
