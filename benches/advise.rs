@@ -10,8 +10,6 @@ use std::fmt::Write;
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use ddbcost::cli::{AdviseArgs, AdviseFormat, SettingsArgs, TemplateArgs};
-use ddbcost::commands::advise::advice;
 
 fn tables(count: usize, provisioned: bool) -> String {
     let mut y = String::from("prices: aws-us-east-1\ntables:\n");
@@ -98,23 +96,15 @@ fn bench_advise(c: &mut Criterion) {
         }
         let path = dir.path().join(format!("w{count}-{provisioned}.yaml"));
         std::fs::write(&path, tables(count, provisioned)).unwrap();
-        let args = AdviseArgs {
-            workload: path.to_string_lossy().into_owned(),
-            min_saving: None,
-            format: AdviseFormat::Json,
-            output: None,
-            settings: SettingsArgs::default(),
-            template: TemplateArgs::default(),
-        };
+        let path = path.to_string_lossy().into_owned();
         // The day prices' age and the commitments' first month are counted from: 2026-12-02.
-        let run = ddbcost::commands::Run {
-            today: 20_789,
-            ..ddbcost::commands::Run::default()
-        };
-        let a = advice(&args, &run).expect("the bench workload is advised");
+        let session = ddbcost::api::Session::on_day(20_789);
+        let a = session
+            .advise(&path)
+            .expect("the bench workload is advised");
         assert!(a.suggestions.len() >= 5, "{}", a.suggestions.len());
         group.bench_function(name, |b| {
-            b.iter(|| advice(black_box(&args), &run).unwrap());
+            b.iter(|| session.advise(black_box(&path)).unwrap());
         });
     }
     group.finish();

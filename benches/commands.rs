@@ -5,8 +5,6 @@
 use std::process::{Command, Stdio};
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use ddbcost::cli::Cli;
-use ddbcost::commands;
 
 const BIN: &str = env!("CARGO_BIN_EXE_ddbcost");
 const CLOUDSHOP: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/workloads/cloudshop.yaml");
@@ -50,8 +48,7 @@ fn hundred_scenarios() -> String {
 }
 
 fn run(args: &[&str]) {
-    use clap::Parser;
-    commands::run(Cli::try_parse_from(args).unwrap()).unwrap();
+    assert_eq!(ddbcost::api::run(args.iter().copied()), 0);
 }
 
 fn bench_in_process(c: &mut Criterion) {

@@ -6,9 +6,7 @@ use std::fmt::Write;
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use ddbcost::engine;
-use ddbcost::load::{self, prices};
-use ddbcost::model::{PriceBook, Settings};
+use ddbcost::api::{self as engine, PriceBook, Settings};
 
 /// Five tables with every feature the engine prices, on every table: two GSIs (ALL and a
 /// sparse KEYS_ONLY) and an LSI, six patterns each (30 in all, one an LSI query fetching base
@@ -90,13 +88,13 @@ fn five_typical_tables() -> String {
 }
 
 fn book() -> PriceBook {
-    let primary = prices::resolve("aws-us-east-1").unwrap();
-    let others = vec![prices::resolve("aws-us-east-2").unwrap()];
+    let primary = engine::price_table("aws-us-east-1").unwrap();
+    let others = vec![engine::price_table("aws-us-east-2").unwrap()];
     PriceBook { primary, others }
 }
 
 fn bench_engine(c: &mut Criterion) {
-    let (workload, _) = load::parse_workload(&five_tables_thirty_patterns(), "bench.yaml").unwrap();
+    let (workload, _) = engine::load(&five_tables_thirty_patterns(), "bench.yaml").unwrap();
     assert_eq!(workload.tables.len(), 5);
     // Every feature is priced: no line depends on usage, and the lines of each dimension are
     // there (checked once, so the benchmark measures what it says).
@@ -146,7 +144,7 @@ fn bench_engine(c: &mut Criterion) {
 }
 
 fn bench_typical(c: &mut Criterion) {
-    let (workload, _) = load::parse_workload(&five_typical_tables(), "bench.yaml").unwrap();
+    let (workload, _) = engine::load(&five_typical_tables(), "bench.yaml").unwrap();
     assert_eq!(
         workload
             .tables
@@ -172,9 +170,9 @@ fn bench_load_and_estimate(c: &mut Criterion) {
     .unwrap();
     c.bench_function("load + estimate: cloudshop.yaml", |b| {
         b.iter(|| {
-            let (w, _) = load::parse_workload(black_box(&text), "cloudshop.yaml").unwrap();
+            let (w, _) = engine::load(black_box(&text), "cloudshop.yaml").unwrap();
             let book = PriceBook {
-                primary: prices::resolve("cloudshop-eur").unwrap(),
+                primary: engine::price_table("cloudshop-eur").unwrap(),
                 others: Vec::new(),
             };
             engine::estimate(&w, &book, &Settings::default()).unwrap()

@@ -9,9 +9,7 @@ use std::fmt::Write;
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use ddbcost::engine;
-use ddbcost::load::{self, prices};
-use ddbcost::model::{PriceBook, Settings};
+use ddbcost::api::{self as engine, Settings};
 
 fn workload() -> String {
     // Reservations pooled over the three provisioned tables, one starting mid-horizon.
@@ -62,11 +60,8 @@ fn workload() -> String {
 
 fn bench(c: &mut Criterion) {
     let text = workload();
-    let (w, _) = load::parse_workload(&text, "bench.yaml").expect("workload");
-    let book = PriceBook {
-        primary: prices::resolve("aws-us-east-1").expect("prices"),
-        others: prices::bundled().expect("bundled"),
-    };
+    let (w, _) = engine::load(&text, "bench.yaml").expect("workload");
+    let book = engine::prices("aws-us-east-1").expect("prices");
     let settings = Settings::default();
     c.bench_function("forecast 36 months, 5 tables with profiles", |b| {
         b.iter(|| {
@@ -79,7 +74,7 @@ fn bench(c: &mut Criterion) {
         "commitments:\n",
         "commitments:\n  savings_plan:\n    per_hour: 0.50\n    rates:\n      source: bench\n      standard: { read_per_million: 0.85, write_per_million: 0.8, replicated_write_per_million: 0.8, rcu_hour: 0.9, wcu_hour: 0.9, replicated_wcu_hour: 0.9 }\n",
     );
-    let (w, _) = load::parse_workload(&planned, "bench.yaml").expect("workload");
+    let (w, _) = engine::load(&planned, "bench.yaml").expect("workload");
     c.bench_function(
         "forecast 36 months, 5 tables with profiles, reservations + savings plan",
         |b| {

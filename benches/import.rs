@@ -8,7 +8,7 @@ use std::fmt::Write;
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use ddbcost::pricelist::{self, mapping, parse};
+use ddbcost::api::import;
 
 fn offer_file() -> String {
     let mut products = String::new();
@@ -40,9 +40,9 @@ fn offer_file() -> String {
             dims.join(",")
         );
     };
-    let regions: Vec<&str> = mapping::REGION_PREFIXES.iter().map(|(p, _)| *p).collect();
+    let regions: Vec<&str> = import::region_prefixes().iter().map(|(p, _)| *p).collect();
     for (r, prefix) in regions.iter().enumerate() {
-        for row in mapping::ROWS {
+        for row in import::usage_types() {
             let usage = format!("{prefix}-{}", row.usage_type);
             if row.free_tier.is_some() {
                 add(
@@ -74,16 +74,16 @@ fn offer_file() -> String {
 
 fn bench_import(c: &mut Criterion) {
     let text = offer_file();
-    let list = parse::parse(text.as_bytes(), "index.json").expect("a valid offer");
-    let import = pricelist::import(std::slice::from_ref(&list)).expect("imports");
+    let list = import::price_list(text.as_bytes(), "index.json").expect("a valid offer");
+    let import = import::price_lists(std::slice::from_ref(&list)).expect("imports");
     assert!(import.tables.len() >= 30, "{} regions", import.tables.len());
     assert!(text.len() > 3_000_000, "{} bytes: several MB", text.len());
     c.bench_function("prices import: generated all-region offer file", |b| {
         b.iter(|| {
-            let list = parse::parse(black_box(text.as_bytes()), "index.json").unwrap();
-            let import = pricelist::import(std::slice::from_ref(&list)).unwrap();
+            let list = import::price_list(black_box(text.as_bytes()), "index.json").unwrap();
+            let import = import::price_lists(std::slice::from_ref(&list)).unwrap();
             for t in import.tables.values() {
-                black_box(pricelist::render(t, &import));
+                black_box(import::price_table_yaml(t, &import));
             }
         });
     });

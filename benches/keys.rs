@@ -8,9 +8,9 @@ use std::fmt::Write;
 use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use ddbcost::keys::counter::{Counts, KeyCounter};
-use ddbcost::keys::spread::spread;
-use ddbcost::size::item::{Shape, item_keys};
+use ddbcost::api::keys::spread;
+use ddbcost::api::keys::{Counts, KeyCounter};
+use ddbcost::api::size::{Shape, item_keys};
 
 const STATUSES: [&str; 6] = [
     "delivered",

@@ -9,7 +9,7 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use ddbcost::size::item::{Shape, reference, size_item};
+use ddbcost::api::size::{Shape, reference, size_item};
 
 #[path = "common/export.rs"]
 mod export;

@@ -7,7 +7,7 @@ use std::fmt::Write;
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use ddbcost::iac::{self, Options};
+use ddbcost::api::import::{Options, templates, workload_yaml};
 
 fn cloudformation(tables: usize) -> String {
     let mut text = String::from("Resources:\n");
@@ -35,10 +35,9 @@ fn terraform(bytes: usize) -> String {
 
 /// Import → workload document → YAML → loaded back, as `ddbcost import` runs.
 fn import(path: &str) -> usize {
-    let imported = iac::import(&[path.to_string()], None, &Options::default()).expect("imports");
-    let (doc, comments) = iac::workload::document(&imported, "bench", Some("aws-us-east-1"));
-    let yaml = ddbcost::load::yaml::write::to_yaml(&doc, &comments, &[]);
-    let (workload, _) = ddbcost::load::parse_workload(&yaml, "bench.yaml").expect("loads");
+    let imported = templates(&[path.to_string()], None, &Options::default()).expect("imports");
+    let (_, yaml) = workload_yaml(&imported, "bench", Some("aws-us-east-1"));
+    let (workload, _) = ddbcost::api::load(&yaml, "bench.yaml").expect("loads");
     workload.tables.len()
 }
 

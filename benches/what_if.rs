@@ -5,12 +5,8 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use ddbcost::engine;
-use ddbcost::load::{self, prices};
-use ddbcost::model::{
-    Capacity, CapacityMode, PriceBook, Projection, Settings, TableClass, Workload,
-};
-use ddbcost::scenario;
+use ddbcost::api::model::{Capacity, CapacityMode, Projection, TableClass, Workload};
+use ddbcost::api::{self as engine, PriceBook, Settings};
 use rust_decimal::Decimal;
 use serde_json::json;
 
@@ -18,7 +14,7 @@ const CLOUDSHOP: &str = include_str!("../workloads/cloudshop.yaml");
 
 fn book(id: &str) -> PriceBook {
     PriceBook {
-        primary: prices::resolve(id).unwrap(),
+        primary: engine::price_table(id).unwrap(),
         others: Vec::new(),
     }
 }
@@ -42,7 +38,7 @@ tables:
 ";
 
 fn sweep_base() -> Workload {
-    load::parse_workload(SWEEP, "sweep.yaml").unwrap().0
+    engine::load(SWEEP, "sweep.yaml").unwrap().0
 }
 
 fn variants() -> impl Iterator<Item = (Decimal, usize, TableClass, Decimal)> {
@@ -66,7 +62,7 @@ fn variants() -> impl Iterator<Item = (Decimal, usize, TableClass, Decimal)> {
 }
 
 fn bench_patch(c: &mut Criterion) {
-    let (base, docs) = scenario::scenario_documents(CLOUDSHOP, "cloudshop.yaml", &[]).unwrap();
+    let (base, docs) = engine::scenarios(CLOUDSHOP, "cloudshop.yaml", &[]).unwrap();
     assert!(!docs.is_empty());
     let patch =
         json!({"tables": {"orders": {"patterns": {"get-order": {"consistency": "92% eventual"}}}}});
@@ -75,14 +71,8 @@ fn bench_patch(c: &mut Criterion) {
     c.bench_function("patch + re-estimate: cloudshop", |b| {
         b.iter(|| {
             let mut doc = base.clone();
-            scenario::merge_patch(&mut doc, black_box(&patch));
-            let (w, _) = load::workload_from_value(
-                doc,
-                "cloudshop.yaml",
-                "cloudshop.yaml",
-                &ddbcost::model::sample::NoSamples,
-            )
-            .unwrap();
+            engine::merge_patch(&mut doc, black_box(&patch));
+            let (w, _) = engine::load_value(doc, "cloudshop.yaml").unwrap();
             engine::estimate(&w, &book, &settings).unwrap()
         });
     });
@@ -135,7 +125,7 @@ fn bench_sweep(c: &mut Criterion) {
 }
 
 fn bench_patch_sweep(c: &mut Criterion) {
-    let (base, _) = scenario::scenario_documents(SWEEP, "sweep.yaml", &[]).unwrap();
+    let (base, _) = engine::scenarios(SWEEP, "sweep.yaml", &[]).unwrap();
     let book = book("aws-us-east-1");
     let settings = Settings::default();
     let projections = [
@@ -158,8 +148,8 @@ fn bench_patch_sweep(c: &mut Criterion) {
                     "indexes": {"by-buyer": index},
                 }}});
                 let mut doc = base.clone();
-                scenario::merge_patch(&mut doc, &patch);
-                let (w, _) = load::workload_from_value(doc, "sweep.yaml", "sweep.yaml", &ddbcost::model::sample::NoSamples).unwrap();
+                engine::merge_patch(&mut doc, &patch);
+                let (w, _) = engine::load_value(doc, "sweep.yaml").unwrap();
                 total += engine::estimate(&w, &book, &settings).unwrap().total;
             }
             total

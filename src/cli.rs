@@ -9,7 +9,7 @@ use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
     version,
     about = "DynamoDB cost estimator: itemized monthly bills from access patterns"
 )]
-pub struct Cli {
+pub(crate) struct Cli {
     #[command(subcommand)]
     pub command: Command,
     /// Fit terminal tables within N columns (default: `COLUMNS`, else the terminal's width
@@ -25,7 +25,7 @@ impl Cli {
     ///
     /// # Errors
     /// A usage error, or `--help`/`--version` (which clap reports as errors to print).
-    pub fn try_parse_ordered_from<I, T>(args: I) -> Result<Cli, clap::Error>
+    pub(crate) fn try_parse_ordered_from<I, T>(args: I) -> Result<Cli, clap::Error>
     where
         I: IntoIterator<Item = T>,
         T: Into<std::ffi::OsString> + Clone,
@@ -71,7 +71,7 @@ impl Cli {
 }
 
 #[derive(Debug, Subcommand)]
-pub enum Command {
+pub(crate) enum Command {
     /// Itemized monthly bill of a workload: per table, per line item, per access pattern.
     Estimate(EstimateArgs),
     /// Baseline vs the workload's scenarios (and `--set` changes), line by line.
@@ -108,7 +108,7 @@ pub enum Command {
 }
 
 #[derive(Debug, Args)]
-pub struct ForecastArgs {
+pub(crate) struct ForecastArgs {
     /// Workload file (YAML) or template, or `-` for standard input.
     pub workload: String,
     /// How many months to price (1–120).
@@ -142,7 +142,7 @@ pub struct ForecastArgs {
 
 /// The kinds of infrastructure code `import` reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum From {
+pub(crate) enum From {
     /// A CloudFormation or SAM template, YAML or JSON.
     Cloudformation,
     /// The `cdk.out` folder `cdk synth` writes.
@@ -158,7 +158,7 @@ pub enum From {
 /// How templates are read, for `import` and for commands given a template instead of a
 /// workload.
 #[derive(Debug, Args, Default)]
-pub struct TemplateArgs {
+pub(crate) struct TemplateArgs {
     /// The kind of infrastructure code (detected when not given).
     #[arg(long, value_enum)]
     pub from: Option<From>,
@@ -176,7 +176,7 @@ pub struct TemplateArgs {
 }
 
 #[derive(Debug, Args)]
-pub struct TemplateImportArgs {
+pub(crate) struct TemplateImportArgs {
     /// Template files, a `cdk.out` folder, a plan JSON or `.tf` files.
     #[arg(required = true)]
     pub inputs: Vec<String>,
@@ -197,7 +197,7 @@ pub struct TemplateImportArgs {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum InputShape {
+pub(crate) enum InputShape {
     /// Detect per file from its first item.
     Auto,
     /// `{"pk": {"S": "a"}}`.
@@ -209,7 +209,7 @@ pub enum InputShape {
 impl InputShape {
     /// The shape to read every file as (`None`: detect it per file).
     #[must_use]
-    pub fn forced(self) -> Option<crate::size::item::Shape> {
+    pub(crate) fn forced(self) -> Option<crate::size::item::Shape> {
         match self {
             InputShape::Auto => None,
             InputShape::Dynamodb => Some(crate::size::item::Shape::DynamoDb),
@@ -219,7 +219,7 @@ impl InputShape {
 }
 
 #[derive(Debug, Args)]
-pub struct SizeArgs {
+pub(crate) struct SizeArgs {
     /// Item files (DynamoDB JSON, plain JSON, export-to-S3 `.json`/`.json.gz`) or folders; with
     /// `--merge`, summaries printed by `size --format json`; `-` reads standard input.
     #[arg(required_unless_present = "manifest")]
@@ -273,14 +273,14 @@ pub struct SizeArgs {
 }
 
 #[derive(Debug, Args)]
-pub struct CompletionsArgs {
+pub(crate) struct CompletionsArgs {
     /// The shell.
     #[arg(value_enum)]
     pub shell: clap_complete::Shell,
 }
 
 #[derive(Debug, Args)]
-pub struct InitArgs {
+pub(crate) struct InitArgs {
     /// The table's name (DynamoDB's rule: 3–255 of `a-z A-Z 0-9 _ . -`).
     #[arg(long)]
     pub table: Option<String>,
@@ -319,13 +319,13 @@ pub struct InitArgs {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum InitMode {
+pub(crate) enum InitMode {
     OnDemand,
     Provisioned,
 }
 
 #[derive(Debug, Args)]
-pub struct SchemaArgs {
+pub(crate) struct SchemaArgs {
     /// Which file's schema.
     #[arg(value_enum, default_value_t = SchemaKind::Workload)]
     pub kind: SchemaKind,
@@ -335,7 +335,7 @@ pub struct SchemaArgs {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum SchemaKind {
+pub(crate) enum SchemaKind {
     /// A workload file (`workloads/*.yaml`).
     Workload,
     /// A price table (`pricing/*.yaml`).
@@ -343,7 +343,7 @@ pub enum SchemaKind {
 }
 
 #[derive(Debug, Args)]
-pub struct ManArgs {
+pub(crate) struct ManArgs {
     /// Write `ddbcost.1` and one page per command (`ddbcost-estimate.1`, …) into this folder
     /// instead of printing the main page.
     #[arg(long, value_name = "DIR")]
@@ -351,7 +351,7 @@ pub struct ManArgs {
 }
 
 #[derive(Debug, Args)]
-pub struct SweepArgs {
+pub(crate) struct SweepArgs {
     /// Workload file (YAML) or template, or `-` for standard input.
     pub workload: String,
     /// A path and its values: `tables.orders.class=standard,standard-ia`, or a YAML list for
@@ -381,7 +381,7 @@ pub struct SweepArgs {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum SweepFormat {
+pub(crate) enum SweepFormat {
     /// The cheapest designs.
     Table,
     /// Every design, one row each.
@@ -391,7 +391,7 @@ pub enum SweepFormat {
 }
 
 #[derive(Debug, Args)]
-pub struct AdviseArgs {
+pub(crate) struct AdviseArgs {
     /// Workload file (YAML), or `-` for standard input.
     pub workload: String,
     /// Leave out suggestions saving less than this a month, in the estimate's currency
@@ -411,7 +411,7 @@ pub struct AdviseArgs {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum AdviseFormat {
+pub(crate) enum AdviseFormat {
     Table,
     Json,
     Markdown,
@@ -420,7 +420,7 @@ pub enum AdviseFormat {
 }
 
 #[derive(Debug, Args)]
-pub struct KeysArgs {
+pub(crate) struct KeysArgs {
     /// Item files (DynamoDB JSON, plain JSON, export-to-S3 `.json`/`.json.gz`) or folders, as
     /// for `size`; with `--merge`, summaries printed by `keys --format json`; `-` reads
     /// standard input. May be empty when `--log` is given.
@@ -491,7 +491,7 @@ pub struct KeysArgs {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum KeysFormat {
+pub(crate) enum KeysFormat {
     Table,
     /// The report with every value's counts: a summary `--merge` reads back.
     Json,
@@ -501,7 +501,7 @@ pub enum KeysFormat {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Format {
+pub(crate) enum Format {
     Table,
     Json,
     /// The finance CSV.
@@ -515,7 +515,7 @@ pub enum Format {
 
 /// The formats of `size` and `prices`: a report with no export (no FOCUS, no HTML).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ListFormat {
+pub(crate) enum ListFormat {
     Table,
     Json,
     Csv,
@@ -524,7 +524,7 @@ pub enum ListFormat {
 
 /// How exports are dated and shaped for spreadsheets.
 #[derive(Debug, Args)]
-pub struct ExportArgs {
+pub(crate) struct ExportArgs {
     /// The month the charges are dated in (CSV and FOCUS), e.g. `2026-12`; default: this month.
     #[arg(long, value_name = "YYYY-MM")]
     pub period: Option<String>,
@@ -534,7 +534,7 @@ pub struct ExportArgs {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum By {
+pub(crate) enum By {
     /// One row per line item, grouped by table.
     Line,
     /// One row per access pattern.
@@ -546,7 +546,7 @@ pub enum By {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Gb {
+pub(crate) enum Gb {
     /// 2^30 bytes (DynamoDB Developer Guide).
     Binary,
     /// 10^9 bytes.
@@ -554,7 +554,7 @@ pub enum Gb {
 }
 
 #[derive(Debug, Args)]
-pub struct EstimateArgs {
+pub(crate) struct EstimateArgs {
     /// Workload file (YAML), e.g. workloads/cloudshop.yaml, or `-` for standard input.
     pub workload: String,
     #[arg(long, value_enum, default_value_t = Format::Table)]
@@ -579,7 +579,7 @@ pub struct EstimateArgs {
 
 /// Settings shared by every command that estimates.
 #[derive(Debug, Default, Args)]
-pub struct SettingsArgs {
+pub(crate) struct SettingsArgs {
     /// Price table: a bundled id (see `ddbcost prices`) or a path; overrides the workload's `prices`.
     #[arg(long)]
     pub prices: Option<String>,
@@ -622,7 +622,7 @@ pub struct SettingsArgs {
 }
 
 #[derive(Debug, Args)]
-pub struct CompareArgs {
+pub(crate) struct CompareArgs {
     /// Workload file (YAML) with `scenarios:` (or `--set`s), or `-` for standard input.
     pub workload: String,
     /// Show only these scenarios (repeatable; steps are still applied cumulatively).
@@ -657,7 +657,7 @@ pub struct CompareArgs {
 }
 
 #[derive(Debug, Args)]
-pub struct DiffArgs {
+pub(crate) struct DiffArgs {
     /// The workload before the change.
     pub old: String,
     /// The workload after the change.
@@ -684,7 +684,7 @@ pub struct DiffArgs {
 
 #[derive(Debug, Args)]
 #[command(args_conflicts_with_subcommands = true)]
-pub struct PricesArgs {
+pub(crate) struct PricesArgs {
     #[command(subcommand)]
     pub action: Option<PricesAction>,
     #[arg(long, value_enum, default_value_t = ListFormat::Table)]
@@ -692,7 +692,7 @@ pub struct PricesArgs {
 }
 
 #[derive(Debug, Subcommand)]
-pub enum PricesAction {
+pub(crate) enum PricesAction {
     /// Import the AWS Price List for AmazonDynamoDB (the bulk offer file, optionally gzipped,
     /// or `aws pricing get-products` pages) as one price table per region.
     Import(ImportArgs),
@@ -704,7 +704,7 @@ pub enum PricesAction {
 }
 
 #[derive(Debug, Args)]
-pub struct PricesDiffArgs {
+pub(crate) struct PricesDiffArgs {
     /// The prices before: a bundled id, a price-table file, or a folder of them.
     pub before: String,
     /// The prices after, in the same form.
@@ -720,13 +720,13 @@ pub struct PricesDiffArgs {
 }
 
 #[derive(Debug, Args)]
-pub struct ShowArgs {
+pub(crate) struct ShowArgs {
     /// A bundled price table id (see `ddbcost prices`) or a path to a price-table file.
     pub table: String,
 }
 
 #[derive(Debug, Args)]
-pub struct ImportArgs {
+pub(crate) struct ImportArgs {
     /// Price-list files: `offers/v1.0/aws/AmazonDynamoDB/current/index.json` (or a region's),
     /// `.gz` accepted, or the JSON printed by `aws pricing get-products --service-code
     /// AmazonDynamoDB` (several pages may be given).

@@ -8,17 +8,17 @@ use std::fmt;
 use std::sync::Arc;
 
 /// Exit codes, documented in the README.
-pub mod exit {
+pub(crate) mod exit {
     /// The command line itself is wrong (clap's own errors use 2 as well).
-    pub const USAGE: i32 = 2;
+    pub(crate) const USAGE: i32 = 2;
     /// Bad input files, missing prices, I/O failures.
-    pub const INPUT: i32 = 1;
+    pub(crate) const INPUT: i32 = 1;
     /// A budget gate of `ddbcost diff` was crossed (the report is still printed).
-    pub const BUDGET: i32 = 3;
+    pub(crate) const BUDGET: i32 = 3;
     /// Standard output was closed before everything was written (a reader such as `head`
     /// stopped early): 128 + SIGPIPE, the status a shell shows for a process ended by that
     /// signal. Nothing is printed.
-    pub const CLOSED_PIPE: i32 = 141;
+    pub(crate) const CLOSED_PIPE: i32 = 141;
 }
 
 /// What went wrong.
@@ -41,7 +41,7 @@ pub enum ErrorKind {
 
 /// The cause an error keeps: an I/O error or an engine error (boxed twice so that an
 /// `Error` stays small: a thin pointer).
-pub type Cause = Arc<Box<dyn std::error::Error + Send + Sync + 'static>>;
+pub(crate) type Cause = Arc<Box<dyn std::error::Error + Send + Sync + 'static>>;
 
 #[derive(Debug, Clone)]
 pub struct Error {

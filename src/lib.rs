@@ -1,29 +1,31 @@
 //! ddbcost: a DynamoDB cost estimator. The library holds the whole tool so that the binary,
-//! the integration tests and the benchmarks share one code path; `main.rs` only parses the
-//! command line and reports errors.
+//! the integration tests, the benchmarks and the fuzz targets share one code path; `main.rs`
+//! only calls `api::run`.
 //!
-//! Data flows one way: `load` (files → validated `model`) → `engine` (pure pricing → `Estimate`)
-//! → `report` (rendering, the only place where money is rounded) → `output` (atomic writes).
-//! A run goes in through `commands` (the command line: `commands::config` resolves the run,
-//! `commands::pricing` prices, one file per command); a library caller goes in through
-//! `api`, the small documented facade over the same path.
+//! Data flows one way: `load` (files → validated `model`) → `engine` (pure pricing → `Estimate`,
+//! its lines and warnings as structured values) → `report` (the words and the rendering, the
+//! only place where a figure is rounded) → `output` (atomic writes). A run goes in through
+//! `commands` (the command line: `commands::config` resolves the run, `commands::pricing`
+//! prices, one file per command). Everything is `pub(crate)` except `api`, the small
+//! documented facade every caller outside the crate uses (the `unreachable_pub` lint keeps it
+//! so).
 
 // A user's number must never end in a panic or a wrapped value: every arithmetic operator
 // in the library is checked (or states why it cannot overflow).
 #![deny(clippy::arithmetic_side_effects)]
 
-pub mod advise;
+mod advise;
 pub mod api;
-pub mod cli;
-pub mod commands;
-pub mod engine;
-pub mod error;
-pub mod iac;
-pub mod keys;
-pub mod load;
-pub mod model;
-pub mod output;
-pub mod pricelist;
-pub mod report;
-pub mod scenario;
-pub mod size;
+mod cli;
+mod commands;
+mod engine;
+mod error;
+mod iac;
+mod keys;
+mod load;
+mod model;
+mod output;
+mod pricelist;
+mod report;
+mod scenario;
+mod size;

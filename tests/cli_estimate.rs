@@ -4,7 +4,7 @@
 mod common;
 
 use common::{Case, dec, root, temp_workload};
-use ddbcost::report::json::EstimateDoc;
+use ddbcost::api::exports::EstimateDoc;
 use rust_decimal::Decimal;
 
 fn json(args: &[&str]) -> EstimateDoc {
@@ -199,7 +199,7 @@ fn csv_has_one_row_per_line_item_and_reconciles() {
         .iter()
         .map(str::to_string)
         .collect();
-    assert_eq!(header, ddbcost::report::finance::HEADER);
+    assert_eq!(header, ddbcost::api::exports::FINANCE_HEADER);
     let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
     // One row per line item and nothing else: no total row among the data (a column sum in a
     // finance tool must give the month once, not twice).

@@ -4,7 +4,7 @@
 mod common;
 
 use common::{Case, dec, temp_workload};
-use ddbcost::report::compare::CompareDoc;
+use ddbcost::api::exports::CompareDoc;
 use rust_decimal::Decimal;
 
 fn compare_json(args: &[&str]) -> CompareDoc {
@@ -302,7 +302,7 @@ fn reserved_capacity_is_priced_and_refused_where_not_offered() {
         ])
         .run()
         .success();
-    let doc: ddbcost::report::json::EstimateDoc = serde_json::from_str(&out.stdout).unwrap();
+    let doc: ddbcost::api::exports::EstimateDoc = serde_json::from_str(&out.stdout).unwrap();
     let cost = |k: &str| {
         doc.line_items
             .iter()

@@ -303,7 +303,7 @@ mod properties {
     use proptest::prelude::*;
     use rust_decimal::Decimal;
 
-    use ddbcost::model::Fx;
+    use ddbcost::api::Fx;
 
     fn fx(rate: Decimal) -> Fx {
         Fx {
@@ -316,21 +316,13 @@ mod properties {
     }
 
     /// The marketplace example priced in USD, once.
-    fn marketplace() -> &'static ddbcost::engine::Estimate {
-        static ESTIMATE: std::sync::OnceLock<ddbcost::engine::Estimate> =
-            std::sync::OnceLock::new();
+    fn marketplace() -> &'static ddbcost::api::Estimate {
+        static ESTIMATE: std::sync::OnceLock<ddbcost::api::Estimate> = std::sync::OnceLock::new();
         ESTIMATE.get_or_init(|| {
             let path = super::common::root().join("workloads/marketplace-us-east-1.yaml");
-            let text = std::fs::read_to_string(&path).unwrap();
-            let file = path.to_str().unwrap();
-            let samples = ddbcost::size::samples::SampleCache::default();
-            let (workload, _) =
-                ddbcost::load::parse_workload_at(&text, file, file, &samples).unwrap();
-            let book = ddbcost::model::PriceBook {
-                primary: ddbcost::load::prices::resolve("aws-us-east-1").unwrap(),
-                others: ddbcost::load::prices::bundled().unwrap(),
-            };
-            ddbcost::engine::estimate(&workload, &book, &ddbcost::model::Settings::default())
+            // As the command line prices it (its samples measured from its folder).
+            ddbcost::api::Session::on_day(20_789)
+                .estimate(path.to_str().unwrap())
                 .unwrap()
         })
     }
@@ -344,10 +336,10 @@ mod properties {
             (scale, mantissa) in (0u32..=10).prop_flat_map(|s| (Just(s), 1u64..=10u64.pow(6 + s)))
         ) {
             let rate = Decimal::from_i128_with_scale(i128::from(mantissa), scale);
-            prop_assert!(ddbcost::load::parse_fx_rate(&rate.to_string()).is_ok());
+            prop_assert!(ddbcost::api::parse_fx_rate(&rate.to_string()).is_ok());
             let e = marketplace().clone();
             {
-                let c = ddbcost::engine::convert(e, &fx(rate)).unwrap();
+                let c = ddbcost::api::convert(e, &fx(rate)).unwrap();
                 let mut sum = Decimal::ZERO;
                 for l in &c.line_items {
                     prop_assert_eq!(l.unit_price, l.pricing_unit_price.checked_mul(rate).unwrap());

@@ -6,8 +6,8 @@
 mod common;
 
 use common::{cost, dec, estimate, estimate_with, line, quantity, try_estimate};
-use ddbcost::engine::Basis;
-use ddbcost::model::{GbConvention, Settings};
+use ddbcost::api::Basis;
+use ddbcost::api::{GbConvention, Settings};
 
 fn table(body: &str) -> String {
     format!("tables:\n  t:\n{body}")

@@ -249,12 +249,12 @@ tables:
                 2027 + launch / 12,
                 launch % 12 + 1
             );
-            let (w, _) = ddbcost::load::parse_workload(&yaml, "p.yaml").unwrap();
-            let book = ddbcost::model::PriceBook {
-                primary: ddbcost::load::prices::resolve("aws-us-east-1").unwrap(),
+            let (w, _) = ddbcost::api::load(&yaml, "p.yaml").unwrap();
+            let book = ddbcost::api::PriceBook {
+                primary: ddbcost::api::price_table("aws-us-east-1").unwrap(),
                 others: Vec::new(),
             };
-            if let Ok(f) = ddbcost::engine::forecast(&w, &book, &ddbcost::model::Settings::default(), (2027, 1), months) {
+            if let Ok(f) = ddbcost::api::forecast(&w, &book, &ddbcost::api::Settings::default(), (2027, 1), months) {
                 let sum = f.months.iter().try_fold(Decimal::ZERO, |a, m| a.checked_add(m.estimate.total));
                 prop_assert_eq!(sum, Some(f.total));
                 prop_assert_eq!(f.months.len(), months as usize);

@@ -6,7 +6,9 @@
 mod common;
 
 use common::{Case, root};
-use ddbcost::iac::{self, Billing, Dim, Imported, Options, Projection, TableDef};
+use ddbcost::api::import::{
+    Billing, Dim, Imported, Options, Projection, Source, TableDef, template_text, templates,
+};
 
 fn fixture(rel: &str) -> String {
     root()
@@ -21,7 +23,7 @@ fn import(rel: &str, region: Option<&str>) -> Imported {
         parameters: Vec::new(),
         region: region.map(str::to_string),
     };
-    iac::import(&[fixture(rel)], None, &options).expect("import")
+    templates(&[fixture(rel)], None, &options).expect("import")
 }
 
 fn table<'a>(i: &'a Imported, name: &str) -> &'a TableDef {
@@ -130,7 +132,7 @@ fn parameters_and_conditions_follow_the_command_line() {
         ],
         region: None,
     };
-    let i = iac::import(&[fixture("cloudformation/orders.yaml")], None, &options).unwrap();
+    let i = templates(&[fixture("cloudformation/orders.yaml")], None, &options).unwrap();
     // IsProd now holds: the read capacity is 50, and AuditTable exists.
     let t = table(&i, "prod-orders");
     assert!(matches!(&t.billing, Billing::Provisioned { read, .. } if *read == fixed("50")));
@@ -186,7 +188,7 @@ fn serverless_variables_resolve_from_the_file() {
         parameters: vec![("stage".into(), "prod".into())],
         region: None,
     };
-    let i = iac::import(&[fixture("serverless/serverless.yml")], None, &options).unwrap();
+    let i = templates(&[fixture("serverless/serverless.yml")], None, &options).unwrap();
     assert!(i.tables.iter().any(|t| t.name == "users-prod"));
 }
 
@@ -384,7 +386,7 @@ fn import_writes_a_workload_that_loads_back() {
     assert!(text.contains("items: TODO"));
     assert!(text.contains("prices: aws-us-east-1"));
     assert!(text.contains("# note: "));
-    let (w, _) = ddbcost::load::parse_workload(&text, &out).unwrap();
+    let (w, _) = ddbcost::api::load(&text, &out).unwrap();
     let t = &w.tables[0];
     assert_eq!(t.key.as_ref().unwrap().partition, "pk");
     assert_eq!(
@@ -630,8 +632,13 @@ fn auto_scaling_that_fits_no_table_is_reported() {
        "values": {"service_namespace": "dynamodb", "resource_id": "table/t/index/nope",
                   "scalable_dimension": "dynamodb:index:ReadCapacityUnits", "min_capacity": 5, "max_capacity": 10}}
     ]}}}"#;
-    let mut out = Imported::default();
-    iac::terraform::import(plan, "plan.json", &mut out).unwrap();
+    let out = template_text(
+        Source::TerraformPlan,
+        plan,
+        "plan.json",
+        &Options::default(),
+    )
+    .unwrap();
     assert!(matches!(out.tables[0].billing, Billing::OnDemand { .. }));
     assert!(
         out.notes

@@ -188,7 +188,7 @@ mod properties {
             let yaml = format!(
                 "prices: aws-us-east-1\ntables:\n  t:\n    item_size: 1 KB\n    keys: {{ distinct: {distinct}, busiest_write_share: {share} }}\n    patterns:\n      put: {{ op: put, rate: {rate}/s }}\n"
             );
-            let loaded = ddbcost::load::parse_workload(&yaml, "p.yaml");
+            let loaded = ddbcost::api::load(&yaml, "p.yaml");
             if share < floor {
                 prop_assert!(loaded.is_err());
                 return Ok(());

@@ -4,12 +4,12 @@
 
 use std::collections::BTreeMap;
 
-use ddbcost::engine::{KeyVerdict, assess_key};
-use ddbcost::keys::counter::{Counts, KeyCounter};
-use ddbcost::keys::log::{LogColumns, count_reader};
-use ddbcost::keys::spread::{Measure, spread};
-use ddbcost::keys::summary::{KeysSummary, Layout};
-use ddbcost::model::KeySpread;
+use ddbcost::api::keys::KeySpread;
+use ddbcost::api::keys::{Counts, KeyCounter};
+use ddbcost::api::keys::{KeyVerdict, assess_key};
+use ddbcost::api::keys::{KeysSummary, Layout};
+use ddbcost::api::keys::{LogColumns, count_log};
+use ddbcost::api::keys::{Measure, spread};
 use proptest::prelude::*;
 use rust_decimal::Decimal;
 
@@ -83,7 +83,7 @@ proptest! {
             size: "item_size".into(),
             index: "index".into(),
         };
-        count_reader("log.csv", Box::new(text.as_bytes()), &columns, &mut s).unwrap();
+        count_log("log.csv", Box::new(text.as_bytes()), &columns, &mut s).unwrap();
         let t = s.attributes[0].counter.totals();
         prop_assert_eq!(t.read_halves, reads);
         prop_assert_eq!(t.write_halves, writes);
@@ -102,7 +102,7 @@ proptest! {
             busiest_reads: Some(Decimal::new(i64::from(share_r), 4)),
             busiest_writes: Some(Decimal::new(i64::from(share_w), 4)),
         };
-        let k = || ddbcost::engine::notice::KeySubject::Named("k".to_string());
+        let k = || ddbcost::api::KeySubject::Named("k".to_string());
         if let Ok(a) = assess_key(&k(), &spread, r, w) {
             // Every finding can be put in words (the rounding is the report's).
             for reason in &a.reasons {

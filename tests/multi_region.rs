@@ -89,9 +89,9 @@ tables:
 
 #[test]
 fn the_free_tier_is_each_regions_own() {
-    let settings = ddbcost::model::Settings {
+    let settings = ddbcost::api::Settings {
         free_tier: true,
-        ..ddbcost::model::Settings::default()
+        ..ddbcost::api::Settings::default()
     };
     let e = common::estimate_with(FREE_TIER_TWO_REGIONS, "aws-us-east-1", settings);
     // us-east-1: 10 GB used of its 25 free: −10 × $0.25 = −$2.50.
@@ -122,9 +122,9 @@ tables:
     patterns:
       g: { op: get, rate: 2M/month, consistency: eventual }
 ";
-    let settings = ddbcost::model::Settings {
+    let settings = ddbcost::api::Settings {
         free_tier: true,
-        ..ddbcost::model::Settings::default()
+        ..ddbcost::api::Settings::default()
     };
     let err = common::try_estimate(yaml, "aws-us-east-1", settings).unwrap_err();
     assert!(err.to_string().contains("aws-eu-central-1"), "{err}");

@@ -7,9 +7,6 @@
 mod common;
 
 use common::{Case, dec, write_file};
-use ddbcost::commands::Run;
-use ddbcost::output::Diagnostics;
-use ddbcost::report::{self, Breakdown, layout::Layout};
 
 const TEMPLATE: [&str; 5] = [
     "workloads/iac/orders.template.yaml",
@@ -204,12 +201,8 @@ fn two_runs_in_one_process_keep_their_own_layout_and_diagnostics() {
         "tables:\n  orders:\n    items: 1M\n    item_size: 1 KB\n    patterns:\n      place-an-order-from-the-web-shop: { op: put, rate: 10/s }\n",
         "aws-us-east-1",
     );
-    let narrow = Layout {
-        width: Some(70),
-        color: false,
-    };
-    let wide = report::table::render(&e, Breakdown::Line, Layout::default());
-    let fitted = report::table::render(&e, Breakdown::Line, narrow);
+    let wide = ddbcost::api::render_table(&e, None);
+    let fitted = ddbcost::api::render_table(&e, Some(70));
     // The grid's lines (the footer's prose is not a table's).
     let widest = |t: &str| {
         t.lines()
@@ -221,26 +214,27 @@ fn two_runs_in_one_process_keep_their_own_layout_and_diagnostics() {
     assert!(widest(&wide) > 70, "{wide}");
     assert!(widest(&fitted) <= 70, "{fitted}");
     // Rendering with one layout leaves the other as it was: no process-wide setting.
-    assert_eq!(
-        report::table::render(&e, Breakdown::Line, Layout::default()),
-        wide
+    assert_eq!(ddbcost::api::render_table(&e, None), wide);
+    // Two sessions, two sets of notes: the prices' age is said in the one that priced.
+    let (a, b) = (
+        ddbcost::api::Session::on_day(20_789),
+        ddbcost::api::Session::on_day(20_789),
     );
-    let (a, b) = (Run::default(), Run::default());
-    a.diagnostics.once("note", "said in run a");
-    assert_eq!(a.diagnostics.said(), ["said in run a"]);
-    assert!(b.diagnostics.said().is_empty());
-    let d = Diagnostics::default();
-    assert!(d.said().is_empty());
+    a.estimate("workloads/cloudshop.yaml").unwrap();
+    assert!(!a.notes().is_empty());
+    assert!(b.notes().is_empty());
 }
 
 /// Errors have kinds, and an I/O failure or an engine refusal keeps its cause: a caller
 /// matches on them, not on the message.
 #[test]
 fn errors_carry_a_kind_and_their_cause() {
-    use ddbcost::engine::EngineError;
-    use ddbcost::error::ErrorKind;
+    use ddbcost::api::EngineError;
+    use ddbcost::api::ErrorKind;
     use std::error::Error as _;
-    let missing = ddbcost::load::read_file("no/such/workload.yaml").unwrap_err();
+    let missing = ddbcost::api::Session::on_day(20_789)
+        .estimate("no/such/workload.yaml")
+        .unwrap_err();
     assert_eq!(missing.kind, ErrorKind::Io);
     let io = missing
         .source()
@@ -253,7 +247,7 @@ fn errors_carry_a_kind_and_their_cause() {
     let e = common::try_estimate(
         "tables:\n  t:\n    class: standard-ia\n    item_size: 1 KB\n    patterns:\n      w: { op: put, rate: 1/s }\n",
         "cloudshop-eur",
-        ddbcost::model::Settings::default(),
+        ddbcost::api::Settings::default(),
     )
     .unwrap_err();
     assert_eq!(e.kind, ErrorKind::Engine);
@@ -264,7 +258,7 @@ fn errors_carry_a_kind_and_their_cause() {
         "{engine:?}"
     );
     // A loader refusal is input, with no cause beyond itself.
-    let bad = ddbcost::load::parse_workload("tables: { t: { itemz: 1 } }\n", "w.yaml").unwrap_err();
+    let bad = ddbcost::api::load("tables: { t: { itemz: 1 } }\n", "w.yaml").unwrap_err();
     assert_eq!(bad.kind, ErrorKind::Input);
     assert!(bad.source().is_none());
     // From the command line, the kinds keep their exit codes.
@@ -332,6 +326,46 @@ fn the_layout_the_readme_describes_holds() {
             let text = std::fs::read_to_string(&file).unwrap();
             for other in ["crate::report", "crate::size", "crate::commands"] {
                 assert!(!text.contains(other), "{} imports {other}", file.display());
+            }
+        }
+    }
+}
+
+/// The library's one public part is `api`: `src/lib.rs` declares every other module private,
+/// and the test files, benchmarks, examples and fuzz targets reach the library through
+/// `ddbcost::api` only (anything else would not compile; this names the rule where it is
+/// read). The engine writes no label and rounds nothing: its words are `report`'s.
+#[test]
+fn only_the_facade_is_public_and_the_engine_rounds_nothing() {
+    let lib = std::fs::read_to_string(common::root().join("src/lib.rs")).unwrap();
+    let public: Vec<&str> = lib
+        .lines()
+        .filter(|l| l.starts_with("pub ") || l.starts_with("pub("))
+        .collect();
+    assert_eq!(public, ["pub mod api;"]);
+    let mut todo = vec![common::root().join("src/engine")];
+    while let Some(d) = todo.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                todo.push(p);
+                continue;
+            }
+            let text = std::fs::read_to_string(&p).unwrap();
+            // The code before the unit tests (their expectations may state rounded figures).
+            let code = text.split("#[cfg(test)]").next().unwrap();
+            for line in code.lines().filter(|l| !l.trim_start().starts_with("//")) {
+                // `PLACES` is the savings plan's documented 20-decimal cover amount.
+                assert!(
+                    !line.contains("round_dp(") || line.contains("round_dp(PLACES)"),
+                    "{} rounds: {line}",
+                    p.display()
+                );
+                assert!(
+                    !line.contains("label: Cow"),
+                    "{} writes a label: {line}",
+                    p.display()
+                );
             }
         }
     }

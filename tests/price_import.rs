@@ -35,9 +35,8 @@ fn the_offer_file_becomes_one_table_per_region_with_exact_prices() {
         );
     }
     let text = std::fs::read_to_string(dir.path().join("aws-us-east-1.yaml")).unwrap();
-    let table =
-        ddbcost::load::prices::parse_price_table(&text, "aws-us-east-1.yaml").expect("valid");
-    use ddbcost::model::{CapacityKind, PriceKey, ReservedTerm, TableClass};
+    let table = ddbcost::api::parse_price_table(&text, "aws-us-east-1.yaml").expect("valid");
+    use ddbcost::api::{CapacityKind, PriceKey, ReservedTerm, TableClass};
     let p = |k: PriceKey| table.get(&k);
     // Per-unit prices × 10^6: 0.0000001250 → $0.125 per million RRU; 0.0000006250 → $0.625.
     assert_eq!(

@@ -4,9 +4,9 @@
 mod common;
 
 use common::{dec, estimate};
-use ddbcost::report::json;
-use ddbcost::size::item::{Shape, size_item};
-use ddbcost::size::summary::Summary;
+use ddbcost::api::exports as json;
+use ddbcost::api::size::Summary;
+use ddbcost::api::size::{Shape, size_item};
 use proptest::prelude::*;
 use rust_decimal::Decimal;
 
@@ -137,9 +137,9 @@ proptest! {
     #[test]
     fn an_empty_scenario_patch_equals_the_baseline(w in workload()) {
         let text = format!("prices: aws-us-east-1\n{}scenarios:\n  alternatives:\n    - name: same\n      patch: {{}}\n", w.yaml());
-        let (_, docs) = ddbcost::scenario::scenario_documents(&text, "w.yaml", &[]).unwrap();
-        let (patched, _) = ddbcost::scenario::workload_of(&docs[0], "w.yaml", "w.yaml", &ddbcost::model::sample::NoSamples).unwrap();
-        let (base, _) = ddbcost::load::parse_workload(&text, "w.yaml").unwrap();
+        let (_, docs) = ddbcost::api::scenarios(&text, "w.yaml", &[]).unwrap();
+        let (patched, _) = ddbcost::api::scenario_workload(&docs[0], "w.yaml").unwrap();
+        let (base, _) = ddbcost::api::load(&text, "w.yaml").unwrap();
         prop_assert_eq!(patched, base);
     }
 }
@@ -236,7 +236,7 @@ proptest! {
 
     #[test]
     fn integer_sizes_agree_with_the_rules_module(n in any::<u64>()) {
-        prop_assert_eq!(ddbcost::size::rules::number_size(&n.to_string()), Some(integer_size(n)));
+        prop_assert_eq!(ddbcost::api::size::number_size(&n.to_string()), Some(integer_size(n)));
     }
 
     #[test]

@@ -243,10 +243,10 @@ fn the_json_documents_have_the_fields_the_readme_names() {
 fn the_readme_shows_the_price_list_mapping_of_the_code() {
     // Every row of `src/pricelist/mapping.rs` appears in the README's mapping table.
     let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
-    for row in ddbcost::pricelist::mapping::ROWS {
+    for row in ddbcost::api::import::usage_types() {
         let target = match row.target {
-            ddbcost::pricelist::mapping::Target::Price { path, .. } => format!("`{path}`"),
-            ddbcost::pricelist::mapping::Target::Reserved { .. } => "`reserved.rcu_1y`".into(),
+            ddbcost::api::import::UsageTarget::Price { path, .. } => format!("`{path}`"),
+            ddbcost::api::import::UsageTarget::Reserved { .. } => "`reserved.rcu_1y`".into(),
         };
         let usage = format!(
             "`{}`",

@@ -13,7 +13,6 @@
 mod common;
 
 use common::estimate;
-use ddbcost::cli::{Cli, Command};
 use proptest::prelude::*;
 use rust_decimal::Decimal;
 
@@ -279,17 +278,14 @@ fn full_yaml(base: &Model, all: &[Scenario]) -> String {
     out
 }
 
-fn comparison(path: &str, selected: &[&str]) -> ddbcost::scenario::Comparison {
-    let mut args = vec!["ddbcost", "compare", path];
+fn comparison(path: &str, selected: &[&str]) -> ddbcost::api::Comparison {
+    let mut args = vec![path];
     for s in selected {
         args.push("--scenario");
         args.push(s);
     }
-    let cli = Cli::try_parse_ordered_from(args).expect("arguments");
-    let Command::Compare(c) = cli.command else {
-        unreachable!()
-    };
-    ddbcost::commands::comparison(&c, &ddbcost::commands::Run::default())
+    ddbcost::api::Session::on_day(20_789)
+        .compare_with(args)
         .expect("compare never fails on a valid scenario set")
 }
 
@@ -327,7 +323,7 @@ proptest! {
             prop_assert_eq!(&s.name, &expected.name);
             let alone = estimate(&workload_yaml(&expected.model), "aws-us-east-1");
             prop_assert_eq!(s.estimate.total, alone.total, "scenario {}\n{}", s.name, text);
-            let lines = |e: &ddbcost::engine::Estimate| -> Vec<(String, Option<Decimal>)> {
+            let lines = |e: &ddbcost::api::Estimate| -> Vec<(String, Option<Decimal>)> {
                 e.line_items.iter().map(|l| (l.key.clone(), l.cost)).collect()
             };
             prop_assert_eq!(lines(&s.estimate), lines(&alone), "scenario {}", s.name);

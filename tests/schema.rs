@@ -302,7 +302,7 @@ mod agreement {
 
     #[test]
     fn the_schema_accepts_what_the_loader_accepts_and_refuses_its_typos() {
-        let schema = ddbcost::load::schema::workload();
+        let schema = ddbcost::api::schema();
         let validator = jsonschema::draft202012::new(&schema).unwrap();
         let strategy = (
             prop::collection::vec(any::<bool>(), TABLE_PARTS.len()),
@@ -315,7 +315,7 @@ mod agreement {
         runner
             .run(&strategy, |(table, index, pattern, pick)| {
                 let text = workload(&table, index.as_deref(), &pattern);
-                let loaded = ddbcost::load::parse_workload(&text, "gen.yaml");
+                let loaded = ddbcost::api::load(&text, "gen.yaml");
                 let doc: Value = serde_saphyr::from_str(&text).unwrap();
                 let schema_errors: Vec<String> =
                     validator.iter_errors(&doc).map(|e| e.to_string()).collect();
@@ -332,13 +332,8 @@ mod agreement {
                 let typo = misspelt(&doc, pointer);
                 let field = format!("{}x", pointer.rsplit('/').next().unwrap());
                 // The loader's own document of the text (numbers kept as their text).
-                let exact = ddbcost::load::yaml::parse_value(&text, "gen.yaml").unwrap();
-                let refused = ddbcost::load::workload_from_value(
-                    misspelt(&exact, pointer),
-                    "gen.yaml",
-                    "gen.yaml",
-                    &ddbcost::model::sample::NoSamples,
-                );
+                let exact = ddbcost::api::parse_yaml(&text, "gen.yaml").unwrap();
+                let refused = ddbcost::api::load_value(misspelt(&exact, pointer), "gen.yaml");
                 prop_assert!(
                     refused.is_err(),
                     "the loader accepts `{pointer}` misspelt\n{text}"

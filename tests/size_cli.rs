@@ -7,7 +7,7 @@ mod common;
 use std::io::Write;
 
 use common::{Case, temp_workload};
-use ddbcost::size::summary::SummaryDoc;
+use ddbcost::api::size::SummaryDoc;
 
 fn write(dir: &std::path::Path, name: &str, text: &str) -> String {
     let path = dir.join(name);
@@ -271,7 +271,7 @@ fn a_workload_can_measure_its_item_size_from_a_sample() {
         .args(["estimate", &w, "--format", "json"])
         .run()
         .success();
-    let doc: ddbcost::report::json::EstimateDoc = serde_json::from_str(&out.stdout).unwrap();
+    let doc: ddbcost::api::exports::EstimateDoc = serde_json::from_str(&out.stdout).unwrap();
     assert_eq!(doc.line_items[0].cost, Some("0.625".parse().unwrap()));
     let (_d, bad) = temp_workload(
         "prices: aws-us-east-1\ntables:\n  t:\n    item_size: { sample: nowhere.json }\n",
@@ -289,7 +289,7 @@ fn a_workload_can_measure_its_item_size_from_a_sample() {
 fn the_chunked_parallel_path_gives_the_same_summary_and_line_numbers() {
     // A file split into 1 KB chunks sized on two threads: the same histogram as one thread
     // reading it whole, and a malformed line reported at its true line number.
-    use ddbcost::size::scan::{ScanOptions, scan};
+    use ddbcost::api::size::{ScanOptions, scan};
     let dir = tempfile::tempdir().unwrap();
     let mut text = String::new();
     for i in 0..2000 {

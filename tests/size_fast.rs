@@ -3,8 +3,8 @@
 //! numbers of every shape, sets, binary — both give the same sizes, attribute sizes and key
 //! values; on damaged text the scanner either declines or agrees with the reference.
 
-use ddbcost::size::fast::size_dynamodb;
-use ddbcost::size::item::{Shape, item_keys, reference, size_item};
+use ddbcost::api::size::size_dynamodb;
+use ddbcost::api::size::{Shape, item_keys, reference, size_item};
 use proptest::prelude::*;
 
 /// A DynamoDB-JSON value as text.

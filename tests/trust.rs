@@ -7,7 +7,7 @@
 mod common;
 
 use common::{Case, cost, dec, estimate, quantity, temp_workload, try_estimate};
-use ddbcost::model::Settings;
+use ddbcost::api::Settings;
 use rust_decimal::Decimal;
 
 /// `compare --format json` of `path` (extra args appended), parsed.

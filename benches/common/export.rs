@@ -8,6 +8,11 @@
 //!   (integers, negatives, decimals, exponents, 38 digits), nested maps and lists, string,
 //!   number and binary sets, binary, BOOL and NULL. About 1 KB an item on average.
 
+#![allow(
+    unreachable_pub,
+    reason = "shared by the benchmarks and an example, each its own crate"
+)]
+
 use std::fmt::Write;
 
 /// Which items to write.

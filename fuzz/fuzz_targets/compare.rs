@@ -9,11 +9,8 @@
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 
-use ddbcost::engine::{Estimate, estimate};
-use ddbcost::model::{PriceBook, Settings};
-use ddbcost::model::period::Period;
-use ddbcost::report;
-use ddbcost::scenario::{self, ScenarioInput, ScenarioKind};
+use ddbcost::api::exports::{self, Period};
+use ddbcost::api::{estimate, Estimate, ReportFormat, ScenarioInput, ScenarioKind, Settings};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
@@ -23,8 +20,8 @@ fuzz_target!(|data: &[u8]| {
     if let Some(line) = rest.strip_prefix("--fx-rate ") {
         let (rate, tail) = line.split_once('\n').unwrap_or((line, ""));
         rest = tail;
-        let Ok(rate) = ddbcost::load::parse_fx_rate(rate) else { return };
-        fx = Some(ddbcost::model::Fx {
+        let Ok(rate) = ddbcost::api::parse_fx_rate(rate) else { return };
+        fx = Some(ddbcost::api::Fx {
             from: "USD".into(),
             to: "EUR".into(),
             rate,
@@ -35,7 +32,7 @@ fuzz_target!(|data: &[u8]| {
     // The conversion `price` applies after the engine, checked like it.
     let shown = |e: Estimate| -> Option<Estimate> {
         let Some(fx) = &fx else { return Some(e) };
-        let e = ddbcost::engine::convert(e, fx).ok()?;
+        let e = ddbcost::api::convert(e, fx).ok()?;
         let sum = e
             .line_items
             .iter()
@@ -50,18 +47,16 @@ fuzz_target!(|data: &[u8]| {
         rest = tail;
     }
     let groups = if sets.is_empty() { Vec::new() } else { vec![("cli".to_string(), sets)] };
-    let Ok((baseline, _)) = ddbcost::load::parse_workload(rest, "fuzz.yaml") else { return };
-    let Ok((_, docs)) = scenario::scenario_documents(rest, "fuzz.yaml", &groups) else { return };
-    let Ok(primary) = ddbcost::load::prices::resolve("aws-us-east-1") else { return };
-    let others = ddbcost::load::prices::bundled().unwrap_or_default();
-    let book = PriceBook { primary, others };
+    let Ok((baseline, _)) = ddbcost::api::load(rest, "fuzz.yaml") else { return };
+    let Ok((_, docs)) = ddbcost::api::scenarios(rest, "fuzz.yaml", &groups) else { return };
+    let Ok(book) = ddbcost::api::prices("aws-us-east-1") else { return };
     let settings = Settings::default();
     let Ok(base) = estimate(&baseline, &book, &settings) else { return };
     let Some(base) = shown(base) else { return };
     let mut inputs = Vec::new();
     let mut previous = base.total;
     for doc in docs {
-        let Ok((workload, _)) = scenario::workload_of(&doc, "fuzz.yaml", "fuzz.yaml", &ddbcost::model::sample::NoSamples) else { return };
+        let Ok((workload, _)) = ddbcost::api::scenario_workload(&doc, "fuzz.yaml") else { return };
         let Ok(e): Result<Estimate, _> = estimate(&workload, &book, &settings) else { return };
         let Some(e) = shown(e) else { return };
         let previous_total = (doc.kind == ScenarioKind::Step).then_some(previous);
@@ -76,15 +71,15 @@ fuzz_target!(|data: &[u8]| {
             previous_total,
         });
     }
-    let Ok(c) = scenario::compare(base, inputs) else { return };
+    let Ok(c) = ddbcost::api::compare(base, inputs) else { return };
     let period = Period::parse("2026-12").expect("a valid period");
-    let _ = report::compare::table(&c, report::layout::Layout::default());
-    let _ = report::compare::json(&c);
-    let _ = report::compare::markdown(&c);
-    let _ = report::finance::render(&c, period, true);
-    let _ = report::html::render(&c, period);
+    for format in [ReportFormat::Table, ReportFormat::Json, ReportFormat::Markdown] {
+        let _ = ddbcost::api::render_comparison(&c, format);
+    }
+    let _ = exports::finance(&c, period, true);
+    let _ = exports::html(&c, period);
     for s in &c.scenarios {
-        let _ = report::focus::render(&[(s.name.as_str(), &s.estimate)], period);
+        let _ = exports::focus(&[(s.name.as_str(), &s.estimate)], period);
     }
     let _ = c.waterfall();
 });

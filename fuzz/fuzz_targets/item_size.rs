@@ -1,8 +1,8 @@
 //! Any bytes as an item, in both shapes: sizing must not panic, and whenever the fast
 //! DynamoDB-JSON scanner answers, its answer is the reference visitor's.
 #![no_main]
-use ddbcost::size::fast::size_dynamodb;
-use ddbcost::size::item::{detect_shape, reference, size_item, Shape};
+use ddbcost::api::size::size_dynamodb;
+use ddbcost::api::size::{detect_shape, reference, size_item, Shape};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

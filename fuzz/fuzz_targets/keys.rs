@@ -2,13 +2,11 @@
 //! kept: reading, counting, the spread, the verdict at extreme peaks and the reports must
 //! not panic.
 #![no_main]
-use ddbcost::keys::log::{count_reader, LogColumns};
-use ddbcost::keys::spread::spread;
-use ddbcost::keys::summary::{KeysSummary, Layout, SummaryIn};
-use ddbcost::keys::verdict::{assess, Peak};
-use ddbcost::report::keys::{self, Page};
-use ddbcost::size::item::{item_keys, Shape};
-use ddbcost::size::scan::{IndexProjection, IndexSpec};
+use ddbcost::api::keys::{
+    assess, count_log, render_json, render_markdown, render_table, spread, KeysSummary, Layout,
+    LogColumns, Page, Peak, SummaryIn,
+};
+use ddbcost::api::size::{item_keys, IndexProjection, IndexSpec, Shape};
 use libfuzzer_sys::fuzz_target;
 use rust_decimal::Decimal;
 
@@ -31,9 +29,9 @@ fn report(s: &KeysSummary) {
             reports: &reports,
             sharding: &sharding,
         };
-        let _ = keys::table(&page, ddbcost::report::layout::Layout::default());
-        let _ = keys::markdown(&page);
-        let _ = keys::json(&page, &mut std::io::sink());
+        let _ = render_table(&page);
+        let _ = render_markdown(&page);
+        let _ = render_json(&page, &mut std::io::sink());
     }
 }
 
@@ -61,7 +59,7 @@ fuzz_target!(|data: &[u8]| {
                 size: "item_size".into(),
                 index: "index".into(),
             };
-            if count_reader("fuzz", Box::new(rest), &columns, &mut s).is_ok() {
+            if count_log("fuzz", Box::new(rest), &columns, &mut s).is_ok() {
                 report(&s);
             }
         }

@@ -4,6 +4,6 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     if let Ok(text) = std::str::from_utf8(data) {
-        let _ = ddbcost::load::prices::parse_price_table(text, "fuzz.yaml");
+        let _ = ddbcost::api::parse_price_table(text, "fuzz.yaml");
     }
 });

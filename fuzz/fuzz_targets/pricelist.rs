@@ -5,11 +5,11 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(list) = ddbcost::pricelist::parse::parse(data, "fuzz.json") else { return };
-    let Ok(import) = ddbcost::pricelist::import(&[list]) else { return };
+    let Ok(list) = ddbcost::api::import::price_list(data, "fuzz.json") else { return };
+    let Ok(import) = ddbcost::api::import::price_lists(&[list]) else { return };
     for table in import.tables.values() {
-        let yaml = ddbcost::pricelist::render(table, &import);
-        if let Err(e) = ddbcost::load::prices::parse_price_table(&yaml, "imported.yaml") {
+        let yaml = ddbcost::api::import::price_table_yaml(table, &import);
+        if let Err(e) = ddbcost::api::parse_price_table(&yaml, "imported.yaml") {
             panic!("an imported table does not load: {e:?}\n{yaml}");
         }
     }

@@ -5,38 +5,28 @@
 //! the written YAML must read back as the document (no name or note injects YAML), and
 //! cycles and expansion bombs must end (the seeds hold each kind #23 found).
 #![no_main]
-use ddbcost::iac::{self, Imported, Options};
+use ddbcost::api::import::{Options, Source, reads_back, template_text, workload_yaml};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let Some((kind, rest)) = data.split_first() else { return };
     let Ok(text) = std::str::from_utf8(rest) else { return };
     let options = Options { parameters: vec![("Env".into(), "prod".into())], region: Some("us-east-1".into()) };
-    let mut out = Imported::default();
-    let ok = match kind % 4 {
-        0 => iac::cloudformation::import(text, "t.yaml", &options, &mut out),
-        1 => iac::serverless::import(text, "serverless.yml", &options, &mut out),
-        2 => iac::terraform::import(text, "plan.json", &mut out),
-        _ => iac::hcl::import(text, "main.tf", &options, &mut out),
+    let (source, file) = match kind % 4 {
+        0 => (Source::CloudFormation, "t.yaml"),
+        1 => (Source::Serverless, "serverless.yml"),
+        2 => (Source::TerraformPlan, "plan.json"),
+        _ => (Source::Terraform, "main.tf"),
     };
-    if ok.is_err() {
-        return;
-    }
-    iac::settle(&mut out);
+    let Ok(out) = template_text(source, text, file, &options) else { return };
     for n in &out.notes {
         let _ = n.to_string();
     }
-    let (doc, comments) = iac::workload::document(&out, "fuzz", Some("aws-us-east-1"));
-    let header: Vec<String> = out.notes.iter().map(|n| n.to_string()).collect();
-    let yaml = ddbcost::load::yaml::write::to_yaml(&doc, &comments, &header);
+    let (doc, yaml) = workload_yaml(&out, "fuzz", Some("aws-us-east-1"));
     // No text from the template may become YAML of its own: the file reads back as written.
-    let read = ddbcost::load::yaml::parse_value(&yaml, "imported.yaml").expect("written YAML parses");
-    ddbcost::load::yaml::write::reads_back(&doc, &read).expect("the imported workload reads back as written");
-    if let Ok((w, _)) = ddbcost::load::parse_workload(&yaml, "imported.yaml") {
-        let book = ddbcost::model::PriceBook {
-            primary: ddbcost::load::prices::resolve("aws-us-east-1").expect("bundled"),
-            others: ddbcost::load::prices::bundled().unwrap_or_default(),
-        };
-        let _ = ddbcost::engine::estimate(&w, &book, &ddbcost::model::Settings::default());
+    reads_back(&doc, &yaml).expect("the imported workload reads back as written");
+    if let Ok((w, _)) = ddbcost::api::load(&yaml, "imported.yaml") {
+        let book = ddbcost::api::prices("aws-us-east-1").expect("bundled");
+        let _ = ddbcost::api::estimate(&w, &book, &ddbcost::api::Settings::default());
     }
 });

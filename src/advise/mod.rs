@@ -66,7 +66,7 @@ fn leaves(v: &Value, at: String, out: &mut Vec<String>) {
 /// Every candidate the workload's declarations allow, in rule order; `commitments` is the
 /// engine's commitment advice over a year of the workload, where it was worked out.
 #[must_use]
-pub fn candidates(
+pub(crate) fn candidates(
     workload: &Workload,
     prices: &PriceBook,
     commitments: Option<&crate::engine::CommitmentAdvice>,

@@ -45,7 +45,7 @@ fn pct(x: Decimal) -> String {
 /// provisioned units busier than that costs less provisioned with auto scaling, and spiky or
 /// idle traffic costs less on demand. Both directions are proposed; the engine prices each
 /// hour of the profile.
-pub fn capacity_mode(table: &Table, prices: &PriceBook, out: &mut Vec<Candidate>) {
+pub(super) fn capacity_mode(table: &Table, prices: &PriceBook, out: &mut Vec<Candidate>) {
     if table.patterns.is_empty() {
         return;
     }
@@ -111,7 +111,7 @@ pub fn capacity_mode(table: &Table, prices: &PriceBook, out: &mut Vec<Candidate>
 /// Table class. Standard-IA stores for about 60 % less and bills requests about 25 % more
 /// than Standard: it wins where storage dominates the table's bill, Standard where
 /// throughput does. The other class is proposed; the engine says which costs less.
-pub fn table_class(table: &Table, out: &mut Vec<Candidate>) {
+pub(super) fn table_class(table: &Table, out: &mut Vec<Candidate>) {
     let t = &table.name;
     let (to, why) = match table.class {
         TableClass::Standard => (
@@ -137,7 +137,7 @@ pub fn table_class(table: &Table, out: &mut Vec<Candidate>) {
 /// they read (`reads_attributes`), projecting only those (INCLUDE, or KEYS_ONLY when they
 /// read only keys) makes entries — their storage and write units — smaller. Needs the sizes
 /// of the attributes (`attribute_sizes`) and the key sizes the entry is made of.
-pub fn projections(table: &Table, out: &mut Vec<Candidate>) {
+pub(super) fn projections(table: &Table, out: &mut Vec<Candidate>) {
     let t = &table.name;
     let mut keys: Vec<&str> = Vec::new();
     if let Some(k) = &table.key {
@@ -215,7 +215,7 @@ pub fn projections(table: &Table, out: &mut Vec<Candidate>) {
 /// copy of each entry, whether or not anything queries it: if no access pattern queries or
 /// scans it, deleting it saves all of that. (LSIs cannot be dropped without recreating the
 /// table, so only GSIs.)
-pub fn unread_index(table: &Table, out: &mut Vec<Candidate>) {
+pub(super) fn unread_index(table: &Table, out: &mut Vec<Candidate>) {
     let t = &table.name;
     if table.patterns.is_empty() {
         return;
@@ -257,7 +257,7 @@ pub fn unread_index(table: &Table, out: &mut Vec<Candidate>) {
 /// declaration names the writes that put an item into that state (`added_by`: 1 index write)
 /// and take it out (`removed_by`: 1 delete); every other write of the table then touches the
 /// index no more.
-pub fn sparse_index(table: &Table, out: &mut Vec<Candidate>) {
+pub(super) fn sparse_index(table: &Table, out: &mut Vec<Candidate>) {
     let t = &table.name;
     for index in table.indexes.iter().filter(|i| i.kind == IndexKind::Global) {
         let Some(rule) = &index.sparse else { continue };
@@ -304,7 +304,7 @@ pub fn sparse_index(table: &Table, out: &mut Vec<Candidate>) {
 /// eventually consistent one half of that; GSIs only serve eventual reads anyway. Reads of
 /// the table and its LSIs are made eventual except the share a pattern declares it needs
 /// strong (`strong_required`: `true`, or a share).
-pub fn eventual_reads(table: &Table, out: &mut Vec<Candidate>) {
+pub(super) fn eventual_reads(table: &Table, out: &mut Vec<Candidate>) {
     let t = &table.name;
     let mut patterns = Map::new();
     for p in &table.patterns {
@@ -358,7 +358,7 @@ pub fn eventual_reads(table: &Table, out: &mut Vec<Candidate>) {
 /// commit); a batch one. A transaction not declared `transaction_required` becomes a batch of
 /// the same items: batch-write for a write transaction of at most 25 items, batch-get
 /// (strongly consistent, as a transaction reads) for a read transaction of at most 100.
-pub fn transactions(table: &Table, out: &mut Vec<Candidate>) {
+pub(super) fn transactions(table: &Table, out: &mut Vec<Candidate>) {
     let t = &table.name;
     for p in &table.patterns {
         if p.needs.transaction {
@@ -387,7 +387,7 @@ pub fn transactions(table: &Table, out: &mut Vec<Candidate>) {
 /// 4 KB (a multiple of 1 KB): an item 10 % or less over a 1 KB boundary pays a whole unit for
 /// a few bytes on every write (and, over a 4 KB boundary, on every read). Trimming those
 /// items to the boundary is proposed for the table's stated item size(s).
-pub fn item_size_boundaries(table: &Table, out: &mut Vec<Candidate>) {
+pub(super) fn item_size_boundaries(table: &Table, out: &mut Vec<Candidate>) {
     let t = &table.name;
     let kb = Decimal::from(1024);
     let trim = |b: Decimal| -> Option<Decimal> {
@@ -453,7 +453,7 @@ pub fn item_size_boundaries(table: &Table, out: &mut Vec<Candidate>) {
 /// lower rates. `engine::advise_commitments` finds the blocks and the hourly commitment that
 /// minimize a year's bill; its best option that beats the workload's own commitments is
 /// proposed as the workload's `commitments`.
-pub fn commitments(
+pub(super) fn commitments(
     advice: &crate::engine::CommitmentAdvice,
     workload: &crate::model::Workload,
     out: &mut Vec<Candidate>,
@@ -508,7 +508,7 @@ pub fn commitments(
 /// for every item kept; deletes by TTL are free. When a table declares the share of its
 /// items nobody reads once older than an age (`stale`), a TTL of that age removes them:
 /// the stored items become the others.
-pub fn ttl_for_stale_items(table: &Table, out: &mut Vec<Candidate>) {
+pub(super) fn ttl_for_stale_items(table: &Table, out: &mut Vec<Candidate>) {
     let t = &table.name;
     let Some((age, share)) = table.stale else {
         return;
@@ -538,7 +538,7 @@ pub fn ttl_for_stale_items(table: &Table, out: &mut Vec<Candidate>) {
 /// `GetRecords` call, and a call returns up to 1,000 records: a reader taking few records a
 /// call (polling as fast as it can) pays for many calls; waiting to read 100 at a time
 /// divides them.
-pub fn stream_batching(table: &Table, out: &mut Vec<Candidate>) {
+pub(super) fn stream_batching(table: &Table, out: &mut Vec<Candidate>) {
     let t = &table.name;
     let Some(stream) = &table.stream else { return };
     let mut consumers = Map::new();

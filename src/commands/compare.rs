@@ -31,7 +31,7 @@ pub(super) fn run(args: &CompareArgs, run: &Run) -> Result<(), Error> {
 ///
 /// # Errors
 /// As `compare`: a bad workload or scenario, a missing price, no scenarios.
-pub fn comparison(args: &CompareArgs, run: &Run) -> Result<Comparison, Error> {
+pub(crate) fn comparison(args: &CompareArgs, run: &Run) -> Result<Comparison, Error> {
     let period = exports::period(&args.export)?;
     let (pricing, src) = Pricing::open(&args.workload, &args.template, &args.settings, run)?;
     let file = src.label.as_str();

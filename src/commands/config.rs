@@ -13,7 +13,7 @@ use crate::size::samples::SampleCache;
 
 /// What a run knows of the world it runs in.
 #[derive(Debug, Default)]
-pub struct Run {
+pub(crate) struct Run {
     /// How terminal tables fit: `--width`, else `COLUMNS`, else the terminal's width.
     pub layout: Layout,
     /// The day the run started, in days since 1970-01-01 (UTC).
@@ -33,7 +33,7 @@ pub struct Run {
 impl Run {
     /// Reads the environment, the terminal and the clock.
     #[must_use]
-    pub fn from_environment(width: Option<u16>) -> Run {
+    pub(crate) fn from_environment(width: Option<u16>) -> Run {
         let seconds = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_secs());
@@ -55,7 +55,7 @@ impl Run {
 
     /// The calendar month the run falls in: the default `--period` and `--start`.
     #[must_use]
-    pub fn this_month(&self) -> Period {
+    pub(crate) fn this_month(&self) -> Period {
         Period::containing(
             u64::try_from(self.today)
                 .unwrap_or(0)

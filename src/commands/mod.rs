@@ -8,7 +8,7 @@
 //! command that takes one. The only module (with `main`) that touches files and standard
 //! streams.
 
-pub mod advise;
+pub(crate) mod advise;
 mod compare;
 mod config;
 mod diff;
@@ -28,8 +28,8 @@ mod shell;
 mod size;
 mod sweep;
 
-pub use compare::comparison;
-pub use config::Run;
+pub(crate) use compare::comparison;
+pub(crate) use config::Run;
 pub(crate) use input::Input;
 pub(crate) use pricing::Pricing;
 
@@ -40,7 +40,7 @@ use crate::error::Error;
 ///
 /// # Errors
 /// Any user-facing error, carrying its exit code.
-pub fn run(cli: Cli) -> Result<(), Error> {
+pub(crate) fn run(cli: Cli) -> Result<(), Error> {
     let run = Run::from_environment(cli.width);
     match cli.command {
         Command::Estimate(args) => estimate::run(&args, &run),

@@ -17,7 +17,7 @@ use crate::model::{Capacity, CapacityMode, IndexKind, Table, TrafficProfile};
 
 /// How one kind of capacity (reads or writes of the table or of a GSI) is provisioned.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Plan {
+pub(super) struct Plan {
     /// Unit-hours provisioned in the month.
     pub unit_hours: Decimal,
     /// Unit-hours above the reserved units (billed at the normal unit-hour price).
@@ -40,7 +40,7 @@ pub struct Plan {
 
 /// The plans of a provisioned table: its own reads and writes, and each GSI's.
 #[derive(Debug, Clone)]
-pub struct TablePlans {
+pub(super) struct TablePlans {
     pub read: Plan,
     pub write: Plan,
     /// (index position, reads, writes) for each GSI.
@@ -48,7 +48,7 @@ pub struct TablePlans {
 }
 
 /// Plans for `table` if it is provisioned.
-pub fn table_plans(
+pub(super) fn table_plans(
     table: &Table,
     usage: &TableUsage,
     month_hours: Decimal,
@@ -108,7 +108,7 @@ fn flat() -> &'static TrafficProfile {
 /// Demand in units per second for each hour of the profile period (24 hours, or 168 when a
 /// weekly profile is involved). `observed` replaces the derived monthly total and is spread
 /// by the table's profile.
-pub fn hourly_demand(
+pub(super) fn hourly_demand(
     table: &Table,
     usage: &TableUsage,
     metric: Metric,
@@ -156,12 +156,12 @@ pub fn hourly_demand(
 /// Decreases allowed so far in a UTC day at `hour` (0–23): 4 in the first hour, then one
 /// more each hour, at most 27.
 #[must_use]
-pub fn decreases_allowed(hour: usize) -> usize {
+pub(super) fn decreases_allowed(hour: usize) -> usize {
     hour.saturating_add(4).min(27)
 }
 
 /// Capacity for `demand` (units per second, hour by hour over the profile's period).
-pub fn plan(
+pub(super) fn plan(
     capacity: Capacity,
     demand: &[Decimal],
     reserved: Decimal,

@@ -13,27 +13,27 @@ fn overflow(context: &str) -> EngineError {
 }
 
 #[inline]
-pub fn add(a: Decimal, b: Decimal, context: &str) -> Result<Decimal, EngineError> {
+pub(crate) fn add(a: Decimal, b: Decimal, context: &str) -> Result<Decimal, EngineError> {
     a.checked_add(b).ok_or_else(|| overflow(context))
 }
 
 #[inline]
-pub fn sub(a: Decimal, b: Decimal, context: &str) -> Result<Decimal, EngineError> {
+pub(crate) fn sub(a: Decimal, b: Decimal, context: &str) -> Result<Decimal, EngineError> {
     a.checked_sub(b).ok_or_else(|| overflow(context))
 }
 
 #[inline]
-pub fn mul(a: Decimal, b: Decimal, context: &str) -> Result<Decimal, EngineError> {
+pub(crate) fn mul(a: Decimal, b: Decimal, context: &str) -> Result<Decimal, EngineError> {
     a.checked_mul(b).ok_or_else(|| overflow(context))
 }
 
 #[inline]
-pub fn div(a: Decimal, b: Decimal, context: &str) -> Result<Decimal, EngineError> {
+pub(crate) fn div(a: Decimal, b: Decimal, context: &str) -> Result<Decimal, EngineError> {
     a.checked_div(b).ok_or_else(|| overflow(context))
 }
 
 #[inline]
-pub fn sum<I: IntoIterator<Item = Decimal>>(
+pub(crate) fn sum<I: IntoIterator<Item = Decimal>>(
     values: I,
     context: &str,
 ) -> Result<Decimal, EngineError> {
@@ -43,6 +43,6 @@ pub fn sum<I: IntoIterator<Item = Decimal>>(
 }
 
 #[inline]
-pub fn some(value: Option<Decimal>, context: &str) -> Result<Decimal, EngineError> {
+pub(crate) fn some(value: Option<Decimal>, context: &str) -> Result<Decimal, EngineError> {
     value.ok_or_else(|| overflow(context))
 }

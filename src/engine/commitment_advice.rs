@@ -23,7 +23,7 @@ use crate::model::{
 const PLAN_STEP: Decimal = Decimal::from_parts(1, 0, 0, false, 3);
 
 /// The traffic factor of the pessimistic case (30 % lower).
-pub const LOWER_TRAFFIC: Decimal = Decimal::from_parts(7, 0, 0, false, 1);
+pub(crate) const LOWER_TRAFFIC: Decimal = Decimal::from_parts(7, 0, 0, false, 1);
 
 /// One set of commitments, priced over the horizon.
 #[derive(Debug, Clone)]
@@ -257,7 +257,7 @@ fn unused(f: &Forecast) -> Decimal {
 ///
 /// # Errors
 /// A price the workload needs, or a figure too large.
-pub fn advise_commitments(
+pub(crate) fn advise_commitments(
     workload: &Workload,
     book: &PriceBook,
     settings: &Settings,

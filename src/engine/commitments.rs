@@ -9,7 +9,7 @@ use super::estimate::{Component, Estimate, LineItem};
 
 /// What a commitment is.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum CommitmentKind {
+pub(crate) enum CommitmentKind {
     SavingsPlan,
     /// Reserved `capacity` (`rcu` or `wcu`) of a region (`account/reserved/<region>/…`) or of
     /// one table (`<table>/reserved/…`, `table` set).
@@ -22,7 +22,7 @@ pub enum CommitmentKind {
 
 /// One commitment of a month.
 #[derive(Debug, Clone)]
-pub struct CommitmentGroup {
+pub(crate) struct CommitmentGroup {
     pub kind: CommitmentKind,
     /// Fees billed, in the estimate's currency and in the price table's.
     pub fees: Decimal,
@@ -39,7 +39,7 @@ pub struct CommitmentGroup {
 impl CommitmentGroup {
     /// `fees × used ÷ bought`: the part of `fees` a consumption of `used` stands for.
     #[must_use]
-    pub fn share(&self, fees: Decimal, used: Decimal) -> Decimal {
+    pub(crate) fn share(&self, fees: Decimal, used: Decimal) -> Decimal {
         fees.checked_mul(used)
             .and_then(|x| x.checked_div(self.bought))
             .unwrap_or_default()
@@ -47,7 +47,7 @@ impl CommitmentGroup {
 
     /// What was bought and not consumed, in `bought`'s unit (never negative).
     #[must_use]
-    pub fn unused(&self) -> Decimal {
+    pub(crate) fn unused(&self) -> Decimal {
         self.consumed
             .iter()
             .fold(self.bought, |left, (_, u)| left.saturating_sub(*u))
@@ -56,7 +56,7 @@ impl CommitmentGroup {
 
     /// The fees (in `fees`' currency) the consumption does not account for.
     #[must_use]
-    pub fn unused_fees(&self, fees: Decimal) -> Decimal {
+    pub(crate) fn unused_fees(&self, fees: Decimal) -> Decimal {
         self.consumed.iter().fold(fees, |left, (_, u)| {
             left.saturating_sub(self.share(fees, *u))
         })
@@ -66,7 +66,7 @@ impl CommitmentGroup {
 /// The commitment `line` belongs to, and whether it is a purchase (a fee) rather than a
 /// credit for covered usage.
 #[must_use]
-pub fn commitment_of(line: &LineItem) -> Option<(CommitmentKind, bool)> {
+pub(crate) fn commitment_of(line: &LineItem) -> Option<(CommitmentKind, bool)> {
     let purchase = !line.unit_price.is_sign_negative();
     if line.component == Component::SavingsPlan || line.key.starts_with("account/savings-plan/") {
         return Some((CommitmentKind::SavingsPlan, purchase));
@@ -92,7 +92,7 @@ pub fn commitment_of(line: &LineItem) -> Option<(CommitmentKind, bool)> {
 /// Unit-hours a reservation's purchase line makes available: the upfront line counts blocks
 /// of 100 (the same units as its hourly line, so nothing more), the hourly one block-hours.
 #[must_use]
-pub fn reserved_unit_hours(line: &LineItem, month_hours: Decimal) -> Option<Decimal> {
+pub(crate) fn reserved_unit_hours(line: &LineItem, month_hours: Decimal) -> Option<Decimal> {
     let q = line.quantity?;
     match line.unit {
         "100 units" => q
@@ -108,7 +108,7 @@ pub fn reserved_unit_hours(line: &LineItem, month_hours: Decimal) -> Option<Deci
 /// Sums here add a few exact engine figures already checked: saturating states that without
 /// a panic path.
 #[must_use]
-pub fn commitment_groups(e: &Estimate) -> Vec<CommitmentGroup> {
+pub(crate) fn commitment_groups(e: &Estimate) -> Vec<CommitmentGroup> {
     let mut out: Vec<CommitmentGroup> = Vec::new();
     for (n, line) in e.line_items.iter().enumerate() {
         let (Some((kind, purchase)), Some(cost)) = (commitment_of(line), line.cost) else {

@@ -146,7 +146,7 @@ fn expiries(
 ///
 /// # Errors
 /// A growth list shorter than the horizon, a price the workload needs, or a figure too large.
-pub fn forecast(
+pub(crate) fn forecast(
     workload: &Workload,
     book: &PriceBook,
     settings: &Settings,

@@ -15,7 +15,7 @@ use super::line::{LineSpec, Pricer, millions};
 use super::usage::Weights;
 use crate::model::{PriceKey, TableClass, Workload};
 
-pub fn lines(
+pub(super) fn lines(
     pricer: &Pricer<'_>,
     _workload: &Workload,
     lines: &[LineItem],

@@ -13,7 +13,7 @@ use crate::model::Fx;
 /// # Errors
 /// The estimate is not priced in `fx.from` (or was converted already), or a converted figure
 /// is too large to hold exactly.
-pub fn convert(mut estimate: Estimate, fx: &Fx) -> Result<Estimate, EngineError> {
+pub(crate) fn convert(mut estimate: Estimate, fx: &Fx) -> Result<Estimate, EngineError> {
     if estimate.fx.is_some() || estimate.currency != fx.from {
         return Err(EngineError::FxMismatch {
             priced_in: estimate.currency,

@@ -33,9 +33,9 @@ macro_rules! cat {
 pub(crate) use cat;
 
 /// Requests are priced per million.
-pub const MILLION: u32 = 1_000_000;
+pub(super) const MILLION: u32 = 1_000_000;
 
-pub struct Pricer<'a> {
+pub(super) struct Pricer<'a> {
     pub book: &'a PriceBook,
     pub settings: &'a Settings,
     primary_region: Arc<str>,
@@ -44,7 +44,7 @@ pub struct Pricer<'a> {
 }
 
 /// What a line needs besides its price.
-pub struct LineSpec<'a> {
+pub(super) struct LineSpec<'a> {
     pub key: String,
     pub table: &'a Arc<str>,
     pub component: Component,
@@ -55,7 +55,7 @@ pub struct LineSpec<'a> {
 }
 
 impl<'a> Pricer<'a> {
-    pub fn new(book: &'a PriceBook, settings: &'a Settings) -> Self {
+    pub(super) fn new(book: &'a PriceBook, settings: &'a Settings) -> Self {
         let slots = std::iter::once(&book.primary)
             .chain(&book.others)
             .filter(|t| t.currency == book.primary.currency)
@@ -77,12 +77,12 @@ impl<'a> Pricer<'a> {
         }
     }
 
-    pub fn primary_region(&self) -> &Arc<str> {
+    pub(super) fn primary_region(&self) -> &Arc<str> {
         &self.primary_region
     }
 
     /// The region a table is priced in: its own, else the primary table's.
-    pub fn region_of(&self, table: &crate::model::Table) -> Arc<str> {
+    pub(super) fn region_of(&self, table: &crate::model::Table) -> Arc<str> {
         table
             .region
             .as_deref()
@@ -90,7 +90,11 @@ impl<'a> Pricer<'a> {
     }
 
     /// The price table for `region`, in the primary table's currency.
-    pub fn table_for(&self, region: &str, needed_by: &str) -> Result<&'a PriceTable, EngineError> {
+    pub(super) fn table_for(
+        &self,
+        region: &str,
+        needed_by: &str,
+    ) -> Result<&'a PriceTable, EngineError> {
         self.book
             .region(region)
             .filter(|t| t.currency == self.book.primary.currency)
@@ -101,7 +105,7 @@ impl<'a> Pricer<'a> {
             })
     }
 
-    pub fn price(
+    pub(super) fn price(
         &self,
         region: &str,
         key: &PriceKey,
@@ -124,7 +128,7 @@ impl<'a> Pricer<'a> {
 
     /// A line of `quantity` (in the unit the price is quoted in) at the price `key` in
     /// `region`; `None` quantity means "depends on usage".
-    pub fn line(
+    pub(super) fn line(
         &self,
         spec: LineSpec<'_>,
         key: &PriceKey,
@@ -140,7 +144,7 @@ impl<'a> Pricer<'a> {
         clippy::unused_self,
         reason = "priced through the pricer like every other line, whatever it looks up"
     )]
-    pub fn line_at(
+    pub(super) fn line_at(
         &self,
         spec: LineSpec<'_>,
         unit_price: Decimal,
@@ -182,7 +186,7 @@ impl<'a> Pricer<'a> {
 
 /// Splits `cost` over patterns in proportion to their weights (usage they caused). The last
 /// share takes the remainder of the division so the shares add up to the cost exactly.
-pub fn attribute(
+pub(super) fn attribute(
     cost: Decimal,
     quantity: Decimal,
     unit_price: Decimal,
@@ -222,7 +226,7 @@ pub fn attribute(
 }
 
 /// Units → millions of units, the quantity requests are priced in.
-pub fn millions(units: Decimal) -> Decimal {
+pub(super) fn millions(units: Decimal) -> Decimal {
     // Dividing by 10^6 only moves the decimal point: raise the scale (exact, and far cheaper
     // than a division) unless it would pass the maximum of 28.
     let mut m = units;

@@ -17,9 +17,9 @@ mod estimate;
 mod forecast;
 mod free_tier;
 mod fx;
-pub mod label;
+pub(crate) mod label;
 mod line;
-pub mod notice;
+pub(crate) mod notice;
 mod partitions;
 mod replicas;
 mod reservations;
@@ -28,25 +28,24 @@ mod sizes;
 mod storage;
 mod streams;
 mod throughput;
-pub mod units;
+pub(crate) mod units;
 mod usage;
 
-pub use commitment_advice::{
-    CommitmentAdvice, CommitmentOption, LOWER_TRAFFIC, advise_commitments,
-};
-pub use commitments::{
-    CommitmentGroup, CommitmentKind, commitment_groups, commitment_of, reserved_unit_hours,
-};
+pub use commitment_advice::{CommitmentAdvice, CommitmentOption};
+pub(crate) use commitment_advice::{LOWER_TRAFFIC, advise_commitments};
+pub(crate) use commitments::CommitmentKind;
+pub(crate) use commitments::{commitment_groups, commitment_of, reserved_unit_hours};
 pub use error::EngineError;
-pub use estimate::{Attribution, Basis, Component, Estimate, LineItem, PriceTableRef};
-pub use forecast::{Forecast, ForecastMonth, forecast};
-pub use fx::convert;
-pub use partitions::{
-    CONCENTRATED_SHARE, KeyAssessment, KeyPeaks, KeyVerdict, PARTITION_GB, PARTITION_RCU,
-    PARTITION_WCU, TablePartitions, assess_key, key_peaks,
-};
-pub use savings_plan::SavingsPlanUse;
-pub use usage::item_flows;
+pub(crate) use estimate::PriceTableRef;
+pub use estimate::{Attribution, Basis, Component, Estimate, LineItem};
+pub(crate) use forecast::forecast;
+pub use forecast::{Forecast, ForecastMonth};
+pub(crate) use fx::convert;
+pub(crate) use partitions::TablePartitions;
+pub use partitions::{KeyAssessment, KeyVerdict};
+pub(crate) use partitions::{assess_key, key_peaks};
+pub(crate) use savings_plan::SavingsPlanUse;
+pub(crate) use usage::item_flows;
 
 use crate::model::{PriceBook, Settings, Workload};
 
@@ -55,7 +54,7 @@ use crate::model::{PriceBook, Settings, Workload};
 /// # Errors
 /// A price the workload needs is missing from the price table, a replica region has no price
 /// table, or a figure is too large to compute exactly.
-pub fn estimate(
+pub(crate) fn estimate(
     workload: &Workload,
     prices: &PriceBook,
     settings: &Settings,
@@ -248,7 +247,7 @@ fn retained_items(
 /// provisioned wins above `unit-hour price ÷ (3,600 × on-demand price per unit)`.
 /// `None` where the price table lacks one of the prices.
 #[must_use]
-pub fn break_even_utilization(
+pub(crate) fn break_even_utilization(
     prices: &crate::model::PriceTable,
     class: crate::model::TableClass,
 ) -> Option<(rust_decimal::Decimal, rust_decimal::Decimal)> {
@@ -276,14 +275,14 @@ pub fn break_even_utilization(
 
 /// `share` as a percentage (× 100), or `None` when it cannot be represented.
 #[must_use]
-pub fn percent(share: rust_decimal::Decimal) -> Option<rust_decimal::Decimal> {
+pub(crate) fn percent(share: rust_decimal::Decimal) -> Option<rust_decimal::Decimal> {
     share.checked_mul(rust_decimal::Decimal::ONE_HUNDRED)
 }
 
 /// `part` as a percentage of `whole`, or `None` when `whole` is zero or the ratio cannot be
 /// represented (extreme custom prices).
 #[must_use]
-pub fn percent_of(
+pub(crate) fn percent_of(
     part: rust_decimal::Decimal,
     whole: rust_decimal::Decimal,
 ) -> Option<rust_decimal::Decimal> {

@@ -22,15 +22,15 @@ use crate::model::CapacityKind;
 use crate::model::{IndexKind, KeySpread, Settings, Table, TrafficProfile};
 
 /// Read units a partition serves each second.
-pub const PARTITION_RCU: Decimal = Decimal::from_parts(3000, 0, 0, false, 0);
+pub(super) const PARTITION_RCU: Decimal = Decimal::from_parts(3000, 0, 0, false, 0);
 /// Write units a partition serves each second.
-pub const PARTITION_WCU: Decimal = Decimal::from_parts(1000, 0, 0, false, 0);
+pub(super) const PARTITION_WCU: Decimal = Decimal::from_parts(1000, 0, 0, false, 0);
 /// GB a partition holds.
-pub const PARTITION_GB: Decimal = Decimal::from_parts(10, 0, 0, false, 0);
+pub(super) const PARTITION_GB: Decimal = Decimal::from_parts(10, 0, 0, false, 0);
 /// The busiest value's share of a key's traffic from which the key is at risk whatever its
 /// volume today (our threshold, not AWS's: that value's partition carries this share of any
 /// growth).
-pub const CONCENTRATED_SHARE: Decimal = Decimal::from_parts(25, 0, 0, false, 2);
+pub(super) const CONCENTRATED_SHARE: Decimal = Decimal::from_parts(25, 0, 0, false, 2);
 
 /// The minimum partitions one table needs, by size and by peak throughput.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -103,7 +103,7 @@ fn peak(
 
 /// The peak demand on a table's key and on each index's, in units a second.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct KeyPeaks {
+pub(crate) struct KeyPeaks {
     /// Read and write units a second on the table's partition key at the peak hour.
     pub table: (Decimal, Decimal),
     /// Per index, in the table's order: name, kind, read and write units a second (an LSI
@@ -116,7 +116,7 @@ pub struct KeyPeaks {
 ///
 /// # Errors
 /// A figure too large to compute.
-pub fn key_peaks(table: &Table, settings: &Settings) -> Result<KeyPeaks, EngineError> {
+pub(crate) fn key_peaks(table: &Table, settings: &Settings) -> Result<KeyPeaks, EngineError> {
     let usage = super::usage::table_usage(table, settings)?;
     let hours = settings.month_hours;
     let reads = peak(
@@ -182,7 +182,7 @@ fn provisioned(plan: &capacity::Plan) -> Decimal {
 ///
 /// # Errors
 /// A figure too large to compute.
-pub fn table_partitions(
+pub(super) fn table_partitions(
     table: &Table,
     usage: &TableUsage,
     sizes: &TableSizes,
@@ -298,7 +298,7 @@ fn check(
 ///
 /// # Errors
 /// A figure too large to compute.
-pub fn assess_key(
+pub(crate) fn assess_key(
     subject: &KeySubject,
     spread: &KeySpread,
     reads: Decimal,
@@ -407,7 +407,7 @@ pub fn assess_key(
 ///
 /// # Errors
 /// A figure too large to compute.
-pub fn key_warnings(
+pub(super) fn key_warnings(
     table: &Table,
     usage: &TableUsage,
     parts: &TablePartitions,

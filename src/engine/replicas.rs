@@ -20,7 +20,7 @@ use crate::model::{CapacityMode, PriceKey, Table};
 
 /// Every line each replica region of `table` bills: its writes (on demand, or provisioned
 /// capacity), its storage, and the transfer of the replicated data.
-pub fn lines(
+pub(super) fn lines(
     pricer: &Pricer<'_>,
     table: &Table,
     usage: &TableUsage,

@@ -20,7 +20,7 @@ use super::usage::Weights;
 use crate::model::{CapacityKind, PriceKey, Reservation, TableClass};
 
 /// The provisioned capacity one table contributes: its region, class and plans.
-pub struct Pooled<'a> {
+pub(super) struct Pooled<'a> {
     pub region: Arc<str>,
     pub class: TableClass,
     pub plans: &'a TablePlans,
@@ -66,7 +66,7 @@ fn pooled_hourly(pool: &[Pooled<'_>], region: &str, kind: CapacityKind) -> Vec<D
 
 /// The lines of the reservations in each region and kind: upfront (amortized), hourly fee,
 /// and the credit for the provisioned unit-hours they cover.
-pub fn lines(
+pub(super) fn lines(
     pricer: &Pricer<'_>,
     reservations: &[Reservation],
     pool: &[Pooled<'_>],

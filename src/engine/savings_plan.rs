@@ -33,7 +33,7 @@ use crate::model::{CapacityMode, PriceKey, SavingsPlan, SavingsPlanRates, Table}
 
 /// Hourly shapes of line items by key: relative amounts per hour over a repeating period
 /// (1, 24 or 168 values).
-pub type Shapes = Vec<(String, Vec<Decimal>)>;
+pub(super) type Shapes = Vec<(String, Vec<Decimal>)>;
 
 /// How a plan was used in a month.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -90,7 +90,7 @@ impl SavingsPlanUse {
 
 /// The hourly shapes of `table`'s throughput lines (and its replicas'): demand by the traffic
 /// profile on demand, the hourly plan when provisioned (above the table's own reserved units).
-pub fn table_shapes(
+pub(super) fn table_shapes(
     table: &Table,
     usage: &TableUsage,
     plans: Option<&TablePlans>,
@@ -233,7 +233,7 @@ fn spread(
 ///
 /// # Errors
 /// A region with eligible usage and no rates anywhere; a figure too large.
-pub fn lines(
+pub(super) fn lines(
     pricer: &Pricer<'_>,
     plan: &SavingsPlan,
     lines: &[LineItem],

@@ -9,16 +9,16 @@ use super::checked;
 use crate::model::{DataSize, Index, IndexKind, Projection, Settings, Table};
 
 /// Per-item storage overhead in the table and in every index holding the item.
-pub const ITEM_OVERHEAD_BYTES: u32 = 100;
+pub(super) const ITEM_OVERHEAD_BYTES: u32 = 100;
 /// Extra per-item overhead in a global table.
-pub const GLOBAL_TABLE_OVERHEAD_BYTES: u32 = 48;
+pub(super) const GLOBAL_TABLE_OVERHEAD_BYTES: u32 = 48;
 
 /// Bytes of one index entry for an item of `item_bytes` (ALL projects the whole item).
 /// Load guarantees that the sizes needed for the projection are known wherever a pattern
 /// needs them (an index whose sizes are placeholders has no patterns on its table, and its
 /// storage is left to usage by `index_gb`).
 #[must_use]
-pub fn index_entry_bytes(table: &Table, index: &Index, item_bytes: Decimal) -> Decimal {
+pub(super) fn index_entry_bytes(table: &Table, index: &Index, item_bytes: Decimal) -> Decimal {
     if let Some(entry) = index.entry_size_bytes {
         return entry;
     }
@@ -37,7 +37,7 @@ pub fn index_entry_bytes(table: &Table, index: &Index, item_bytes: Decimal) -> D
 
 /// Overhead per stored item: 100 B, plus 48 B for a global table.
 #[must_use]
-pub fn overhead_bytes(table: &Table) -> Decimal {
+pub(super) fn overhead_bytes(table: &Table) -> Decimal {
     let mut overhead = Decimal::from(ITEM_OVERHEAD_BYTES);
     if !table.replicas.is_empty() {
         overhead = overhead.saturating_add(Decimal::from(GLOBAL_TABLE_OVERHEAD_BYTES));
@@ -46,7 +46,7 @@ pub fn overhead_bytes(table: &Table) -> Decimal {
 }
 
 /// Billed GB of a size stated in the workload, under the GB convention.
-pub fn stated_gb(
+pub(super) fn stated_gb(
     size: DataSize,
     settings: &Settings,
     context: &str,
@@ -58,7 +58,7 @@ pub fn stated_gb(
 }
 
 /// Table storage in GB: observed, stated, or items × (size + overhead). `None` if unknown.
-pub fn table_gb(table: &Table, settings: &Settings) -> Result<Option<Decimal>, EngineError> {
+pub(super) fn table_gb(table: &Table, settings: &Settings) -> Result<Option<Decimal>, EngineError> {
     let context = table.name.as_str();
     if let Some(size) = table.observed.storage.or(table.storage) {
         return stated_gb(size, settings, context).map(Some);
@@ -77,7 +77,7 @@ pub fn table_gb(table: &Table, settings: &Settings) -> Result<Option<Decimal>, E
 }
 
 /// Index storage in GB: observed, or items carrying the key × (entry + overhead).
-pub fn index_gb(
+pub(super) fn index_gb(
     table: &Table,
     index: &Index,
     settings: &Settings,
@@ -104,14 +104,14 @@ pub fn index_gb(
 /// Stored GB of a table and of each of its indexes, computed once per estimate (each is a
 /// decimal division) and shared by the storage, backup and replica lines.
 #[derive(Debug, Clone)]
-pub struct TableSizes {
+pub(super) struct TableSizes {
     pub table_gb: Option<Decimal>,
     /// In the table's index order.
     pub index_gb: Vec<Option<Decimal>>,
 }
 
 impl TableSizes {
-    pub fn of(table: &Table, settings: &Settings) -> Result<Self, EngineError> {
+    pub(super) fn of(table: &Table, settings: &Settings) -> Result<Self, EngineError> {
         let index_gb = table
             .indexes
             .iter()
@@ -142,12 +142,12 @@ impl TableSizes {
     }
 
     /// Table + LSIs: what PITR and on-demand backups are billed on.
-    pub fn table_and_lsis(&self, table: &Table) -> Result<Option<Decimal>, EngineError> {
+    pub(super) fn table_and_lsis(&self, table: &Table) -> Result<Option<Decimal>, EngineError> {
         self.sum(table, |i| i.kind == IndexKind::Local)
     }
 
     /// Table + every index: what a restore or a replica stores.
-    pub fn with_all_indexes(&self, table: &Table) -> Result<Option<Decimal>, EngineError> {
+    pub(super) fn with_all_indexes(&self, table: &Table) -> Result<Option<Decimal>, EngineError> {
         self.sum(table, |_| true)
     }
 }

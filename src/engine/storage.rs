@@ -18,7 +18,7 @@ use crate::model::{PriceKey, Table};
 
 /// Every storage and data-protection line of `table`, in the bill's order: table storage,
 /// each index's storage, PITR, backups, restores, exports, imports.
-pub fn lines(
+pub(super) fn lines(
     pricer: &Pricer<'_>,
     table: &Table,
     sizes: &TableSizes,

@@ -17,7 +17,7 @@ use super::line::{LineSpec, Pricer, millions};
 use super::usage::{Metric, TableUsage, Weights};
 use crate::model::{ConsumerKind, PriceKey, Table};
 
-pub fn lines(
+pub(super) fn lines(
     pricer: &Pricer<'_>,
     table: &Table,
     usage: &TableUsage,

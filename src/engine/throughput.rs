@@ -17,7 +17,7 @@ use super::partitions::TablePartitions;
 use super::usage::{Metric, TableUsage, Weights};
 use crate::model::{CapacityKind, CapacityMode, PriceKey, ReservedTerm, Table};
 
-pub fn lines(
+pub(super) fn lines(
     pricer: &Pricer<'_>,
     table: &Table,
     usage: &TableUsage,

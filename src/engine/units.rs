@@ -29,27 +29,27 @@ fn whole(d: Decimal) -> Option<u128> {
 /// Read units for one item of `item_bytes`: rounded up to 4 KB, at least 1 (a missing item
 /// still costs a read). `None` only for a size too large to represent.
 #[must_use]
-pub fn item_read_units(item_bytes: Decimal) -> Option<Decimal> {
+pub(crate) fn item_read_units(item_bytes: Decimal) -> Option<Decimal> {
     Some(ceil_units(item_bytes, READ_UNIT_BYTES)?.max(Decimal::ONE))
 }
 
 /// Write units for one item of `item_bytes`: rounded up to 1 KB, at least 1.
 #[must_use]
-pub fn item_write_units(item_bytes: Decimal) -> Option<Decimal> {
+pub(crate) fn item_write_units(item_bytes: Decimal) -> Option<Decimal> {
     Some(ceil_units(item_bytes, WRITE_UNIT_BYTES)?.max(Decimal::ONE))
 }
 
 /// Units read by one Query returning `items` of `item_bytes`: summed, then rounded once per
 /// page of at most 1 MB (a logical query over more than 1 MB is several requests).
 #[must_use]
-pub fn query_read_units(item_bytes: Decimal, items: Decimal) -> Option<Decimal> {
+pub(crate) fn query_read_units(item_bytes: Decimal, items: Decimal) -> Option<Decimal> {
     paged_read_units(item_bytes, items)
 }
 
 /// Units read by one Scan evaluating `items` of `item_bytes`, paged like a Query: on the
 /// items evaluated, since filters and projections do not reduce it.
 #[must_use]
-pub fn scan_read_units(item_bytes: Decimal, items: Decimal) -> Option<Decimal> {
+pub(crate) fn scan_read_units(item_bytes: Decimal, items: Decimal) -> Option<Decimal> {
     paged_read_units(item_bytes, items)
 }
 
@@ -90,7 +90,7 @@ fn paged_read_units(item_bytes: Decimal, items: Decimal) -> Option<Decimal> {
 
 /// The multiplier a consistency applies to strongly consistent read units.
 #[must_use]
-pub fn consistency_factor(consistency: Consistency) -> Decimal {
+pub(crate) fn consistency_factor(consistency: Consistency) -> Decimal {
     match consistency {
         Consistency::Strong => Decimal::ONE,
         Consistency::Eventual => Decimal::new(5, 1),
@@ -104,7 +104,7 @@ pub fn consistency_factor(consistency: Consistency) -> Decimal {
 /// Read units consumed by one read operation on items of `item_bytes`.
 /// Transactional reads cost 2 units per 4 KB whatever the consistency.
 #[must_use]
-pub fn read_units_per_op(
+pub(crate) fn read_units_per_op(
     operation: Operation,
     consistency: Consistency,
     item_bytes: Decimal,
@@ -127,7 +127,7 @@ pub fn read_units_per_op(
 
 /// Write units consumed on the base table by one write operation. Transactions cost 2×.
 #[must_use]
-pub fn write_units_per_op(
+pub(crate) fn write_units_per_op(
     operation: Operation,
     item_bytes: Decimal,
     items: Decimal,
@@ -143,7 +143,7 @@ pub fn write_units_per_op(
 
 /// Items written by one operation (1, or the batch or transaction size).
 #[must_use]
-pub fn items_written_per_op(operation: Operation, items: Decimal) -> Decimal {
+pub(crate) fn items_written_per_op(operation: Operation, items: Decimal) -> Decimal {
     match operation {
         Operation::Put | Operation::Update | Operation::Delete => Decimal::ONE,
         Operation::BatchWrite | Operation::TransactWrite => items,

@@ -14,7 +14,7 @@ use crate::model::{AccessPattern, Index, IndexKind, Operation, Settings, SizeCla
 
 /// What one pattern consumes in a month.
 #[derive(Debug, Clone)]
-pub struct PatternUsage {
+pub(super) struct PatternUsage {
     pub name: Arc<str>,
     /// Read units on the base table (including the base-item fetches of an LSI query).
     pub read_units: Decimal,
@@ -103,7 +103,7 @@ impl PatternUsage {
 
 /// Which usage figure a line is made of, to total it and to attribute its cost.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Metric {
+pub(super) enum Metric {
     Reads,
     Writes,
     /// Reads and writes the table's own capacity serves: the table's plus its LSIs'.
@@ -134,29 +134,29 @@ impl Metric {
 
 /// A view of how a line's usage splits over the patterns (no allocation).
 #[derive(Clone, Copy)]
-pub struct Weights<'a> {
+pub(super) struct Weights<'a> {
     usage: Option<&'a TableUsage>,
     metric: Metric,
 }
 
 impl<'a> Weights<'a> {
     /// A line no pattern causes (storage, backups…).
-    pub const NONE: Weights<'static> = Weights {
+    pub(super) const NONE: Weights<'static> = Weights {
         usage: None,
         metric: Metric::Reads,
     };
 
-    pub fn total(&self) -> Decimal {
+    pub(super) fn total(&self) -> Decimal {
         self.usage.map_or(Decimal::ZERO, |u| u.total(self.metric))
     }
 
     /// How many patterns the view covers.
-    pub fn pattern_count(&self) -> usize {
+    pub(super) fn pattern_count(&self) -> usize {
         self.usage.map_or(0, |u| u.patterns.len())
     }
 
     /// Each pattern's name and weight.
-    pub fn each(&self) -> impl Iterator<Item = (&'a Arc<str>, Decimal)> + 'a {
+    pub(super) fn each(&self) -> impl Iterator<Item = (&'a Arc<str>, Decimal)> + 'a {
         let metric = self.metric;
         self.usage
             .into_iter()
@@ -165,7 +165,7 @@ impl<'a> Weights<'a> {
 }
 
 #[derive(Debug, Clone)]
-pub struct TableUsage {
+pub(super) struct TableUsage {
     pub patterns: Vec<PatternUsage>,
     /// The sums over all patterns, computed once (with overflow checks).
     pub totals: PatternUsage,
@@ -182,7 +182,7 @@ pub struct TableUsage {
 }
 
 impl TableUsage {
-    pub fn weights(&self, metric: Metric) -> Weights<'_> {
+    pub(super) fn weights(&self, metric: Metric) -> Weights<'_> {
         Weights {
             usage: Some(self),
             metric,
@@ -190,7 +190,7 @@ impl TableUsage {
     }
 
     /// The month's total of `metric` over all patterns.
-    pub fn total(&self, metric: Metric) -> Decimal {
+    pub(super) fn total(&self, metric: Metric) -> Decimal {
         metric.of(&self.totals)
     }
 }
@@ -201,7 +201,7 @@ impl TableUsage {
 ///
 /// # Errors
 /// A figure too large to compute exactly.
-pub fn item_flows(
+pub(crate) fn item_flows(
     table: &Table,
     settings: &Settings,
 ) -> Result<Vec<(Decimal, Decimal)>, EngineError> {
@@ -225,7 +225,7 @@ pub fn item_flows(
     Ok(out)
 }
 
-pub fn table_usage(table: &Table, settings: &Settings) -> Result<TableUsage, EngineError> {
+pub(super) fn table_usage(table: &Table, settings: &Settings) -> Result<TableUsage, EngineError> {
     let n = table.indexes.len();
     let total_name: Arc<str> = Arc::from("(total)");
     let mut usage = TableUsage {
@@ -485,7 +485,11 @@ fn pattern_usage(
 /// the `overwrites` share of puts follows the update rules. Transactions and batches count
 /// their items as puts. LSIs follow the same rules.
 #[must_use]
-pub fn index_writes_per_item(op: Operation, index: &Index, overwrites: Decimal) -> Option<Decimal> {
+pub(super) fn index_writes_per_item(
+    op: Operation,
+    index: &Index,
+    overwrites: Decimal,
+) -> Option<Decimal> {
     match op {
         Operation::Update => update_writes(index),
         Operation::Put | Operation::BatchWrite | Operation::TransactWrite => {

@@ -9,22 +9,22 @@
 use std::cell::{Cell, RefCell};
 
 /// Evaluation steps one template may take: a real template takes a few thousand.
-pub const MAX_STEPS: u64 = 1_000_000;
+pub(crate) const MAX_STEPS: u64 = 1_000_000;
 /// Nested evaluations (a reference inside a reference …): real templates nest a handful.
-pub const MAX_DEPTH: u32 = 300;
+pub(crate) const MAX_DEPTH: u32 = 300;
 /// The longest text an evaluation may produce (a DynamoDB table name is at most 255 bytes;
 /// a policy document or a joined list a few kilobytes).
-pub const MAX_TEXT_BYTES: usize = 64 * 1024;
+pub(crate) const MAX_TEXT_BYTES: usize = 64 * 1024;
 
 #[derive(Debug, Default)]
-pub struct Budget {
+pub(crate) struct Budget {
     steps: Cell<u64>,
     depth: Cell<u32>,
     chain: RefCell<Vec<String>>,
 }
 
 /// Leaves a level of depth (and a name of the chain) when dropped.
-pub struct Level<'a> {
+pub(crate) struct Level<'a> {
     budget: &'a Budget,
     named: bool,
 }
@@ -42,7 +42,7 @@ impl Drop for Level<'_> {
 
 impl Budget {
     #[must_use]
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Budget::default()
     }
 
@@ -50,7 +50,7 @@ impl Budget {
     ///
     /// # Errors
     /// The step budget or the depth bound is exhausted.
-    pub fn step(&self) -> Result<Level<'_>, String> {
+    pub(crate) fn step(&self) -> Result<Level<'_>, String> {
         let steps = self.steps.get().saturating_add(1);
         self.steps.set(steps);
         if steps > MAX_STEPS {
@@ -76,7 +76,7 @@ impl Budget {
     ///
     /// # Errors
     /// A cycle, or the bounds of `step`.
-    pub fn enter(&self, name: &str) -> Result<Level<'_>, String> {
+    pub(crate) fn enter(&self, name: &str) -> Result<Level<'_>, String> {
         {
             let chain = self.chain.borrow();
             if let Some(at) = chain.iter().position(|n| n == name) {
@@ -98,7 +98,11 @@ impl Budget {
     ///
     /// # Errors
     /// The text is too long.
-    pub fn text(&self, text: String) -> Result<String, String> {
+    #[allow(
+        clippy::unused_self,
+        reason = "one of the budget's checks, called on it like the others"
+    )]
+    pub(crate) fn text(&self, text: String) -> Result<String, String> {
         if text.len() > MAX_TEXT_BYTES {
             return Err(format!(
                 "it evaluates to more than {MAX_TEXT_BYTES} bytes of text (a name that doubles?); stopped"

@@ -22,7 +22,11 @@ const MAX_STACKS: usize = 1_000;
 ///
 /// # Errors
 /// The folder cannot be read or holds no template, or a template is malformed.
-pub fn import(dir: &Path, options: &Options, out: &mut super::Imported) -> Result<(), Error> {
+pub(crate) fn import(
+    dir: &Path,
+    options: &Options,
+    out: &mut super::Imported,
+) -> Result<(), Error> {
     let shown = dir.display().to_string();
     let mut files: Vec<String> = std::fs::read_dir(dir)
         .map_err(|e| Error::input(format!("`{shown}` cannot be read ({e})")).file(&shown))?

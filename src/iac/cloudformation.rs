@@ -18,7 +18,7 @@ use crate::load::yaml;
 type Unresolved = String;
 
 /// The template and what resolves its intrinsics.
-pub struct Cfn<'a> {
+pub(crate) struct Cfn<'a> {
     file: &'a str,
     lines: &'a HashMap<String, u64>,
     parameters: HashMap<String, Value>,
@@ -44,7 +44,7 @@ impl<'a> Cfn<'a> {
     /// Reads `doc` (a template's long-form JSON) with `options`; `prefix` is where the
     /// template sits in its file.
     #[must_use]
-    pub fn new(
+    pub(crate) fn new(
         doc: &Value,
         file: &'a str,
         lines: &'a HashMap<String, u64>,
@@ -240,7 +240,7 @@ impl<'a> Cfn<'a> {
     ///
     /// # Errors
     /// An intrinsic whose inputs are not known before deployment, with the reason.
-    pub fn eval(&self, v: &Value) -> Result<Value, Unresolved> {
+    pub(crate) fn eval(&self, v: &Value) -> Result<Value, Unresolved> {
         let _level = self.budget.step()?;
         match v {
             Value::Array(items) => {
@@ -478,7 +478,7 @@ struct Scaling {
 ///
 /// # Errors
 /// Malformed YAML or JSON.
-pub fn import(
+pub(crate) fn import(
     text: &str,
     file: &str,
     options: &Options,
@@ -505,7 +505,7 @@ pub fn import(
 ///
 /// # Errors
 /// A parameter the template lacks, or a value it does not allow.
-pub fn check_parameters(doc: &Value, file: &str, options: &Options) -> Result<(), Error> {
+pub(crate) fn check_parameters(doc: &Value, file: &str, options: &Options) -> Result<(), Error> {
     let declared = doc
         .get("Parameters")
         .and_then(Value::as_object)
@@ -568,7 +568,7 @@ pub fn check_parameters(doc: &Value, file: &str, options: &Options) -> Result<()
 }
 
 /// Imports a template's long-form document (also used for serverless.yml and CDK output).
-pub fn import_doc(
+pub(crate) fn import_doc(
     doc: &Value,
     file: &str,
     lines: &HashMap<String, u64>,

@@ -13,22 +13,22 @@ use std::collections::HashMap;
 use serde_json::{Map, Value};
 
 /// Copies all the loops of one template may make (a real template makes tens).
-pub const MAX_COPIES: usize = 10_000;
+pub(crate) const MAX_COPIES: usize = 10_000;
 /// CloudFormation's own limit of nested loops.
-pub const MAX_NESTING: usize = 5;
+pub(crate) const MAX_NESTING: usize = 5;
 /// JSON values all the copies may hold: 10,000 copies of a large fragment must not fill
 /// memory.
-pub const MAX_NODES: usize = 2_000_000;
+pub(crate) const MAX_NODES: usize = 2_000_000;
 
 const PREFIX: &str = "Fn::ForEach::";
 
 /// Something a loop could not expand: where (a dotted path) and why.
-pub type Refusal = (String, String);
+pub(crate) type Refusal = (String, String);
 
 /// `map` (a template's `Resources`) with every `Fn::ForEach::…` key replaced by its copies;
 /// the loops that cannot be expanded are left out, each with why.
 #[must_use]
-pub fn expand(
+pub(crate) fn expand(
     map: &Map<String, Value>,
     parameters: &HashMap<String, Value>,
     path: &str,

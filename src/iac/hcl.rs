@@ -579,7 +579,7 @@ fn instances(
 ///
 /// # Errors
 /// HCL that does not parse.
-pub fn import(
+pub(crate) fn import(
     text: &str,
     file: &str,
     options: &super::Options,

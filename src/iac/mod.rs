@@ -5,14 +5,14 @@
 //! the usage a template cannot know. Anything not understood is reported as a `Note` with its
 //! file, line (where the format has lines) and path, and skipped — never guessed.
 
-pub mod budget;
-pub mod cdk;
-pub mod cloudformation;
-pub mod foreach;
-pub mod hcl;
-pub mod serverless;
-pub mod terraform;
-pub mod workload;
+pub(crate) mod budget;
+pub(crate) mod cdk;
+pub(crate) mod cloudformation;
+pub(crate) mod foreach;
+pub(crate) mod hcl;
+pub(crate) mod serverless;
+pub(crate) mod terraform;
+pub(crate) mod workload;
 
 use std::fmt;
 use std::path::Path;
@@ -182,7 +182,7 @@ pub struct Options {
 ///
 /// # Errors
 /// The file cannot be read, or is none of the known kinds.
-pub fn detect(path: &Path, text: Option<&str>) -> Result<Source, Error> {
+pub(crate) fn detect(path: &Path, text: Option<&str>) -> Result<Source, Error> {
     if path.is_dir() {
         return Ok(Source::Cdk);
     }
@@ -229,7 +229,7 @@ pub fn detect(path: &Path, text: Option<&str>) -> Result<Source, Error> {
 /// Whether `path` holds infrastructure code rather than a workload (for commands that accept
 /// either).
 #[must_use]
-pub fn is_template(path: &Path, text: Option<&str>) -> bool {
+pub(crate) fn is_template(path: &Path, text: Option<&str>) -> bool {
     if path.is_dir() {
         // A `cdk.out` folder: it holds synthesized templates.
         return std::fs::read_dir(path).is_ok_and(|entries| {
@@ -250,7 +250,7 @@ pub fn is_template(path: &Path, text: Option<&str>) -> bool {
 ///
 /// # Errors
 /// An input that cannot be read or parsed, or is not a template.
-pub fn import(
+pub(crate) fn import(
     inputs: &[String],
     from: Option<Source>,
     options: &Options,
@@ -295,7 +295,7 @@ pub fn import(
 
 /// What every reader's tables go through before they are written: names a workload can hold,
 /// regions that are region codes (see `settle_names`, `settle_regions`).
-pub fn settle(out: &mut Imported) {
+pub(crate) fn settle(out: &mut Imported) {
     settle_names(out);
     settle_regions(out);
 }
@@ -358,7 +358,7 @@ fn settle_names(out: &mut Imported) {
 /// Whether `text` is shaped like an AWS region code (`us-east-1`, `ap-southeast-2`,
 /// `us-gov-west-1`): two letters, words, a number.
 #[must_use]
-pub fn is_region_code(text: &str) -> bool {
+pub(crate) fn is_region_code(text: &str) -> bool {
     let parts: Vec<&str> = text.split('-').collect();
     parts.len() >= 3
         && parts[0].len() == 2
@@ -407,7 +407,7 @@ fn settle_regions(out: &mut Imported) {
 ///
 /// # Errors
 /// What it names that the input does not define, in words for a note.
-pub fn attach_scaling(
+pub(crate) fn attach_scaling(
     tables: &mut [TableDef],
     resource_id: &str,
     dimension: &str,
@@ -464,7 +464,7 @@ pub fn attach_scaling(
 
 /// A whole, non-negative number written as text (`5`, `"5"`), for capacity units.
 #[must_use]
-pub fn whole(text: &str) -> Option<String> {
+pub(crate) fn whole(text: &str) -> Option<String> {
     let t = text.trim();
     (!t.is_empty() && t.len() <= 12 && t.bytes().all(|b| b.is_ascii_digit()))
         .then(|| t.trim_start_matches('0').to_string())
@@ -473,7 +473,7 @@ pub fn whole(text: &str) -> Option<String> {
 
 /// A stream view type as the workload writes it.
 #[must_use]
-pub fn stream_view(aws: &str) -> Option<&'static str> {
+pub(crate) fn stream_view(aws: &str) -> Option<&'static str> {
     match aws {
         "KEYS_ONLY" => Some("keys-only"),
         "NEW_IMAGE" => Some("new-image"),

@@ -14,7 +14,7 @@ use crate::load::yaml;
 ///
 /// # Errors
 /// Malformed YAML, or a file without `resources.Resources`.
-pub fn import(
+pub(crate) fn import(
     text: &str,
     file: &str,
     options: &Options,

@@ -48,7 +48,7 @@ fn resources(module: &Value, out: &mut Vec<Value>) {
 ///
 /// # Errors
 /// Malformed JSON, or a document that is neither a plan nor a state.
-pub fn import(source: &str, file: &str, out: &mut super::Imported) -> Result<(), Error> {
+pub(crate) fn import(source: &str, file: &str, out: &mut super::Imported) -> Result<(), Error> {
     import_plan(&yaml::parse_template(source, file)?.value, file, out)
 }
 
@@ -56,7 +56,7 @@ pub fn import(source: &str, file: &str, out: &mut super::Imported) -> Result<(),
 ///
 /// # Errors
 /// A document that is neither a plan nor a state.
-pub fn import_plan(doc: &Value, file: &str, out: &mut super::Imported) -> Result<(), Error> {
+pub(crate) fn import_plan(doc: &Value, file: &str, out: &mut super::Imported) -> Result<(), Error> {
     let Some(root) = doc
         .pointer("/planned_values/root_module")
         .or_else(|| doc.pointer("/values/root_module"))

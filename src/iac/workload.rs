@@ -9,12 +9,12 @@ use serde_json::{Map, Value, json};
 use super::{Billing, Dim, Imported, Projection, TableDef};
 use crate::load::PLACEHOLDER;
 
-pub use crate::load::yaml::write::{Comments, SEP};
+pub(crate) use crate::load::yaml::write::{Comments, SEP};
 
 /// The workload document of `imported`, named `name`, priced with `prices`, and the comments
 /// that explain each placeholder.
 #[must_use]
-pub fn document(imported: &Imported, name: &str, prices: Option<&str>) -> (Value, Comments) {
+pub(crate) fn document(imported: &Imported, name: &str, prices: Option<&str>) -> (Value, Comments) {
     let mut comments = Comments::new();
     let mut tables = Map::new();
     for t in &imported.tables {

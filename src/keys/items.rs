@@ -19,7 +19,7 @@ use crate::size::scan::{self, ScanOptions};
 /// # Errors
 /// An unreadable file; with `strict`, the first malformed item or the first item without
 /// the table's partition key.
-pub fn count_items(
+pub(crate) fn count_items(
     files: &[PathBuf],
     options: &ScanOptions,
     layout: &Layout,

@@ -66,7 +66,11 @@ struct Fields {
 /// # Errors
 /// An unreadable file, or a line without a key or operation, with an unknown operation or
 /// index, or with units or a size that are not non-negative numbers.
-pub fn count_log(path: &str, columns: &LogColumns, summary: &mut KeysSummary) -> Result<(), Error> {
+pub(crate) fn count_log(
+    path: &str,
+    columns: &LogColumns,
+    summary: &mut KeysSummary,
+) -> Result<(), Error> {
     let io = |e: std::io::Error| {
         Error::input(format!("`{path}` cannot be read ({e})"))
             .file(path)
@@ -84,7 +88,7 @@ pub fn count_log(path: &str, columns: &LogColumns, summary: &mut KeysSummary) ->
 ///
 /// # Errors
 /// As `count_log`.
-pub fn count_reader(
+pub(crate) fn count_reader(
     path: &str,
     raw: Box<dyn Read + '_>,
     columns: &LogColumns,
@@ -127,7 +131,7 @@ pub fn count_reader(
 
 /// The longest log line read: an access log line is a few hundred bytes; past this the log
 /// is refused at that line instead of growing memory without bound.
-pub const MAX_LOG_LINE_BYTES: u64 = 1 << 20;
+pub(crate) const MAX_LOG_LINE_BYTES: u64 = 1 << 20;
 
 /// A reader that fails once a line runs past `MAX_LOG_LINE_BYTES` without a newline.
 struct LineCap<R> {

@@ -3,10 +3,10 @@
 //! partition's limits and the verdict (`verdict`), access-log reading (`log`), item reading
 //! through the same reader as `size` (`items`), and the mergeable summary (`summary`).
 
-pub mod counter;
-pub mod items;
-pub mod log;
-pub mod sharding;
-pub mod spread;
-pub mod summary;
-pub mod verdict;
+pub(crate) mod counter;
+pub(crate) mod items;
+pub(crate) mod log;
+pub(crate) mod sharding;
+pub(crate) mod spread;
+pub(crate) mod summary;
+pub(crate) mod verdict;

@@ -33,7 +33,7 @@ impl ShardingCost {
 ///
 /// # Errors
 /// A rate too large to multiply.
-pub fn sharded(
+pub(crate) fn sharded(
     workload: &Workload,
     table: &str,
     index: Option<&str>,
@@ -65,7 +65,7 @@ pub fn sharded(
 ///
 /// # Errors
 /// What the engine refuses.
-pub fn price_sharding(
+pub(crate) fn price_sharding(
     workload: &Workload,
     prices: &PriceBook,
     settings: &Settings,

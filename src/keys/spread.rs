@@ -9,13 +9,13 @@ use rust_decimal::Decimal;
 use super::counter::{Counts, KeyCounter};
 
 /// The tops reported: the busiest 1, 10 and 100 values.
-pub const TOPS: [usize; 3] = [1, 10, 100];
+pub(crate) const TOPS: [usize; 3] = [1, 10, 100];
 
 /// Busiest values listed by name.
-pub const BUSIEST: usize = 10;
+pub(crate) const BUSIEST: usize = 10;
 
 /// Points on the cumulative share curve (0 %, 1 %, …, 100 % of the values).
-pub const CURVE_POINTS: usize = 101;
+pub(crate) const CURVE_POINTS: usize = 101;
 
 /// One figure counted per value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -77,7 +77,7 @@ impl MeasureSpread {
 
 /// `part ÷ whole`, `None` for a zero whole.
 #[must_use]
-pub fn share(part: u64, whole: u64) -> Option<Decimal> {
+pub(crate) fn share(part: u64, whole: u64) -> Option<Decimal> {
     (whole > 0).then(|| {
         Decimal::from(part)
             .checked_div(Decimal::from(whole))
@@ -137,7 +137,7 @@ fn traffic(c: &Counts) -> u64 {
 
 /// The spread of the values in `counter`.
 #[must_use]
-pub fn spread(counter: &KeyCounter) -> AttributeSpread {
+pub(crate) fn spread(counter: &KeyCounter) -> AttributeSpread {
     let totals = counter.totals();
     let has_traffic = traffic(&totals) > 0;
     let mut values: Vec<u64> = Vec::with_capacity(usize::try_from(counter.distinct()).unwrap_or(0));

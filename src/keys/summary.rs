@@ -11,7 +11,7 @@ use super::counter::{Counts, KeyCounter};
 use crate::size::scan::IndexSpec;
 
 /// The summary format's name and version.
-pub const SCHEMA: &str = "ddbcost-keys/1";
+pub(crate) const SCHEMA: &str = "ddbcost-keys/1";
 
 /// Which key an attribute is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -159,7 +159,7 @@ impl KeysSummary {
 
 /// A counter's values as JSON: `[[value, items, bytes, lsi_bytes, read_halves,
 /// write_halves], …]`, streamed (no copy of the values is made).
-pub struct Values<'a>(pub &'a KeyCounter);
+pub(crate) struct Values<'a>(pub &'a KeyCounter);
 
 impl Serialize for Values<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {

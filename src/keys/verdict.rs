@@ -13,11 +13,11 @@ use crate::model::KeySpread;
 
 /// The most a table with local secondary indexes holds under one partition-key value: 10 GB
 /// (binary: DynamoDB sizes are counted in powers of 1,024).
-pub const ITEM_COLLECTION_BYTES: u64 = 10 * 1024 * 1024 * 1024;
+pub(crate) const ITEM_COLLECTION_BYTES: u64 = 10 * 1024 * 1024 * 1024;
 
 /// A share of the item-collection limit from which the collection is at risk (our threshold:
 /// one doubling from refused writes).
-pub const COLLECTION_AT_RISK: Decimal = Decimal::from_parts(5, 0, 0, false, 1);
+pub(crate) const COLLECTION_AT_RISK: Decimal = Decimal::from_parts(5, 0, 0, false, 1);
 
 /// Read and write units a second at the peak, and where they come from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -75,7 +75,7 @@ fn pct(x: Decimal) -> String {
 ///
 /// # Errors
 /// A figure too large to compute.
-pub fn assess(
+pub(crate) fn assess(
     attribute: &Attribute,
     spread: AttributeSpread,
     peak: Option<Peak>,

@@ -27,7 +27,7 @@ pub(super) struct Cx<'a> {
 }
 
 /// The value a placeholder is written as.
-pub const PLACEHOLDER: &str = "TODO";
+pub(crate) const PLACEHOLDER: &str = "TODO";
 
 impl Cx<'_> {
     pub(super) fn err(

@@ -11,35 +11,37 @@ mod forecast;
 mod index;
 mod keys;
 mod pattern;
-pub mod prices;
-pub mod quantity;
-pub mod raw;
-pub mod savings_plan;
-pub mod schema;
-pub mod suggest;
+pub(crate) mod prices;
+pub(crate) mod quantity;
+pub(crate) mod raw;
+pub(crate) mod savings_plan;
+pub(crate) mod schema;
+pub(crate) mod suggest;
 mod table;
 mod workload;
-pub mod yaml;
+pub(crate) mod yaml;
 
-pub use context::PLACEHOLDER;
-pub use workload::{
-    FxStated, MAX_ITEM_BYTES, SettingsOverrides, parse_currency, parse_day, parse_fx_rate,
-    parse_workload, parse_workload_at, workload_from_value,
+pub(crate) use context::PLACEHOLDER;
+pub(crate) use workload::FxStated;
+pub use workload::SettingsOverrides;
+pub(crate) use workload::{
+    parse_currency, parse_day, parse_fx_rate, parse_workload, parse_workload_at,
+    workload_from_value,
 };
 
 use crate::error::Error;
 
 /// The file name that means standard input (and, for `--output`, standard output).
-pub const STDIN: &str = "-";
+pub(crate) const STDIN: &str = "-";
 
 /// The largest input file we read (workloads and price tables are small; this bounds memory).
-pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
+pub(crate) const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
 
 /// The kinds of text input, each with its own bound (documented in the README's input
 /// limits): a bound stops a wrong file early with a message that fits it, never after
 /// reading it whole.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum InputKind {
+pub(crate) enum InputKind {
     /// Workloads, usage files and price tables: a few kilobytes; 16 MiB.
     Workload,
     /// CloudFormation/SAM/Serverless templates, `.tf` files and Terraform plans or state in
@@ -49,7 +51,7 @@ pub enum InputKind {
 
 impl InputKind {
     #[must_use]
-    pub fn max_bytes(self) -> u64 {
+    pub(crate) fn max_bytes(self) -> u64 {
         match self {
             InputKind::Workload => MAX_FILE_BYTES,
             InputKind::Template => 256 * 1024 * 1024,
@@ -79,7 +81,7 @@ impl InputKind {
 ///
 /// # Errors
 /// Missing, unreadable, a directory or special file, too large, or not UTF-8.
-pub fn read_file(path: &str) -> Result<String, Error> {
+pub(crate) fn read_file(path: &str) -> Result<String, Error> {
     read_input(path, InputKind::Workload)
 }
 
@@ -87,7 +89,7 @@ pub fn read_file(path: &str) -> Result<String, Error> {
 ///
 /// # Errors
 /// Missing, unreadable, a directory or special file, too large, or not UTF-8.
-pub fn read_input(path: &str, kind: InputKind) -> Result<String, Error> {
+pub(crate) fn read_input(path: &str, kind: InputKind) -> Result<String, Error> {
     use std::io::Read;
     let max = kind.max_bytes();
     let too_large = |what: String| {

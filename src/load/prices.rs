@@ -18,7 +18,7 @@ use crate::error::Error;
 use crate::model::{CapacityKind, FreeTier, PriceKey, PriceTable, ReservedTerm, TableClass};
 
 /// The price tables shipped in `pricing/`: (id, file name, contents).
-pub const BUNDLED: &[(&str, &str, &str)] = &[
+pub(crate) const BUNDLED: &[(&str, &str, &str)] = &[
     (
         "aws-us-east-1",
         "pricing/aws-us-east-1.yaml",
@@ -159,7 +159,7 @@ struct RawFreeTier {
 
 /// The JSON Schema of a price table (`load::schema` adds its address).
 #[must_use]
-pub fn schema() -> schemars::Schema {
+pub(crate) fn schema() -> schemars::Schema {
     schemars::schema_for!(RawPriceTable)
 }
 
@@ -167,7 +167,7 @@ pub fn schema() -> schemars::Schema {
 ///
 /// # Errors
 /// Malformed YAML, unknown fields, negative or non-numeric prices, a bad date.
-pub fn parse_price_table(text: &str, file: &str) -> Result<PriceTable, Error> {
+pub(crate) fn parse_price_table(text: &str, file: &str) -> Result<PriceTable, Error> {
     let raw: RawPriceTable = yaml::parse(text, file)?;
     let prices = price_map(&raw, text, file)?;
     let effective = raw.effective.value.trim().to_string();
@@ -341,7 +341,7 @@ fn is_iso_date(s: &str) -> bool {
 ///
 /// # Errors
 /// Only if a bundled table is malformed (a bug the test suite catches).
-pub fn bundled() -> Result<Vec<PriceTable>, Error> {
+pub(crate) fn bundled() -> Result<Vec<PriceTable>, Error> {
     (0..BUNDLED.len()).map(bundled_at).collect()
 }
 
@@ -365,7 +365,7 @@ fn bundled_at(i: usize) -> Result<PriceTable, Error> {
 ///
 /// # Errors
 /// The folder cannot be listed, or one of its files is not a valid price table.
-pub fn directory(dir: &str) -> Result<Vec<PriceTable>, Error> {
+pub(crate) fn directory(dir: &str) -> Result<Vec<PriceTable>, Error> {
     let listing = std::fs::read_dir(dir).map_err(|e| {
         Error::input(format!("price directory `{dir}` cannot be read ({e})"))
             .file(dir)
@@ -388,7 +388,7 @@ pub fn directory(dir: &str) -> Result<Vec<PriceTable>, Error> {
 
 /// Whether a price-table name is a path (`pricing/mine.yaml`, `./t.yml`) rather than an id.
 #[must_use]
-pub fn is_path(name: &str) -> bool {
+pub(crate) fn is_path(name: &str) -> bool {
     name.contains('/') || name.ends_with(".yaml") || name.ends_with(".yml")
 }
 
@@ -396,7 +396,7 @@ pub fn is_path(name: &str) -> bool {
 /// line, nor the value the parser stumbled on: a file of another kind may hold secrets, and
 /// its text is not ddbcost's to print. Its position is kept.
 #[must_use]
-pub fn unquoted_unless_yaml(mut e: Error, name: &str) -> Error {
+pub(crate) fn unquoted_unless_yaml(mut e: Error, name: &str) -> Error {
     if !(name.ends_with(".yaml") || name.ends_with(".yml")) {
         // The parser's message may quote a value too (`invalid type: string "…"`).
         e.message = format!("`{name}` is not a price table").into_boxed_str();
@@ -417,7 +417,7 @@ pub fn unquoted_unless_yaml(mut e: Error, name: &str) -> Error {
 ///
 /// # Errors
 /// Neither a bundled id nor a readable, valid price-table file.
-pub fn resolve(name: &str) -> Result<PriceTable, Error> {
+pub(crate) fn resolve(name: &str) -> Result<PriceTable, Error> {
     if let Some(i) = BUNDLED.iter().position(|(id, _, _)| *id == name) {
         return bundled_at(i);
     }

@@ -9,7 +9,7 @@ use rust_decimal::Decimal;
 use crate::model::{DataSize, Period, Rate, SizeUnit};
 
 /// A plain decimal, optionally with an exponent (`1.5`, `2e6`), `_` allowed between digits.
-pub fn parse_number(text: &str) -> Result<Decimal, String> {
+pub(crate) fn parse_number(text: &str) -> Result<Decimal, String> {
     let cleaned: String = text.trim().chars().filter(|c| *c != '_').collect();
     let valid = !cleaned.is_empty()
         && cleaned
@@ -59,7 +59,7 @@ fn split_suffix(text: &str) -> (&str, &str) {
 
 /// A non-negative count with an optional multiplier: K (10^3), M (10^6), B or G (10^9),
 /// T (10^12).
-pub fn parse_count(text: &str) -> Result<Decimal, String> {
+pub(crate) fn parse_count(text: &str) -> Result<Decimal, String> {
     let (num, suffix) = split_suffix(text);
     let multiplier: u64 = match suffix {
         "" => 1,
@@ -82,7 +82,7 @@ pub fn parse_count(text: &str) -> Result<Decimal, String> {
 
 /// A non-negative rate: a count, `/`, and a period (`s`, `min`, `h`, `day`, `month`).
 /// A plain count is per second.
-pub fn parse_rate(text: &str) -> Result<Rate, String> {
+pub(crate) fn parse_rate(text: &str) -> Result<Rate, String> {
     let (count, period) = match text.split_once('/') {
         Some((count, period)) => (count, period.trim()),
         None => (text, "s"),
@@ -108,7 +108,7 @@ pub fn parse_rate(text: &str) -> Result<Rate, String> {
 
 /// A non-negative data size: a number and a unit (B, KB, MB, GB, TB; KiB… accepted as the
 /// same binary units). A plain number is bytes.
-pub fn parse_size(text: &str) -> Result<DataSize, String> {
+pub(crate) fn parse_size(text: &str) -> Result<DataSize, String> {
     let (num, suffix) = split_suffix(text);
     let unit = match suffix.to_ascii_uppercase().as_str() {
         "" | "B" => SizeUnit::B,
@@ -130,7 +130,7 @@ pub fn parse_size(text: &str) -> Result<DataSize, String> {
 }
 
 /// A retention period: `90 days`, `12 weeks`, `6 months`, `1 year`, `36 hours`.
-pub fn parse_retention(text: &str) -> Result<crate::model::Retention, String> {
+pub(crate) fn parse_retention(text: &str) -> Result<crate::model::Retention, String> {
     use crate::model::Retention;
     let t = text.trim();
     let (num, unit) = t
@@ -161,7 +161,7 @@ pub fn parse_retention(text: &str) -> Result<crate::model::Retention, String> {
 }
 
 /// A share between 0 and 1, as a fraction (`0.92`) or a percentage (`92%`).
-pub fn parse_share(text: &str) -> Result<Decimal, String> {
+pub(crate) fn parse_share(text: &str) -> Result<Decimal, String> {
     let t = text.trim();
     let value = match t.strip_suffix('%') {
         Some(pct) => parse_number(pct)?
@@ -176,7 +176,7 @@ pub fn parse_share(text: &str) -> Result<Decimal, String> {
 }
 
 /// A non-negative amount of money in the price table's currency.
-pub fn parse_money(text: &str) -> Result<Decimal, String> {
+pub(crate) fn parse_money(text: &str) -> Result<Decimal, String> {
     non_negative(parse_number(text)?, text)
 }
 

@@ -57,7 +57,7 @@ impl schemars::JsonSchema for Quantity {
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct RawWorkload {
+pub(crate) struct RawWorkload {
     /// Shown in reports (default: file name).
     pub name: Option<String>,
     /// Free text shown in reports.
@@ -75,6 +75,10 @@ pub struct RawWorkload {
     /// The tables, by name. (required).
     pub tables: IndexMap<String, RawTable>,
     /// What-if scenarios; read by `scenario`, checked for shape here.
+    #[allow(
+        dead_code,
+        reason = "read to check the scenarios' shape; `scenario` applies them as documents"
+    )]
     pub scenarios: Option<RawScenarios>,
     /// Commitments of the account: reserved capacity, pooled per region, and a Database
     /// Savings Plan.
@@ -83,7 +87,7 @@ pub struct RawWorkload {
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct RawCommitments {
+pub(crate) struct RawCommitments {
     /// Reserved-capacity purchases of the account, pooled per region.
     #[serde(default)]
     pub reserved: Vec<RawReservation>,
@@ -94,7 +98,7 @@ pub struct RawCommitments {
 /// A Database Savings Plan: `{ per_hour: 0.50, term: 1y, start: 2027-01, rates: {...} }`.
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct RawSavingsPlan {
+pub(crate) struct RawSavingsPlan {
     /// The hourly commitment, in the price table's currency.
     pub per_hour: Quantity,
     /// `1y` or `3y`.
@@ -123,7 +127,7 @@ pub struct RawKeys {
 /// One reserved-capacity purchase: `{ region, capacity: wcu, units: 200, term: 1y, start }`.
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct RawReservation {
+pub(crate) struct RawReservation {
     /// The region the reservation is in (default: the workload's).
     #[schemars(example = &"eu-west-1")]
     pub region: Option<String>,
@@ -139,14 +143,18 @@ pub struct RawReservation {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
-pub enum RawCapacityKind {
+pub(crate) enum RawCapacityKind {
     Rcu,
     Wcu,
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct RawScenarios {
+#[allow(
+    dead_code,
+    reason = "read to check the scenarios' shape (unknown fields, types); `scenario` applies them as documents"
+)]
+pub(crate) struct RawScenarios {
     /// Cumulative changes, each on top of the ones before.
     #[serde(default)]
     pub steps: Vec<RawScenario>,
@@ -157,7 +165,11 @@ pub struct RawScenarios {
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct RawScenario {
+#[allow(
+    dead_code,
+    reason = "read to check the scenarios' shape (unknown fields, types); `scenario` applies them as documents"
+)]
+pub(crate) struct RawScenario {
     /// The scenario's name.
     pub name: String,
     /// What the change is and why.
@@ -169,7 +181,7 @@ pub struct RawScenario {
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct RawSettings {
+pub(crate) struct RawSettings {
     /// Hours in a billing month (default: 730).
     pub month_hours: Option<Quantity>,
     /// `binary` (GiB, AWS's billing) or `decimal` (default: binary).
@@ -184,7 +196,7 @@ pub struct RawSettings {
 /// table's currency, as of `date`.
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct RawFx {
+pub(crate) struct RawFx {
     /// The currency shown (`USD`).
     pub currency: Quantity,
     /// Units of it per unit of the price table's currency.
@@ -197,28 +209,28 @@ pub struct RawFx {
 
 #[derive(Debug, Clone, Copy, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
-pub enum RawGb {
+pub(crate) enum RawGb {
     Binary,
     Decimal,
 }
 
 #[derive(Debug, Clone, Copy, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
-pub enum RawClass {
+pub(crate) enum RawClass {
     Standard,
     StandardIa,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
-pub enum RawMode {
+pub(crate) enum RawMode {
     OnDemand,
     Provisioned,
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct RawCapacity {
+pub(crate) struct RawCapacity {
     /// `on-demand` or `provisioned`.
     pub mode: Spanned<RawMode>,
     /// On-demand maximum throughput (read / write request units a second), where stated.
@@ -237,7 +249,7 @@ pub struct RawCapacity {
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct RawAutoScaling {
+pub(crate) struct RawAutoScaling {
     /// Target utilization, 20–90 % (default: 70%).
     #[schemars(example = &"70%")]
     pub target: Option<Quantity>,
@@ -256,7 +268,7 @@ pub struct RawAutoScaling {
 }
 
 #[derive(Debug, Clone, Copy, Deserialize, schemars::JsonSchema)]
-pub enum RawTerm {
+pub(crate) enum RawTerm {
     #[serde(rename = "1y")]
     OneYear,
     #[serde(rename = "3y")]
@@ -265,7 +277,7 @@ pub enum RawTerm {
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct RawReserved {
+pub(crate) struct RawReserved {
     /// Reserved read units (blocks of 100).
     pub rcu: Option<Quantity>,
     /// Reserved write units (blocks of 100).
@@ -324,7 +336,7 @@ pub struct RawWeekly {
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct RawTable {
+pub(crate) struct RawTable {
     /// The key schema's attribute names (informational for pricing; `size --workload` sizes
     /// index entries with them).
     pub key: Option<RawKey>,
@@ -411,7 +423,7 @@ pub struct RawTable {
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct RawBackups {
+pub(crate) struct RawBackups {
     /// On-demand backups kept (count).
     pub retained: Option<Quantity>,
     /// Restores a month (count).
@@ -426,7 +438,7 @@ pub struct RawBackups {
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct RawObserved {
+pub(crate) struct RawObserved {
     /// Read units measured a month (count).
     pub read_units: Option<Quantity>,
     /// Write units measured a month (count).
@@ -441,7 +453,7 @@ pub struct RawObserved {
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct RawStream {
+pub(crate) struct RawStream {
     /// What each stream record holds (informational: stream reads cost the same).
     pub view: Option<RawStreamView>,
     /// The stream's consumers, by name.
@@ -451,7 +463,7 @@ pub struct RawStream {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
-pub enum RawStreamView {
+pub(crate) enum RawStreamView {
     KeysOnly,
     NewImage,
     OldImage,
@@ -461,7 +473,7 @@ pub enum RawStreamView {
 /// A key schema: the partition (hash) key's attribute name and the sort (range) key's.
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct RawKey {
+pub(crate) struct RawKey {
     /// The partition (hash) key attribute.
     pub partition: Spanned<String>,
     /// The sort (range) key attribute.
@@ -469,7 +481,7 @@ pub struct RawKey {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
-pub enum RawAttributeType {
+pub(crate) enum RawAttributeType {
     S,
     N,
     B,
@@ -477,14 +489,14 @@ pub enum RawAttributeType {
 
 #[derive(Debug, Clone, Copy, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
-pub enum RawConsumerKind {
+pub(crate) enum RawConsumerKind {
     Lambda,
     Reader,
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct RawConsumer {
+pub(crate) struct RawConsumer {
     /// `lambda` (free reads) or `reader`.
     pub kind: Spanned<RawConsumerKind>,
     /// GetRecords calls (a rate).
@@ -495,14 +507,14 @@ pub struct RawConsumer {
 
 #[derive(Debug, Clone, Copy, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
-pub enum RawIndexKind {
+pub(crate) enum RawIndexKind {
     Gsi,
     Lsi,
 }
 
 #[derive(Debug, Clone, Copy, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
-pub enum RawProjection {
+pub(crate) enum RawProjection {
     KeysOnly,
     Include,
     All,
@@ -510,7 +522,7 @@ pub enum RawProjection {
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct RawIndex {
+pub(crate) struct RawIndex {
     /// `gsi` or `lsi` (required).
     #[serde(rename = "type")]
     pub kind: RawIndexKind,
@@ -590,7 +602,7 @@ impl<'de> Deserialize<'de> for RawStrong {
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct RawStale {
+pub(crate) struct RawStale {
     /// An age (`1 year`).
     pub older_than: Quantity,
     /// The share of stored items older than that nobody reads.
@@ -599,7 +611,7 @@ pub struct RawStale {
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct RawSparse {
+pub(crate) struct RawSparse {
     /// Write patterns that put an item into the index's set.
     pub added_by: Vec<Spanned<String>>,
     /// Write patterns that take it out.
@@ -608,7 +620,7 @@ pub struct RawSparse {
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct RawIndexObserved {
+pub(crate) struct RawIndexObserved {
     /// Read units measured a month (count).
     pub read_units: Option<Quantity>,
     /// Write units measured a month (count).

@@ -15,7 +15,7 @@ use crate::model::{PriceKey, SavingsPlanRates, TableClass};
 /// `savings_plan_rates` / `rates`: per table class, the eligible prices' rates.
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct RawRates {
+pub(crate) struct RawRates {
     /// Where the rates come from (required in a price table).
     pub source: Option<String>,
     /// Rates for the Standard class.
@@ -26,7 +26,7 @@ pub struct RawRates {
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct RawClassRates {
+pub(crate) struct RawClassRates {
     /// On-demand reads: the share of the on-demand price the plan charges (0 < rate ≤ 1).
     read_per_million: Option<Quantity>,
     /// On-demand writes: the share of the on-demand price the plan charges (0 < rate ≤ 1).
@@ -46,7 +46,7 @@ pub struct RawClassRates {
 ///
 /// # Errors
 /// A rate outside (0, 1] or not a number; no rate at all.
-pub fn rates(
+pub(crate) fn rates(
     raw: &RawRates,
     prefix: &str,
     default_source: &str,
@@ -101,6 +101,6 @@ pub fn rates(
 
 /// A scalar's position, for callers building errors.
 #[must_use]
-pub fn at(s: Option<&Quantity>) -> Option<(u64, u64)> {
+pub(crate) fn at(s: Option<&Quantity>) -> Option<(u64, u64)> {
     s.and_then(position)
 }

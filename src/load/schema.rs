@@ -10,13 +10,6 @@ use std::borrow::Cow;
 
 use super::raw::{Quantity, RawGrowth, RawItemSize, RawPatterns, RawStrong};
 
-/// Where the bundled files' `# yaml-language-server: $schema=…` lines point (relative to
-/// `workloads/` and `pricing/`); `tests/schema.rs` checks these files are `ddbcost schema`'s
-/// output.
-pub const WORKLOAD_FILE: &str = "docs/schema/workload.json";
-/// The price table schema's file.
-pub const PRICE_TABLE_FILE: &str = "docs/schema/price-table.json";
-
 impl JsonSchema for RawPatterns {
     fn schema_name() -> Cow<'static, str> {
         super::raw::PatternsOrPlaceholder::schema_name()
@@ -81,7 +74,7 @@ impl JsonSchema for RawItemSize {
 
 /// The workload file's schema.
 #[must_use]
-pub fn workload() -> serde_json::Value {
+pub(crate) fn workload() -> serde_json::Value {
     titled(
         schemars::schema_for!(super::raw::RawWorkload),
         "ddbcost workload",
@@ -90,7 +83,7 @@ pub fn workload() -> serde_json::Value {
 
 /// A price table's schema.
 #[must_use]
-pub fn price_table() -> serde_json::Value {
+pub(crate) fn price_table() -> serde_json::Value {
     titled(super::prices::schema(), "ddbcost price table")
 }
 

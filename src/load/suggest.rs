@@ -2,7 +2,10 @@
 
 /// The candidate closest to `input`, if it is close enough to be a plausible typo.
 #[must_use]
-pub fn closest<'a, I: IntoIterator<Item = &'a str>>(input: &str, candidates: I) -> Option<&'a str> {
+pub(crate) fn closest<'a, I: IntoIterator<Item = &'a str>>(
+    input: &str,
+    candidates: I,
+) -> Option<&'a str> {
     candidates
         .into_iter()
         .map(|c| {
@@ -18,7 +21,7 @@ pub fn closest<'a, I: IntoIterator<Item = &'a str>>(input: &str, candidates: I) 
 
 /// A "Consider …" sentence: the closest candidate if there is one, and what is known.
 #[must_use]
-pub fn consider(input: &str, candidates: &[&str], what: &str) -> String {
+pub(crate) fn consider(input: &str, candidates: &[&str], what: &str) -> String {
     match closest(input, candidates.iter().copied()) {
         Some(c) => format!(
             "Consider `{c}` (did you mean it?); {what}: {}.",

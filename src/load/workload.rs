@@ -17,7 +17,7 @@ use crate::model::sample::{NoSamples, SampleReader};
 use crate::model::{GbConvention, Workload};
 
 /// The largest item DynamoDB stores: 400 KB.
-pub const MAX_ITEM_BYTES: u32 = 409_600;
+pub(super) const MAX_ITEM_BYTES: u32 = 409_600;
 /// The most items one operation may touch (and a table may hold): far beyond any real table,
 /// and low enough that unit arithmetic on them cannot leave a decimal's range.
 pub(super) const MAX_ITEMS: u64 = 1_000_000_000_000_000;
@@ -55,7 +55,7 @@ pub struct FxStated {
 ///
 /// # Errors
 /// Anything else, with what was expected.
-pub fn parse_currency(text: &str) -> Result<String, String> {
+pub(crate) fn parse_currency(text: &str) -> Result<String, String> {
     let t = text.trim();
     if t.len() == 3 && t.bytes().all(|b| b.is_ascii_uppercase()) {
         Ok(t.to_string())
@@ -77,7 +77,7 @@ const MAX_FX_DECIMALS: u32 = 10;
 ///
 /// # Errors
 /// Not a number, zero or negative, or outside those bounds.
-pub fn parse_fx_rate(text: &str) -> Result<Decimal, String> {
+pub(crate) fn parse_fx_rate(text: &str) -> Result<Decimal, String> {
     let rate = super::quantity::parse_number(text)?.normalize();
     if rate <= Decimal::ZERO {
         return Err(format!("`{}` is not a positive exchange rate", text.trim()));
@@ -95,7 +95,7 @@ pub fn parse_fx_rate(text: &str) -> Result<Decimal, String> {
 ///
 /// # Errors
 /// Another shape, or a day the month does not have.
-pub fn parse_day(text: &str) -> Result<String, String> {
+pub(crate) fn parse_day(text: &str) -> Result<String, String> {
     let t = text.trim();
     crate::model::period::parse_day(t)
         .map(|_| t.to_string())
@@ -107,7 +107,10 @@ pub fn parse_day(text: &str) -> Result<String, String> {
 ///
 /// # Errors
 /// Any malformed, unknown or out-of-range input, with its file, path and position.
-pub fn parse_workload(text: &str, file: &str) -> Result<(Workload, SettingsOverrides), Error> {
+pub(crate) fn parse_workload(
+    text: &str,
+    file: &str,
+) -> Result<(Workload, SettingsOverrides), Error> {
     parse_workload_at(text, file, file, &NoSamples)
 }
 
@@ -117,7 +120,7 @@ pub fn parse_workload(text: &str, file: &str) -> Result<(Workload, SettingsOverr
 ///
 /// # Errors
 /// As `parse_workload`; a sample `samples` cannot measure.
-pub fn parse_workload_at(
+pub(crate) fn parse_workload_at(
     text: &str,
     label: &str,
     base_file: &str,
@@ -135,7 +138,7 @@ pub fn parse_workload_at(
 ///
 /// # Errors
 /// As `parse_workload`, without line and column.
-pub fn workload_from_value(
+pub(crate) fn workload_from_value(
     doc: serde_json::Value,
     file: &str,
     label: &str,

@@ -5,25 +5,25 @@
 //! (`index_spec`), and the seam through which the loader measures samples (`sample`).
 
 mod fx;
-pub mod index_spec;
-pub mod period;
+pub(crate) mod index_spec;
+pub(crate) mod period;
 mod prices;
 mod quantity;
-pub mod sample;
+pub(crate) mod sample;
 mod settings;
 mod workload;
 
 pub use fx::Fx;
-pub use prices::{
-    CapacityKind, FreeTier, PRICE_SLOTS, PriceBook, PriceKey, PriceTable, SavingsPlanRates,
-    term_code,
-};
-pub use quantity::{DataSize, Period, Rate, SizeUnit};
+pub use prices::{CapacityKind, PriceBook, PriceKey, PriceTable};
+pub(crate) use prices::{FreeTier, PRICE_SLOTS, SavingsPlanRates, term_code};
+pub(crate) use quantity::{DataSize, Period, Rate, SizeUnit};
 pub use settings::{GbConvention, Settings};
 pub use workload::{
-    AccessPattern, Backups, Capacity, CapacityMode, Consistency, ConsumerKind, Forecasting, Growth,
-    Index, IndexKind, IndexObserved, KeySchema, KeySpread, Operation, PatternNeeds, Projection,
-    ProvisionedCapacity, Reservation, Reserved, ReservedTerm, Retention, SavingsPlan, SizeClass,
-    SparseRule, Stream, StreamConsumer, Table, TableClass, TableObserved, TrafficProfile, Workload,
-    is_dynamodb_name,
+    AccessPattern, Capacity, CapacityMode, Index, IndexKind, Projection, ProvisionedCapacity, Table,
 };
+pub(crate) use workload::{
+    Backups, Consistency, ConsumerKind, Forecasting, Growth, IndexObserved, KeySchema, Operation,
+    PatternNeeds, Reservation, Reserved, Retention, SavingsPlan, SizeClass, SparseRule, Stream,
+    StreamConsumer, TableObserved, TrafficProfile, is_dynamodb_name,
+};
+pub use workload::{KeySpread, ReservedTerm, TableClass, Workload};

@@ -11,7 +11,7 @@ pub struct Period {
 }
 
 /// The last month a period may be (see `Period::parse`).
-pub const LAST: (i32, u32) = (9999, 11);
+pub(crate) const LAST: (i32, u32) = (9999, 11);
 
 impl Period {
     /// Parses `YYYY-MM`.
@@ -149,7 +149,7 @@ mod tests {
 // intermediate stays far inside i64.
 #[allow(clippy::arithmetic_side_effects)]
 #[must_use]
-pub fn days_from_civil(year: i64, month: u32, day: u32) -> i64 {
+pub(crate) fn days_from_civil(year: i64, month: u32, day: u32) -> i64 {
     let y = if month <= 2 { year - 1 } else { year };
     let era = y.div_euclid(400);
     let yoe = y - era * 400;
@@ -162,7 +162,7 @@ pub fn days_from_civil(year: i64, month: u32, day: u32) -> i64 {
 
 /// `YYYY-MM-DD` as days since 1970-01-01, or `None`.
 #[must_use]
-pub fn parse_date(text: &str) -> Option<i64> {
+pub(crate) fn parse_date(text: &str) -> Option<i64> {
     let t = text.trim();
     let (y, rest) = t.split_once('-')?;
     let (m, d) = rest.split_once('-')?;
@@ -174,7 +174,7 @@ pub fn parse_date(text: &str) -> Option<i64> {
 
 /// A strict `YYYY-MM-DD` day that exists (2026-02-30 does not), as days since 1970-01-01.
 #[must_use]
-pub fn parse_day(text: &str) -> Option<i64> {
+pub(crate) fn parse_day(text: &str) -> Option<i64> {
     let b = text.as_bytes();
     let shaped = b.len() == 10
         && b[4] == b'-'

@@ -52,7 +52,7 @@ impl CapacityKind {
 }
 
 /// Number of price keys with a fixed slot (all but region-specific transfer prices).
-pub const PRICE_SLOTS: usize = 31;
+pub(crate) const PRICE_SLOTS: usize = 31;
 
 impl PriceKey {
     /// Every price the engine can ask a table for (the default inter-region transfer price
@@ -181,7 +181,7 @@ fn reserved_slot(kind: CapacityKind, term: ReservedTerm) -> usize {
 
 /// `1y` or `3y`, as price tables and workloads write a term.
 #[must_use]
-pub fn term_code(term: ReservedTerm) -> &'static str {
+pub(crate) fn term_code(term: ReservedTerm) -> &'static str {
     match term {
         ReservedTerm::OneYear => "1y",
         ReservedTerm::ThreeYears => "3y",

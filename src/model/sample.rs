@@ -7,7 +7,7 @@ use rust_decimal::Decimal;
 
 /// What a sample file holds, as the loader needs it.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct SampleSizes {
+pub(crate) struct SampleSizes {
     /// The mean item size in bytes (`None`: no item).
     pub mean: Option<Decimal>,
     /// `(bytes, items)` for each size met, smallest first.
@@ -17,7 +17,7 @@ pub struct SampleSizes {
 }
 
 /// Measures sample files named by a workload.
-pub trait SampleReader: Sync {
+pub(crate) trait SampleReader: Sync {
     /// The sizes of the items in `path`.
     ///
     /// # Errors
@@ -28,7 +28,7 @@ pub trait SampleReader: Sync {
 /// A reader for callers that measure no samples: every sample is refused with a message
 /// saying how to measure it.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct NoSamples;
+pub(crate) struct NoSamples;
 
 impl SampleReader for NoSamples {
     fn measure(&self, _path: &str) -> Result<SampleSizes, String> {

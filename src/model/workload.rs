@@ -546,7 +546,7 @@ pub struct SparseRule {
 
 /// DynamoDB's rule for table and index names: 3 to 255 of `a-z A-Z 0-9 _ . -`.
 #[must_use]
-pub fn is_dynamodb_name(name: &str) -> bool {
+pub(crate) fn is_dynamodb_name(name: &str) -> bool {
     (3..=255).contains(&name.len())
         && name
             .bytes()

@@ -8,7 +8,7 @@ use std::sync::{Mutex, PoisonError};
 
 /// The messages of one run, and those already said.
 #[derive(Debug, Default)]
-pub struct Diagnostics {
+pub(crate) struct Diagnostics {
     said: Mutex<Vec<String>>,
     /// Keep the messages without printing them (a library session reads them back).
     quiet: bool,
@@ -17,7 +17,7 @@ pub struct Diagnostics {
 impl Diagnostics {
     /// Diagnostics that record what they are told and print nothing.
     #[must_use]
-    pub fn quiet() -> Self {
+    pub(crate) fn quiet() -> Self {
         Diagnostics {
             said: Mutex::new(Vec::new()),
             quiet: true,
@@ -25,7 +25,7 @@ impl Diagnostics {
     }
 
     /// Prints `kind: message` on standard error unless this run said the message already.
-    pub fn once(&self, kind: &str, message: &str) {
+    pub(crate) fn once(&self, kind: &str, message: &str) {
         let mut said = self.said.lock().unwrap_or_else(PoisonError::into_inner);
         if !said.iter().any(|m| m == message) {
             said.push(message.to_string());
@@ -36,7 +36,7 @@ impl Diagnostics {
     }
 
     /// Prints `kind: message` on standard error, every time.
-    pub fn say(&self, kind: &str, message: &str) {
+    pub(crate) fn say(&self, kind: &str, message: &str) {
         if self.quiet {
             self.once(kind, message);
         } else {
@@ -46,7 +46,7 @@ impl Diagnostics {
 
     /// The messages said once so far, in order.
     #[must_use]
-    pub fn said(&self) -> Vec<String> {
+    pub(crate) fn said(&self) -> Vec<String> {
         self.said
             .lock()
             .unwrap_or_else(PoisonError::into_inner)

@@ -14,13 +14,13 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use crate::error::Error;
-pub use diagnostics::Diagnostics;
-pub use target::{Target, resolve};
-pub use temp::{PREFIX as TEMP_PREFIX, SUFFIX as TEMP_SUFFIX, install_cleanup};
+pub(crate) use diagnostics::Diagnostics;
+pub(crate) use target::{Target, resolve};
+pub(crate) use temp::install_cleanup;
 
 /// A line on standard error. A closed or full standard error must not end the command (the
 /// report on standard output still matters), so a failure to write it is ignored.
-pub fn warn(line: &str) {
+pub(crate) fn warn(line: &str) {
     let mut err = std::io::stderr().lock();
     let _ = writeln!(err, "{line}");
 }
@@ -38,7 +38,7 @@ fn io_fail(path: &str, e: &std::io::Error) -> Error {
 ///
 /// # Errors
 /// As `stream_to`.
-pub fn write_atomic(path: &str, contents: &[u8]) -> Result<(), Error> {
+pub(crate) fn write_atomic(path: &str, contents: &[u8]) -> Result<(), Error> {
     stream_to(path, &mut |w| {
         w.write_all(contents)
             .map_err(|e| Error::writing(&format!("`{path}`"), &e))
@@ -51,7 +51,7 @@ pub fn write_atomic(path: &str, contents: &[u8]) -> Result<(), Error> {
 /// # Errors
 /// The target is refused (`target::resolve`), the directory is not writable, the disk is
 /// full, or `write` fails.
-pub fn stream_to(
+pub(crate) fn stream_to(
     path: &str,
     write: &mut dyn FnMut(&mut dyn Write) -> Result<(), Error>,
 ) -> Result<(), Error> {
@@ -69,7 +69,7 @@ pub fn stream_to(
 ///
 /// # Errors
 /// As `stream_to`; a closed standard output is `Error::closed_pipe`.
-pub fn stream(
+pub(crate) fn stream(
     output: Option<&str>,
     write: &mut dyn FnMut(&mut dyn Write) -> Result<(), Error>,
 ) -> Result<(), Error> {
@@ -80,7 +80,7 @@ pub fn stream(
 ///
 /// # Errors
 /// As `stream_to`.
-pub fn emit(output: Option<&str>, contents: &str) -> Result<(), Error> {
+pub(crate) fn emit(output: Option<&str>, contents: &str) -> Result<(), Error> {
     write_atomic(output.unwrap_or("-"), contents.as_bytes())
 }
 
@@ -157,7 +157,7 @@ fn commit(path: &str, temp: temp::Temp, file: &Path) -> Result<(), Error> {
 /// file) as it is added; `commit` renames them all only once every one is staged. Dropping a
 /// batch, or an error while staging, removes what was staged and touches no target.
 #[derive(Default)]
-pub struct Batch {
+pub(crate) struct Batch {
     staged: Vec<Staged>,
 }
 
@@ -173,7 +173,7 @@ enum Staged {
 
 impl Batch {
     #[must_use]
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Batch::default()
     }
 
@@ -181,7 +181,7 @@ impl Batch {
     ///
     /// # Errors
     /// As `stream_to`; the same real file twice in one batch is refused.
-    pub fn add(&mut self, path: &str, contents: &[u8]) -> Result<(), Error> {
+    pub(crate) fn add(&mut self, path: &str, contents: &[u8]) -> Result<(), Error> {
         match resolve(path)? {
             Target::File { file, existing } => {
                 if self
@@ -217,7 +217,7 @@ impl Batch {
     /// # Errors
     /// A rename or an in-place write fails (after every file was staged: the disk was not
     /// full and every directory writable, so this is rare; the files renamed before it stay).
-    pub fn commit(self) -> Result<(), Error> {
+    pub(crate) fn commit(self) -> Result<(), Error> {
         let mut later = Vec::new();
         for staged in self.staged {
             match staged {

@@ -13,7 +13,7 @@ use crate::error::Error;
 const MAX_LINKS: usize = 40;
 
 #[derive(Debug)]
-pub enum Target {
+pub(crate) enum Target {
     /// `-`: standard output.
     Stdout,
     /// A regular file, replaced through a temporary file in its own directory. `file` is the
@@ -38,7 +38,7 @@ fn refuse(path: &str, why: impl std::fmt::Display, help: &str) -> Error {
 /// # Errors
 /// A directory, a socket, a symlink loop, a missing directory, or a file without write
 /// permission.
-pub fn resolve(path: &str) -> Result<Target, Error> {
+pub(crate) fn resolve(path: &str) -> Result<Target, Error> {
     if path == "-" {
         return Ok(Target::Stdout);
     }
@@ -196,7 +196,7 @@ fn writable(path: &str, file: &Path, m: &Metadata) -> Result<(), Error> {
 }
 
 /// The directory a file lives in (`.` for a bare name).
-pub fn parent(file: &Path) -> &Path {
+pub(super) fn parent(file: &Path) -> &Path {
     match file.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),

@@ -16,8 +16,8 @@ static LIVE: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 static INSTALL: Once = Once::new();
 
 /// Name parts of our temporary files, so the next run recognises them.
-pub const PREFIX: &str = ".ddbcost-";
-pub const SUFFIX: &str = ".tmp";
+pub(super) const PREFIX: &str = ".ddbcost-";
+pub(super) const SUFFIX: &str = ".tmp";
 
 /// A temporary file without a pid in its name (written by ddbcost before it named them so)
 /// is removed once it is this old: nothing writes for an hour.
@@ -31,7 +31,7 @@ fn live() -> MutexGuard<'static, Vec<PathBuf>> {
 
 /// Removes every temporary file still listed (each removal is best effort: the process is
 /// ending).
-pub fn remove_all() {
+pub(super) fn remove_all() {
     for path in live().drain(..) {
         let _ = std::fs::remove_file(path);
     }
@@ -39,7 +39,7 @@ pub fn remove_all() {
 
 /// Installs the signal and panic handlers, once per process. The binary calls it first; a
 /// library user who never does still gets removal on errors and panics that unwind.
-pub fn install_cleanup() {
+pub(crate) fn install_cleanup() {
     INSTALL.call_once(|| {
         let previous = std::panic::take_hook();
         std::panic::set_hook(Box::new(move |info| {
@@ -67,7 +67,7 @@ pub fn install_cleanup() {
 }
 
 /// A temporary file being written; removed when dropped unless `persist` renamed it.
-pub struct Temp {
+pub(super) struct Temp {
     file: Option<NamedTempFile>,
     path: PathBuf,
 }
@@ -77,7 +77,7 @@ impl Temp {
     ///
     /// # Errors
     /// The directory is not writable.
-    pub fn create_in(dir: &Path) -> std::io::Result<Temp> {
+    pub(super) fn create_in(dir: &Path) -> std::io::Result<Temp> {
         remove_stale(dir);
         let mut list = live();
         let file = tempfile::Builder::new()
@@ -92,7 +92,7 @@ impl Temp {
         })
     }
 
-    pub fn file(&self) -> &std::fs::File {
+    pub(super) fn file(&self) -> &std::fs::File {
         self.file.as_ref().expect("a live temporary file").as_file()
     }
 
@@ -100,7 +100,7 @@ impl Temp {
     ///
     /// # Errors
     /// The rename fails (another file system, permissions).
-    pub fn persist(mut self, target: &Path) -> std::io::Result<()> {
+    pub(super) fn persist(mut self, target: &Path) -> std::io::Result<()> {
         let file = self.file.take().expect("a live temporary file");
         let outcome = file.persist(target).map(drop).map_err(|e| e.error);
         // Either way the temporary path is gone (renamed, or removed with the returned file).

@@ -52,7 +52,7 @@ const fn price(
 const MILLION: u32 = 1_000_000;
 
 /// The mapping, by usage type without its region prefix.
-pub const ROWS: &[Row] = &[
+pub(crate) const ROWS: &[Row] = &[
     price(
         "ReadRequestUnits",
         "standard.read_per_million",
@@ -172,7 +172,7 @@ pub const ROWS: &[Row] = &[
 ];
 
 /// Billing region codes (the usage-type prefix) and their regions; no prefix is us-east-1.
-pub const REGION_PREFIXES: &[(&str, &str)] = &[
+pub(crate) const REGION_PREFIXES: &[(&str, &str)] = &[
     ("AFS1", "af-south-1"),
     ("APE1", "ap-east-1"),
     ("APN1", "ap-northeast-1"),
@@ -208,7 +208,7 @@ pub const REGION_PREFIXES: &[(&str, &str)] = &[
 
 /// Splits a usage type into its region (from the prefix; none = us-east-1) and the rest.
 #[must_use]
-pub fn split_usage_type(usage_type: &str) -> (Option<&'static str>, &str) {
+pub(crate) fn split_usage_type(usage_type: &str) -> (Option<&'static str>, &str) {
     if let Some((prefix, rest)) = usage_type.split_once('-')
         && let Some((_, region)) = REGION_PREFIXES.iter().find(|(p, _)| *p == prefix)
     {
@@ -219,7 +219,7 @@ pub fn split_usage_type(usage_type: &str) -> (Option<&'static str>, &str) {
 
 /// The mapping row of a usage type without its prefix.
 #[must_use]
-pub fn row(usage_type: &str) -> Option<&'static Row> {
+pub(crate) fn row(usage_type: &str) -> Option<&'static Row> {
     ROWS.iter().find(|r| r.usage_type == usage_type)
 }
 

@@ -5,8 +5,8 @@
 //! priced 0 is the free tier; prices the list does not hold stay absent; SKUs that map to
 //! nothing are counted and listed, never dropped silently.
 
-pub mod mapping;
-pub mod parse;
+pub(crate) mod mapping;
+pub(crate) mod parse;
 
 use std::collections::BTreeMap;
 
@@ -49,7 +49,7 @@ const FREE_TIER_MONTH_HOURS: u32 = 744;
 ///
 /// # Errors
 /// Two inputs disagreeing on a price, or a price too large to convert.
-pub fn import(lists: &[PriceList]) -> Result<Import, String> {
+pub(crate) fn import(lists: &[PriceList]) -> Result<Import, String> {
     let mut out = Import::default();
     for list in lists {
         out.files.push(list.file.clone());
@@ -277,7 +277,7 @@ fn table<'a>(
 
 /// The YAML price table of `t`, in the bundled tables' format.
 #[must_use]
-pub fn render(t: &Imported, import: &Import) -> String {
+pub(crate) fn render(t: &Imported, import: &Import) -> String {
     let effective = import
         .publication_date
         .as_deref()

@@ -15,6 +15,10 @@ use crate::error::Error;
 
 /// One product of the price list and its prices.
 #[derive(Debug, Clone)]
+#[allow(
+    clippy::struct_field_names,
+    reason = "`sku` is the price list's own name for the product's id"
+)]
 pub struct Sku {
     pub sku: String,
     pub product_family: String,
@@ -125,7 +129,7 @@ fn not_a_price_list(file: &str, why: &str) -> Error {
 ///
 /// # Errors
 /// Not JSON, not a DynamoDB price list, or a price that is not a decimal.
-pub fn parse(text: &[u8], file: &str) -> Result<PriceList, Error> {
+pub(crate) fn parse(text: &[u8], file: &str) -> Result<PriceList, Error> {
     let value: serde_json::Value = serde_json::from_slice(text)
         .map_err(|e| not_a_price_list(file, &format!("not JSON ({e})")))?;
     if value.get("PriceList").is_some() {

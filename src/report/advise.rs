@@ -93,7 +93,7 @@ fn indent(text: &str, by: &str) -> String {
 
 /// The terminal report.
 #[must_use]
-pub fn table(a: &Advice) -> String {
+pub(crate) fn table(a: &Advice) -> String {
     let mut out = format!("{}\n", a.heading());
     let cur = a.currency();
     for (i, s) in a.suggestions.iter().enumerate() {
@@ -144,7 +144,7 @@ pub fn table(a: &Advice) -> String {
 
 /// Markdown, for a pull request.
 #[must_use]
-pub fn markdown(a: &Advice) -> String {
+pub(crate) fn markdown(a: &Advice) -> String {
     let cur = a.currency();
     let mut out = format!("## {}\n\n", markdown::cell(&a.heading()));
     let rows: Vec<Vec<String>> = a
@@ -214,7 +214,7 @@ pub fn markdown(a: &Advice) -> String {
 
 /// JSON: exact amounts as strings, each suggestion with its patch.
 #[must_use]
-pub fn json(a: &Advice) -> String {
+pub(crate) fn json(a: &Advice) -> String {
     let suggestions: Vec<Value> = a
         .suggestions
         .iter()
@@ -256,7 +256,7 @@ pub fn json(a: &Advice) -> String {
 ///
 /// # Errors
 /// A patch YAML cannot hold (never for the advisor's patches).
-pub fn yaml(a: &Advice) -> Result<String, Error> {
+pub(crate) fn yaml(a: &Advice) -> Result<String, Error> {
     let cur = a.currency();
     let alternatives: Vec<Value> = a
         .suggestions

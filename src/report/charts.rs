@@ -52,7 +52,7 @@ fn f(d: Decimal) -> f64 {
 
 /// Horizontal bars, largest first, each labelled with its rounded amount.
 #[must_use]
-pub fn bars(title: &str, items: &[(String, Decimal)], currency: &str) -> String {
+pub(crate) fn bars(title: &str, items: &[(String, Decimal)], currency: &str) -> String {
     let mut items: Vec<(String, Decimal)> = items
         .iter()
         .filter(|(_, v)| !v.is_zero())
@@ -67,7 +67,7 @@ pub fn bars(title: &str, items: &[(String, Decimal)], currency: &str) -> String 
 /// Horizontal bars of counts (busiest values), in the order given, each labelled with its
 /// exact count.
 #[must_use]
-pub fn count_bars(title: &str, items: &[(String, Decimal)]) -> String {
+pub(crate) fn count_bars(title: &str, items: &[(String, Decimal)]) -> String {
     horizontal(title, items, &money::quantity)
 }
 
@@ -130,7 +130,7 @@ fn horizontal(
 
 /// Start, each step's delta as a floating bar (green down, red up), end.
 #[must_use]
-pub fn waterfall(
+pub(crate) fn waterfall(
     title: &str,
     start: Decimal,
     steps: &[(String, Decimal, Decimal)],
@@ -214,7 +214,7 @@ fn signed(d: Decimal, currency: &str) -> String {
 /// Columns per period (months), each stacked from its components' costs (credits below the
 /// axis), with a legend; the total is printed above each column from the exact figures.
 #[must_use]
-pub fn stacked(
+pub(crate) fn stacked(
     title: &str,
     periods: &[String],
     series: &[(String, Vec<Decimal>)],
@@ -312,7 +312,7 @@ pub fn stacked(
 /// they hold; `points[i]` is the share held by the busiest i % (the diagonal is an even
 /// spread).
 #[must_use]
-pub fn curve(title: &str, points: &[Decimal]) -> String {
+pub(crate) fn curve(title: &str, points: &[Decimal]) -> String {
     let last = points.len().saturating_sub(1).max(1) as f64;
     let mut svg = String::new();
     {

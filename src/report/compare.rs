@@ -13,7 +13,7 @@ use super::layout::Layout;
 use super::{markdown, money};
 use crate::scenario::Comparison;
 
-pub const COMPARE_SCHEMA: &str = "ddbcost.compare/v1";
+pub(crate) const COMPARE_SCHEMA: &str = "ddbcost.compare/v1";
 
 fn signed(d: Decimal, currency: &str) -> String {
     let text = money::display(d, currency);
@@ -134,7 +134,7 @@ fn grid(c: &Comparison, shown: std::ops::Range<usize>, layout: Layout) -> tabled
 /// The terminal view. Where the layout's width cannot hold every scenario side by side, the
 /// scenarios are shown in blocks (each beside the baseline), as many to a block as fit.
 #[must_use]
-pub fn table(c: &Comparison, layout: Layout) -> String {
+pub(crate) fn table(c: &Comparison, layout: Layout) -> String {
     let cur = &c.baseline.currency;
     let n = c.scenarios.len();
     let mut blocks = Vec::new();
@@ -295,7 +295,7 @@ pub struct StepDoc {
 }
 
 #[must_use]
-pub fn document(c: &Comparison) -> CompareDoc {
+pub(crate) fn document(c: &Comparison) -> CompareDoc {
     CompareDoc {
         schema: COMPARE_SCHEMA.to_string(),
         currency: c.baseline.currency.clone(),
@@ -355,7 +355,7 @@ pub fn document(c: &Comparison) -> CompareDoc {
 }
 
 #[must_use]
-pub fn json(c: &Comparison) -> String {
+pub(crate) fn json(c: &Comparison) -> String {
     let mut s = serde_json::to_string_pretty(&document(c)).unwrap_or_default();
     s.push('\n');
     s
@@ -364,7 +364,7 @@ pub fn json(c: &Comparison) -> String {
 /// Markdown for a pull request: totals and deltas first, then the waterfall, then the line
 /// items that change.
 #[must_use]
-pub fn markdown(c: &Comparison) -> String {
+pub(crate) fn markdown(c: &Comparison) -> String {
     let cur = &c.baseline.currency;
     let base = c.baseline.total;
     let any_step = c.scenarios.iter().any(|s| s.step_delta.is_some());

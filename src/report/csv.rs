@@ -5,14 +5,14 @@ use super::Breakdown;
 use super::money;
 use crate::engine::Estimate;
 
-pub const PATTERN_HEADER: &[&str] = &["pattern", "cost", "cost_rounded", "currency"];
+pub(crate) const PATTERN_HEADER: &[&str] = &["pattern", "cost", "cost_rounded", "currency"];
 
-pub const COMPONENT_HEADER: &[&str] = &["component", "cost", "cost_rounded", "currency"];
+pub(crate) const COMPONENT_HEADER: &[&str] = &["component", "cost", "cost_rounded", "currency"];
 
-pub const REGION_HEADER: &[&str] = &["region", "cost", "cost_rounded", "currency"];
+pub(crate) const REGION_HEADER: &[&str] = &["region", "cost", "cost_rounded", "currency"];
 
 #[must_use]
-pub fn render(e: &Estimate, by: Breakdown) -> String {
+pub(crate) fn render(e: &Estimate, by: Breakdown) -> String {
     let mut w = csv::Writer::from_writer(Vec::new());
     let c = &e.currency;
     let rows = match by {

@@ -18,7 +18,7 @@ use crate::engine::Estimate;
 use crate::scenario::{Comparison, Row};
 
 /// The header, in order. Stable: columns are only ever appended.
-pub const HEADER: &[&str] = &[
+pub(crate) const HEADER: &[&str] = &[
     "billing_period_start",
     "billing_period_end",
     "scenario",
@@ -61,7 +61,7 @@ fn guard(text: &str, excel: bool) -> String {
 /// total. Totals are never rows of the file: summing `cost` over the rows of one `scenario`
 /// gives that scenario's monthly total exactly, and summing `delta` gives its change.
 #[must_use]
-pub fn render(c: &Comparison, period: Period, excel: bool) -> (String, Vec<String>) {
+pub(crate) fn render(c: &Comparison, period: Period, excel: bool) -> (String, Vec<String>) {
     let mut w = csv::WriterBuilder::new()
         .terminator(if excel {
             csv::Terminator::CRLF

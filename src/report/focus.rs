@@ -14,7 +14,7 @@ use crate::engine::{
 use crate::model::period::Period;
 
 /// FOCUS columns, then ours (`x_`).
-pub const HEADER: &[&str] = &[
+pub(crate) const HEADER: &[&str] = &[
     "BilledCost",
     "BillingAccountId",
     "BillingAccountName",
@@ -229,7 +229,7 @@ struct Row<'a> {
 
 /// The FOCUS CSV for `estimates` (scenario name, estimate) and the number of lines left out.
 #[must_use]
-pub fn render(estimates: &[(&str, &Estimate)], period: Period) -> (String, usize) {
+pub(crate) fn render(estimates: &[(&str, &Estimate)], period: Period) -> (String, usize) {
     let mut w = csv::Writer::from_writer(Vec::new());
     let _ = w.write_record(HEADER);
     let mut skipped = 0;

@@ -107,7 +107,7 @@ fn footer(f: &Forecast) -> String {
 }
 
 #[must_use]
-pub fn table(f: &Forecast, workload: &str, layout: Layout) -> String {
+pub(crate) fn table(f: &Forecast, workload: &str, layout: Layout) -> String {
     let (header, rows) = rows(f);
     let mut b = Builder::default();
     b.push_record(header.clone());
@@ -130,7 +130,7 @@ pub fn table(f: &Forecast, workload: &str, layout: Layout) -> String {
 }
 
 #[must_use]
-pub fn markdown(f: &Forecast, workload: &str) -> String {
+pub(crate) fn markdown(f: &Forecast, workload: &str) -> String {
     let (header, rows) = rows(f);
     let refs: Vec<&str> = header.iter().map(String::as_str).collect();
     let right: Vec<bool> = (0..header.len()).map(|i| i > 0).collect();
@@ -166,7 +166,7 @@ struct ForecastDoc {
 }
 
 #[must_use]
-pub fn json(
+pub(crate) fn json(
     f: &Forecast,
     workload: &str,
     advice: Option<&crate::engine::CommitmentAdvice>,
@@ -205,7 +205,7 @@ const TEMPLATE: &str = include_str!("forecast.html");
 
 /// A self-contained HTML report: the months as a stacked chart of components and as a table.
 #[must_use]
-pub fn html(f: &Forecast, workload: &str) -> String {
+pub(crate) fn html(f: &Forecast, workload: &str) -> String {
     use minijinja::{Environment, Value, context};
     let cur = f
         .months
@@ -309,7 +309,10 @@ fn join(parts: Vec<String>) -> String {
 ///
 /// # Errors
 /// A comparison that cannot be built (it cannot: one estimate per month).
-pub fn finance(f: &Forecast, excel: bool) -> Result<(String, Vec<String>), crate::error::Error> {
+pub(crate) fn finance(
+    f: &Forecast,
+    excel: bool,
+) -> Result<(String, Vec<String>), crate::error::Error> {
     let mut parts = Vec::new();
     let mut warnings = Vec::new();
     for m in &f.months {
@@ -325,7 +328,7 @@ pub fn finance(f: &Forecast, excel: bool) -> Result<(String, Vec<String>), crate
 
 /// FOCUS rows, one billing period per month, and the lines left out (unknown usage).
 #[must_use]
-pub fn focus(f: &Forecast) -> (String, usize) {
+pub(crate) fn focus(f: &Forecast) -> (String, usize) {
     let mut parts = Vec::new();
     let mut skipped = 0usize;
     for m in &f.months {
@@ -413,7 +416,7 @@ fn advice_footer(a: &crate::engine::CommitmentAdvice) -> String {
 
 /// The advice as a terminal table.
 #[must_use]
-pub fn advice_table(
+pub(crate) fn advice_table(
     a: &crate::engine::CommitmentAdvice,
     cur: &str,
     months: usize,
@@ -434,7 +437,11 @@ pub fn advice_table(
 
 /// The advice as a Markdown section.
 #[must_use]
-pub fn advice_markdown(a: &crate::engine::CommitmentAdvice, cur: &str, months: usize) -> String {
+pub(crate) fn advice_markdown(
+    a: &crate::engine::CommitmentAdvice,
+    cur: &str,
+    months: usize,
+) -> String {
     let (header, rows) = advice_rows(a, cur, months);
     let refs: Vec<&str> = header.iter().map(String::as_str).collect();
     let right: Vec<bool> = (0..header.len()).map(|i| i > 1).collect();
@@ -447,7 +454,7 @@ pub fn advice_markdown(a: &crate::engine::CommitmentAdvice, cur: &str, months: u
 
 /// One option in JSON (amounts exact).
 #[derive(Serialize)]
-pub struct OptionDoc {
+pub(crate) struct OptionDoc {
     name: String,
     reservations: Vec<ReservationDoc>,
     savings_plan_per_hour: Option<Decimal>,
@@ -457,7 +464,7 @@ pub struct OptionDoc {
 }
 
 #[derive(Serialize)]
-pub struct ReservationDoc {
+pub(crate) struct ReservationDoc {
     region: Option<String>,
     capacity: &'static str,
     units: Decimal,
@@ -465,14 +472,14 @@ pub struct ReservationDoc {
 }
 
 #[derive(Serialize)]
-pub struct AdviceDoc {
+pub(crate) struct AdviceDoc {
     lower_traffic_factor: Decimal,
     options: Vec<OptionDoc>,
     notes: Vec<String>,
 }
 
 #[must_use]
-pub fn advice_doc(a: &crate::engine::CommitmentAdvice) -> AdviceDoc {
+pub(crate) fn advice_doc(a: &crate::engine::CommitmentAdvice) -> AdviceDoc {
     AdviceDoc {
         lower_traffic_factor: crate::engine::LOWER_TRAFFIC,
         options: a

@@ -42,7 +42,7 @@ pub(super) fn plain(label: &str) -> String {
 }
 
 #[must_use]
-pub fn render(c: &Comparison, period: Period) -> String {
+pub(crate) fn render(c: &Comparison, period: Period) -> String {
     let e = &c.baseline;
     let cur = &e.currency;
     let show = |d: Decimal| money::display(d, cur);

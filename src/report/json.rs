@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use super::money;
 use crate::engine::Estimate;
 
-pub const ESTIMATE_SCHEMA: &str = "ddbcost.estimate/v1";
+pub(crate) const ESTIMATE_SCHEMA: &str = "ddbcost.estimate/v1";
 
 #[derive(Debug, Serialize, Deserialize, PartialEq, Eq)]
 pub struct EstimateDoc {
@@ -129,7 +129,7 @@ pub struct PatternDoc {
 }
 
 #[must_use]
-pub fn document(e: &Estimate) -> EstimateDoc {
+pub(crate) fn document(e: &Estimate) -> EstimateDoc {
     let c = &e.currency;
     EstimateDoc {
         schema: ESTIMATE_SCHEMA.to_string(),
@@ -205,7 +205,7 @@ pub fn document(e: &Estimate) -> EstimateDoc {
 
 /// The line items of `e` as documents.
 #[must_use]
-pub fn line_item_docs(e: &Estimate) -> Vec<LineItemDoc> {
+pub(crate) fn line_item_docs(e: &Estimate) -> Vec<LineItemDoc> {
     let c = &e.currency;
     e.line_items
         .iter()
@@ -242,7 +242,7 @@ pub fn line_item_docs(e: &Estimate) -> Vec<LineItemDoc> {
 
 /// Pretty-printed JSON with a trailing newline.
 #[must_use]
-pub fn render(e: &Estimate) -> String {
+pub(crate) fn render(e: &Estimate) -> String {
     let mut s = serde_json::to_string_pretty(&document(e)).unwrap_or_default();
     s.push('\n');
     s

@@ -261,7 +261,7 @@ fn grid(header: &[&str], rows: &[Vec<String>], layout: Layout) -> String {
 
 /// The terminal table.
 #[must_use]
-pub fn table(page: &Page, layout: Layout) -> String {
+pub(crate) fn table(page: &Page, layout: Layout) -> String {
     let mut out = format!("{}\n", heading(page.summary));
     for (r, sharding) in page.reports.iter().zip(page.sharding) {
         let v = view(r, sharding.as_ref());
@@ -289,7 +289,7 @@ pub fn table(page: &Page, layout: Layout) -> String {
 
 /// Markdown, for a pull request or a wiki.
 #[must_use]
-pub fn markdown(page: &Page) -> String {
+pub(crate) fn markdown(page: &Page) -> String {
     let mut out = format!("## {}\n", markdown::cell(&heading(page.summary)));
     let right = [false, true, true, true, true];
     for (r, sharding) in page.reports.iter().zip(page.sharding) {
@@ -411,7 +411,7 @@ fn report_json(r: &AttributeReport, sharding: Option<&ShardingCost>) -> serde_js
 ///
 /// # Errors
 /// What writing `out` returns.
-pub fn json(page: &Page, out: &mut dyn Write) -> Result<(), serde_json::Error> {
+pub(crate) fn json(page: &Page, out: &mut dyn Write) -> Result<(), serde_json::Error> {
     let s = page.summary;
     let doc = Doc {
         schema: SCHEMA,
@@ -450,7 +450,7 @@ const TEMPLATE: &str = include_str!("keys.html");
 /// A self-contained HTML page: per key, the figures, the busiest values as bars and the
 /// cumulative share curve.
 #[must_use]
-pub fn html(page: &Page) -> String {
+pub(crate) fn html(page: &Page) -> String {
     let sections: Vec<minijinja::Value> = page
         .reports
         .iter()

@@ -14,7 +14,7 @@ use tabled::settings::object::Columns;
 
 /// The terminal's shape, as far as tables care.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Layout {
+pub(crate) struct Layout {
     /// Columns to fit within (`None`: the table's natural width).
     pub width: Option<usize>,
     /// ANSI colour and bold.
@@ -24,7 +24,7 @@ pub struct Layout {
 impl Layout {
     /// Whether `table` is wider than the layout allows.
     #[must_use]
-    pub fn too_wide(self, table: &Table) -> bool {
+    pub(crate) fn too_wide(self, table: &Table) -> bool {
         self.width.is_some_and(|w| table.total_width() > w)
     }
 
@@ -32,7 +32,7 @@ impl Layout {
     /// narrower than its floor: the longest word of its text cells, the whole of its figures
     /// (a cell holding digits and no letters), so that words and amounts are never split. A
     /// table whose floors alone are wider than the width stays at its floors.
-    pub fn fit(self, table: &mut Table) {
+    pub(crate) fn fit(self, table: &mut Table) {
         let Some(w) = self.width else { return };
         let total = table.total_width();
         if total <= w {
@@ -116,7 +116,7 @@ fn wrap(text: &str, width: usize) -> String {
 impl Layout {
     /// `text` in bold, when colour is on.
     #[must_use]
-    pub fn bold(self, text: &str) -> String {
+    pub(crate) fn bold(self, text: &str) -> String {
         if self.color {
             console::style(text).bold().force_styling(true).to_string()
         } else {
@@ -126,7 +126,7 @@ impl Layout {
 
     /// A cost delta's text, red when it costs more and green when it saves, when colour is on.
     #[must_use]
-    pub fn delta(self, text: String, delta: Decimal) -> String {
+    pub(crate) fn delta(self, text: String, delta: Decimal) -> String {
         if !self.color || delta.is_zero() {
             return text;
         }

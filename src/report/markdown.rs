@@ -12,7 +12,7 @@ use crate::engine::Estimate;
 /// template is shown as text, never run as markup. Inside backticks nothing is interpreted, so
 /// nothing there is escaped (but `|`, which ends a cell even there).
 #[must_use]
-pub fn cell(text: &str) -> String {
+pub(crate) fn cell(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for (i, part) in text.split('`').enumerate() {
         if i > 0 {
@@ -39,7 +39,7 @@ pub fn cell(text: &str) -> String {
 
 /// A Markdown table; `right` marks right-aligned columns.
 #[must_use]
-pub fn table(header: &[&str], right: &[bool], rows: &[Vec<String>]) -> String {
+pub(crate) fn table(header: &[&str], right: &[bool], rows: &[Vec<String>]) -> String {
     let mut out = String::new();
     out.push_str(&format!(
         "| {} |\n",
@@ -65,7 +65,7 @@ pub fn table(header: &[&str], right: &[bool], rows: &[Vec<String>]) -> String {
 
 /// The settings and price table, as a closing paragraph.
 #[must_use]
-pub fn footer(e: &Estimate) -> String {
+pub(crate) fn footer(e: &Estimate) -> String {
     let p = &e.price_table;
     let fx = super::fx_statement(e)
         .into_iter()
@@ -95,7 +95,7 @@ pub fn footer(e: &Estimate) -> String {
 }
 
 #[must_use]
-pub fn estimate(e: &Estimate, by: Breakdown) -> String {
+pub(crate) fn estimate(e: &Estimate, by: Breakdown) -> String {
     let c = &e.currency;
     let mut out = format!(
         "## ddbcost estimate: {}\n\n**Monthly total: {} {} {c}**\n\n",

@@ -3,28 +3,28 @@
 //! rounded only through `money`, and machine formats keep the exact figure beside it. Terminal
 //! tables are fitted to the `layout::Layout` their caller passes.
 
-pub mod advise;
-pub mod charts;
-pub mod compare;
-pub mod csv;
-pub mod finance;
-pub mod focus;
-pub mod forecast;
-pub mod html;
-pub mod json;
-pub mod keys;
-pub mod labels;
-pub mod layout;
-pub mod markdown;
-pub mod money;
-pub mod notices;
-pub mod size;
-pub mod table;
+pub(crate) mod advise;
+pub(crate) mod charts;
+pub(crate) mod compare;
+pub(crate) mod csv;
+pub(crate) mod finance;
+pub(crate) mod focus;
+pub(crate) mod forecast;
+pub(crate) mod html;
+pub(crate) mod json;
+pub(crate) mod keys;
+pub(crate) mod labels;
+pub(crate) mod layout;
+pub(crate) mod markdown;
+pub(crate) mod money;
+pub(crate) mod notices;
+pub(crate) mod size;
+pub(crate) mod table;
 
 /// The currency conversion an estimate is shown with, as one sentence for footers; `None`
 /// when costs are in the price table's own currency.
 #[must_use]
-pub fn fx_statement(e: &crate::engine::Estimate) -> Option<String> {
+pub(crate) fn fx_statement(e: &crate::engine::Estimate) -> Option<String> {
     e.fx.as_ref().map(|fx| {
         format!(
             "Currency: costs and unit prices in {}, converted from the price table's {} at {}",
@@ -38,7 +38,7 @@ pub fn fx_statement(e: &crate::engine::Estimate) -> Option<String> {
 /// How a Database Savings Plan was used, as one sentence for footers; `None` without a plan.
 /// Money is rounded to the currency's minor unit, shares to a tenth of a percent.
 #[must_use]
-pub fn savings_plan_statement(e: &crate::engine::Estimate) -> Option<String> {
+pub(crate) fn savings_plan_statement(e: &crate::engine::Estimate) -> Option<String> {
     let sp = e.savings_plan.as_ref()?;
     let pct = |share: rust_decimal::Decimal| {
         crate::engine::percent(share)
@@ -62,7 +62,7 @@ pub fn savings_plan_statement(e: &crate::engine::Estimate) -> Option<String> {
 
 /// The minimum partitions of each table, as one sentence for footers (`None` without tables).
 #[must_use]
-pub fn partitions_statement(e: &crate::engine::Estimate) -> Option<String> {
+pub(crate) fn partitions_statement(e: &crate::engine::Estimate) -> Option<String> {
     if e.partitions.is_empty() {
         return None;
     }
@@ -96,7 +96,7 @@ pub fn partitions_statement(e: &crate::engine::Estimate) -> Option<String> {
 
 /// How an estimate is broken down in the human and CSV views.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Breakdown {
+pub(crate) enum Breakdown {
     /// One row per line item, grouped by table.
     #[default]
     Line,

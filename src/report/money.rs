@@ -5,7 +5,7 @@ use rust_decimal::{Decimal, RoundingStrategy};
 
 /// Digits after the decimal point in the currency's minor unit (ISO 4217).
 #[must_use]
-pub fn minor_digits(currency: &str) -> u32 {
+pub(crate) fn minor_digits(currency: &str) -> u32 {
     match currency {
         "JPY" | "KRW" | "CLP" | "ISK" | "VND" => 0,
         "BHD" | "KWD" | "OMR" | "JOD" | "TND" => 3,
@@ -14,7 +14,7 @@ pub fn minor_digits(currency: &str) -> u32 {
 }
 
 #[must_use]
-pub fn symbol(currency: &str) -> &str {
+pub(crate) fn symbol(currency: &str) -> &str {
     match currency {
         "USD" => "$",
         "EUR" => "€",
@@ -26,7 +26,7 @@ pub fn symbol(currency: &str) -> &str {
 
 /// `amount` rounded to the currency's minor unit.
 #[must_use]
-pub fn round(amount: Decimal, currency: &str) -> Decimal {
+pub(crate) fn round(amount: Decimal, currency: &str) -> Decimal {
     amount.round_dp_with_strategy(
         minor_digits(currency),
         RoundingStrategy::MidpointAwayFromZero,
@@ -35,7 +35,7 @@ pub fn round(amount: Decimal, currency: &str) -> Decimal {
 
 /// The policy, as printed in reports.
 #[must_use]
-pub fn policy(currency: &str) -> String {
+pub(crate) fn policy(currency: &str) -> String {
     format!(
         "amounts are exact; shown rounded half away from zero to {} decimal(s) of {currency}",
         minor_digits(currency)
@@ -44,7 +44,7 @@ pub fn policy(currency: &str) -> String {
 
 /// `1243.54` → `1,243.54` (rounded, with the minor unit's digits, thousands grouped).
 #[must_use]
-pub fn display(amount: Decimal, currency: &str) -> String {
+pub(crate) fn display(amount: Decimal, currency: &str) -> String {
     let digits = minor_digits(currency);
     let rounded = round(amount, currency);
     grouped(&format!("{:.*}", digits as usize, rounded.abs()), rounded)
@@ -52,7 +52,7 @@ pub fn display(amount: Decimal, currency: &str) -> String {
 
 /// A quantity for people: at most 4 decimals, trailing zeros dropped, thousands grouped.
 #[must_use]
-pub fn quantity(q: Decimal) -> String {
+pub(crate) fn quantity(q: Decimal) -> String {
     let q = q
         .round_dp_with_strategy(4, RoundingStrategy::MidpointAwayFromZero)
         .normalize();

@@ -181,7 +181,7 @@ impl fmt::Display for Notice {
 
 /// Each notice in words, in order.
 #[must_use]
-pub fn texts(notices: &[Notice]) -> Vec<String> {
+pub(crate) fn texts(notices: &[Notice]) -> Vec<String> {
     notices.iter().map(ToString::to_string).collect()
 }
 

@@ -120,7 +120,7 @@ fn rows(summary: &Summary) -> Vec<[String; 2]> {
 
 /// The terminal view (or CSV of the same rows).
 #[must_use]
-pub fn table(summary: &Summary, csv: bool, layout: Layout) -> String {
+pub(crate) fn table(summary: &Summary, csv: bool, layout: Layout) -> String {
     let rows = rows(summary);
     if csv {
         let mut w = csv::Writer::from_writer(Vec::new());
@@ -144,7 +144,7 @@ pub fn table(summary: &Summary, csv: bool, layout: Layout) -> String {
 }
 
 #[must_use]
-pub fn markdown(summary: &Summary) -> String {
+pub(crate) fn markdown(summary: &Summary) -> String {
     let rows: Vec<Vec<String>> = rows(summary).into_iter().map(|[a, b]| vec![a, b]).collect();
     format!(
         "## ddbcost size\n\n{}",

@@ -13,7 +13,7 @@ use super::money;
 use crate::engine::{Basis, Estimate};
 
 #[must_use]
-pub fn render(estimate: &Estimate, by: Breakdown, layout: Layout) -> String {
+pub(crate) fn render(estimate: &Estimate, by: Breakdown, layout: Layout) -> String {
     let body = match by {
         Breakdown::Line => lines(estimate, layout),
         Breakdown::Pattern => patterns(estimate, layout),

@@ -92,7 +92,7 @@ pub struct Waterfall<'a> {
 }
 
 /// The waterfall's label for the change of steps that are not shown.
-pub const OMITTED_STEPS: &str = "(steps not shown)";
+pub(super) const OMITTED_STEPS: &str = "(steps not shown)";
 
 impl Comparison {
     /// Each table's totals with its rows, in order: one pass over the rows.
@@ -156,7 +156,7 @@ impl Comparison {
 ///
 /// # Errors
 /// A delta or subtotal too large to represent (extreme custom prices).
-pub fn compare(
+pub(crate) fn compare(
     baseline: Estimate,
     scenarios: Vec<ScenarioInput>,
 ) -> Result<Comparison, EngineError> {

@@ -8,13 +8,12 @@
 //! This module works on documents and estimates only: no files, no printing.
 
 mod compare;
-pub mod patch;
+pub(crate) mod patch;
 
-pub use compare::{
-    Comparison, OMITTED_STEPS, Row, ScenarioInput, ScenarioResult, TableTotals, Waterfall,
-    WaterfallStep, compare,
-};
-pub use patch::{check_names, merge_patch};
+pub(crate) use compare::compare;
+pub use compare::{Comparison, ScenarioInput};
+pub(crate) use compare::{Row, Waterfall};
+pub(crate) use patch::{check_names, merge_patch};
 
 use serde_json::{Map, Value};
 
@@ -55,7 +54,7 @@ pub struct ScenarioDoc {
 ///
 /// # Errors
 /// No `=`, an empty path segment, or a value that is not YAML.
-pub fn parse_set(arg: &str) -> Result<Value, Error> {
+pub(crate) fn parse_set(arg: &str) -> Result<Value, Error> {
     let usage = |why: &str| {
         Error::usage(format!("--set `{arg}`: {why}"))
             .help("Consider `--set tables.orders.class=standard-ia` (a dotted path, `=`, a value).")
@@ -81,7 +80,7 @@ pub fn parse_set(arg: &str) -> Result<Value, Error> {
 ///
 /// # Errors
 /// Malformed YAML, a patch naming what does not exist, a duplicate scenario name.
-pub fn scenario_documents(
+pub(crate) fn scenario_documents(
     text: &str,
     file: &str,
     command_line: &[(String, Vec<String>)],
@@ -187,7 +186,7 @@ fn prefix_path(mut e: Error, prefix: &str) -> Error {
 ///
 /// # Errors
 /// The merged document is not a valid workload.
-pub fn workload_of(
+pub(crate) fn workload_of(
     doc: &ScenarioDoc,
     label: &str,
     base: &str,
@@ -202,7 +201,7 @@ pub fn workload_of(
 ///
 /// # Errors
 /// A selected name no scenario has.
-pub fn select(docs: &[ScenarioDoc], selected: &[String]) -> Result<Vec<usize>, Error> {
+pub(crate) fn select(docs: &[ScenarioDoc], selected: &[String]) -> Result<Vec<usize>, Error> {
     let names: Vec<&str> = docs.iter().map(|d| d.name.as_str()).collect();
     for s in selected {
         if !names.contains(&s.as_str()) {

@@ -9,7 +9,7 @@ use crate::load::suggest;
 
 /// Applies `patch` to `target`: maps merge key by key, `null` removes a key, anything else
 /// replaces the target value.
-pub fn merge_patch(target: &mut Value, patch: &Value) {
+pub(crate) fn merge_patch(target: &mut Value, patch: &Value) {
     let Value::Object(patch) = patch else {
         *target = patch.clone();
         return;
@@ -58,7 +58,12 @@ const CONSUMERS: Collection = Collection {
 ///
 /// # Errors
 /// A name the base lacks, unless the patch adds a complete new entry.
-pub fn check_names(base: &Value, patch: &Value, origin: &str, file: &str) -> Result<(), Error> {
+pub(crate) fn check_names(
+    base: &Value,
+    patch: &Value,
+    origin: &str,
+    file: &str,
+) -> Result<(), Error> {
     let Some(patch) = patch.as_object() else {
         return Err(Error::input(format!("the patch of {origin} is not a map of workload fields"))
             .file(file)

@@ -17,7 +17,7 @@ const MAX_DEPTH: u32 = 32;
 /// otherwise. With `capture`, the values of wanted attributes holding S, N or B are kept, as
 /// `item::item_keys` keeps them.
 #[must_use]
-pub fn size_dynamodb(json: &[u8], wanted: &[String], capture: bool) -> Option<ItemSize> {
+pub(crate) fn size_dynamodb(json: &[u8], wanted: &[String], capture: bool) -> Option<ItemSize> {
     // One pass for the whole line: UTF-8 and no raw control characters (only allowed as
     // whitespace between tokens, which export lines do not hold).
     if json.iter().any(|b| *b < 0x20) || simdutf8::basic::from_utf8(json).is_err() {

@@ -37,7 +37,7 @@ pub struct ItemSize {
 ///
 /// # Errors
 /// Malformed JSON, an unknown type tag, invalid base64, an invalid number.
-pub fn size_item(
+pub(crate) fn size_item(
     json: &[u8],
     shape: Shape,
     wanted: &[String],
@@ -50,7 +50,7 @@ pub fn size_item(
 ///
 /// # Errors
 /// As `size_item`.
-pub fn item_keys(
+pub(crate) fn item_keys(
     json: &[u8],
     shape: Shape,
     wanted: &[String],
@@ -78,7 +78,7 @@ fn read_item(
 ///
 /// # Errors
 /// As `size_item`.
-pub fn reference(
+pub(crate) fn reference(
     json: &[u8],
     shape: Shape,
     wanted: &[String],
@@ -99,14 +99,14 @@ pub fn reference(
 /// Guesses the shape of an item: DynamoDB JSON when every attribute value is an object with
 /// exactly one key that is a type tag.
 #[must_use]
-pub fn detect_shape(json: &[u8]) -> Shape {
+pub(crate) fn detect_shape(json: &[u8]) -> Shape {
     try_detect_shape(json).unwrap_or(Shape::Plain)
 }
 
 /// The shape of an item, `None` when `json` is not an object at all (a malformed line says
 /// nothing of how the items after it are written).
 #[must_use]
-pub fn try_detect_shape(json: &[u8]) -> Option<Shape> {
+pub(crate) fn try_detect_shape(json: &[u8]) -> Option<Shape> {
     let Ok(serde_json::Value::Object(mut item)) = serde_json::from_slice::<serde_json::Value>(json)
     else {
         return None;
@@ -381,7 +381,7 @@ impl<'de> Visitor<'de> for KeyValue {
 /// A number's text with the zeros that do not change its value removed (`007.50` → `7.5`,
 /// `-0` → `0`), so that equal numbers are one key. Exponent forms are kept as written.
 #[must_use]
-pub fn canonical_number(text: &str) -> String {
+pub(crate) fn canonical_number(text: &str) -> String {
     let t = text.trim();
     if t.contains(['e', 'E']) {
         return t.to_string();

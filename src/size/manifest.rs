@@ -15,7 +15,7 @@ use crate::error::Error;
 
 /// One data file of an export.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DataFile {
+pub(crate) struct DataFile {
     pub key: String,
     pub items: u64,
     pub path: PathBuf,
@@ -33,7 +33,7 @@ struct Line {
 /// # Errors
 /// A line that is not a manifest entry, or a data file that is not in the manifest's `data/`
 /// folder.
-pub fn data_files(manifest: &str, file: &str) -> Result<Vec<DataFile>, Error> {
+pub(crate) fn data_files(manifest: &str, file: &str) -> Result<Vec<DataFile>, Error> {
     let dir = Path::new(file).parent().unwrap_or_else(|| Path::new("."));
     let mut out = Vec::new();
     let mut seen = std::collections::HashMap::new();
@@ -90,7 +90,7 @@ pub fn data_files(manifest: &str, file: &str) -> Result<Vec<DataFile>, Error> {
 ///
 /// # Errors
 /// Not two whole numbers with 1 ≤ I ≤ N.
-pub fn parse_shard(text: &str) -> Result<(usize, usize), String> {
+pub(crate) fn parse_shard(text: &str) -> Result<(usize, usize), String> {
     let (i, n) = text
         .split_once('/')
         .ok_or_else(|| format!("`{text}` is not I/N"))?;
@@ -112,7 +112,7 @@ pub fn parse_shard(text: &str) -> Result<(usize, usize), String> {
 /// any, so work and memory grow with the files, never with `n` (`--shard 1/10^11` is a
 /// shard of one file, not 800 GB of counters).
 #[must_use]
-pub fn shard(files: &[DataFile], i: usize, n: usize) -> Vec<DataFile> {
+pub(crate) fn shard(files: &[DataFile], i: usize, n: usize) -> Vec<DataFile> {
     use std::cmp::Reverse;
     use std::collections::BinaryHeap;
     let mut order: Vec<usize> = (0..files.len()).collect();

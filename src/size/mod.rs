@@ -4,11 +4,11 @@
 //! boundary effects are exact and summaries of pieces add up to the summary of the whole.
 //! `samples` measures the item samples workloads name, once per run, for the loader.
 
-pub mod fast;
-pub mod item;
-pub mod manifest;
-pub mod read;
-pub mod rules;
-pub mod samples;
-pub mod scan;
-pub mod summary;
+pub(crate) mod fast;
+pub(crate) mod item;
+pub(crate) mod manifest;
+pub(crate) mod read;
+pub(crate) mod rules;
+pub(crate) mod samples;
+pub(crate) mod scan;
+pub(crate) mod summary;

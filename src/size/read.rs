@@ -23,7 +23,7 @@ use crate::error::Error;
 ///
 /// # Errors
 /// Standard input cannot be copied.
-pub fn buffer_stdin(
+pub(crate) fn buffer_stdin(
     inputs: &[String],
 ) -> Result<(Option<tempfile::NamedTempFile>, Vec<String>), Error> {
     let stdin_copy = if inputs.iter().any(|i| i == crate::load::STDIN) {
@@ -118,7 +118,7 @@ impl<R: Read> Read for Counting<'_, R> {
 
 /// Something wrong with one item, reported by a sink.
 #[derive(Debug, Clone)]
-pub struct Problem {
+pub(crate) struct Problem {
     /// The line within the unit (a pretty-printed document's own lines count).
     pub line: u64,
     pub message: String,
@@ -127,7 +127,7 @@ pub struct Problem {
 }
 
 /// What the reader hands each item to.
-pub trait ItemSink {
+pub(crate) trait ItemSink {
     /// Input bytes a unit covers.
     fn input_bytes(&mut self, bytes: u64);
     /// A whole document longer than `bound` bytes: its item cannot be within 400 KB.
@@ -142,7 +142,7 @@ pub trait ItemSink {
 }
 
 /// What a read found besides what its sinks hold.
-pub struct ReadDone<S> {
+pub(crate) struct ReadDone<S> {
     /// One sink per worker, to be merged.
     pub sinks: Vec<S>,
     /// `file:line: message`, in file order, at most 20 per unit.
@@ -154,7 +154,7 @@ pub struct ReadDone<S> {
 ///
 /// # Errors
 /// A path that does not exist or cannot be read.
-pub fn expand(inputs: &[String]) -> Result<Vec<PathBuf>, Error> {
+pub(crate) fn expand(inputs: &[String]) -> Result<Vec<PathBuf>, Error> {
     let mut out = Vec::new();
     for input in inputs {
         let path = Path::new(input);
@@ -334,7 +334,7 @@ fn units_of(files: &[PathBuf], options: &ReadOptions) -> Result<Vec<Unit>, Error
 /// # Errors
 /// An unreadable file, what a sink returns; with `strict`, the first malformed item (file and
 /// line).
-pub fn read_parallel<S, F>(
+pub(crate) fn read_parallel<S, F>(
     files: &[PathBuf],
     options: &ReadOptions,
     make: F,
@@ -444,7 +444,7 @@ fn strict_error(message: String, file: String, line: u64) -> Error {
 ///
 /// # Errors
 /// As `read_parallel`.
-pub fn read_sequential<S: ItemSink>(
+pub(crate) fn read_sequential<S: ItemSink>(
     files: &[PathBuf],
     options: &ReadOptions,
     sink: &mut S,
@@ -600,7 +600,7 @@ fn run_unit<S: ItemSink + ?Sized>(
 
 /// The longest line kept: far above what a 400 KB item takes in DynamoDB JSON (type
 /// wrappers and escapes at most quadruple it), far below what would exhaust memory.
-pub const MAX_LINE_BYTES: usize = 16 << 20;
+pub(crate) const MAX_LINE_BYTES: usize = 16 << 20;
 
 /// A line, or the length of one past `MAX_LINE_BYTES` that was skipped unread.
 enum Line<'a> {
@@ -711,7 +711,7 @@ fn note(problem: Option<Problem>, options: &ReadOptions, done: &mut UnitDone) ->
 /// within the document: for one item per line that is the column; for a pretty-printed
 /// file, the line.
 #[must_use]
-pub fn malformed(e: &serde_json::Error, line: u64) -> Problem {
+pub(crate) fn malformed(e: &serde_json::Error, line: u64) -> Problem {
     let inner = e.to_string();
     let why = inner
         .rsplit_once(" at line ")

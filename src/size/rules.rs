@@ -4,11 +4,11 @@
 //! is 3 + Σ(element + 1) and a map 3 + Σ(key + value + 1). Pure functions on text.
 
 /// Largest item DynamoDB stores: 400 KB.
-pub const MAX_ITEM_BYTES: u64 = 409_600;
+pub(crate) const MAX_ITEM_BYTES: u64 = 409_600;
 
 /// Size of a number written as `text` (`-12.50`, `1E125`), or `None` if it is not a number.
 #[must_use]
-pub fn number_size(text: &str) -> Option<u64> {
+pub(crate) fn number_size(text: &str) -> Option<u64> {
     digits_size(text.trim().as_bytes())
 }
 
@@ -76,7 +76,7 @@ fn digits_size(bytes: &[u8]) -> Option<u64> {
 
 /// `number_size` of UTF-8 bytes (`None` when they are not UTF-8).
 #[must_use]
-pub fn number_size_bytes(text: &[u8]) -> Option<u64> {
+pub(crate) fn number_size_bytes(text: &[u8]) -> Option<u64> {
     // Text that starts and ends with a digit or a point has nothing to trim: size it as
     // ASCII without the UTF-8 check.
     let plain = |b: Option<&u8>| b.is_some_and(|b| b.is_ascii_digit() || *b == b'.');
@@ -88,7 +88,7 @@ pub fn number_size_bytes(text: &[u8]) -> Option<u64> {
 
 /// Decoded length of standard base64 `text`, or `None` if it is not valid base64.
 #[must_use]
-pub fn base64_len(text: &str) -> Option<u64> {
+pub(crate) fn base64_len(text: &str) -> Option<u64> {
     base64_len_bytes(text.as_bytes())
 }
 
@@ -107,7 +107,7 @@ const BASE64: [bool; 256] = {
 
 /// `base64_len` of bytes.
 #[must_use]
-pub fn base64_len_bytes(b: &[u8]) -> Option<u64> {
+pub(crate) fn base64_len_bytes(b: &[u8]) -> Option<u64> {
     if !b.len().is_multiple_of(4) {
         return None;
     }

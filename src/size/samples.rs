@@ -12,14 +12,15 @@ use rust_decimal::Decimal;
 
 /// Sample sizes measured so far in this run, by path.
 #[derive(Debug, Default)]
-pub struct SampleCache {
+pub(crate) struct SampleCache {
     measured: Mutex<HashMap<String, Result<SampleSizes, String>>>,
 }
 
 impl SampleCache {
     /// How many files were measured (not served from memory).
+    #[cfg(test)]
     #[must_use]
-    pub fn files_measured(&self) -> usize {
+    pub(crate) fn files_measured(&self) -> usize {
         self.measured
             .lock()
             .unwrap_or_else(PoisonError::into_inner)

@@ -10,9 +10,9 @@ use super::rules::MAX_ITEM_BYTES;
 use super::summary::Summary;
 use crate::error::Error;
 
-pub use super::read::expand;
+pub(crate) use super::read::expand;
 
-pub use crate::model::index_spec::{IndexProjection, IndexSpec};
+pub(crate) use crate::model::index_spec::{IndexProjection, IndexSpec};
 
 /// What to measure and how.
 #[derive(Debug, Clone, Default)]
@@ -49,7 +49,7 @@ impl ScanOptions {
 
 /// One item's measurement, for `--per-item`.
 #[derive(Debug, Clone)]
-pub struct ItemRow {
+pub(crate) struct ItemRow {
     pub file: String,
     pub line: u64,
     pub bytes: u64,
@@ -59,7 +59,7 @@ pub struct ItemRow {
 ///
 /// # Errors
 /// An unreadable file; with `strict`, the first malformed item (file and line).
-pub fn scan(files: &[PathBuf], options: &ScanOptions) -> Result<Summary, Error> {
+pub(crate) fn scan(files: &[PathBuf], options: &ScanOptions) -> Result<Summary, Error> {
     let names: Vec<String> = options.indexes.iter().map(|i| i.name.clone()).collect();
     let wanted = wanted_attributes(options);
     let done = read::read_parallel(files, &options.read(), || SizeSink {
@@ -86,7 +86,7 @@ pub fn scan(files: &[PathBuf], options: &ScanOptions) -> Result<Summary, Error> 
 ///
 /// # Errors
 /// As `scan`, or what `row` returns.
-pub fn each_item(
+pub(crate) fn each_item(
     files: &[PathBuf],
     options: &ScanOptions,
     row: &mut dyn FnMut(ItemRow) -> Result<(), Error>,
@@ -177,7 +177,7 @@ impl<E: FnMut(u64, u64) -> Result<(), Error>> ItemSink for SizeSink<'_, E> {
 
 /// The problem of a whole document past `bound` bytes.
 #[must_use]
-pub fn oversized_document(bound: u64) -> Problem {
+pub(crate) fn oversized_document(bound: u64) -> Problem {
     Problem {
         line: 1,
         message: format!(
@@ -189,7 +189,7 @@ pub fn oversized_document(bound: u64) -> Problem {
 
 /// The problem of a line too long to be read (`read::MAX_LINE_BYTES`).
 #[must_use]
-pub fn oversized_line(bytes: u64, line: u64) -> Problem {
+pub(crate) fn oversized_line(bytes: u64, line: u64) -> Problem {
     Problem {
         line,
         message: format!(
@@ -202,7 +202,7 @@ pub fn oversized_line(bytes: u64, line: u64) -> Problem {
 
 /// The problem of an item over 400 KB.
 #[must_use]
-pub fn oversized_item(bytes: u64, line: u64) -> Problem {
+pub(crate) fn oversized_item(bytes: u64, line: u64) -> Problem {
     Problem {
         line,
         message: format!("item of {bytes} bytes is over the 400 KB (409,600 B) limit"),
@@ -212,7 +212,7 @@ pub fn oversized_item(bytes: u64, line: u64) -> Problem {
 
 /// Attribute names whose sizes index entries need: table keys, index keys, included ones.
 #[must_use]
-pub fn wanted_attributes(options: &ScanOptions) -> Vec<String> {
+pub(crate) fn wanted_attributes(options: &ScanOptions) -> Vec<String> {
     let mut out: Vec<String> = options.table_keys.clone();
     for index in &options.indexes {
         out.extend(index.keys.iter().cloned());
@@ -229,7 +229,7 @@ pub fn wanted_attributes(options: &ScanOptions) -> Vec<String> {
 /// whole item for ALL; `None` when the item lacks an index key attribute (it is not in the
 /// index). `size` holds the attributes of `wanted`.
 #[must_use]
-pub fn entry_bytes(
+pub(crate) fn entry_bytes(
     spec: &IndexSpec,
     size: &ItemSize,
     table_keys: &[String],

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::rules::MAX_ITEM_BYTES;
 
-pub const SIZE_SCHEMA: &str = "ddbcost.size/v1";
+pub(crate) const SIZE_SCHEMA: &str = "ddbcost.size/v1";
 /// Examples kept of bad and oversized items (their count is always exact).
 const EXAMPLES: usize = 20;
 /// "Just above" a unit boundary: within 10 % of a unit over it.

@@ -1,12 +1,14 @@
 //! Shared test helpers: run the `ddbcost` binary fluently, and price a workload written inline.
 #![allow(dead_code)]
+#![allow(
+    unreachable_pub,
+    reason = "helpers shared by the test files, each its own crate"
+)]
 
 use std::path::PathBuf;
 use std::process::Command;
 
-use ddbcost::engine::{self, Estimate, LineItem};
-use ddbcost::load::{self, SettingsOverrides, prices};
-use ddbcost::model::{PriceBook, Settings};
+use ddbcost::api::{Estimate, LineItem, Settings};
 use rust_decimal::Decimal;
 
 pub fn dec(s: &str) -> Decimal {
@@ -216,19 +218,10 @@ pub fn try_estimate(
     yaml: &str,
     price_table: &str,
     settings: Settings,
-) -> Result<Estimate, ddbcost::error::Error> {
-    let (workload, _) = load::parse_workload(yaml, "inline.yaml")?;
-    let primary = prices::resolve(price_table)?;
-    let others = prices::bundled()?
-        .into_iter()
-        .filter(|t| t.region != primary.region && t.currency == primary.currency)
-        .collect();
-    let _ = SettingsOverrides::default();
-    Ok(engine::estimate(
-        &workload,
-        &PriceBook { primary, others },
-        &settings,
-    )?)
+) -> Result<Estimate, ddbcost::api::Error> {
+    let (workload, _) = ddbcost::api::load(yaml, "inline.yaml")?;
+    let book = ddbcost::api::prices(price_table)?;
+    Ok(ddbcost::api::estimate(&workload, &book, &settings)?)
 }
 
 #[track_caller]

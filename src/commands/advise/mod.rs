@@ -35,7 +35,7 @@ pub(super) fn run(args: &AdviseArgs, run: &Run) -> Result<(), Error> {
 ///
 /// # Errors
 /// The workload or its prices cannot be read; a bad `--min-saving`.
-pub fn advice(args: &AdviseArgs, run: &Run) -> Result<Advice, Error> {
+pub(crate) fn advice(args: &AdviseArgs, run: &Run) -> Result<Advice, Error> {
     let file = args.workload.as_str();
     let min_saving = match &args.min_saving {
         // Default: one minor unit of the currency (set below, once the currency is known).

@@ -21,15 +21,15 @@ use crate::error::Error;
 use crate::iac::{Imported, Note, Options};
 
 /// Modules calling modules: real configurations nest two or three.
-pub const MAX_DEPTH: usize = 8;
+pub(super) const MAX_DEPTH: usize = 8;
 /// `.tf` files read from one folder.
-pub const MAX_FILES: usize = 500;
+pub(super) const MAX_FILES: usize = 500;
 /// Module calls followed in one import: a folder may be called many times (fan-out), and
 /// eight levels of ten calls each would otherwise be 10^8 reads.
-pub const MAX_CALLS: usize = 1_000;
+pub(super) const MAX_CALLS: usize = 1_000;
 
 /// A `module` block being read: how its resources are addressed and what it was given.
-pub struct Call {
+pub(crate) struct Call {
     /// `module.orders.` (nested: `module.app.module.orders.`).
     pub prefix: String,
     /// The module's key in `.terraform/modules/modules.json` (`orders`, `app.orders`).
@@ -48,7 +48,7 @@ pub struct Call {
 
 impl Call {
     /// The module's variables: each `default`, then the arguments the block passes.
-    pub fn variables(&self, siblings: &[Body], body: &Body) -> HashMap<String, Value> {
+    pub(crate) fn variables(&self, siblings: &[Body], body: &Body) -> HashMap<String, Value> {
         let mut vars = super::defaults(siblings.iter().chain(std::iter::once(body)));
         vars.extend(self.args.clone());
         vars
@@ -79,7 +79,7 @@ fn tf_files(dir: &Path) -> Vec<PathBuf> {
 }
 
 /// The other `.tf` files of `file`'s folder, parsed (those that parse).
-pub fn siblings(file: &str) -> Vec<Body> {
+pub(super) fn siblings(file: &str) -> Vec<Body> {
     let own = Path::new(file).file_name();
     tf_files(&folder_of(file))
         .iter()
@@ -94,7 +94,11 @@ pub fn siblings(file: &str) -> Vec<Body> {
 }
 
 /// The `region` of the default `provider "aws"` (one without `alias`) in the folder.
-pub fn provider_region(body: &Body, siblings: &[Body], index: &Resources<'_>) -> Option<String> {
+pub(super) fn provider_region(
+    body: &Body,
+    siblings: &[Body],
+    index: &Resources<'_>,
+) -> Option<String> {
     siblings
         .iter()
         .chain(std::iter::once(body))
@@ -176,7 +180,7 @@ fn arguments(
 /// # Errors
 /// A module's file that cannot be read or is not HCL.
 #[allow(clippy::too_many_arguments)]
-pub fn follow(
+pub(super) fn follow(
     body: &Body,
     lines: &Lines,
     file: &str,

@@ -3,7 +3,7 @@
 //! parser and type errors into our `Error`: file, path inside the document, line and column,
 //! and a "did you mean" for unknown fields and values. Writing is `write`.
 
-pub mod write;
+pub(crate) mod write;
 
 use serde::de::DeserializeOwned;
 
@@ -61,10 +61,10 @@ impl<T: serde::Serialize> serde::Serialize for Spanned<T> {
 }
 
 /// Where a parsed value was written.
-pub use serde_saphyr::Location;
+pub(crate) use serde_saphyr::Location;
 
 /// A value that knows where it was written.
-pub trait Located {
+pub(crate) trait Located {
     /// Where it is used (an alias) and where it is defined (its anchor).
     fn locations(&self) -> (Location, Location);
 }
@@ -82,14 +82,14 @@ impl<T> Located for serde_saphyr::Spanned<T> {
 }
 
 /// 1-based (line, column) of a spanned value.
-pub fn position(value: &impl Located) -> Option<(u64, u64)> {
+pub(crate) fn position(value: &impl Located) -> Option<(u64, u64)> {
     let loc = value.locations().0;
     (loc.line() > 0).then(|| (loc.line(), loc.column()))
 }
 
 /// The text a spanned node was written as in `source` (where it is defined: an alias points
 /// back to its anchor), trimmed. `None` when the span has no byte offsets.
-pub fn source_text<'a>(value: &impl Located, source: &'a str) -> Option<&'a str> {
+pub(crate) fn source_text<'a>(value: &impl Located, source: &'a str) -> Option<&'a str> {
     let span = value.locations().1.span();
     let at = usize::try_from(span.byte_offset()?).ok()?;
     let len = usize::try_from(span.byte_len()?).ok()?;
@@ -101,7 +101,7 @@ pub fn source_text<'a>(value: &impl Located, source: &'a str) -> Option<&'a str>
 ///
 /// # Errors
 /// Malformed YAML, a value of the wrong type, an unknown field or value.
-pub fn parse<T: DeserializeOwned>(text: &str, file: &str) -> Result<T, Error> {
+pub(crate) fn parse<T: DeserializeOwned>(text: &str, file: &str) -> Result<T, Error> {
     let mut path = None;
     // A budget that scales with the input: an honest document has at most about one node per
     // byte it is written in (a node takes at least a character and a separator), so a
@@ -206,7 +206,7 @@ fn help_for(message: &str) -> String {
 ///
 /// # Errors
 /// Malformed YAML, or a number whose text cannot be located in the input.
-pub fn parse_value(text: &str, file: &str) -> Result<serde_json::Value, Error> {
+pub(crate) fn parse_value(text: &str, file: &str) -> Result<serde_json::Value, Error> {
     let node: serde_saphyr::Spanned<Node> = parse(text, file)?;
     to_value(node, text).map_err(|why| {
         Error::input(why)
@@ -336,7 +336,7 @@ impl<'de> serde::Deserialize<'de> for Key {
 ///
 /// # Errors
 /// A value YAML cannot hold (never for JSON values).
-pub fn to_text(value: &serde_json::Value) -> Result<String, Error> {
+pub(crate) fn to_text(value: &serde_json::Value) -> Result<String, Error> {
     serde_saphyr::to_string(value).map_err(|e| Error::input(format!("cannot write YAML: {e}")))
 }
 
@@ -372,7 +372,7 @@ mod tests {
 /// strings), as in `parse_value`. `lines` maps each mapping entry's dotted path
 /// (`Resources.Orders.Properties.TableName`) to its 1-based line.
 #[derive(Debug, Clone)]
-pub struct Template {
+pub(crate) struct Template {
     pub value: serde_json::Value,
     pub lines: std::collections::HashMap<String, u64>,
 }
@@ -381,7 +381,7 @@ pub struct Template {
 ///
 /// # Errors
 /// Malformed YAML or JSON, or a number whose text cannot be located.
-pub fn parse_template(text: &str, file: &str) -> Result<Template, Error> {
+pub(crate) fn parse_template(text: &str, file: &str) -> Result<Template, Error> {
     let node: TNode = parse(text, file)?;
     let mut lines = std::collections::HashMap::new();
     let value = tnode_value(node, text, "", &mut lines).map_err(|why| {

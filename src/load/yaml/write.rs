@@ -9,14 +9,14 @@ use serde_json::Value;
 
 /// Comments to write beside fields, by path: the keys joined with `SEP` (a table's name may
 /// hold dots).
-pub type Comments = Vec<(String, String)>;
+pub(crate) type Comments = Vec<(String, String)>;
 
 /// Joins the keys of a comment's path.
-pub const SEP: &str = "\u{1f}";
+pub(crate) const SEP: &str = "\u{1f}";
 
 /// A scalar as YAML: plain where that reads back as the same text, else double-quoted.
 #[must_use]
-pub fn scalar(text: &str) -> String {
+pub(crate) fn scalar(text: &str) -> String {
     let plain = !text.is_empty()
         && text.chars().all(|c| {
             c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | '/' | '@' | '%' | ' ' | ':')
@@ -54,7 +54,7 @@ fn inline(v: &Value) -> Option<String> {
 /// note may carry a newline, and a comment that ends early would turn the rest of its text
 /// into YAML; control characters and Unicode line separators are written escaped.
 #[must_use]
-pub fn comment_text(text: &str) -> String {
+pub(crate) fn comment_text(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
@@ -74,7 +74,7 @@ pub fn comment_text(text: &str) -> String {
 /// lines. Keys and values go through `scalar` (quoted wherever plain text would read back
 /// differently), comments through `comment_text`; `reads_back` checks the result.
 #[must_use]
-pub fn to_yaml(doc: &Value, comments: &Comments, header: &[String]) -> String {
+pub(crate) fn to_yaml(doc: &Value, comments: &Comments, header: &[String]) -> String {
     let mut out = String::new();
     for h in header {
         out.push_str(&format!("# {}\n", comment_text(h)));
@@ -94,7 +94,7 @@ pub fn to_yaml(doc: &Value, comments: &Comments, header: &[String]) -> String {
 ///
 /// # Errors
 /// The path of the first difference.
-pub fn reads_back(doc: &Value, yaml: &Value) -> Result<(), String> {
+pub(crate) fn reads_back(doc: &Value, yaml: &Value) -> Result<(), String> {
     fn same(a: &Value, b: &Value, path: &str) -> Result<(), String> {
         match (a, b) {
             (Value::Object(x), Value::Object(y)) => {
@@ -165,7 +165,7 @@ fn write_map(
 /// letter or `_` and holds letters, digits, `_`, `.` and `-` and is no YAML 1.1 boolean or
 /// null; else double-quoted, so that no reader takes it for a number or a flag.
 #[must_use]
-pub fn name(value: &str) -> String {
+pub(crate) fn name(value: &str) -> String {
     let plain = value
         .bytes()
         .next()
