@@ -1,8 +1,10 @@
 //! The reader of one workload file: where its errors point (the file, the path inside it,
 //! the line and column, the source line), and how its quantities are read — counts, shares,
 //! sizes, item sizes (a sample measured through the `SampleReader` the reader was given),
-//! and placeholders (`TODO`) recorded as met. Each concept's conversion (`workload`, `table`,
-//! `pattern`, `index`, `capacity`, `forecast`, `keys`, `commitments`) reads through it.
+//! and placeholders (`TODO`) recorded as met. It knows no concept: each concept's module
+//! (`workload`, `table`, `pattern`, `index`, `capacity`, `forecast`, `keys`, `commitments`)
+//! is a set of functions that take the `Reader` and the raw value of that concept, and
+//! return the model's value or an error pointing into the file.
 
 use rust_decimal::Decimal;
 
@@ -14,7 +16,7 @@ use crate::error::Error;
 use crate::model::sample::SampleReader;
 use crate::model::{DataSize, SizeClass};
 
-pub(super) struct Cx<'a> {
+pub(super) struct Reader<'a> {
     pub(super) file: &'a str,
     pub(super) text: &'a str,
     /// The folder sample files are read from (the workload file's).
@@ -29,7 +31,7 @@ pub(super) struct Cx<'a> {
 /// The value a placeholder is written as.
 pub(crate) const PLACEHOLDER: &str = "TODO";
 
-impl Cx<'_> {
+impl Reader<'_> {
     pub(super) fn err(
         &self,
         path: &str,

@@ -3,7 +3,7 @@
 
 use rust_decimal::Decimal;
 
-use super::context::Cx;
+use super::context::Reader;
 use super::raw::{Quantity, RawGrowth};
 use super::yaml::position;
 use crate::error::Error;
@@ -56,89 +56,87 @@ const MONTH_NAMES: [&str; 12] = [
     "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
 ];
 
-impl Cx<'_> {
-    /// `growth`, `seasonal` and `from` of a table or pattern at `path`.
-    pub(super) fn forecasting(
-        &self,
-        growth: Option<&RawGrowth>,
-        seasonal: &indexmap::IndexMap<String, Quantity>,
-        from: Option<&Quantity>,
-        path: &str,
-    ) -> Result<Forecasting, Error> {
-        let factor = |s: &Quantity, p: &str| -> Result<Decimal, Error> {
-            let f = self.scalar(
-                s,
+/// `growth`, `seasonal` and `from` of a table or pattern at `path`.
+pub(super) fn forecasting(
+    rd: &Reader<'_>,
+    growth: Option<&RawGrowth>,
+    seasonal: &indexmap::IndexMap<String, Quantity>,
+    from: Option<&Quantity>,
+    path: &str,
+) -> Result<Forecasting, Error> {
+    let factor = |s: &Quantity, p: &str| -> Result<Decimal, Error> {
+        let f = rd.scalar(
+            s,
+            p,
+            super::quantity::parse_number,
+            "a factor such as `1.4`",
+        )?;
+        if f.is_sign_negative() || f > Decimal::from(1000) {
+            return Err(rd.err(
                 p,
-                super::quantity::parse_number,
-                "a factor such as `1.4`",
-            )?;
-            if f.is_sign_negative() || f > Decimal::from(1000) {
-                return Err(self.err(
-                    p,
-                    position(s),
-                    format!("factor `{}` is outside 0–1000", s.value.trim()),
-                    "Consider a multiplier of the month's rates, such as `1.4`.",
-                ));
-            }
-            Ok(f)
-        };
-        let growth = match growth {
-            None => None,
-            Some(RawGrowth::Rate(s)) => Some(Growth::Monthly(self.scalar(
-                s,
-                &format!("{path}.growth"),
-                parse_growth_rate,
-                "a monthly growth such as `3%/month`",
-            )?)),
-            Some(RawGrowth::Factors(list)) => {
-                let mut out = Vec::new();
-                for (i, s) in list.iter().enumerate() {
-                    out.push(factor(s, &format!("{path}.growth[{i}]"))?);
-                }
-                if out.is_empty() {
-                    return Err(self.err(
-                        &format!("{path}.growth"),
-                        None,
-                        "an empty list of growth factors",
-                        "Consider one factor per month of the forecast, or `3%/month`.",
-                    ));
-                }
-                Some(Growth::Factors(out))
-            }
-        };
-        let mut months = Vec::new();
-        for (name, s) in seasonal {
-            let p = format!("{path}.seasonal.{name}");
-            let Some(m) = MONTH_NAMES
-                .iter()
-                .position(|n| *n == name.to_ascii_lowercase())
-            else {
-                return Err(self.err(
-                    &p,
-                    position(s),
-                    format!("`{name}` is not a month"),
-                    "Consider `jan` … `dec`.",
-                ));
-            };
-            months.push((
-                u32::try_from(m).unwrap_or(0).saturating_add(1),
-                factor(s, &p)?,
+                position(s),
+                format!("factor `{}` is outside 0–1000", s.value.trim()),
+                "Consider a multiplier of the month's rates, such as `1.4`.",
             ));
         }
-        let from = from
-            .map(|s| {
-                self.scalar(
-                    s,
-                    &format!("{path}.from"),
-                    parse_month,
-                    "a month such as `2027-03`",
-                )
-            })
-            .transpose()?;
-        Ok(Forecasting {
-            growth,
-            seasonal: months,
-            from,
-        })
+        Ok(f)
+    };
+    let growth = match growth {
+        None => None,
+        Some(RawGrowth::Rate(s)) => Some(Growth::Monthly(rd.scalar(
+            s,
+            &format!("{path}.growth"),
+            parse_growth_rate,
+            "a monthly growth such as `3%/month`",
+        )?)),
+        Some(RawGrowth::Factors(list)) => {
+            let mut out = Vec::new();
+            for (i, s) in list.iter().enumerate() {
+                out.push(factor(s, &format!("{path}.growth[{i}]"))?);
+            }
+            if out.is_empty() {
+                return Err(rd.err(
+                    &format!("{path}.growth"),
+                    None,
+                    "an empty list of growth factors",
+                    "Consider one factor per month of the forecast, or `3%/month`.",
+                ));
+            }
+            Some(Growth::Factors(out))
+        }
+    };
+    let mut months = Vec::new();
+    for (name, s) in seasonal {
+        let p = format!("{path}.seasonal.{name}");
+        let Some(m) = MONTH_NAMES
+            .iter()
+            .position(|n| *n == name.to_ascii_lowercase())
+        else {
+            return Err(rd.err(
+                &p,
+                position(s),
+                format!("`{name}` is not a month"),
+                "Consider `jan` … `dec`.",
+            ));
+        };
+        months.push((
+            u32::try_from(m).unwrap_or(0).saturating_add(1),
+            factor(s, &p)?,
+        ));
     }
+    let from = from
+        .map(|s| {
+            rd.scalar(
+                s,
+                &format!("{path}.from"),
+                parse_month,
+                "a month such as `2027-03`",
+            )
+        })
+        .transpose()?;
+    Ok(Forecasting {
+        growth,
+        seasonal: months,
+        from,
+    })
 }

@@ -3,7 +3,7 @@
 
 use rust_decimal::Decimal;
 
-use super::context::Cx;
+use super::context::Reader;
 use super::quantity::{parse_count, parse_rate, parse_share};
 use super::raw::*;
 use super::suggest;
@@ -12,350 +12,355 @@ use super::yaml::position;
 use crate::error::Error;
 use crate::model::*;
 
-impl Cx<'_> {
-    pub(super) fn pattern(
-        &self,
-        table_path: &str,
-        name: &str,
-        p: &RawPattern,
-        table: &Table,
-    ) -> Result<AccessPattern, Error> {
-        let path = format!("{table_path}.patterns.{name}");
-        let f = |field: &str| format!("{path}.{field}");
-        let operation = operation(p.op.value);
-        let rate = self.pattern_rate(p, &path)?;
-        let item_size = self.item_size(p.item_size.as_ref(), &f("item_size"))?;
-        let item_size_bytes = item_size.as_ref().map(|(mean, _)| *mean);
-        let item_size_classes = item_size.map(|(_, c)| c).unwrap_or_default();
-        let overwrites = self.share(p.overwrites.as_ref(), &f("overwrites"), Decimal::ZERO)?;
-        if p.overwrites.is_some()
-            && !matches!(
-                operation,
-                Operation::Put | Operation::BatchWrite | Operation::TransactWrite
-            )
-        {
-            return Err(self.err(&f("overwrites"), p.overwrites.as_ref().and_then(position), format!("`overwrites` describes puts, and this pattern is a `{}`", operation.name()), "Consider removing it: an update states what it changes on each index (`updates_moving_key`, `updates_touching_projection`…)."));
-        }
-
-        let items_per_op = self.items_per_op(p, operation, &path)?;
-        let index = self.pattern_index(p, operation, table, &path)?;
-        let consistency = self.consistency(p, operation, index, &path, name)?;
-        let index_effects = self.index_effects(p, operation, table, &path)?;
-        let size_known = item_size_bytes.is_some()
-            || table.item_size_bytes.is_some()
-            || index.is_some_and(|i| {
-                i.entry_size_bytes.is_some() || !matches!(i.projection, Projection::All)
-            });
-        if !size_known {
-            return Err(self.err(&path, position(&p.op), format!("pattern `{name}` has no `item_size` and the table has none"), "Consider `item_size: 1.2 KB` on the pattern or the table (for writes: the larger of the item before and after)."));
-        }
-        let needs = self.needs(p, operation, &path)?;
-        Ok(AccessPattern {
-            needs,
-            name: name.to_string(),
-            keys: self.key_spread(p.keys.as_ref(), &format!("{path}.keys"))?,
+pub(super) fn pattern(
+    rd: &Reader<'_>,
+    table_path: &str,
+    name: &str,
+    p: &RawPattern,
+    table: &Table,
+) -> Result<AccessPattern, Error> {
+    let path = format!("{table_path}.patterns.{name}");
+    let f = |field: &str| format!("{path}.{field}");
+    let operation = operation(p.op.value);
+    let rate = pattern_rate(rd, p, &path)?;
+    let item_size = rd.item_size(p.item_size.as_ref(), &f("item_size"))?;
+    let item_size_bytes = item_size.as_ref().map(|(mean, _)| *mean);
+    let item_size_classes = item_size.map(|(_, c)| c).unwrap_or_default();
+    let overwrites = rd.share(p.overwrites.as_ref(), &f("overwrites"), Decimal::ZERO)?;
+    if p.overwrites.is_some()
+        && !matches!(
             operation,
-            rate,
-            item_size_bytes,
-            item_size_classes,
-            overwrites,
-            items_per_op,
-            consistency,
-            index: index.map(|i| i.name.clone()),
-            fetches_base_items: p.fetch_base_items,
-            description: p.description.clone(),
-            index_effects,
-            traffic: p
-                .traffic
-                .as_ref()
-                .map(|tr| self.traffic(tr, &f("traffic")))
-                .transpose()?,
-            forecast: self.forecasting(p.growth.as_ref(), &p.seasonal, p.from.as_ref(), &path)?,
-        })
+            Operation::Put | Operation::BatchWrite | Operation::TransactWrite
+        )
+    {
+        return Err(rd.err(&f("overwrites"), p.overwrites.as_ref().and_then(position), format!("`overwrites` describes puts, and this pattern is a `{}`", operation.name()), "Consider removing it: an update states what it changes on each index (`updates_moving_key`, `updates_touching_projection`…)."));
     }
 
-    /// The pattern's rate: below 10^12 requests a second (no table serves a trillion; such a
-    /// rate is a unit typo).
-    fn pattern_rate(&self, p: &RawPattern, path: &str) -> Result<Rate, Error> {
-        let f = |field: &str| format!("{path}.{field}");
-        let rate = self.scalar(
-            &p.rate,
-            &f("rate"),
-            parse_rate,
-            "a rate such as `400/s` or `41M/month` (a plain number is per second)",
-        )?;
-        let per_second = rate
-            .monthly(Decimal::from(730))
-            .and_then(|m| m.checked_div(Decimal::from(2_628_000)));
-        if per_second.is_none_or(|r| r > Decimal::from(MAX_RATE_PER_SECOND)) {
-            return Err(self.err(
+    let items_per_op = items_per_op(rd, p, operation, &path)?;
+    let index = pattern_index(rd, p, operation, table, &path)?;
+    let consistency = consistency(rd, p, operation, index, &path, name)?;
+    let index_effects = index_effects(rd, p, operation, table, &path)?;
+    let size_known = item_size_bytes.is_some()
+        || table.item_size_bytes.is_some()
+        || index.is_some_and(|i| {
+            i.entry_size_bytes.is_some() || !matches!(i.projection, Projection::All)
+        });
+    if !size_known {
+        return Err(rd.err(&path, position(&p.op), format!("pattern `{name}` has no `item_size` and the table has none"), "Consider `item_size: 1.2 KB` on the pattern or the table (for writes: the larger of the item before and after)."));
+    }
+    let needs = needs(rd, p, operation, &path)?;
+    Ok(AccessPattern {
+        needs,
+        name: name.to_string(),
+        keys: super::keys::key_spread(rd, p.keys.as_ref(), &format!("{path}.keys"))?,
+        operation,
+        rate,
+        item_size_bytes,
+        item_size_classes,
+        overwrites,
+        items_per_op,
+        consistency,
+        index: index.map(|i| i.name.clone()),
+        fetches_base_items: p.fetch_base_items,
+        description: p.description.clone(),
+        index_effects,
+        traffic: p
+            .traffic
+            .as_ref()
+            .map(|tr| super::capacity::traffic(rd, tr, &f("traffic")))
+            .transpose()?,
+        forecast: super::forecast::forecasting(
+            rd,
+            p.growth.as_ref(),
+            &p.seasonal,
+            p.from.as_ref(),
+            &path,
+        )?,
+    })
+}
+
+/// The pattern's rate: below 10^12 requests a second (no table serves a trillion; such a
+/// rate is a unit typo).
+fn pattern_rate(rd: &Reader<'_>, p: &RawPattern, path: &str) -> Result<Rate, Error> {
+    let f = |field: &str| format!("{path}.{field}");
+    let rate = rd.scalar(
+        &p.rate,
+        &f("rate"),
+        parse_rate,
+        "a rate such as `400/s` or `41M/month` (a plain number is per second)",
+    )?;
+    let per_second = rate
+        .monthly(Decimal::from(730))
+        .and_then(|m| m.checked_div(Decimal::from(2_628_000)));
+    if per_second.is_none_or(|r| r > Decimal::from(MAX_RATE_PER_SECOND)) {
+        return Err(rd.err(
                 &f("rate"),
                 position(&p.rate),
                 format!("`{}` is above 10^12 requests a second", p.rate.value),
                 "Consider checking the unit (`/month` rather than `/s`?) and the multiplier (M = 10^6, B = 10^9).",
             ));
-        }
-        Ok(rate)
     }
+    Ok(rate)
+}
 
-    /// Items per operation: stated for a multi-item operation (within its batch or
-    /// transaction limit), one otherwise.
-    fn items_per_op(
-        &self,
-        p: &RawPattern,
-        operation: Operation,
-        path: &str,
-    ) -> Result<Decimal, Error> {
-        let f = |field: &str| format!("{path}.{field}");
-        let path = path.to_string();
-        let items = self.count(p.items.as_ref(), &f("items"))?;
-        if let (Some(n), Some(s)) = (items, p.items.as_ref())
-            && n > Decimal::from(MAX_ITEMS)
-        {
-            return Err(self.err(
-                &f("items"),
-                position(s),
-                format!("`{}` items per operation is above 10^15", s.value),
-                "Consider the items one operation touches; a multiplier typo (B for M)?",
-            ));
-        }
-        let items_per_op = match (operation.is_multi_item(), items) {
-            (true, Some(n)) => n,
-            (true, None) => {
-                return Err(self.err(&path, position(&p.op), format!("a `{}` needs `items` (items per operation)", operation.name()), match operation {
+/// Items per operation: stated for a multi-item operation (within its batch or
+/// transaction limit), one otherwise.
+fn items_per_op(
+    rd: &Reader<'_>,
+    p: &RawPattern,
+    operation: Operation,
+    path: &str,
+) -> Result<Decimal, Error> {
+    let f = |field: &str| format!("{path}.{field}");
+    let path = path.to_string();
+    let items = rd.count(p.items.as_ref(), &f("items"))?;
+    if let (Some(n), Some(s)) = (items, p.items.as_ref())
+        && n > Decimal::from(MAX_ITEMS)
+    {
+        return Err(rd.err(
+            &f("items"),
+            position(s),
+            format!("`{}` items per operation is above 10^15", s.value),
+            "Consider the items one operation touches; a multiplier typo (B for M)?",
+        ));
+    }
+    let items_per_op = match (operation.is_multi_item(), items) {
+        (true, Some(n)) => n,
+        (true, None) => {
+            return Err(rd.err(&path, position(&p.op), format!("a `{}` needs `items` (items per operation)", operation.name()), match operation {
                     Operation::Scan => "Consider `items:` the number of items the scan evaluates (filters do not reduce it).",
                     Operation::Query => "Consider `items:` the number of items a query returns (their sizes are summed, then rounded to 4 KB).",
                     _ => "Consider `items:` the number of items in the batch or transaction.",
                 }));
-            }
-            (false, Some(_)) => {
-                return Err(self.err(
-                    &f("items"),
-                    position(&p.op),
+        }
+        (false, Some(_)) => {
+            return Err(rd.err(
+                &f("items"),
+                position(&p.op),
+                format!(
+                    "a `{}` works on one item and takes no `items`",
+                    operation.name()
+                ),
+                "Consider `batch-get`, `batch-write` or `query` for several items.",
+            ));
+        }
+        (false, None) => Decimal::ONE,
+    };
+    let limit = match operation {
+        Operation::BatchWrite => Some(25),
+        Operation::BatchGet | Operation::TransactGet | Operation::TransactWrite => Some(100),
+        _ => None,
+    };
+    if let (Some(limit), Some(items_scalar)) = (limit, p.items.as_ref())
+        && (items_per_op > Decimal::from(limit) || items_per_op < Decimal::ONE)
+    {
+        return Err(rd.err(
+            &f("items"),
+            position(items_scalar),
+            format!(
+                "a `{}` holds 1 to {limit} items, not `{}`",
+                operation.name(),
+                items_scalar.value
+            ),
+            "Consider splitting it into several operations (a higher rate).",
+        ));
+    }
+
+    Ok(items_per_op)
+}
+
+/// The index a query or scan runs on (one of the table's), and whether it may fetch base
+/// items (an LSI only).
+fn pattern_index<'t>(
+    rd: &Reader<'_>,
+    p: &RawPattern,
+    operation: Operation,
+    table: &'t Table,
+    path: &str,
+) -> Result<Option<&'t Index>, Error> {
+    let f = |field: &str| format!("{path}.{field}");
+    let index = match &p.index {
+        None => None,
+        Some(iname) => {
+            let Some(index) = table.indexes.iter().find(|i| i.name == iname.value) else {
+                let names: Vec<&str> = table.indexes.iter().map(|i| i.name.as_str()).collect();
+                let help = suggest::consider(&iname.value, &names, "the table's indexes");
+                return Err(rd.err(
+                    &f("index"),
+                    position(iname),
+                    format!("table `{}` has no index `{}`", table.name, iname.value),
+                    help,
+                ));
+            };
+            if !matches!(operation, Operation::Query | Operation::Scan) {
+                return Err(rd.err(
+                    &f("index"),
+                    position(iname),
                     format!(
-                        "a `{}` works on one item and takes no `items`",
+                        "a `{}` cannot run on an index; only `query` and `scan` can",
                         operation.name()
                     ),
-                    "Consider `batch-get`, `batch-write` or `query` for several items.",
+                    "Consider `op: query` on the index.",
                 ));
             }
-            (false, None) => Decimal::ONE,
-        };
-        let limit = match operation {
-            Operation::BatchWrite => Some(25),
-            Operation::BatchGet | Operation::TransactGet | Operation::TransactWrite => Some(100),
-            _ => None,
-        };
-        if let (Some(limit), Some(items_scalar)) = (limit, p.items.as_ref())
-            && (items_per_op > Decimal::from(limit) || items_per_op < Decimal::ONE)
-        {
-            return Err(self.err(
-                &f("items"),
-                position(items_scalar),
-                format!(
-                    "a `{}` holds 1 to {limit} items, not `{}`",
-                    operation.name(),
-                    items_scalar.value
-                ),
-                "Consider splitting it into several operations (a higher rate).",
-            ));
+            Some(index)
         }
-
-        Ok(items_per_op)
+    };
+    if p.fetch_base_items && !index.is_some_and(|i| i.kind == IndexKind::Local) {
+        return Err(rd.err(
+            &f("fetch_base_items"),
+            position(&p.op),
+            "only a query on an LSI can fetch non-projected attributes from the table",
+            "Consider removing `fetch_base_items`, or querying the table.",
+        ));
     }
 
-    /// The index a query or scan runs on (one of the table's), and whether it may fetch base
-    /// items (an LSI only).
-    fn pattern_index<'t>(
-        &self,
-        p: &RawPattern,
-        operation: Operation,
-        table: &'t Table,
-        path: &str,
-    ) -> Result<Option<&'t Index>, Error> {
-        let f = |field: &str| format!("{path}.{field}");
-        let index = match &p.index {
-            None => None,
-            Some(iname) => {
-                let Some(index) = table.indexes.iter().find(|i| i.name == iname.value) else {
-                    let names: Vec<&str> = table.indexes.iter().map(|i| i.name.as_str()).collect();
-                    let help = suggest::consider(&iname.value, &names, "the table's indexes");
-                    return Err(self.err(
-                        &f("index"),
-                        position(iname),
-                        format!("table `{}` has no index `{}`", table.name, iname.value),
-                        help,
-                    ));
+    Ok(index)
+}
+
+/// The read consistency: stated for a read (never strong on a GSI), eventual on a GSI
+/// when not stated, none for a write.
+fn consistency(
+    rd: &Reader<'_>,
+    p: &RawPattern,
+    operation: Operation,
+    index: Option<&Index>,
+    path: &str,
+    name: &str,
+) -> Result<Consistency, Error> {
+    let f = |field: &str| format!("{path}.{field}");
+    let path = path.to_string();
+    let consistency = match (&p.consistency, operation.is_read(), operation) {
+        (Some(c), false, _) | (Some(c), _, Operation::TransactGet) => {
+            return Err(rd.err(&f("consistency"), position(c), format!("a `{}` has no read consistency", operation.name()), "Consider removing `consistency`; transactional reads always cost 2 units per 4 KB."));
+        }
+        (Some(c), true, _) => {
+            let parsed = parse_consistency(&c.value).map_err(|why| {
+                let help = match suggest::closest(c.value.trim(), ["strong", "eventual"]) {
+                    Some(close) => format!(
+                        "Consider `{close}` (did you mean it?), or a share such as `92% eventual`."
+                    ),
+                    None => "Consider `strong`, `eventual`, or a share such as `92% eventual`."
+                        .to_string(),
                 };
-                if !matches!(operation, Operation::Query | Operation::Scan) {
-                    return Err(self.err(
-                        &f("index"),
-                        position(iname),
-                        format!(
-                            "a `{}` cannot run on an index; only `query` and `scan` can",
-                            operation.name()
-                        ),
-                        "Consider `op: query` on the index.",
-                    ));
-                }
-                Some(index)
+                rd.err(&f("consistency"), position(c), why, help)
+            })?;
+            let on_gsi = index.is_some_and(|i| i.kind == IndexKind::Global);
+            if on_gsi && parsed != Consistency::Eventual {
+                return Err(rd.err(&f("consistency"), position(c), format!("a strongly consistent read on GSI `{}`: GSIs support eventual consistency only", index.map_or("", |i| i.name.as_str())), "Consider `consistency: eventual`, or querying the table or an LSI."));
             }
-        };
-        if p.fetch_base_items && !index.is_some_and(|i| i.kind == IndexKind::Local) {
-            return Err(self.err(
-                &f("fetch_base_items"),
-                position(&p.op),
-                "only a query on an LSI can fetch non-projected attributes from the table",
-                "Consider removing `fetch_base_items`, or querying the table.",
+            parsed
+        }
+        (None, true, Operation::TransactGet) | (None, false, _) => Consistency::Strong,
+        (None, true, _) if index.is_some_and(|i| i.kind == IndexKind::Global) => {
+            Consistency::Eventual
+        }
+        (None, true, _) => {
+            return Err(rd.err(&path, position(&p.op), format!("read pattern `{name}` does not say its consistency"), "Consider `consistency: eventual` (half price, DynamoDB's default) or `consistency: strong`."));
+        }
+    };
+
+    Ok(consistency)
+}
+
+/// What a write does to each named index (`index_effects`), for the table's indexes.
+fn index_effects(
+    rd: &Reader<'_>,
+    p: &RawPattern,
+    operation: Operation,
+    table: &Table,
+    path: &str,
+) -> Result<Vec<(String, Decimal)>, Error> {
+    let f = |field: &str| format!("{path}.{field}");
+    let mut index_effects = Vec::new();
+    for (iname, effect) in &p.index_effects {
+        let epath = f(&format!("index_effects.{iname}"));
+        if !table.indexes.iter().any(|i| &i.name == iname) {
+            let names: Vec<&str> = table.indexes.iter().map(|i| i.name.as_str()).collect();
+            return Err(rd.err(
+                &epath,
+                position(effect),
+                format!("table `{}` has no index `{iname}`", table.name),
+                suggest::consider(iname, &names, "the table's indexes"),
             ));
         }
-
-        Ok(index)
-    }
-
-    /// The read consistency: stated for a read (never strong on a GSI), eventual on a GSI
-    /// when not stated, none for a write.
-    fn consistency(
-        &self,
-        p: &RawPattern,
-        operation: Operation,
-        index: Option<&Index>,
-        path: &str,
-        name: &str,
-    ) -> Result<Consistency, Error> {
-        let f = |field: &str| format!("{path}.{field}");
-        let path = path.to_string();
-        let consistency = match (&p.consistency, operation.is_read(), operation) {
-            (Some(c), false, _) | (Some(c), _, Operation::TransactGet) => {
-                return Err(self.err(&f("consistency"), position(c), format!("a `{}` has no read consistency", operation.name()), "Consider removing `consistency`; transactional reads always cost 2 units per 4 KB."));
-            }
-            (Some(c), true, _) => {
-                let parsed = parse_consistency(&c.value).map_err(|why| {
-                    let help = match suggest::closest(c.value.trim(), ["strong", "eventual"]) {
-                        Some(close) => format!("Consider `{close}` (did you mean it?), or a share such as `92% eventual`."),
-                        None => "Consider `strong`, `eventual`, or a share such as `92% eventual`.".to_string(),
-                    };
-                    self.err(&f("consistency"), position(c), why, help)
-                })?;
-                let on_gsi = index.is_some_and(|i| i.kind == IndexKind::Global);
-                if on_gsi && parsed != Consistency::Eventual {
-                    return Err(self.err(&f("consistency"), position(c), format!("a strongly consistent read on GSI `{}`: GSIs support eventual consistency only", index.map_or("", |i| i.name.as_str())), "Consider `consistency: eventual`, or querying the table or an LSI."));
-                }
-                parsed
-            }
-            (None, true, Operation::TransactGet) | (None, false, _) => Consistency::Strong,
-            (None, true, _) if index.is_some_and(|i| i.kind == IndexKind::Global) => {
-                Consistency::Eventual
-            }
-            (None, true, _) => {
-                return Err(self.err(&path, position(&p.op), format!("read pattern `{name}` does not say its consistency"), "Consider `consistency: eventual` (half price, DynamoDB's default) or `consistency: strong`."));
-            }
-        };
-
-        Ok(consistency)
-    }
-
-    /// What a write does to each named index (`index_effects`), for the table's indexes.
-    fn index_effects(
-        &self,
-        p: &RawPattern,
-        operation: Operation,
-        table: &Table,
-        path: &str,
-    ) -> Result<Vec<(String, Decimal)>, Error> {
-        let f = |field: &str| format!("{path}.{field}");
-        let mut index_effects = Vec::new();
-        for (iname, effect) in &p.index_effects {
-            let epath = f(&format!("index_effects.{iname}"));
-            if !table.indexes.iter().any(|i| &i.name == iname) {
-                let names: Vec<&str> = table.indexes.iter().map(|i| i.name.as_str()).collect();
-                return Err(self.err(
-                    &epath,
-                    position(effect),
-                    format!("table `{}` has no index `{iname}`", table.name),
-                    suggest::consider(iname, &names, "the table's indexes"),
-                ));
-            }
-            if operation.is_read() {
-                return Err(self.err(
-                    &epath,
-                    position(effect),
-                    "a read pattern writes no index entries",
-                    "Consider removing `index_effects` from this read pattern.",
-                ));
-            }
-            index_effects.push((iname.clone(), self.scalar(effect, &epath, parse_index_effect, "one of `none`, `put`, `add`, `remove`, `update`, `move`, or index writes per item written such as `0.5`")?));
-        }
-
-        Ok(index_effects)
-    }
-
-    /// What the pattern needs of a design (`strong_required`, `transaction_required`,
-    /// `reads_attributes`), for `advise`.
-    fn needs(
-        &self,
-        p: &RawPattern,
-        operation: Operation,
-        path: &str,
-    ) -> Result<PatternNeeds, Error> {
-        let f = |field: &str| format!("{path}.{field}");
-        let reads = operation.is_read();
-        let strong_share = match p.strong_required.as_ref().map(|s| (&s.value, s)) {
-            None => None,
-            Some((super::raw::RawStrong::Flag(true), _)) => Some(Decimal::ONE),
-            Some((super::raw::RawStrong::Flag(false), _)) => Some(Decimal::ZERO),
-            Some((super::raw::RawStrong::Share(t), _)) if t.trim() == "true" => Some(Decimal::ONE),
-            Some((super::raw::RawStrong::Share(t), _)) if t.trim() == "false" => {
-                Some(Decimal::ZERO)
-            }
-            Some((super::raw::RawStrong::Share(text), s)) => {
-                let scalar = super::raw::Quantity::at(text.clone(), s.referenced, s.defined);
-                Some(self.share(Some(&scalar), &f("strong_required"), Decimal::ONE)?)
-            }
-        };
-        if p.strong_required.is_some() && !reads {
-            return Err(self.err(
-                &f("strong_required"),
-                p.strong_required.as_ref().and_then(position),
-                format!(
-                    "`strong_required` describes reads, and this pattern is a `{}`",
-                    operation.name()
-                ),
-                "Consider removing it: only reads have a consistency.",
+        if operation.is_read() {
+            return Err(rd.err(
+                &epath,
+                position(effect),
+                "a read pattern writes no index entries",
+                "Consider removing `index_effects` from this read pattern.",
             ));
         }
-        if p.transaction_required
-            && !matches!(operation, Operation::TransactGet | Operation::TransactWrite)
-        {
-            return Err(self.err(
-                &f("transaction_required"),
-                position(&p.op),
-                format!(
-                    "`transaction_required` describes transactions, and this pattern is a `{}`",
-                    operation.name()
-                ),
-                "Consider removing it, or `op: transact-write`.",
-            ));
-        }
-        if let Some(attrs) = &p.reads_attributes
-            && (!reads || attrs.is_empty())
-        {
-            return Err(self.err(
-                &f("reads_attributes"),
-                attrs.first().and_then(position).or_else(|| position(&p.op)),
-                "`reads_attributes` lists the attributes a read uses (at least one)",
-                "Consider removing it, or naming the attributes the pattern's reads use.",
-            ));
-        }
-        Ok(PatternNeeds {
-            strong_share,
-            transaction: p.transaction_required,
-            reads_attributes: p
-                .reads_attributes
-                .as_ref()
-                .map(|a| a.iter().map(|x| x.value.clone()).collect()),
-        })
+        index_effects.push((iname.clone(), rd.scalar(effect, &epath, parse_index_effect, "one of `none`, `put`, `add`, `remove`, `update`, `move`, or index writes per item written such as `0.5`")?));
     }
+
+    Ok(index_effects)
+}
+
+/// What the pattern needs of a design (`strong_required`, `transaction_required`,
+/// `reads_attributes`), for `advise`.
+fn needs(
+    rd: &Reader<'_>,
+    p: &RawPattern,
+    operation: Operation,
+    path: &str,
+) -> Result<PatternNeeds, Error> {
+    let f = |field: &str| format!("{path}.{field}");
+    let reads = operation.is_read();
+    let strong_share = match p.strong_required.as_ref().map(|s| (&s.value, s)) {
+        None => None,
+        Some((super::raw::RawStrong::Flag(true), _)) => Some(Decimal::ONE),
+        Some((super::raw::RawStrong::Flag(false), _)) => Some(Decimal::ZERO),
+        Some((super::raw::RawStrong::Share(t), _)) if t.trim() == "true" => Some(Decimal::ONE),
+        Some((super::raw::RawStrong::Share(t), _)) if t.trim() == "false" => Some(Decimal::ZERO),
+        Some((super::raw::RawStrong::Share(text), s)) => {
+            let scalar = super::raw::Quantity::at(text.clone(), s.referenced, s.defined);
+            Some(rd.share(Some(&scalar), &f("strong_required"), Decimal::ONE)?)
+        }
+    };
+    if p.strong_required.is_some() && !reads {
+        return Err(rd.err(
+            &f("strong_required"),
+            p.strong_required.as_ref().and_then(position),
+            format!(
+                "`strong_required` describes reads, and this pattern is a `{}`",
+                operation.name()
+            ),
+            "Consider removing it: only reads have a consistency.",
+        ));
+    }
+    if p.transaction_required
+        && !matches!(operation, Operation::TransactGet | Operation::TransactWrite)
+    {
+        return Err(rd.err(
+            &f("transaction_required"),
+            position(&p.op),
+            format!(
+                "`transaction_required` describes transactions, and this pattern is a `{}`",
+                operation.name()
+            ),
+            "Consider removing it, or `op: transact-write`.",
+        ));
+    }
+    if let Some(attrs) = &p.reads_attributes
+        && (!reads || attrs.is_empty())
+    {
+        return Err(rd.err(
+            &f("reads_attributes"),
+            attrs.first().and_then(position).or_else(|| position(&p.op)),
+            "`reads_attributes` lists the attributes a read uses (at least one)",
+            "Consider removing it, or naming the attributes the pattern's reads use.",
+        ));
+    }
+    Ok(PatternNeeds {
+        strong_share,
+        transaction: p.transaction_required,
+        reads_attributes: p
+            .reads_attributes
+            .as_ref()
+            .map(|a| a.iter().map(|x| x.value.clone()).collect()),
+    })
 }
 
 /// `strong`, `eventual`, or a share of eventually consistent reads: `92% eventual`.

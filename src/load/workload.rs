@@ -1,15 +1,15 @@
 //! Turns a raw workload file into a validated `model::Workload`: the entry points (a file's
 //! text, a scenario's document), the workload's own fields and settings, and the limits every
 //! concept shares; each table is read by `table` (its patterns by `pattern`, indexes by
-//! `index`, capacity by `capacity`), commitments by `commitments`, through the `context::Cx`
-//! reader. Every refusal names the file, the path inside it, the line and column, what was
+//! `index`, capacity by `capacity`), commitments by `commitments`, each a function of the one
+//! `context::Reader`. Every refusal names the file, the path inside it, the line and column, what was
 //! expected, and suggests a fix: negative or non-numeric quantities, shares outside [0, 1], a
 //! strong read on a GSI, an item over 400 KB, a pattern on an index that does not exist, a
 //! size the rules need but cannot know.
 
 use rust_decimal::Decimal;
 
-use super::context::Cx;
+use super::context::Reader;
 use super::raw::{RawGb, RawSettings, RawWorkload};
 use super::yaml::{self, position};
 use crate::error::Error;
@@ -168,7 +168,7 @@ fn convert(
     base_dir: Option<std::path::PathBuf>,
     samples: &dyn SampleReader,
 ) -> Result<(Workload, SettingsOverrides), Error> {
-    let cx = Cx {
+    let rd = Reader {
         file,
         text,
         base_dir,
@@ -176,7 +176,7 @@ fn convert(
         placeholders: std::cell::RefCell::new(Vec::new()),
     };
     let settings = match &raw.settings {
-        Some(s) => cx.settings(s)?,
+        Some(s) => settings(&rd, s)?,
         None => SettingsOverrides::default(),
     };
     if raw.tables.is_empty() {
@@ -187,7 +187,7 @@ fn convert(
     }
     let mut tables = Vec::new();
     for (name, t) in &raw.tables {
-        tables.push(cx.table(name, t)?);
+        tables.push(super::table::table(&rd, name, t)?);
     }
     let name = raw.name.clone().unwrap_or_else(|| {
         if file == super::STDIN {
@@ -206,84 +206,83 @@ fn convert(
                 .price_dirs
                 .iter()
                 .map(
-                    |d| match (&cx.base_dir, std::path::Path::new(d).is_absolute()) {
+                    |d| match (&rd.base_dir, std::path::Path::new(d).is_absolute()) {
                         (Some(base), false) => base.join(d).display().to_string(),
                         _ => d.clone(),
                     },
                 )
                 .collect(),
             tables,
-            reservations: cx.reservations(raw.commitments.as_ref())?,
-            savings_plan: cx.savings_plan(
+            reservations: super::commitments::reservations(&rd, raw.commitments.as_ref())?,
+            savings_plan: super::commitments::savings_plan(
+                &rd,
                 raw.commitments
                     .as_ref()
                     .and_then(|c| c.savings_plan.as_ref()),
             )?,
-            placeholders: cx.placeholders.take(),
+            placeholders: rd.placeholders.take(),
         },
         settings,
     ))
 }
 
-impl Cx<'_> {
-    pub(super) fn settings(&self, s: &RawSettings) -> Result<SettingsOverrides, Error> {
-        let month_hours = match &s.month_hours {
-            Some(h) => {
-                let hours = self.scalar(
-                    h,
+pub(super) fn settings(rd: &Reader<'_>, s: &RawSettings) -> Result<SettingsOverrides, Error> {
+    let month_hours = match &s.month_hours {
+        Some(h) => {
+            let hours = rd.scalar(
+                h,
+                "settings.month_hours",
+                super::quantity::parse_number,
+                "a number of hours such as `730`",
+            )?;
+            if hours <= Decimal::ZERO || hours > Decimal::from(744) {
+                return Err(rd.err(
                     "settings.month_hours",
-                    super::quantity::parse_number,
-                    "a number of hours such as `730`",
-                )?;
-                if hours <= Decimal::ZERO || hours > Decimal::from(744) {
-                    return Err(self.err(
-                        "settings.month_hours",
-                        position(h),
-                        format!("`{}` hours is not a month", h.value),
-                        "Consider 730 (the AWS calculator's month) or 720, 744.",
-                    ));
-                }
-                Some(hours)
+                    position(h),
+                    format!("`{}` hours is not a month", h.value),
+                    "Consider 730 (the AWS calculator's month) or 720, 744.",
+                ));
             }
-            None => None,
-        };
-        Ok(SettingsOverrides {
-            month_hours,
-            gb: s.gb.map(|g| match g {
-                RawGb::Binary => GbConvention::Binary,
-                RawGb::Decimal => GbConvention::Decimal,
-            }),
-            free_tier: s.free_tier,
-            fx: match &s.fx {
-                Some(fx) => Some(FxStated {
-                    currency: self.scalar(
-                        &fx.currency,
-                        "settings.fx.currency",
-                        parse_currency,
-                        "a currency code such as `EUR`",
+            Some(hours)
+        }
+        None => None,
+    };
+    Ok(SettingsOverrides {
+        month_hours,
+        gb: s.gb.map(|g| match g {
+            RawGb::Binary => GbConvention::Binary,
+            RawGb::Decimal => GbConvention::Decimal,
+        }),
+        free_tier: s.free_tier,
+        fx: match &s.fx {
+            Some(fx) => Some(FxStated {
+                currency: rd.scalar(
+                    &fx.currency,
+                    "settings.fx.currency",
+                    parse_currency,
+                    "a currency code such as `EUR`",
+                )?,
+                rates: vec![(
+                    None,
+                    rd.scalar(
+                        &fx.rate,
+                        "settings.fx.rate",
+                        parse_fx_rate,
+                        "units of the currency per unit of the price table's, such as `0.92`",
                     )?,
-                    rates: vec![(
-                        None,
-                        self.scalar(
-                            &fx.rate,
-                            "settings.fx.rate",
-                            parse_fx_rate,
-                            "units of the currency per unit of the price table's, such as `0.92`",
-                        )?,
-                    )],
-                    date: Some(self.scalar(
-                        &fx.date,
-                        "settings.fx.date",
-                        parse_day,
-                        "the rate's day, such as `2026-11-30`",
-                    )?),
-                    source: fx.source.as_ref().map_or_else(
-                        || format!("stated in {}", self.file),
-                        |s| s.value.trim().to_string(),
-                    ),
-                }),
-                None => None,
-            },
-        })
-    }
+                )],
+                date: Some(rd.scalar(
+                    &fx.date,
+                    "settings.fx.date",
+                    parse_day,
+                    "the rate's day, such as `2026-11-30`",
+                )?),
+                source: fx.source.as_ref().map_or_else(
+                    || format!("stated in {}", rd.file),
+                    |s| s.value.trim().to_string(),
+                ),
+            }),
+            None => None,
+        },
+    })
 }
