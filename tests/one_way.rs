@@ -370,3 +370,45 @@ fn only_the_facade_is_public_and_the_engine_rounds_nothing() {
         }
     }
 }
+
+/// Parse, then resolve: an argument that needs no input is typed before any input is read,
+/// so its typo is refused at once — not after scanning an export or pricing a sweep.
+#[test]
+fn arguments_are_resolved_before_any_input_is_read() {
+    Case::new()
+        .args([
+            "keys",
+            "no/such/items.json",
+            "--key",
+            "pk",
+            "--peak-rate",
+            "reads=lots",
+        ])
+        .run()
+        .code(2)
+        .stderr_has("--peak-rate `reads=lots`: `lots` is not a number");
+    Case::new()
+        .args([
+            "sweep",
+            "no/such/workload.yaml",
+            "--vary",
+            "tables.t.class=standard",
+            "--max-total",
+            "lots",
+        ])
+        .run()
+        .code(2)
+        .stderr_has("--max-total `lots` is not an amount");
+    Case::new()
+        .args([
+            "forecast",
+            "no/such/workload.yaml",
+            "--start",
+            "2027-13",
+            "--months",
+            "12",
+        ])
+        .run()
+        .code(2)
+        .stderr_has("--start: `2027-13` is not a month");
+}

@@ -25,6 +25,8 @@ struct Context {
 }
 
 pub(super) fn run(args: &KeysArgs, run: &Run) -> Result<(), Error> {
+    // The arguments that need no input, typed first.
+    let rates = peak_rates(args)?;
     // `keys` prices sharding at the default settings and the workload's own.
     let pricing = Pricing::defaults(args.prices.clone(), &[], run);
     let context = match &args.workload {
@@ -77,7 +79,7 @@ pub(super) fn run(args: &KeysArgs, run: &Run) -> Result<(), Error> {
         ))
         .help("Consider the attribute's exact name (`--key` is case-sensitive), or the items of the table it belongs to."));
     }
-    let peaks = peaks(args, context.as_ref(), &summary)?;
+    let peaks = peaks(&rates, context.as_ref(), &summary)?;
     let mut reports = Vec::with_capacity(summary.attributes.len());
     for (attribute, peak) in summary.attributes.iter().zip(peaks) {
         let s = spread::spread(&attribute.counter);
@@ -246,9 +248,71 @@ fn merged(args: &KeysArgs) -> Result<KeysSummary, Error> {
     total.ok_or_else(|| Error::usage("--merge needs summaries to merge"))
 }
 
+/// A `--peak-rate`, typed: the index it is for (`None`: the table's key), reads and writes a
+/// second.
+struct PeakRate {
+    text: String,
+    index: Option<String>,
+    reads: Decimal,
+    writes: Decimal,
+}
+
+impl PeakRate {
+    fn usage(&self, why: &str) -> Error {
+        peak_rate_usage(&self.text, why)
+    }
+}
+
+fn peak_rate_usage(text: &str, why: &str) -> Error {
+    Error::usage(format!("--peak-rate `{text}`: {why}"))
+        .help("Consider `--peak-rate reads=12000,writes=3000` (units a second at the peak), or `--peak-rate gsi-1:reads=800,writes=3000` for an index.")
+}
+
+/// Every `--peak-rate`, read before any item is: a typo is refused at once, not after the
+/// scan.
+fn peak_rates(args: &KeysArgs) -> Result<Vec<PeakRate>, Error> {
+    let mut out = Vec::with_capacity(args.peak_rates.len());
+    for text in &args.peak_rates {
+        let (target, rates) = match text.split_once(':') {
+            Some((index, rates)) => (Some(index.trim()), rates),
+            None => (None, text.as_str()),
+        };
+        let usage = |why: String| peak_rate_usage(text, &why);
+        let (mut reads, mut writes) = (None, None);
+        for part in rates.split(',') {
+            let (name, value) = part
+                .split_once('=')
+                .ok_or_else(|| usage(format!("`{part}` is not NAME=NUMBER")))?;
+            let value: Decimal = value
+                .trim()
+                .parse()
+                .map_err(|_| usage(format!("`{}` is not a number", value.trim())))?;
+            if value.is_sign_negative() {
+                return Err(usage(format!("{value} is negative")));
+            }
+            match name.trim() {
+                "reads" => reads = Some(value),
+                "writes" => writes = Some(value),
+                other => {
+                    return Err(usage(format!(
+                        "unknown rate `{other}`; expected reads or writes"
+                    )));
+                }
+            }
+        }
+        out.push(PeakRate {
+            text: text.clone(),
+            index: target.map(str::to_string),
+            reads: reads.unwrap_or_default(),
+            writes: writes.unwrap_or_default(),
+        });
+    }
+    Ok(out)
+}
+
 /// The peak of each attribute: the workload's, `--peak-rate`, or none.
 fn peaks(
-    args: &KeysArgs,
+    rates: &[PeakRate],
     context: Option<&Context>,
     summary: &KeysSummary,
 ) -> Result<Vec<Option<Peak>>, Error> {
@@ -287,53 +351,23 @@ fn peaks(
             .collect();
     }
     let mut out: Vec<Option<Peak>> = vec![None; summary.attributes.len()];
-    for text in &args.peak_rates {
-        let (target, rates) = match text.split_once(':') {
-            Some((index, rates)) => (Some(index.trim()), rates),
-            None => (None, text.as_str()),
-        };
-        let usage = |why: String| {
-            Error::usage(format!("--peak-rate `{text}`: {why}"))
-                .help("Consider `--peak-rate reads=12000,writes=3000` (units a second at the peak), or `--peak-rate gsi-1:reads=800,writes=3000` for an index.")
-        };
-        let (mut reads, mut writes) = (None, None);
-        for part in rates.split(',') {
-            let (name, value) = part
-                .split_once('=')
-                .ok_or_else(|| usage(format!("`{part}` is not NAME=NUMBER")))?;
-            let value: Decimal = value
-                .trim()
-                .parse()
-                .map_err(|_| usage(format!("`{}` is not a number", value.trim())))?;
-            if value.is_sign_negative() {
-                return Err(usage(format!("{value} is negative")));
-            }
-            match name.trim() {
-                "reads" => reads = Some(value),
-                "writes" => writes = Some(value),
-                other => {
-                    return Err(usage(format!(
-                        "unknown rate `{other}`; expected reads or writes"
-                    )));
-                }
-            }
-        }
+    for rate in rates {
         let at = summary
             .attributes
             .iter()
-            .position(|a| a.index.as_deref() == target)
+            .position(|a| a.index.as_deref() == rate.index.as_deref())
             .ok_or_else(|| {
-                usage(format!(
+                rate.usage(&format!(
                     "no index `{}` is measured",
-                    target.unwrap_or_default()
+                    rate.index.as_deref().unwrap_or_default()
                 ))
             })?;
         if out[at].is_some() {
-            return Err(usage("this key's peak is given twice".to_string()));
+            return Err(rate.usage("this key's peak is given twice"));
         }
         out[at] = Some(Peak {
-            reads: reads.unwrap_or_default(),
-            writes: writes.unwrap_or_default(),
+            reads: rate.reads,
+            writes: rate.writes,
             from: "--peak-rate".to_string(),
         });
     }

@@ -78,12 +78,7 @@ struct Design {
 }
 
 pub(super) fn run(args: &SweepArgs, run: &Run) -> Result<(), Error> {
-    let (pricing, src) = Pricing::open(&args.workload, &args.template, &args.settings, run)?;
-    let file = src.label.as_str();
-    let (base, _) = src.scenarios(&[])?;
-    let (workload, file_settings) = src.workload_from(base.clone(), file)?;
-    let (baseline, book) = pricing.estimate(&workload, &file_settings, src.at(), None)?;
-    let currency = baseline.currency.clone();
+    // The arguments that need no workload, typed first.
     let max_total = args
         .max_total
         .as_deref()
@@ -98,6 +93,12 @@ pub(super) fn run(args: &SweepArgs, run: &Run) -> Result<(), Error> {
                 })
         })
         .transpose()?;
+    let (pricing, src) = Pricing::open(&args.workload, &args.template, &args.settings, run)?;
+    let file = src.label.as_str();
+    let (base, _) = src.scenarios(&[])?;
+    let (workload, file_settings) = src.workload_from(base.clone(), file)?;
+    let (baseline, book) = pricing.estimate(&workload, &file_settings, src.at(), None)?;
+    let currency = baseline.currency.clone();
     let axes: Vec<Axis> = args
         .vary
         .iter()
