@@ -11,8 +11,33 @@
 //! # Ok::<(), ddbcost::api::Error>(())
 //! ```
 
+/// A billing month (`--period 2027-01`).
+///
+/// ```
+/// let p = ddbcost::api::exports::Period::parse("2027-01").unwrap();
+/// assert_eq!((p.year, p.month), (2027, 1));
+/// assert!(ddbcost::api::exports::Period::parse("2027-13").is_err());
+/// ```
 pub use crate::model::period::Period;
+/// The JSON document `compare --format json` prints (`ddbcost.compare/v1`), to read back.
+///
+/// ```
+/// let c = ddbcost::api::Session::on_day(20_789).compare("workloads/cloudshop.yaml")?;
+/// let json = ddbcost::api::render_comparison(&c, ddbcost::api::ReportFormat::Json);
+/// let doc: ddbcost::api::exports::CompareDoc = serde_json::from_str(&json).unwrap();
+/// assert_eq!(doc.scenarios.len(), c.scenarios.len());
+/// # Ok::<(), ddbcost::api::Error>(())
+/// ```
 pub use crate::report::compare::CompareDoc;
+/// The JSON document `estimate --format json` prints (`ddbcost.estimate/v1`), to read back.
+///
+/// ```
+/// let bill = ddbcost::api::Session::on_day(20_789).estimate("workloads/cloudshop.yaml")?;
+/// let json = ddbcost::api::render(&bill, ddbcost::api::ReportFormat::Json);
+/// let doc: ddbcost::api::exports::EstimateDoc = serde_json::from_str(&json).unwrap();
+/// assert_eq!(doc.currency, "EUR");
+/// # Ok::<(), ddbcost::api::Error>(())
+/// ```
 pub use crate::report::json::EstimateDoc;
 
 use crate::engine::{Estimate, Forecast};

@@ -14,11 +14,50 @@
 
 use serde_json::Value;
 
+/// What an import found: each table (key, billing, capacity, indexes and their projection),
+/// and a note for whatever was skipped; the options a template leaves open; its kinds.
+///
+/// ```
+/// use ddbcost::api::import::{Billing, Dim, Imported, IndexDef, Note, Options, Projection, Source, TableDef, template_text};
+/// let cfn = "Resources:\n  Orders:\n    Type: AWS::DynamoDB::Table\n    Properties:\n      BillingMode: PROVISIONED\n      ProvisionedThroughput: {ReadCapacityUnits: 5, WriteCapacityUnits: 5}\n      KeySchema: [{AttributeName: pk, KeyType: HASH}]\n      AttributeDefinitions: [{AttributeName: pk, AttributeType: S}, {AttributeName: s, AttributeType: S}]\n      GlobalSecondaryIndexes:\n        - IndexName: by-s\n          KeySchema: [{AttributeName: s, KeyType: HASH}]\n          Projection: {ProjectionType: KEYS_ONLY}\n          ProvisionedThroughput: {ReadCapacityUnits: 1, WriteCapacityUnits: 1}\n";
+/// let i: Imported = template_text(Source::CloudFormation, cfn, "t.yaml", &Options::default())?;
+/// let t: &TableDef = &i.tables[0];
+/// assert!(matches!(&t.billing, Billing::Provisioned { read: Some(Dim::Fixed(r)), .. } if r == "5"));
+/// let g: &IndexDef = &t.indexes[0];
+/// assert_eq!((g.name.as_str(), &g.projection), ("by-s", &Projection::KeysOnly));
+/// let _: &[Note] = &i.notes;
+/// # Ok::<(), ddbcost::api::Error>(())
+/// ```
 pub use crate::iac::{
     Billing, Dim, Imported, IndexDef, Note, Options, Projection, Source, TableDef,
 };
+/// One row of the usage-type map and what it fills (a price at a path, or reserved fees).
+///
+/// ```
+/// use ddbcost::api::import::{UsageTarget, UsageTypeRow, usage_types};
+/// let row: &UsageTypeRow = usage_types().iter().find(|r| r.usage_type == "ReadRequestUnits").unwrap();
+/// assert!(matches!(row.target, UsageTarget::Price { path: "standard.read_per_million", .. }));
+/// ```
 pub use crate::pricelist::mapping::{Row as UsageTypeRow, Target as UsageTarget};
+/// One AWS Price List file, read.
+///
+/// ```
+/// let bytes = std::fs::read("tests/fixtures/pricelist/offer-index.json").unwrap();
+/// let list: ddbcost::api::import::PriceList = ddbcost::api::import::price_list(&bytes, "o.json")?;
+/// let _ = list;
+/// # Ok::<(), ddbcost::api::Error>(())
+/// ```
 pub use crate::pricelist::parse::PriceList;
+/// What a price-list import found: a price table per region, and the SKUs no price takes.
+///
+/// ```
+/// use ddbcost::api::import::{ImportedPriceTable, PriceImport, price_list, price_lists};
+/// let bytes = std::fs::read("tests/fixtures/pricelist/offer-index.json").unwrap();
+/// let import: PriceImport = price_lists(&[price_list(&bytes, "o.json")?]).unwrap();
+/// let t: &ImportedPriceTable = &import.tables["us-east-1"];
+/// assert_eq!(t.currency, "USD");
+/// # Ok::<(), ddbcost::api::Error>(())
+/// ```
 pub use crate::pricelist::{Import as PriceImport, Imported as ImportedPriceTable};
 
 use crate::error::Error;

@@ -12,13 +12,81 @@
 
 use rust_decimal::Decimal;
 
+/// What the partition check of one key found, and its verdict.
+///
+/// ```
+/// use ddbcost::api::keys::{KeyAssessment, KeySpread, KeyVerdict, assess_key};
+/// let spread = KeySpread { distinct: Some(1000.into()), busiest_reads: Some("0.01".parse().unwrap()), busiest_writes: None };
+/// let a: KeyAssessment = assess_key(&ddbcost::api::KeySubject::Named("pk".into()), &spread, 100.into(), 0.into())?;
+/// assert_eq!(a.verdict, KeyVerdict::WellSpread);
+/// # Ok::<(), ddbcost::api::EngineError>(())
+/// ```
 pub use crate::engine::{KeyAssessment, KeyVerdict};
+/// Counts per key value (items, bytes, half read and write units), and the counter of an attribute's
+/// values.
+///
+/// ```
+/// use ddbcost::api::keys::{Counts, KeyCounter};
+/// let mut c = KeyCounter::new();
+/// c.add(b"a", &Counts { items: 2, ..Counts::default() }).unwrap();
+/// c.add(b"a", &Counts { items: 3, ..Counts::default() }).unwrap();
+/// assert_eq!((c.distinct(), c.totals().items), (1, 5));
+/// ```
 pub use crate::keys::counter::{Counts, KeyCounter};
+/// The column names an access log is read by.
+///
+/// ```
+/// let c = ddbcost::api::keys::LogColumns { key: "pk".into(), operation: "op".into(), units: "units".into(), size: "size".into(), index: "index".into() };
+/// assert_eq!(c.key, "pk");
+/// ```
 pub use crate::keys::log::LogColumns;
+/// An attribute's spread, by measure (items, bytes, reads, writes).
+///
+/// ```
+/// use ddbcost::api::keys::{AttributeSpread, Counts, KeyCounter, Measure, spread};
+/// let mut c = KeyCounter::new();
+/// c.add(b"a", &Counts { items: 1, bytes: 10, ..Counts::default() }).unwrap();
+/// let s: AttributeSpread = spread(&c);
+/// assert_eq!(s.measure(Measure::Bytes).total, 10);
+/// ```
 pub use crate::keys::spread::{AttributeSpread, Measure};
+/// What `keys` counted: the attributes (each key of the table and its indexes), files,
+/// items and log lines; the layout of keys it counts; a summary read back for `--merge`.
+///
+/// ```
+/// use ddbcost::api::keys::{Attribute, KeysSummary, Layout, SummaryIn};
+/// let s = KeysSummary::new(&Layout { partition: "pk".into(), ..Layout::default() });
+/// let a: &Attribute = &s.attributes[0];
+/// assert_eq!(a.attribute, "pk");
+/// let _: Option<SummaryIn> = None;
+/// ```
 pub use crate::keys::summary::{Attribute, KeysSummary, Layout, SummaryIn};
+/// One key's report (spread, verdict, reasons), and the peak it was judged at.
+///
+/// ```
+/// use ddbcost::api::keys::{AttributeReport, KeysSummary, Layout, Peak, assess, spread};
+/// let s = KeysSummary::new(&Layout { partition: "pk".into(), ..Layout::default() });
+/// let peak = Peak { reads: 100.into(), writes: 10.into(), from: "--peak-rate".into() };
+/// let r: AttributeReport = assess(&s.attributes[0], spread(&s.attributes[0].counter), Some(peak), false)?;
+/// assert_eq!(r.attribute, "pk");
+/// # Ok::<(), ddbcost::api::EngineError>(())
+/// ```
 pub use crate::keys::verdict::{AttributeReport, Peak};
+/// The busiest value's shares of a key's reads and writes, and its distinct values.
+///
+/// ```
+/// let s = ddbcost::api::keys::KeySpread { distinct: Some(6.into()), busiest_reads: None, busiest_writes: Some("0.71".parse().unwrap()) };
+/// assert_eq!(s.distinct, Some(6.into()));
+/// ```
 pub use crate::model::KeySpread;
+/// A keys report to render: the summary, each key's report, and sharding's bill where priced.
+///
+/// ```
+/// use ddbcost::api::keys::{KeysSummary, Layout, Page};
+/// let s = KeysSummary::new(&Layout { partition: "pk".into(), ..Layout::default() });
+/// let page = Page { summary: &s, reports: &[], sharding: &[] };
+/// assert!(page.reports.is_empty());
+/// ```
 pub use crate::report::keys::Page;
 
 use super::KeySubject;

@@ -36,21 +36,240 @@ pub use pipeline::{
     scenario_workload, scenarios, schema,
 };
 
+/// A change `ddbcost advise` considers: its name, rule, assumption and merge patch.
+///
+/// ```
+/// let (w, _) = ddbcost::api::load("tables:\n  t:\n    item_size: 1 KB\n    patterns:\n      get: { op: get, rate: 1M/month, consistency: strong }\n", "w.yaml")?;
+/// let c: Vec<ddbcost::api::Candidate> = ddbcost::api::advice_candidates(&w, &ddbcost::api::prices("aws-us-east-1")?);
+/// assert!(c.iter().all(|c| c.patch.is_object()));
+/// # Ok::<(), ddbcost::api::Error>(())
+/// ```
 pub use crate::advise::Candidate;
 
+/// What a line item is, in structured fields; its `Display` is the label the reports print.
+///
+/// ```
+/// let (w, _) = ddbcost::api::load("tables:\n  t:\n    item_size: 1 KB\n    patterns:\n      put: { op: put, rate: 1M/month }\n", "w.yaml")?;
+/// let e = ddbcost::api::estimate(&w, &ddbcost::api::prices("aws-us-east-1")?, &ddbcost::api::Settings::default())?;
+/// let writes = e.line_items.iter().find(|l| l.key == "t/writes").unwrap();
+/// assert_eq!(writes.label.to_string(), "Write request units");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub use crate::engine::label::Label;
-pub use crate::engine::notice::{KeyFinding, KeyReason, KeySubject, Notice};
-pub use crate::engine::{
-    Attribution, Basis, CommitmentAdvice, CommitmentOption, Component, EngineError, Estimate,
-    Forecast, ForecastMonth, LineItem,
-};
+
+/// A warning an estimate carries (throttling, a hot key, placeholders…), with exact figures; its `Display` is the sentence the reports print.
+///
+/// ```
+/// let (w, _) = ddbcost::api::load("tables:\n  t:\n    item_size: 1 KB\n    patterns:\n      put: { op: put, rate: 5000/s }\n", "w.yaml")?;
+/// let e = ddbcost::api::estimate(&w, &ddbcost::api::prices("aws-us-east-1")?, &ddbcost::api::Settings::default())?;
+/// // 5,000 WRU/s at the peak: more than the 4,000 a new on-demand table absorbs.
+/// assert!(matches!(e.warnings[0], ddbcost::api::Notice::OnDemandPeak { .. }));
+/// assert!(e.warnings[0].to_string().contains("absorbs 4000"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub use crate::engine::notice::Notice;
+
+/// The key a partition finding is about.
+///
+/// ```
+/// let s = ddbcost::api::KeySubject::Table("orders".into());
+/// assert_eq!(s.to_string(), "the partition key of table `orders`");
+/// ```
+pub use crate::engine::notice::KeySubject;
+
+/// One finding about one key, and what it found (figures exact).
+///
+/// ```
+/// use ddbcost::api::{KeyFinding, KeyReason, KeySubject};
+/// let r = KeyReason { subject: KeySubject::Named("pk".into()), finding: KeyFinding::FewValues { distinct: 2.into(), needed: 5.into(), reads: 9000.into(), writes: 1500.into() } };
+/// assert!(r.to_string().starts_with("pk has 2 distinct values, fewer than the 5 partitions"));
+/// ```
+pub use crate::engine::notice::{KeyFinding, KeyReason};
+
+/// The share of a line's cost one access pattern caused; the shares add up to the line.
+///
+/// ```
+/// let (w, _) = ddbcost::api::load("tables:\n  t:\n    item_size: 1 KB\n    patterns:\n      put: { op: put, rate: 1M/month }\n", "w.yaml")?;
+/// let e = ddbcost::api::estimate(&w, &ddbcost::api::prices("aws-us-east-1")?, &ddbcost::api::Settings::default())?;
+/// let writes = e.line_items.iter().find(|l| l.key == "t/writes").unwrap();
+/// assert_eq!(writes.attribution[0].pattern.as_ref(), "put");
+/// assert_eq!(writes.attribution[0].cost, writes.cost.unwrap());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub use crate::engine::Attribution;
+
+/// Where a line's quantity comes from: derived from the patterns, observed, or unknown.
+///
+/// ```
+/// let (w, _) = ddbcost::api::load("tables:\n  t:\n    item_size: 1 KB\n    patterns:\n      put: { op: put, rate: 1M/month }\n", "w.yaml")?;
+/// let e = ddbcost::api::estimate(&w, &ddbcost::api::prices("aws-us-east-1")?, &ddbcost::api::Settings::default())?;
+/// let writes = e.line_items.iter().find(|l| l.key == "t/writes").unwrap();
+/// assert_eq!(writes.basis, ddbcost::api::Basis::Derived);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub use crate::engine::Basis;
+
+/// Reserved capacity and savings-plan options over a horizon (`advise_commitments`), and one of them.
+///
+/// ```
+/// let text = std::fs::read_to_string("workloads/commitments-us-east-1.yaml").unwrap();
+/// let (w, _) = ddbcost::api::load(&text, "c.yaml")?;
+/// let a: ddbcost::api::CommitmentAdvice = ddbcost::api::advise_commitments(&w, &ddbcost::api::prices("aws-us-east-1")?, &ddbcost::api::Settings::default(), (2027, 1), 12)?;
+/// let best: &ddbcost::api::CommitmentOption = &a.options[0];
+/// assert!(!best.name.is_empty());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub use crate::engine::{CommitmentAdvice, CommitmentOption};
+
+/// The billing dimension of a line (reads, writes, storage, PITR…), with its stable name.
+///
+/// ```
+/// let (w, _) = ddbcost::api::load("tables:\n  t:\n    item_size: 1 KB\n    patterns:\n      put: { op: put, rate: 1M/month }\n", "w.yaml")?;
+/// let e = ddbcost::api::estimate(&w, &ddbcost::api::prices("aws-us-east-1")?, &ddbcost::api::Settings::default())?;
+/// let writes = e.line_items.iter().find(|l| l.key == "t/writes").unwrap();
+/// assert_eq!(writes.component, ddbcost::api::Component::Writes);
+/// assert_eq!(writes.component.name(), "writes");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub use crate::engine::Component;
+
+/// What the engine refuses: a price the book lacks, a figure too large to compute.
+///
+/// ```
+/// let (w, _) = ddbcost::api::load("tables:\n  t:\n    class: standard-ia\n    item_size: 1 KB\n", "w.yaml")?;
+/// // The CloudShop table has no Standard-IA prices.
+/// let e: ddbcost::api::EngineError = ddbcost::api::estimate(&w, &ddbcost::api::prices("cloudshop-eur")?, &ddbcost::api::Settings::default()).unwrap_err();
+/// assert!(e.to_string().contains("standard_ia"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub use crate::engine::EngineError;
+
+/// An itemized monthly bill: its lines, exact total, currency and warnings.
+///
+/// ```
+/// let (w, _) = ddbcost::api::load("tables:\n  t:\n    item_size: 1 KB\n    patterns:\n      put: { op: put, rate: 1M/month }\n", "w.yaml")?;
+/// let e = ddbcost::api::estimate(&w, &ddbcost::api::prices("aws-us-east-1")?, &ddbcost::api::Settings::default())?;
+/// // 1M writes of 1 KB at $0.625 per million.
+/// assert_eq!(e.total, "0.625".parse()?);
+/// assert_eq!(e.currency, "USD");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub use crate::engine::Estimate;
+
+/// A forecast, month by month, and one month of it.
+///
+/// ```
+/// let (w, _) = ddbcost::api::load("tables:\n  t:\n    item_size: 1 KB\n    patterns:\n      put: { op: put, rate: 1M/month }\n", "w.yaml")?;
+/// let f: ddbcost::api::Forecast = ddbcost::api::forecast(&w, &ddbcost::api::prices("aws-us-east-1")?, &ddbcost::api::Settings::default(), (2027, 1), 2)?;
+/// let first: &ddbcost::api::ForecastMonth = &f.months[0];
+/// assert_eq!(first.period, (2027, 1));
+/// assert_eq!(f.total, f.months.iter().map(|m| m.estimate.total).sum());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub use crate::engine::{Forecast, ForecastMonth};
+
+/// One line of a bill: its key, quantity, unit price and exact cost.
+///
+/// ```
+/// let (w, _) = ddbcost::api::load("tables:\n  t:\n    item_size: 1 KB\n    patterns:\n      put: { op: put, rate: 1M/month }\n", "w.yaml")?;
+/// let e = ddbcost::api::estimate(&w, &ddbcost::api::prices("aws-us-east-1")?, &ddbcost::api::Settings::default())?;
+/// let l: &ddbcost::api::LineItem = e.line_items.iter().find(|l| l.key == "t/writes").unwrap();
+/// assert_eq!(l.quantity, Some(1.into()));
+/// assert_eq!(l.unit, "M WRU");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub use crate::engine::LineItem;
+
+/// An error as the command line renders it (file, line, caret, help), and its kind.
+///
+/// ```
+/// let e: ddbcost::api::Error = ddbcost::api::load("tables: { t: { itemz: 1 } }\n", "w.yaml").unwrap_err();
+/// assert_eq!(e.kind, ddbcost::api::ErrorKind::Input);
+/// assert_eq!(e.exit_code(), 1);
+/// assert!(e.to_string().contains("w.yaml:1"));
+/// ```
 pub use crate::error::{Error, ErrorKind};
+
+/// The settings a workload file states (the command line overrides them).
+///
+/// ```
+/// let (_, s): (_, ddbcost::api::SettingsOverrides) = ddbcost::api::load("settings: { month_hours: 744 }\ntables: { t: { item_size: 1 KB } }\n", "w.yaml")?;
+/// assert_eq!(s.month_hours, Some(744.into()));
+/// # Ok::<(), ddbcost::api::Error>(())
+/// ```
 pub use crate::load::SettingsOverrides;
-pub use crate::model::{
-    CapacityKind, Fx, GbConvention, PriceBook, PriceKey, PriceTable, ReservedTerm, Settings,
-    TableClass, Workload,
-};
+
+/// A price's key in a price table, and the kinds and terms of capacity prices.
+///
+/// ```
+/// use ddbcost::api::{CapacityKind, PriceKey, ReservedTerm, TableClass};
+/// let t = ddbcost::api::price_table("aws-us-east-1")?;
+/// assert!(t.get(&PriceKey::WcuHour(TableClass::Standard)).is_some());
+/// assert!(t.get(&PriceKey::ReservedHourly(CapacityKind::Rcu, ReservedTerm::OneYear)).is_some());
+/// assert_eq!(PriceKey::ReadPerMillion(TableClass::Standard).path(), "standard.read_per_million");
+/// # Ok::<(), ddbcost::api::Error>(())
+/// ```
+pub use crate::model::{CapacityKind, PriceKey, ReservedTerm, TableClass};
+
+/// A currency conversion: rate, date and source, applied exactly by `convert`.
+///
+/// ```
+/// let fx = ddbcost::api::Fx { from: "USD".into(), to: "EUR".into(), rate: "0.92".parse().unwrap(), date: "2026-11-30".into(), source: "ECB".into() };
+/// assert_eq!(fx.to, "EUR");
+/// ```
+pub use crate::model::Fx;
+
+/// Settings: hours in a month (730), the GB convention (binary), the free tier (off).
+///
+/// ```
+/// use ddbcost::api::{GbConvention, Settings};
+/// let s = Settings::default();
+/// assert_eq!(s.month_hours, 730.into());
+/// assert_eq!(s.gb, GbConvention::Binary);
+/// assert!(!s.free_tier);
+/// ```
+pub use crate::model::{GbConvention, Settings};
+
+/// The price tables an estimate is priced with (the primary and other regions'), and one table.
+///
+/// ```
+/// let book: ddbcost::api::PriceBook = ddbcost::api::prices("aws-us-east-1")?;
+/// let t: &ddbcost::api::PriceTable = &book.primary;
+/// assert_eq!(t.currency, "USD");
+/// assert!(book.others.iter().all(|o| o.region != "us-east-1"));
+/// # Ok::<(), ddbcost::api::Error>(())
+/// ```
+pub use crate::model::{PriceBook, PriceTable};
+
+/// A validated workload: its name and tables (see `api::model` for its parts).
+///
+/// ```
+/// let (w, _): (ddbcost::api::Workload, _) = ddbcost::api::load("name: shop\ntables: { t: { item_size: 1 KB } }\n", "w.yaml")?;
+/// assert_eq!(w.name, "shop");
+/// # Ok::<(), ddbcost::api::Error>(())
+/// ```
+pub use crate::model::Workload;
+
+/// What `advise` suggests: each change with its saving, best first, on its baseline.
+///
+/// ```
+/// let a: ddbcost::api::Advice = ddbcost::api::Session::on_day(20_789).advise("workloads/cloudshop.yaml")?;
+/// assert_eq!(a.baseline.currency, "EUR");
+/// # Ok::<(), ddbcost::api::Error>(())
+/// ```
 pub use crate::report::advise::Advice;
+
+/// A comparison, a scenario's patched document, a priced scenario, and whether it is a cumulative step or an alternative.
+///
+/// ```
+/// use ddbcost::api::{Comparison, ScenarioDoc, ScenarioKind};
+/// let text = std::fs::read_to_string("workloads/cloudshop.yaml").unwrap();
+/// let (_, docs): (_, Vec<ScenarioDoc>) = ddbcost::api::scenarios(&text, "cloudshop.yaml", &[])?;
+/// assert!(docs.iter().any(|d| d.kind == ScenarioKind::Step));
+/// let c: Comparison = ddbcost::api::Session::on_day(20_789).compare("workloads/cloudshop.yaml")?;
+/// assert_eq!(c.scenarios.len(), docs.len());
+/// # Ok::<(), ddbcost::api::Error>(())
+/// ```
 pub use crate::scenario::{Comparison, ScenarioDoc, ScenarioInput, ScenarioKind};
 
 use crate::cli::{Cli, Command, SettingsArgs, TemplateArgs};

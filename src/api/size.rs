@@ -13,9 +13,42 @@
 
 use std::path::PathBuf;
 
+/// An index `size` measures the entries of (`--index by-status:status`): its name, keys and
+/// projection.
+///
+/// ```
+/// use ddbcost::api::size::{IndexProjection, IndexSpec};
+/// let g = IndexSpec { name: "by-status".into(), keys: vec!["status".into()], projection: IndexProjection::KeysOnly };
+/// assert_eq!(g.keys, ["status"]);
+/// ```
 pub use crate::model::index_spec::{IndexProjection, IndexSpec};
+/// An item's size and the sizes of the attributes asked for; the two JSON shapes.
+///
+/// ```
+/// use ddbcost::api::size::{ItemSize, Shape, size_item};
+/// let s: ItemSize = size_item(br#"{"pk": {"S": "ab"}}"#, Shape::DynamoDb, &["pk".to_string()])?;
+/// // "pk" (2) + "ab" (2) = 4 B, all of it the wanted attribute's.
+/// assert_eq!((s.bytes, s.attributes.as_slice()), (4, &[(0, 4)][..]));
+/// # Ok::<(), serde_json::Error>(())
+/// ```
 pub use crate::size::item::{ItemSize, Shape};
+/// How `scan` reads an export: shape, strictness, worker threads, the keys and indexes.
+///
+/// ```
+/// let o = ddbcost::api::size::ScanOptions { jobs: 1, strict: true, ..Default::default() };
+/// assert!(o.shape.is_none());
+/// ```
 pub use crate::size::scan::ScanOptions;
+/// An export's size summary, and its JSON document (`ddbcost.size/v1`, what `size --format
+/// json` prints and `--merge` reads back).
+///
+/// ```
+/// use ddbcost::api::size::{ScanOptions, Summary, SummaryDoc, scan};
+/// let s: Summary = scan(&["workloads/samples/orders.jsonl".into()], &ScanOptions { jobs: 1, ..ScanOptions::default() })?;
+/// let doc: SummaryDoc = s.document();
+/// assert_eq!(Summary::from_document(&doc).unwrap().sizes.items(), s.sizes.items());
+/// # Ok::<(), ddbcost::api::Error>(())
+/// ```
 pub use crate::size::summary::{Summary, SummaryDoc};
 
 use crate::error::Error;
