@@ -103,7 +103,8 @@ pub(crate) enum Command {
     /// when standard input is a terminal).
     Init(InitArgs),
     /// Write a workload from infrastructure code: CloudFormation/SAM, CDK's `cdk.out`,
-    /// `serverless.yml`, a Terraform plan as JSON, or `.tf` files.
+    /// `serverless.yml`, a Terraform plan as JSON, or `.tf` files; or from live tables as the
+    /// AWS CLI describes them (`describe-table` and its neighbours).
     Import(TemplateImportArgs),
 }
 
@@ -153,6 +154,9 @@ pub(crate) enum From {
     TerraformPlan,
     /// A `.tf` file (literal attributes only).
     Terraform,
+    /// The AWS CLI's JSON for live tables: `describe-table` and its neighbours (files, or a
+    /// folder of them).
+    AwsCli,
 }
 
 /// How templates are read, for `import` and for commands given a template instead of a

@@ -1,5 +1,6 @@
 //! Any text as infrastructure code through `ddbcost import`: CloudFormation (YAML/JSON with
-//! intrinsics), serverless.yml, a Terraform plan, a `.tf` file (the first byte picks which);
+//! intrinsics), serverless.yml, a Terraform plan, a `.tf` file, or the AWS CLI's description
+//! of a live table (the first byte picks which);
 //! the imported tables written as a workload and loaded back. Nothing may panic: numbers from
 //! a template travel as text to the workload loader, which must refuse what it cannot read;
 //! the written YAML must read back as the document (no name or note injects YAML), and
@@ -12,11 +13,12 @@ fuzz_target!(|data: &[u8]| {
     let Some((kind, rest)) = data.split_first() else { return };
     let Ok(text) = std::str::from_utf8(rest) else { return };
     let options = Options { parameters: vec![("Env".into(), "prod".into())], region: Some("us-east-1".into()) };
-    let (source, file) = match kind % 4 {
+    let (source, file) = match kind % 5 {
         0 => (Source::CloudFormation, "t.yaml"),
         1 => (Source::Serverless, "serverless.yml"),
         2 => (Source::TerraformPlan, "plan.json"),
-        _ => (Source::Terraform, "main.tf"),
+        3 => (Source::Terraform, "main.tf"),
+        _ => (Source::Live, "describe-table.json"),
     };
     let Ok(out) = template_text(source, text, file, &options) else { return };
     for n in &out.notes {

@@ -110,6 +110,14 @@ pub fn template_text(
         Source::Serverless => iac::serverless::import(text, file, options, &mut out)?,
         Source::TerraformPlan => iac::terraform::import(text, file, &mut out)?,
         Source::Terraform => iac::hcl::import(text, file, options, &mut out)?,
+        Source::Live => iac::live::import(
+            &[iac::live::Input {
+                file: file.to_string(),
+                date: None,
+                text: text.to_string(),
+            }],
+            &mut out,
+        )?,
     }
     iac::settle(&mut out);
     Ok(out)

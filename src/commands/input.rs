@@ -23,6 +23,7 @@ fn source(from: From) -> Source {
         From::Serverless => Source::Serverless,
         From::TerraformPlan => Source::TerraformPlan,
         From::Terraform => Source::Terraform,
+        From::AwsCli => Source::Live,
     }
 }
 
@@ -119,10 +120,17 @@ pub(crate) fn document(
             .collect::<Vec<_>>()
             .join(", ")
     )];
-    header.push(
-        "`TODO` marks usage a template cannot know: fill it (or merge a file with `--usage`); until then `estimate` prices what the template fixes and lists the rest as depending on usage, and `--strict` refuses."
-            .into(),
-    );
+    if imported.files.iter().all(|(_, k)| *k == iac::Source::Live) {
+        header.push(
+            "Live tables as the AWS CLI described them; each measured figure says where it comes from and when it was read. `TODO` marks what a description cannot know (access patterns, key sizes): fill it (or merge a file with `--usage`); until then `estimate` prices what the description fixes and lists the rest as depending on usage, and `--strict` refuses."
+                .into(),
+        );
+    } else {
+        header.push(
+            "`TODO` marks usage a template cannot know: fill it (or merge a file with `--usage`); until then `estimate` prices what the template fixes and lists the rest as depending on usage, and `--strict` refuses."
+                .into(),
+        );
+    }
     if doc.get("prices").is_none() {
         header.push(
             "No price table: add `prices: aws-REGION` (or give `--prices` when estimating).".into(),
@@ -141,8 +149,12 @@ pub(crate) fn document(
     for n in &imported.notes {
         header.push(format!("note: {n}"));
     }
-    // Comments only where a placeholder is left (or on tables and patterns).
-    let still_todo = |path: &str| {
+    // Comments only where a placeholder is left (or on tables and patterns), and where a live
+    // table's figure says what measured it.
+    let still_todo = |path: &str, comment: &str| {
+        if comment.starts_with(iac::workload::MEASURED) {
+            return true;
+        }
         let keys: Vec<&str> = path.split(iac::workload::SEP).collect();
         let value = keys.iter().try_fold(&doc, |v, k| v.get(*k));
         match value {
@@ -154,7 +166,7 @@ pub(crate) fn document(
     };
     let comments: Vec<(String, String)> = comments
         .into_iter()
-        .filter(|(p, _)| still_todo(p))
+        .filter(|(p, c)| still_todo(p, c))
         .collect();
     let yaml = load::yaml::write::to_yaml(&doc, &comments, &header);
     // What is written must read back as the document it stands for: no text from a template

@@ -10,6 +10,7 @@ pub(crate) mod cdk;
 pub(crate) mod cloudformation;
 pub(crate) mod foreach;
 pub(crate) mod hcl;
+pub(crate) mod live;
 pub(crate) mod serverless;
 pub(crate) mod terraform;
 pub(crate) mod workload;
@@ -27,6 +28,8 @@ pub enum Source {
     Serverless,
     TerraformPlan,
     Terraform,
+    /// The AWS CLI's JSON for live tables (`describe-table` and its neighbours).
+    Live,
 }
 
 impl Source {
@@ -38,6 +41,7 @@ impl Source {
             Source::Serverless => "serverless",
             Source::TerraformPlan => "terraform-plan",
             Source::Terraform => "terraform",
+            Source::Live => "aws-cli",
         }
     }
 }
@@ -132,6 +136,8 @@ pub struct TableDef {
     pub replicas: Vec<String>,
     /// An import-from-S3 specification, described (its size is usage: a placeholder).
     pub import_from_s3: Option<String>,
+    /// For a live table (the AWS CLI's description): what was measured and described.
+    pub(crate) live: Option<Box<live::Live>>,
 }
 
 impl TableDef {
@@ -156,6 +162,7 @@ impl TableDef {
             ttl_attribute: None,
             replicas: Vec::new(),
             import_from_s3: None,
+            live: None,
         }
     }
 }
@@ -184,7 +191,14 @@ pub struct Options {
 /// The file cannot be read, or is none of the known kinds.
 pub(crate) fn detect(path: &Path, text: Option<&str>) -> Result<Source, Error> {
     if path.is_dir() {
-        return Ok(Source::Cdk);
+        return Ok(if live_files(path).is_some_and(|f| !f.is_empty()) {
+            Source::Live
+        } else {
+            Source::Cdk
+        });
+    }
+    if text.is_some_and(live::is_cli_output) {
+        return Ok(Source::Live);
     }
     let name = path.file_name().map(|n| n.to_string_lossy().to_lowercase());
     let name = name.as_deref().unwrap_or("");
@@ -226,6 +240,35 @@ pub(crate) fn detect(path: &Path, text: Option<&str>) -> Result<Source, Error> {
     .help("Consider `--from cloudformation|cdk|serverless|terraform-plan|terraform` (see the README's import section)."))
 }
 
+/// The AWS CLI outputs in folder `dir` (its `.json` files, sorted by name), or `None` when it
+/// holds synthesized templates (a `cdk.out`) or cannot be read.
+fn live_files(dir: &Path) -> Option<Vec<std::path::PathBuf>> {
+    let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
+        .ok()?
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    if files
+        .iter()
+        .any(|p| p.to_string_lossy().ends_with(".template.json"))
+    {
+        return None;
+    }
+    files.sort();
+    Some(files)
+}
+
+/// A live input's date: when its file was last written (UTC), as the day its facts were read.
+fn written_on(path: &Path) -> Option<String> {
+    let modified = std::fs::metadata(path).ok()?.modified().ok()?;
+    let secs = modified
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()?
+        .as_secs();
+    Some(crate::model::period::date_of(secs))
+}
+
 /// Whether `path` holds infrastructure code rather than a workload (for commands that accept
 /// either).
 #[must_use]
@@ -256,6 +299,8 @@ pub(crate) fn import(
     options: &Options,
 ) -> Result<Imported, Error> {
     let mut out = Imported::default();
+    // Live tables are read together: a file that names no table belongs to one of them.
+    let mut live_inputs = Vec::new();
     for input in inputs {
         let path = Path::new(input);
         let text = if path.is_dir() {
@@ -270,6 +315,24 @@ pub(crate) fn import(
             Some(k) => k,
             None => detect(path, text.as_deref())?,
         };
+        if kind == Source::Live {
+            let files = if path.is_dir() {
+                live_files(path).unwrap_or_default()
+            } else {
+                vec![path.to_path_buf()]
+            };
+            for f in files {
+                let file = f.display().to_string();
+                let text = crate::load::read_input(&file, crate::load::InputKind::Template)?;
+                live_inputs.push(live::Input {
+                    date: written_on(&f),
+                    file,
+                    text,
+                });
+            }
+            out.files.push((input.clone(), kind));
+            continue;
+        }
         let text = text.unwrap_or_default();
         match kind {
             Source::CloudFormation => cloudformation::import(&text, input, options, &mut out)?,
@@ -277,8 +340,12 @@ pub(crate) fn import(
             Source::Cdk => cdk::import(path, options, &mut out)?,
             Source::TerraformPlan => terraform::import(&text, input, &mut out)?,
             Source::Terraform => hcl::import(&text, input, options, &mut out)?,
+            Source::Live => {}
         }
         out.files.push((input.clone(), kind));
+    }
+    if !live_inputs.is_empty() {
+        live::import(&live_inputs, &mut out)?;
     }
     settle(&mut out);
     let mut seen = std::collections::HashSet::new();

@@ -2,14 +2,21 @@
 //! what only usage can tell (items, item sizes, key sizes, rates) is written as `TODO`, which
 //! the loader records as a placeholder. The document is a JSON value (so a usage file merges
 //! onto it like a scenario's patch) and is written as commented YAML by the YAML module's
-//! writer (`load::yaml::write`).
+//! writer (`load::yaml::write`). A live table (the AWS CLI's description) also states what
+//! was measured: items, their average size, the table's and each index's size as observed
+//! storage, and backups retained.
 
+use rust_decimal::Decimal;
 use serde_json::{Map, Value, json};
 
+use super::live::Live;
 use super::{Billing, Dim, Imported, Projection, TableDef};
 use crate::load::PLACEHOLDER;
 
 pub(crate) use crate::load::yaml::write::{Comments, SEP};
+
+/// How a comment on a measured figure starts (kept when the figure is not a placeholder).
+pub(crate) const MEASURED: &str = "measured: ";
 
 /// The workload document of `imported`, named `name`, priced with `prices`, and the comments
 /// that explain each placeholder.
@@ -88,16 +95,29 @@ fn table(t: &TableDef, comments: &mut Comments) -> Value {
     }
     let capacity = capacity(t, &path, comments);
     m.insert("capacity".into(), Value::Object(capacity));
-    m.insert("items".into(), json!(PLACEHOLDER));
-    comments.push((format!("{path}{SEP}items"), "items stored".into()));
-    m.insert("item_size".into(), json!(PLACEHOLDER));
-    comments.push((
-        format!("{path}{SEP}item_size"),
-        "average item size (`ddbcost size` measures a sample)".into(),
-    ));
+    match t.live.as_deref() {
+        Some(live) => measured(live, &path, &mut m, comments),
+        None => {
+            m.insert("items".into(), json!(PLACEHOLDER));
+            comments.push((format!("{path}{SEP}items"), "items stored".into()));
+            m.insert("item_size".into(), json!(PLACEHOLDER));
+            comments.push((
+                format!("{path}{SEP}item_size"),
+                "average item size (`ddbcost size` measures a sample)".into(),
+            ));
+        }
+    }
+    // A live index with a measured entry size needs no key size.
+    let measured_entry = |name: &str| {
+        t.live.as_deref().is_some_and(|l| {
+            l.indexes
+                .iter()
+                .any(|(n, b, c)| n == name && b.is_some() && c.is_some_and(|c| c > 0))
+        })
+    };
     if t.indexes
         .iter()
-        .any(|i| !matches!(i.projection, Projection::All))
+        .any(|i| !matches!(i.projection, Projection::All) && !measured_entry(&i.name))
     {
         m.insert("key_size".into(), json!(PLACEHOLDER));
         comments.push((
@@ -134,10 +154,19 @@ fn table(t: &TableDef, comments: &mut Comments) -> Value {
         ));
     }
     if !t.indexes.is_empty() {
-        let indexes = t
-            .indexes
-            .iter()
-            .map(|i| (i.name.clone(), index(i, &path, comments)));
+        let indexes = t.indexes.iter().map(|i| {
+            let mut x = index(i, &path, comments);
+            if let (Some(live), Value::Object(x)) = (t.live.as_deref(), &mut x) {
+                measured_index(
+                    live,
+                    &i.name,
+                    &format!("{path}{SEP}indexes{SEP}{}", i.name),
+                    x,
+                    comments,
+                );
+            }
+            (i.name.clone(), x)
+        });
         m.insert("indexes".into(), Value::Object(indexes.collect()));
     }
     // Not `{}`: a table with no patterns has no requests, while these are only unknown yet.
@@ -147,6 +176,110 @@ fn table(t: &TableDef, comments: &mut Comments) -> Value {
         "the access patterns (op, rate, consistency…), or `--usage`; until then requests depend on usage".into(),
     ));
     Value::Object(m)
+}
+
+/// What a live table's description measured: items and their average size (`TableSizeBytes ÷
+/// ItemCount`, to 0.01 B), the table's size as observed storage, and backups retained — each
+/// with the date it was read.
+fn measured(live: &Live, path: &str, m: &mut Map<String, Value>, comments: &mut Comments) {
+    let as_of = live
+        .as_of
+        .as_deref()
+        .map_or_else(String::new, |d| format!(" as of {d}"));
+    match (live.items, live.table_bytes) {
+        (Some(items), Some(bytes)) if items > 0 => {
+            m.insert("items".into(), json!(items.to_string()));
+            let mean = Decimal::from(bytes)
+                .checked_div(Decimal::from(items))
+                .unwrap_or_default()
+                .round_dp(2)
+                .normalize();
+            m.insert("item_size".into(), json!(format!("{mean} B")));
+            comments.push((
+                format!("{path}{SEP}items"),
+                format!("{MEASURED}ItemCount{as_of} (DynamoDB refreshes it about every six hours)"),
+            ));
+            comments.push((
+                format!("{path}{SEP}item_size"),
+                format!("{MEASURED}TableSizeBytes {bytes} ÷ ItemCount {items}, rounded to 0.01 B"),
+            ));
+        }
+        (items, _) => {
+            m.insert(
+                "items".into(),
+                json!(items.map_or_else(|| PLACEHOLDER.to_string(), |n| n.to_string())),
+            );
+            m.insert("item_size".into(), json!(PLACEHOLDER));
+            comments.push((
+                format!("{path}{SEP}item_size"),
+                "the table is empty or its size was not described: `ddbcost size` measures a sample".into(),
+            ));
+        }
+    }
+    if let Some(bytes) = live.table_bytes {
+        m.insert(
+            "observed".into(),
+            json!({ "storage": format!("{bytes} B") }),
+        );
+        comments.push((
+            format!("{path}{SEP}observed{SEP}storage"),
+            format!("{MEASURED}TableSizeBytes{as_of}"),
+        ));
+    }
+    if let Some((kept, bytes)) = live.backups {
+        let mut b = Map::new();
+        b.insert("retained".into(), json!(kept.to_string()));
+        m.insert("backups".into(), Value::Object(b));
+        comments.push((
+            format!("{path}{SEP}backups{SEP}retained"),
+            format!("{MEASURED}on-demand backups listed{as_of}: {bytes} B in all"),
+        ));
+    }
+}
+
+/// A live index's size, as observed storage.
+fn measured_index(
+    live: &Live,
+    name: &str,
+    path: &str,
+    x: &mut Map<String, Value>,
+    comments: &mut Comments,
+) {
+    let Some((_, bytes, items)) = live.indexes.iter().find(|(n, ..)| n == name) else {
+        return;
+    };
+    let as_of = live
+        .as_of
+        .as_deref()
+        .map_or_else(String::new, |d| format!(" as of {d}"));
+    if let (Some(bytes), Some(n)) = (bytes, items)
+        && *n > 0
+    {
+        // The average entry, measured: no key or projected size to state.
+        let mean = Decimal::from(*bytes)
+            .checked_div(Decimal::from(*n))
+            .unwrap_or_default()
+            .round_dp(2)
+            .normalize();
+        x.remove("key_size");
+        x.remove("projected_size");
+        x.insert("entry_size".into(), json!(format!("{mean} B")));
+        comments.push((
+            format!("{path}{SEP}entry_size"),
+            format!("{MEASURED}IndexSizeBytes {bytes} ÷ ItemCount {n}, rounded to 0.01 B"),
+        ));
+    }
+    if let Some(bytes) = bytes {
+        x.insert(
+            "observed".into(),
+            json!({ "storage": format!("{bytes} B") }),
+        );
+        let items = items.map_or_else(String::new, |n| format!(", {n} items"));
+        comments.push((
+            format!("{path}{SEP}observed{SEP}storage"),
+            format!("{MEASURED}IndexSizeBytes{items}{as_of}"),
+        ));
+    }
 }
 
 /// A table's `capacity`: its mode, on-demand caps, or provisioned units and auto scaling

@@ -117,6 +117,18 @@ mod tests {
     use super::*;
 
     #[test]
+    fn dates_of_seconds_invert_days_from_civil() {
+        // 2026-11-29T21:26:14Z = 1,795,987,574 s; 0 s is 1970-01-01; 2024-02-29 is day 19,782.
+        assert_eq!(date_of(1_795_987_574), "2026-11-29");
+        assert_eq!(date_of(0), "1970-01-01");
+        assert_eq!(date_of(19_782 * 86_400), "2024-02-29");
+        for day in [0i64, 59, 60, 365, 10_956, 19_782, 20_789, 2_932_896] {
+            let d = date_of(u64::try_from(day).unwrap() * 86_400);
+            assert_eq!(parse_date(&d), Some(day), "{d}");
+        }
+    }
+
+    #[test]
     fn months_parse_and_roll_over() {
         let p = Period::parse("2026-12").unwrap();
         assert_eq!(
@@ -158,6 +170,24 @@ pub(crate) fn days_from_civil(year: i64, month: u32, day: u32) -> i64 {
     let doy = (153 * mp + 2) / 5 + i64::from(day) - 1;
     let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
     era * 146_097 + doe - 719_468
+}
+
+/// The civil date (`YYYY-MM-DD`, UTC) of `unix_seconds` after the epoch (Howard Hinnant's
+/// algorithm, the inverse of `days_from_civil`).
+// Days since 1970 of a `u64` of seconds fit in i64, and every step stays far inside it.
+#[allow(clippy::arithmetic_side_effects)]
+#[must_use]
+pub(crate) fn date_of(unix_seconds: u64) -> String {
+    let z = i64::try_from(unix_seconds / 86_400).unwrap_or(i64::MAX / 2) + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}")
 }
 
 /// `YYYY-MM-DD` as days since 1970-01-01, or `None`.
