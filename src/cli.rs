@@ -90,6 +90,10 @@ pub(crate) enum Command {
     /// How keys spread over their values, from items and access logs: hot keys, few
     /// values, large item collections, and what write sharding would cost.
     Keys(KeysArgs),
+    /// Measured usage from CloudWatch (`get-metric-data` pages, or CSV): per table, GSI and
+    /// dimension, what on demand, auto scaling (simulated step by step), fixed and the current
+    /// capacity cost on the real curve, and the verdict; `usage query` writes the fetch.
+    Usage(UsageArgs),
     /// List the bundled price tables with their region, currency and date.
     Prices(PricesArgs),
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
@@ -421,6 +425,77 @@ pub(crate) enum AdviseFormat {
     Markdown,
     /// The suggestions as a `scenarios.alternatives` block, and the combined plan as steps.
     Yaml,
+}
+
+#[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+pub(crate) struct UsageArgs {
+    #[command(subcommand)]
+    pub action: Option<UsageAction>,
+    /// `aws cloudwatch get-metric-data` output (several files are pages, in any order), or a
+    /// CSV with `timestamp,table,index,metric,statistic,value`.
+    #[arg(required = true, value_name = "FILE")]
+    pub inputs: Vec<String>,
+    /// The `--metric-data-queries` file that produced results whose labels are not
+    /// ddbcost's (repeatable).
+    #[arg(long = "queries", value_name = "FILE")]
+    pub queries: Vec<String>,
+    /// The workload describing the tables measured (`ddbcost import` of their
+    /// describe-table): their class, region and auto-scaling policy; every measured table
+    /// must be in it.
+    #[arg(long, value_name = "W.yaml")]
+    pub workload: Option<String>,
+    /// The price table (default: the workload's, else `aws-us-east-1`).
+    #[arg(long, value_name = "ID")]
+    pub prices: Option<String>,
+    /// The auto-scaling target for a table or GSI whose policy the workload does not state.
+    #[arg(long, default_value = "70%", value_name = "PERCENT")]
+    pub target: String,
+    #[arg(long, value_enum, default_value_t = UsageFormat::Table)]
+    pub format: UsageFormat,
+    /// Write to FILE instead of standard output.
+    #[arg(long, short, value_name = "FILE")]
+    pub output: Option<String>,
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum UsageAction {
+    /// Print a shell script that writes the `--metric-data-queries` files and runs the
+    /// `aws cloudwatch get-metric-data` commands that fetch them, paged by the API's limits.
+    Query(UsageQueryArgs),
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct UsageQueryArgs {
+    /// A table to measure (repeatable).
+    #[arg(long = "table", required = true, value_name = "TABLE")]
+    pub tables: Vec<String>,
+    /// A GSI to measure, `TABLE:INDEX` (repeatable).
+    #[arg(long = "gsi", value_name = "TABLE:INDEX")]
+    pub gsis: Vec<String>,
+    /// Days to fetch, ending at `--end` (CloudWatch keeps 60-second points 15 days, 300-second
+    /// 63, 3,600-second 455).
+    #[arg(long)]
+    pub days: u32,
+    /// Seconds a point spans: 60, 300, 3600.
+    #[arg(long, default_value_t = 60)]
+    pub period: u32,
+    /// The day the window ends (its first second, UTC; default: today).
+    #[arg(long, value_name = "YYYY-MM-DD")]
+    pub end: Option<String>,
+    /// The AWS region of the tables (`--region` of each command).
+    #[arg(long)]
+    pub region: Option<String>,
+    /// Write the script to FILE instead of standard output.
+    #[arg(long, short, value_name = "FILE")]
+    pub output: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum UsageFormat {
+    Table,
+    Json,
+    Markdown,
 }
 
 #[derive(Debug, Args)]

@@ -17,6 +17,7 @@
 mod advise;
 pub mod api;
 mod cli;
+mod cloudwatch;
 mod commands;
 mod engine;
 mod error;

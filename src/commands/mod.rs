@@ -27,6 +27,7 @@ mod schema;
 mod shell;
 mod size;
 mod sweep;
+mod usage;
 
 pub(crate) use compare::comparison;
 pub(crate) use config::Run;
@@ -49,6 +50,7 @@ pub(crate) fn run(cli: Cli) -> Result<(), Error> {
         Command::Forecast(args) => forecast::run(&args, &run),
         Command::Size(args) => size::run(&args, &run),
         Command::Keys(args) => keys::run(&args, &run),
+        Command::Usage(args) => usage::run(&args, &run),
         Command::Advise(args) => advise::run(&args, &run),
         Command::Sweep(args) => sweep::run(&args, &run),
         Command::Completions(args) => shell::completions(&args),

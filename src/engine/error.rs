@@ -38,6 +38,11 @@ pub enum EngineError {
         path: String,
         message: String,
     },
+    /// Inputs a computation cannot take (a simulated policy outside its bounds).
+    Invalid {
+        what: String,
+        why: String,
+    },
 }
 
 impl fmt::Display for EngineError {
@@ -64,6 +69,7 @@ impl fmt::Display for EngineError {
                 write!(f, "price table `{table_id}` states no free-tier allowances")
             }
             EngineError::Forecast { path, message } => write!(f, "{path}: {message}"),
+            EngineError::Invalid { what, why } => write!(f, "{what}: {why}"),
             EngineError::MissingSavingsPlanRates {
                 region,
                 price,
@@ -98,6 +104,7 @@ impl EngineError {
             EngineError::MissingSavingsPlanRates { .. } => "Consider stating the plan's rates (fraction of list price per price, from the AWS Savings Plans price list) under `commitments.savings_plan.rates`, e.g. `rates: { source: \"…\", standard: { write_per_million: 0.8 } }`.".into(),
             EngineError::Forecast { .. } => "Consider one growth factor per month of the forecast, `3%/month`, or fewer `--months`.".into(),
             EngineError::FxMismatch { .. } => "Consider a rate from the price table's currency: `--fx-rate CUR=RATE`.".into(),
+            EngineError::Invalid { .. } => "Consider a target between 20 % and 90 % (DynamoDB's range) and bounds of at least 1 unit.".into(),
             EngineError::Overflow { .. } => "Consider checking the rates and sizes for a unit typo (e.g. `/s` instead of `/month`).".into(),
         }
     }

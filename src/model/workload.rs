@@ -5,7 +5,7 @@ use rust_decimal::Decimal;
 
 use super::quantity::{DataSize, Rate};
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Workload {
     pub name: String,
     pub description: Option<String>,

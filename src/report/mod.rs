@@ -20,6 +20,7 @@ pub(crate) mod money;
 pub(crate) mod notices;
 pub(crate) mod size;
 pub(crate) mod table;
+pub(crate) mod usage;
 
 /// The currency conversion an estimate is shown with, as one sentence for footers; `None`
 /// when costs are in the price table's own currency.

@@ -1,0 +1,313 @@
+//! Application Auto Scaling's target tracking, simulated step by step over a measured demand
+//! curve at the data's own resolution (one step per CloudWatch period), by the rules AWS
+//! documents for DynamoDB (DESIGN.md §8):
+//!
+//! - utilization is demand (units a second) ÷ provisioned capacity;
+//! - capacity rises when utilization has been above the target for 2 consecutive minutes, to
+//!   ⌈latest demand ÷ target⌉ (at most `max`);
+//! - it falls when utilization has been 20 points or more below the target for 15
+//!   consecutive minutes, to ⌈the highest demand of those minutes ÷ target⌉ (at least `min`);
+//! - decreases per UTC day: 4 at any time, then one more for each hour since the last, 27 at
+//!   most;
+//! - a change takes effect from the next step; demand above capacity is throttle risk, never
+//!   counted as served.
+//!
+//! Conventions the simulation chooses (the README states them): "2 minutes" and "15 minutes"
+//! are ⌈120 ÷ period⌉ and ⌈900 ÷ period⌉ steps (at least 1: one 300-second point is above the
+//! target for "2 minutes", three points for 15); the first step starts at the stated initial
+//! capacity (the `Provisioned…CapacityUnits` measured, else ⌈first demand ÷ target⌉), clamped
+//! to [min, max]; burst capacity is not modelled (demand above capacity is all at risk).
+//! Provisioned capacity is billed in unit-hours: Σ capacity × period ÷ 3,600, exactly.
+
+use rust_decimal::Decimal;
+
+use super::EngineError;
+use super::checked;
+
+/// A target-tracking policy: the target utilization (a share in (0, 1]) and the bounds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Policy {
+    pub target: Decimal,
+    pub min: Decimal,
+    pub max: Decimal,
+}
+
+/// A measured curve: demand in units a second, one value per step of `period` seconds from
+/// `start` (Unix seconds).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Curve<'a> {
+    pub start: i64,
+    pub period: u32,
+    pub demand: &'a [Decimal],
+    /// The capacity provisioned at the first step, where measured.
+    pub initial: Option<Decimal>,
+}
+
+/// What the simulation did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Simulation {
+    /// Capacity in force at each step.
+    pub capacity: Vec<Decimal>,
+    /// Σ capacity × period ÷ 3,600.
+    pub unit_hours: Decimal,
+    /// Steps whose demand exceeded the capacity in force.
+    pub throttle_steps: usize,
+    pub increases: usize,
+    pub decreases: usize,
+    /// The most decreases in one UTC day.
+    pub most_decreases_in_a_day: u32,
+}
+
+/// The decreases allowed in a UTC day.
+pub(crate) const MAX_DECREASES_A_DAY: u32 = 27;
+/// Decreases allowed at any time of the day before the hourly allowance applies.
+const FREE_DECREASES: u32 = 4;
+/// Utilization points below the target that count as "well below".
+const SCALE_IN_GAP: Decimal = Decimal::from_parts(20, 0, 0, false, 2);
+
+/// Steps that span at least `seconds` (at least one).
+fn steps(seconds: u32, period: u32) -> usize {
+    usize::try_from(seconds.div_ceil(period.max(1)).max(1)).unwrap_or(1)
+}
+
+/// Runs `policy` over `curve`.
+///
+/// # Errors
+/// A target outside (0, 1], bounds that are not 1 ≤ min ≤ max, a period of 0, or a figure
+/// too large to compute.
+pub(crate) fn simulate(curve: Curve<'_>, policy: Policy) -> Result<Simulation, EngineError> {
+    let what = "auto scaling simulation";
+    if policy.target <= Decimal::ZERO
+        || policy.target > Decimal::ONE
+        || policy.min < Decimal::ONE
+        || policy.max < policy.min
+        || curve.period == 0
+    {
+        return Err(EngineError::Invalid {
+            what: what.to_string(),
+            why: format!(
+                "a target in (0, 1], 1 ≤ min ≤ max and a period above 0 are needed (target {}, min {}, max {}, period {} s)",
+                policy.target, policy.min, policy.max, curve.period
+            ),
+        });
+    }
+    let desired = |demand: Decimal| -> Result<Decimal, EngineError> {
+        Ok(checked::div(demand, policy.target, what)?
+            .ceil()
+            .max(policy.min)
+            .min(policy.max))
+    };
+    let up_after = steps(120, curve.period);
+    let down_after = steps(900, curve.period);
+    let floor = policy.target.saturating_sub(SCALE_IN_GAP);
+    let mut current = match (curve.initial, curve.demand.first()) {
+        (Some(c), _) => c.max(policy.min).min(policy.max),
+        (None, Some(d)) => desired(*d)?,
+        (None, None) => policy.min,
+    };
+    let mut out = Simulation {
+        capacity: Vec::with_capacity(curve.demand.len()),
+        unit_hours: Decimal::ZERO,
+        throttle_steps: 0,
+        increases: 0,
+        decreases: 0,
+        most_decreases_in_a_day: 0,
+    };
+    let (mut above, mut below) = (0usize, 0usize);
+    let (mut day, mut today, mut last_decrease) = (i64::MIN, 0u32, i64::MIN);
+    let period = i64::from(curve.period);
+    let mut sum = Decimal::ZERO;
+    for (i, d) in curve.demand.iter().enumerate() {
+        let t = i64::try_from(i)
+            .ok()
+            .and_then(|i| i.checked_mul(period))
+            .and_then(|s| s.checked_add(curve.start))
+            .ok_or_else(|| EngineError::Overflow {
+                context: what.to_string(),
+            })?;
+        if t.div_euclid(86_400) != day {
+            day = t.div_euclid(86_400);
+            today = 0;
+        }
+        out.capacity.push(current);
+        sum = checked::add(sum, current, what)?;
+        if *d > current {
+            out.throttle_steps = out.throttle_steps.saturating_add(1);
+        }
+        // Utilization above the target, or well below it (demand against target × capacity).
+        let high = *d > checked::mul(policy.target, current, what)?;
+        let low = *d <= checked::mul(floor, current, what)?;
+        above = if high { above.saturating_add(1) } else { 0 };
+        below = if low { below.saturating_add(1) } else { 0 };
+        if above >= up_after {
+            let want = desired(*d)?;
+            if want > current {
+                current = want;
+                out.increases = out.increases.saturating_add(1);
+            }
+            above = 0;
+            below = 0;
+        } else if below >= down_after {
+            let from = i.saturating_add(1).saturating_sub(down_after);
+            let highest = curve.demand[from..=i]
+                .iter()
+                .copied()
+                .max()
+                .unwrap_or_default();
+            let want = desired(highest)?;
+            let allowed = today < FREE_DECREASES
+                || (today < MAX_DECREASES_A_DAY && t.saturating_sub(last_decrease) >= 3_600);
+            if want < current && allowed {
+                current = want;
+                out.decreases = out.decreases.saturating_add(1);
+                today = today.saturating_add(1);
+                out.most_decreases_in_a_day = out.most_decreases_in_a_day.max(today);
+                last_decrease = t;
+                below = 0;
+            }
+        }
+    }
+    out.unit_hours = checked::div(
+        checked::mul(sum, Decimal::from(curve.period), what)?,
+        Decimal::from(3_600),
+        what,
+    )?;
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::dec;
+
+    fn policy(target: &str, min: u32, max: u32) -> Policy {
+        Policy {
+            target: dec(target),
+            min: Decimal::from(min),
+            max: Decimal::from(max),
+        }
+    }
+
+    #[test]
+    fn a_constant_week_settles_at_demand_over_target() {
+        // 100 WCU/s for a week, one-minute points: ⌈100 ÷ 0.7⌉ = 143 units from the first
+        // minute, never changed: 143 × 10,080 minutes × 60 s ÷ 3,600 = 143 × 168 h = 24,024
+        // unit-hours, no throttle.
+        let demand = vec![dec("100"); 10_080];
+        let s = simulate(
+            Curve {
+                start: 0,
+                period: 60,
+                demand: &demand,
+                initial: None,
+            },
+            policy("0.7", 1, 40_000),
+        )
+        .unwrap();
+        assert_eq!(s.unit_hours, dec("24024"));
+        assert_eq!((s.throttle_steps, s.increases, s.decreases), (0, 0, 0));
+    }
+
+    #[test]
+    fn a_step_up_scales_after_two_minutes_and_back_down_after_fifteen() {
+        // 70 units/s for 30 minutes from capacity 100 (utilization 70 %, at the target: no
+        // change), then 140 for 10 minutes: above 70 % at minutes 30 and 31, so from minute
+        // 32 the capacity is ⌈140 ÷ 0.7⌉ = 200; minutes 30 and 31 (140 > 100) are throttle
+        // risk. Then 35 units/s: 35 ÷ 200 = 17.5 % ≤ 50 % from minute 40; after 15 such
+        // minutes (40–54) it falls to ⌈35 ÷ 0.7⌉ = 50 from minute 55.
+        let mut demand = vec![dec("70"); 30];
+        demand.extend(vec![dec("140"); 10]);
+        demand.extend(vec![dec("35"); 30]);
+        let s = simulate(
+            Curve {
+                start: 0,
+                period: 60,
+                demand: &demand,
+                initial: Some(dec("100")),
+            },
+            policy("0.7", 1, 1_000),
+        )
+        .unwrap();
+        assert_eq!(s.capacity[31], dec("100"));
+        assert_eq!(s.capacity[32], dec("200"));
+        assert_eq!(s.capacity[54], dec("200"));
+        assert_eq!(s.capacity[55], dec("50"));
+        assert_eq!(s.throttle_steps, 2);
+        assert_eq!((s.increases, s.decreases), (1, 1));
+        // Unit-hours: (32 × 100 + 23 × 200 + 15 × 50) ÷ 60 = 8,550 ÷ 60 = 142.5.
+        assert_eq!(s.unit_hours, dec("142.5"));
+    }
+
+    #[test]
+    fn five_minute_points_scale_up_after_one_point_and_down_after_three() {
+        // ⌈120 ÷ 300⌉ = 1 point above, ⌈900 ÷ 300⌉ = 3 points well below.
+        let demand = [
+            dec("10"),
+            dec("100"),
+            dec("100"),
+            dec("5"),
+            dec("5"),
+            dec("5"),
+            dec("5"),
+        ];
+        let s = simulate(
+            Curve {
+                start: 0,
+                period: 300,
+                demand: &demand,
+                initial: Some(dec("20")),
+            },
+            policy("0.5", 1, 1_000),
+        )
+        .unwrap();
+        // 100 > 0.5 × 20 at point 1 → 200 from point 2; 5 ≤ 0.3 × 200 at points 3, 4, 5 →
+        // ⌈5 ÷ 0.5⌉ = 10 from point 6.
+        assert_eq!(
+            s.capacity,
+            [20, 20, 200, 200, 200, 200, 10].map(Decimal::from)
+        );
+    }
+
+    #[test]
+    fn decreases_are_limited_per_utc_day() {
+        // A sawtooth: 16 minutes high then 16 minutes low, all day. After the 4 free
+        // decreases, one an hour at most: the day's decreases stay within 4 + 24 and 27.
+        let mut demand = Vec::new();
+        for _ in 0..45 {
+            demand.extend(vec![dec("700"); 16]);
+            demand.extend(vec![dec("7"); 16]);
+        }
+        let s = simulate(
+            Curve {
+                start: 0,
+                period: 60,
+                demand: &demand,
+                initial: None,
+            },
+            policy("0.7", 1, 10_000),
+        )
+        .unwrap();
+        assert!(s.most_decreases_in_a_day <= MAX_DECREASES_A_DAY);
+        // 1,440 minutes: the first 4 drops come every 32 minutes (minutes ~31…127), then at
+        // most one an hour: fewer than the 45 a free scaler would make.
+        assert!(s.decreases < 45 && s.decreases >= 4, "{}", s.decreases);
+    }
+
+    #[test]
+    fn a_bad_policy_is_refused() {
+        let demand = [dec("1")];
+        let curve = Curve {
+            start: 0,
+            period: 60,
+            demand: &demand,
+            initial: None,
+        };
+        for p in [
+            policy("0", 1, 10),
+            policy("1.5", 1, 10),
+            policy("0.7", 10, 5),
+        ] {
+            assert!(simulate(curve, p).is_err());
+        }
+    }
+}

@@ -1,0 +1,333 @@
+//! `ddbcost usage`'s report: per table, GSI and dimension the measured consumption and what
+//! each way of buying it costs a month (on demand, auto scaling simulated, fixed at the peak,
+//! the current capacity), with utilization and throttle-risk minutes; then each table's
+//! verdict by the seeds' rule — "start on demand, measure a month, and switch if the pattern
+//! is stable and the saving is real" — stated in numbers: the saving a month and as a share,
+//! the week-over-week variation, the cheaper option's throttle risk, and the switching quota.
+//! Thresholds: stable when the complete weeks' totals vary by at most 25 % of their mean (two
+//! weeks at least); real when the saving is at least 5 % of the on-demand cost.
+
+use std::fmt::Write as _;
+
+use rust_decimal::Decimal;
+use serde_json::json;
+
+use super::money;
+use crate::cloudwatch::timestamp;
+use crate::engine::measured::{DimensionDecision, OptionCost, weekly_variation};
+use crate::engine::simulate::Policy;
+
+/// Weekly totals may vary by this share of their mean for the pattern to count as stable.
+pub(crate) const STABLE: Decimal = Decimal::from_parts(25, 0, 0, false, 2);
+/// The saving must be at least this share of the on-demand cost to count as real.
+pub(crate) const REAL: Decimal = Decimal::from_parts(5, 0, 0, false, 2);
+
+pub(crate) struct Dimension {
+    pub(crate) index: Option<String>,
+    pub(crate) writes: bool,
+    /// Points present, of `steps` in the window.
+    pub(crate) points: usize,
+    pub(crate) steps: usize,
+    pub(crate) policy: Policy,
+    pub(crate) decision: DimensionDecision,
+}
+
+pub(crate) struct TableReport {
+    pub(crate) name: String,
+    pub(crate) dimensions: Vec<Dimension>,
+}
+
+pub(crate) struct Report {
+    pub(crate) currency: String,
+    pub(crate) price_table: String,
+    pub(crate) start: i64,
+    pub(crate) end: i64,
+    pub(crate) period: u32,
+    pub(crate) month_hours: Decimal,
+    pub(crate) points_read: u64,
+    pub(crate) points_used: u64,
+    pub(crate) duplicated: u64,
+    pub(crate) dropped: u64,
+    pub(crate) tables: Vec<TableReport>,
+}
+
+impl Dimension {
+    fn name(&self) -> String {
+        let dim = if self.writes { "writes" } else { "reads" };
+        match &self.index {
+            None => dim.to_string(),
+            Some(i) => format!("GSI `{i}` {dim}"),
+        }
+    }
+
+    /// The provisioned option to compare: auto scaling when it never throttles, else fixed at
+    /// the peak (which never does at the data's resolution).
+    fn provisioned(&self) -> (&'static str, &OptionCost) {
+        let d = &self.decision;
+        if d.auto_scaling.throttle_minutes.is_zero() {
+            ("auto scaling", &d.auto_scaling)
+        } else {
+            ("fixed at the peak", &d.fixed)
+        }
+    }
+}
+
+/// A table's verdict, in numbers.
+pub(crate) struct Verdict {
+    pub(crate) on_demand: Decimal,
+    pub(crate) provisioned: Decimal,
+    pub(crate) current: Option<Decimal>,
+    pub(crate) saving: Decimal,
+    pub(crate) share: Option<Decimal>,
+    pub(crate) variation: Option<Decimal>,
+    pub(crate) throttle_minutes: Decimal,
+    pub(crate) text: String,
+}
+
+fn pct(x: Decimal) -> String {
+    x.checked_mul(Decimal::ONE_HUNDRED)
+        .unwrap_or_default()
+        .round_dp(1)
+        .normalize()
+        .to_string()
+}
+
+fn sum(values: impl Iterator<Item = Decimal>) -> Decimal {
+    values.fold(Decimal::ZERO, |a, v| {
+        a.checked_add(v).unwrap_or(Decimal::MAX)
+    })
+}
+
+pub(crate) fn verdict(t: &TableReport, currency: &str) -> Verdict {
+    let on_demand = sum(t.dimensions.iter().map(|d| d.decision.on_demand.monthly));
+    let provisioned = sum(t.dimensions.iter().map(|d| d.provisioned().1.monthly));
+    let current = t
+        .dimensions
+        .iter()
+        .map(|d| d.decision.current.as_ref().map(|c| c.monthly))
+        .collect::<Option<Vec<_>>>()
+        .map(|v| sum(v.into_iter()));
+    let saving = on_demand.checked_sub(provisioned).unwrap_or_default();
+    let share = (!on_demand.is_zero()).then(|| saving.checked_div(on_demand).unwrap_or_default());
+    let variation = t
+        .dimensions
+        .iter()
+        .map(|d| weekly_variation(&d.decision.weekly))
+        .collect::<Option<Vec<_>>>()
+        .and_then(|v| v.into_iter().max());
+    let throttle_minutes = sum(t
+        .dimensions
+        .iter()
+        .map(|d| d.provisioned().1.throttle_minutes));
+    let show = |d: Decimal| money::display(d, currency);
+    let text = match (variation, share) {
+        (None, _) => "measure longer: under two complete weeks of data (the seeds' rule asks for a month before deciding)".to_string(),
+        (Some(v), _) if v > STABLE => format!(
+            "measure longer: the weekly totals varied by {} % of their mean (more than {} %): not a stable pattern",
+            pct(v),
+            pct(STABLE)
+        ),
+        (Some(_), Some(s)) if s >= REAL => format!(
+            "switch to provisioned capacity: saves {} a month ({} % of on demand's {}); weekly totals within {} %; throttle risk of the provisioned option {} minutes; moving back to on demand is allowed 4 times in 24 hours",
+            show(saving),
+            pct(s),
+            show(on_demand),
+            pct(variation.unwrap_or_default()),
+            throttle_minutes.normalize()
+        ),
+        _ => format!(
+            "stay on demand: provisioned would cost {} a month against {} on demand — no real saving (under {} %)",
+            show(provisioned),
+            show(on_demand),
+            pct(REAL)
+        ),
+    };
+    Verdict {
+        on_demand,
+        provisioned,
+        current,
+        saving,
+        share,
+        variation,
+        throttle_minutes,
+        text,
+    }
+}
+
+fn header(r: &Report) -> String {
+    format!(
+        "ddbcost usage: {} to {}, {}-second points ({} read, {} used, {} duplicated, {} not analysed); monthly costs in {} for a {}-hour month, price table `{}`",
+        timestamp(r.start),
+        timestamp(r.end),
+        r.period,
+        r.points_read,
+        r.points_used,
+        r.duplicated,
+        r.dropped,
+        r.currency,
+        r.month_hours.normalize(),
+        r.price_table
+    )
+}
+
+fn option(o: &OptionCost, currency: &str) -> String {
+    let mut s = money::display(o.monthly, currency);
+    if let Some(u) = o.utilization {
+        let _ = write!(s, " ({} % used", pct(u));
+        if !o.throttle_minutes.is_zero() {
+            let _ = write!(s, ", {} min at risk", o.throttle_minutes.normalize());
+        }
+        s.push(')');
+    }
+    s
+}
+
+fn rows(r: &Report) -> Vec<[String; 7]> {
+    let cur = &r.currency;
+    let mut out = Vec::new();
+    for t in &r.tables {
+        for d in &t.dimensions {
+            let x = &d.decision;
+            out.push([
+                t.name.clone(),
+                d.name(),
+                format!(
+                    "{} units, peak {}/s, {} of {} points",
+                    money::quantity(x.consumed),
+                    money::quantity(x.peak.round_dp(2)),
+                    d.points,
+                    d.steps
+                ),
+                option(&x.on_demand, cur),
+                format!(
+                    "{} at {} %, {}–{}",
+                    option(&x.auto_scaling, cur),
+                    pct(d.policy.target),
+                    d.policy.min.normalize(),
+                    d.policy.max.normalize()
+                ),
+                format!("{} × {}", option(&x.fixed, cur), x.fixed_units.normalize()),
+                x.current
+                    .as_ref()
+                    .map_or_else(|| "—".to_string(), |c| option(c, cur)),
+            ]);
+        }
+    }
+    out
+}
+
+const HEAD: [&str; 7] = [
+    "Table",
+    "Dimension",
+    "Measured",
+    "On demand /month",
+    "Auto scaling /month",
+    "Fixed /month",
+    "Current /month",
+];
+
+pub(crate) fn table(r: &Report) -> String {
+    let mut b = tabled::builder::Builder::default();
+    b.push_record(HEAD);
+    for row in rows(r) {
+        b.push_record(row);
+    }
+    let mut out = format!(
+        "{}\n{}\n",
+        header(r),
+        b.build().with(tabled::settings::Style::rounded())
+    );
+    for t in &r.tables {
+        let _ = writeln!(out, "{}: {}", t.name, verdict(t, &r.currency).text);
+    }
+    out.push_str("Auto scaling is simulated step by step by Application Auto Scaling's documented rules (see the README); a period without a point is taken as 0 consumed.\n");
+    out
+}
+
+pub(crate) fn markdown(r: &Report) -> String {
+    let mut out = format!(
+        "## {}\n\n| {} |\n|{}|\n",
+        super::markdown::cell(&header(r)),
+        HEAD.join(" | "),
+        "---|".repeat(HEAD.len())
+    );
+    for row in rows(r) {
+        let cells: Vec<String> = row.iter().map(|c| super::markdown::cell(c)).collect();
+        let _ = writeln!(out, "| {} |", cells.join(" | "));
+    }
+    out.push('\n');
+    for t in &r.tables {
+        let _ = writeln!(
+            out,
+            "- **{}**: {}",
+            super::markdown::cell(&t.name),
+            super::markdown::cell(&verdict(t, &r.currency).text)
+        );
+    }
+    out
+}
+
+fn cost_json(o: &OptionCost) -> serde_json::Value {
+    json!({
+        "unit_hours": o.unit_hours.map(|u| u.normalize().to_string()),
+        "cost": o.cost.normalize().to_string(),
+        "monthly": o.monthly.normalize().to_string(),
+        "utilization": o.utilization.map(|u| u.normalize().to_string()),
+        "throttle_minutes": o.throttle_minutes.normalize().to_string(),
+    })
+}
+
+pub(crate) fn json(r: &Report) -> String {
+    let tables: Vec<serde_json::Value> = r
+        .tables
+        .iter()
+        .map(|t| {
+            let v = verdict(t, &r.currency);
+            json!({
+                "table": t.name,
+                "dimensions": t.dimensions.iter().map(|d| {
+                    let x = &d.decision;
+                    json!({
+                        "index": d.index,
+                        "dimension": if d.writes { "writes" } else { "reads" },
+                        "points": d.points,
+                        "steps": d.steps,
+                        "gaps": d.steps.saturating_sub(d.points),
+                        "consumed": x.consumed.normalize().to_string(),
+                        "peak_per_second": x.peak.normalize().to_string(),
+                        "window_hours": x.window_hours.normalize().to_string(),
+                        "weekly": x.weekly.iter().map(|w| w.normalize().to_string()).collect::<Vec<_>>(),
+                        "policy": {"target": d.policy.target.normalize().to_string(), "min": d.policy.min.normalize().to_string(), "max": d.policy.max.normalize().to_string()},
+                        "on_demand": cost_json(&x.on_demand),
+                        "auto_scaling": cost_json(&x.auto_scaling),
+                        "auto_scaling_changes": {"increases": x.auto_scaling_changes.0, "decreases": x.auto_scaling_changes.1},
+                        "fixed": {"units": x.fixed_units.normalize().to_string(), "cost": cost_json(&x.fixed)},
+                        "current": x.current.as_ref().map(cost_json),
+                    })
+                }).collect::<Vec<_>>(),
+                "verdict": {
+                    "on_demand_monthly": v.on_demand.normalize().to_string(),
+                    "provisioned_monthly": v.provisioned.normalize().to_string(),
+                    "current_monthly": v.current.map(|c| c.normalize().to_string()),
+                    "saving_monthly": v.saving.normalize().to_string(),
+                    "saving_share": v.share.map(|s| s.normalize().to_string()),
+                    "weekly_variation": v.variation.map(|s| s.normalize().to_string()),
+                    "throttle_minutes": v.throttle_minutes.normalize().to_string(),
+                    "text": v.text,
+                },
+            })
+        })
+        .collect();
+    let doc = json!({
+        "schema": "ddbcost.usage/v1",
+        "window": {"start": timestamp(r.start), "end": timestamp(r.end), "period_seconds": r.period},
+        "currency": r.currency,
+        "price_table": r.price_table,
+        "month_hours": r.month_hours.normalize().to_string(),
+        "points": {"read": r.points_read, "used": r.points_used, "duplicated": r.duplicated, "dropped": r.dropped},
+        "tables": tables,
+    });
+    let mut s = serde_json::to_string_pretty(&doc).unwrap_or_default();
+    s.push('\n');
+    s
+}
