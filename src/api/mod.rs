@@ -28,6 +28,7 @@ pub mod import;
 pub mod keys;
 mod pipeline;
 pub mod size;
+pub mod usage;
 
 pub mod model;
 pub use pipeline::{

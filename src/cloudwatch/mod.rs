@@ -4,6 +4,7 @@
 //! points read, used, duplicated (two pages that overlap and agree) and dropped counted. The
 //! readers never fill a gap; `query` writes the queries and commands that fetch the data.
 
+pub(crate) mod analysis;
 pub(crate) mod csv;
 pub(crate) mod metric_data;
 pub(crate) mod query;

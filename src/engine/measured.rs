@@ -277,6 +277,35 @@ mod tests {
         );
     }
 
+    mod properties {
+        use super::*;
+        use proptest::prelude::*;
+
+        proptest! {
+            /// On demand costs Σ consumed × the price per unit, exactly, whatever the curve.
+            #[test]
+            fn on_demand_is_consumed_times_the_price(
+                sums in prop::collection::vec(0u32..1_000_000, 1..500),
+                price in 1u32..10_000,
+            ) {
+                // Each point's Sum, as a demand a second of a 60-second period.
+                let demand: Vec<Decimal> = sums.iter().map(|s| Decimal::from(*s) / Decimal::from(60)).collect();
+                let per_million = Decimal::new(i64::from(price), 4);
+                let d = decide(Measured {
+                    curve: Curve { start: 0, period: 60, demand: &demand, initial: None },
+                    provisioned: None,
+                    policy: Policy { target: dec("0.7"), min: dec("1"), max: dec("40000") },
+                    prices: DimensionPrices { per_million, unit_hour: dec("0.00013") },
+                    month_hours: dec("730"),
+                })
+                .unwrap();
+                let consumed: Decimal = demand.iter().map(|d| d * Decimal::from(60)).sum();
+                prop_assert_eq!(d.consumed, consumed);
+                prop_assert_eq!(d.on_demand.cost, consumed / Decimal::from(1_000_000) * per_million);
+            }
+        }
+    }
+
     #[test]
     fn weekly_variation_is_the_spread_over_the_mean() {
         // Weeks of 90 and 110: (110 − 90) ÷ 100 = 20 %.

@@ -293,6 +293,43 @@ mod tests {
         assert!(s.decreases < 45 && s.decreases >= 4, "{}", s.decreases);
     }
 
+    mod properties {
+        use super::*;
+        use proptest::prelude::*;
+
+        proptest! {
+            /// Over any curve (one-minute or five-minute points, spikes and lulls) and policy:
+            /// the capacity stays within [min, max]; no UTC day has more than 27 decreases;
+            /// unit-hours are Σ capacity × period ÷ 3,600 exactly; and a curve that never
+            /// exceeds the target at the minimum capacity never throttles.
+            #[test]
+            fn the_simulation_keeps_its_rules(
+                demand in prop::collection::vec(0u32..5_000, 1..3_000),
+                target in 20u32..=90,
+                min in 1u32..50,
+                span in 0u32..2_000,
+                five in any::<bool>(),
+                start in 0i64..200_000,
+            ) {
+                let demand: Vec<Decimal> = demand.into_iter().map(|d| Decimal::new(i64::from(d), 1)).collect();
+                let p = Policy {
+                    target: Decimal::new(i64::from(target), 2),
+                    min: Decimal::from(min),
+                    max: Decimal::from(min.saturating_add(span)),
+                };
+                let period = if five { 300 } else { 60 };
+                let s = simulate(Curve { start, period, demand: &demand, initial: None }, p).unwrap();
+                prop_assert!(s.capacity.iter().all(|c| *c >= p.min && *c <= p.max));
+                prop_assert!(s.most_decreases_in_a_day <= MAX_DECREASES_A_DAY);
+                let sum: Decimal = s.capacity.iter().copied().sum();
+                prop_assert_eq!(s.unit_hours, sum * Decimal::from(period) / Decimal::from(3_600));
+                let quiet: Vec<Decimal> = demand.iter().map(|d| (*d).min(p.target * p.min)).collect();
+                let q = simulate(Curve { start, period, demand: &quiet, initial: None }, p).unwrap();
+                prop_assert_eq!(q.throttle_steps, 0);
+            }
+        }
+    }
+
     #[test]
     fn a_bad_policy_is_refused() {
         let demand = [dec("1")];

@@ -13,43 +13,14 @@ use rust_decimal::Decimal;
 use serde_json::json;
 
 use super::money;
+use crate::cloudwatch::analysis::{Dimension, Report, TableReport};
 use crate::cloudwatch::timestamp;
-use crate::engine::measured::{DimensionDecision, OptionCost, weekly_variation};
-use crate::engine::simulate::Policy;
+use crate::engine::measured::{OptionCost, weekly_variation};
 
 /// Weekly totals may vary by this share of their mean for the pattern to count as stable.
 pub(crate) const STABLE: Decimal = Decimal::from_parts(25, 0, 0, false, 2);
 /// The saving must be at least this share of the on-demand cost to count as real.
 pub(crate) const REAL: Decimal = Decimal::from_parts(5, 0, 0, false, 2);
-
-pub(crate) struct Dimension {
-    pub(crate) index: Option<String>,
-    pub(crate) writes: bool,
-    /// Points present, of `steps` in the window.
-    pub(crate) points: usize,
-    pub(crate) steps: usize,
-    pub(crate) policy: Policy,
-    pub(crate) decision: DimensionDecision,
-}
-
-pub(crate) struct TableReport {
-    pub(crate) name: String,
-    pub(crate) dimensions: Vec<Dimension>,
-}
-
-pub(crate) struct Report {
-    pub(crate) currency: String,
-    pub(crate) price_table: String,
-    pub(crate) start: i64,
-    pub(crate) end: i64,
-    pub(crate) period: u32,
-    pub(crate) month_hours: Decimal,
-    pub(crate) points_read: u64,
-    pub(crate) points_used: u64,
-    pub(crate) duplicated: u64,
-    pub(crate) dropped: u64,
-    pub(crate) tables: Vec<TableReport>,
-}
 
 impl Dimension {
     fn name(&self) -> String {
@@ -325,6 +296,7 @@ pub(crate) fn json(r: &Report) -> String {
         "price_table": r.price_table,
         "month_hours": r.month_hours.normalize().to_string(),
         "points": {"read": r.points_read, "used": r.points_used, "duplicated": r.duplicated, "dropped": r.dropped},
+        "warnings": r.warnings,
         "tables": tables,
     });
     let mut s = serde_json::to_string_pretty(&doc).unwrap_or_default();

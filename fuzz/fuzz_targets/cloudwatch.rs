@@ -1,0 +1,40 @@
+//! Any bytes as CloudWatch data through `ddbcost usage`: `get-metric-data` output (named by
+//! ddbcost's labels, or by a queries file), a queries file, or a CSV — the first byte picks
+//! which — read, merged, and decided on (the simulation, every option, the verdict) and
+//! rendered. Nothing may panic; what cannot be read is refused with an error.
+#![no_main]
+use libfuzzer_sys::fuzz_target;
+
+const QUERIES: &str = r#"[{"Id": "m0", "MetricStat": {"Metric": {"Namespace": "AWS/DynamoDB", "MetricName": "ConsumedWriteCapacityUnits", "Dimensions": [{"Name": "TableName", "Value": "t"}]}, "Period": 60, "Stat": "Sum"}}]"#;
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&mode, rest)) = data.split_first() else { return };
+    let Ok(text) = std::str::from_utf8(rest) else { return };
+    let Ok(book) = ddbcost::api::prices("aws-us-east-1") else { return };
+    let (inputs, queries) = match mode % 3 {
+        0 => (vec![("m.json".to_string(), text.to_string())], Vec::new()),
+        1 => (
+            vec![("m.json".to_string(), text.to_string())],
+            vec![("q.json".to_string(), QUERIES.to_string())],
+        ),
+        _ => (
+            vec![("m.csv".to_string(), format!("timestamp,table,index,metric,statistic,value\n{text}"))],
+            Vec::new(),
+        ),
+    };
+    for format in [
+        ddbcost::api::ReportFormat::Table,
+        ddbcost::api::ReportFormat::Json,
+        ddbcost::api::ReportFormat::Markdown,
+    ] {
+        let _ = ddbcost::api::usage::decide(
+            &inputs,
+            &queries,
+            None,
+            &book,
+            rust_decimal::Decimal::new(7, 1),
+            rust_decimal::Decimal::from(730),
+            format,
+        );
+    }
+});

@@ -1,0 +1,81 @@
+//! Measured usage (`ddbcost usage`): CloudWatch's consumed capacity for tables and GSIs —
+//! `get-metric-data` output or CSV, as texts — and the capacity decision on the real curve:
+//! on demand, auto scaling simulated step by step by Application Auto Scaling's rules, fixed
+//! at the peak, the current capacity, and the verdict; and the script that fetches the data.
+//!
+//! ```
+//! let csv = "timestamp,table,index,metric,statistic,value\n\
+//!            2026-11-01T00:00:00Z,orders,,ConsumedWriteCapacityUnits,Sum,6000\n\
+//!            2026-11-01T00:01:00Z,orders,,ConsumedWriteCapacityUnits,Sum,6000\n";
+//! let book = ddbcost::api::prices("aws-us-east-1")?;
+//! let json = ddbcost::api::usage::decide(
+//!     &[("m.csv".into(), csv.into())], &[], None, &book, "0.7".parse().unwrap(), 730.into(),
+//!     ddbcost::api::ReportFormat::Json,
+//! )?;
+//! let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
+//! // 100 WCU/s for two minutes: ⌈100 ÷ 0.7⌉ = 143 WCU × 2 min = 143 ÷ 30 WCU-hours.
+//! let auto = &doc["tables"][0]["dimensions"][0]["auto_scaling"];
+//! assert_eq!(auto["unit_hours"], "4.7666666666666666666666666667");
+//! # Ok::<(), ddbcost::api::Error>(())
+//! ```
+
+use rust_decimal::Decimal;
+
+use super::ReportFormat;
+use crate::cloudwatch::{analysis, query};
+use crate::error::Error;
+use crate::model::{PriceBook, Workload};
+use crate::report;
+
+/// The decision on the measured `inputs` (`(file, text)`), named by their labels or by the
+/// `queries` files that produced them, for the tables `workload` describes (its class,
+/// region, policy; `None`: Standard tables at `target`), rendered as `format`.
+///
+/// ```
+/// let book = ddbcost::api::prices("aws-us-east-1")?;
+/// let bad = ddbcost::api::usage::decide(&[("x".into(), "hello".into())], &[], None, &book, "0.7".parse().unwrap(), 730.into(), ddbcost::api::ReportFormat::Json);
+/// assert!(bad.unwrap_err().to_string().contains("neither `get-metric-data` output nor a CSV"));
+/// # Ok::<(), ddbcost::api::Error>(())
+/// ```
+///
+/// # Errors
+/// What the readers refuse (another namespace, overlapping pages that disagree, a negative
+/// value, mixed periods), a measured table the workload lacks, a price the book lacks.
+pub fn decide(
+    inputs: &[(String, String)],
+    queries: &[(String, String)],
+    workload: Option<&Workload>,
+    book: &PriceBook,
+    target: Decimal,
+    month_hours: Decimal,
+    format: ReportFormat,
+) -> Result<String, Error> {
+    let reading = analysis::read_all(inputs, queries)?;
+    let r = analysis::analyse(&reading, workload, book, target, month_hours)?;
+    Ok(match format {
+        ReportFormat::Table => report::usage::table(&r),
+        ReportFormat::Json => report::usage::json(&r),
+        ReportFormat::Markdown => report::usage::markdown(&r),
+    })
+}
+
+/// The fetch as a shell script: the queries files and the `aws cloudwatch get-metric-data`
+/// commands, for `targets` (table, GSI) over `days` ending at `end` (Unix seconds).
+///
+/// ```
+/// let s = ddbcost::api::usage::script(&[("orders".into(), None)], 14, 60, 1_793_491_200, None).unwrap();
+/// assert!(s.contains("aws cloudwatch get-metric-data --metric-data-queries file://queries-1.json"));
+/// assert!(ddbcost::api::usage::script(&[("orders".into(), None)], 16, 60, 0, None).is_err());
+/// ```
+///
+/// # Errors
+/// A period CloudWatch does not keep, or more days than it keeps at that period.
+pub fn script(
+    targets: &[(String, Option<String>)],
+    days: u32,
+    period: u32,
+    end: i64,
+    region: Option<&str>,
+) -> Result<String, String> {
+    query::script(targets, days, period, end, region)
+}

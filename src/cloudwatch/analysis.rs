@@ -1,0 +1,339 @@
+//! From what was read to the decision: each text detected and read (`get-metric-data`
+//! pages, CSV), one curve per table, GSI and dimension over the window measured (a period
+//! without a point — CloudWatch writes none when nothing was consumed — is a gap, taken as
+//! 0 and counted), and the capacity decision on it (`engine::measured`) with the workload's
+//! class, region and policy. Pure: the texts come in, the report's data goes out.
+
+use std::collections::{BTreeMap, HashMap};
+
+use rust_decimal::Decimal;
+
+use super::{Key, Metric, Reading};
+use crate::engine::measured::{DimensionDecision, DimensionPrices, Measured, decide};
+use crate::engine::simulate::{Curve, Policy};
+use crate::error::Error;
+use crate::model::{Capacity, CapacityMode, PriceBook, PriceKey, TableClass, Workload};
+
+pub(crate) struct Dimension {
+    pub(crate) index: Option<String>,
+    pub(crate) writes: bool,
+    /// Points present, of `steps` in the window.
+    pub(crate) points: usize,
+    pub(crate) steps: usize,
+    pub(crate) policy: Policy,
+    pub(crate) decision: DimensionDecision,
+}
+
+pub(crate) struct TableReport {
+    pub(crate) name: String,
+    pub(crate) dimensions: Vec<Dimension>,
+}
+
+pub(crate) struct Report {
+    pub(crate) currency: String,
+    pub(crate) price_table: String,
+    pub(crate) start: i64,
+    pub(crate) end: i64,
+    pub(crate) period: u32,
+    pub(crate) month_hours: Decimal,
+    pub(crate) points_read: u64,
+    pub(crate) points_used: u64,
+    pub(crate) duplicated: u64,
+    pub(crate) dropped: u64,
+    pub(crate) tables: Vec<TableReport>,
+    /// A result not `Complete`, said once each.
+    pub(crate) warnings: Vec<String>,
+}
+
+/// Reads every `(file, text)`: `get-metric-data` output (named by its labels or `queries`)
+/// or CSV.
+///
+/// # Errors
+/// A text that is neither; what each reader refuses.
+pub(crate) fn read_all(
+    inputs: &[(String, String)],
+    queries: &[(String, String)],
+) -> Result<Reading, Error> {
+    let mut named = HashMap::new();
+    for (f, text) in queries {
+        named.extend(super::metric_data::queries(text, f)?);
+    }
+    let mut reading = Reading::default();
+    for (f, text) in inputs {
+        if text.trim_start().starts_with('{') {
+            super::metric_data::read(text, f, &named, &mut reading)?;
+        } else if text
+            .trim_start()
+            .to_ascii_lowercase()
+            .starts_with("timestamp")
+        {
+            super::csv::read(text, f, &mut reading)?;
+        } else {
+            return Err(Error::input("neither `get-metric-data` output nor a CSV of metrics")
+                .file(f.as_str())
+                .help("Consider the files the script of `ddbcost usage query` writes, or a CSV with `timestamp,table,index,metric,statistic,value`."));
+        }
+    }
+    reading.finish()?;
+    Ok(reading)
+}
+
+/// The tables' curves and decisions.
+pub(crate) fn analyse(
+    reading: &Reading,
+    workload: Option<&Workload>,
+    book: &PriceBook,
+    target: Decimal,
+    month_hours: Decimal,
+) -> Result<Report, Error> {
+    let consumed = |m: Metric| matches!(m, Metric::ConsumedRead | Metric::ConsumedWrite);
+    let (start, end, period) = window(reading)?;
+    let steps = usize::try_from(
+        end.saturating_sub(start)
+            .checked_div(i64::from(period))
+            .unwrap_or(0),
+    )
+    .unwrap_or(0);
+    let mut tables: BTreeMap<String, TableReport> = BTreeMap::new();
+    for (k, s) in &reading.series {
+        if !consumed(k.metric) {
+            continue;
+        }
+        if s.statistic != "Sum" {
+            return Err(Error::input(format!(
+                "{} of table `{}` is read as {}: the consumed units of a period are its Sum",
+                k.metric.name(),
+                k.table,
+                s.statistic
+            ))
+            .help(
+                "Consider `Stat: Sum` for consumed capacity (`ddbcost usage query` writes it).",
+            ));
+        }
+        let (class, policy) = table_facts(workload, k, target)?;
+        let mut demand = vec![Decimal::ZERO; steps];
+        let mut present = 0usize;
+        for (t, v) in &s.points {
+            let i = usize::try_from(
+                t.saturating_sub(start)
+                    .checked_div(i64::from(period))
+                    .unwrap_or(-1),
+            )
+            .unwrap_or(usize::MAX);
+            if let Some(slot) = demand.get_mut(i) {
+                *slot = v
+                    .checked_div(Decimal::from(period))
+                    .ok_or_else(|| Error::input("a consumed value too large to compute"))?;
+                present = present.saturating_add(1);
+            }
+        }
+        let provisioned_metric = if k.metric == Metric::ConsumedRead {
+            Metric::ProvisionedRead
+        } else {
+            Metric::ProvisionedWrite
+        };
+        let provisioned = reading
+            .series
+            .get(&Key {
+                metric: provisioned_metric,
+                ..k.clone()
+            })
+            .map(|p| dense(&p.points, start, period, steps));
+        let prices = prices(book, workload, k, class)?;
+        let d: DimensionDecision = decide(Measured {
+            curve: Curve {
+                start,
+                period,
+                demand: &demand,
+                initial: provisioned.as_ref().and_then(|p| p.first().copied()),
+            },
+            provisioned: provisioned.as_deref(),
+            policy,
+            prices,
+            month_hours,
+        })
+        .map_err(Error::from)?;
+        tables
+            .entry(k.table.clone())
+            .or_insert_with(|| TableReport {
+                name: k.table.clone(),
+                dimensions: Vec::new(),
+            })
+            .dimensions
+            .push(Dimension {
+                index: k.index.clone(),
+                writes: k.metric == Metric::ConsumedWrite,
+                points: present,
+                steps,
+                policy,
+                decision: d,
+            });
+    }
+    // Points used: the consumed series and the provisioned capacity read beside them.
+    let used: u64 = reading
+        .series
+        .iter()
+        .filter(|(k, _)| {
+            consumed(k.metric)
+                || matches!(k.metric, Metric::ProvisionedRead | Metric::ProvisionedWrite)
+        })
+        .map(|(_, s)| s.points.len() as u64)
+        .sum();
+    Ok(Report {
+        currency: book.primary.currency.clone(),
+        price_table: book.primary.id.clone(),
+        start,
+        end,
+        period,
+        month_hours,
+        points_read: reading.points_read,
+        points_used: used,
+        duplicated: reading.duplicated,
+        dropped: reading.points_used().saturating_sub(used),
+        tables: tables.into_values().collect(),
+        warnings: reading.warnings.clone(),
+    })
+}
+
+/// The window analysed: every consumed series' first point to the last one's end, and their
+/// one period.
+fn window(reading: &Reading) -> Result<(i64, i64, u32), Error> {
+    let consumed = |m: Metric| matches!(m, Metric::ConsumedRead | Metric::ConsumedWrite);
+    // The window: every consumed series' first point to the last one's end.
+    let mut start = i64::MAX;
+    let mut end = i64::MIN;
+    let mut period = 0u32;
+    for (k, s) in &reading.series {
+        if !consumed(k.metric) {
+            continue;
+        }
+        if period != 0 && s.period != period {
+            return Err(Error::input(format!(
+                "{} of table `{}` is every {} s, other consumed series every {period} s: one period for the analysis",
+                k.metric.name(),
+                k.table,
+                s.period
+            ))
+            .help("Consider fetching every series at one `--period`."));
+        }
+        period = s.period;
+        if let (Some(f), Some(l)) = (s.points.first(), s.points.last()) {
+            start = start.min(f.0);
+            end = end.max(l.0.saturating_add(i64::from(s.period)));
+        }
+    }
+    if period == 0 || start >= end {
+        return Err(Error::input(
+            "no ConsumedReadCapacityUnits or ConsumedWriteCapacityUnits points to analyse",
+        )
+        .help("Consider fetching the consumed metrics (`ddbcost usage query` asks for them)."));
+    }
+    Ok((start, end, period))
+}
+
+/// Points on the window's grid, each carried forward over a missing period.
+fn dense(points: &[(i64, Decimal)], start: i64, period: u32, steps: usize) -> Vec<Decimal> {
+    let mut out = vec![Decimal::ZERO; steps];
+    let mut last = points.first().map_or(Decimal::ZERO, |p| p.1);
+    let mut it = points.iter().peekable();
+    for (i, slot) in out.iter_mut().enumerate() {
+        let t = start.saturating_add(
+            i64::try_from(i)
+                .unwrap_or(i64::MAX)
+                .saturating_mul(i64::from(period)),
+        );
+        while let Some((pt, v)) = it.peek() {
+            if *pt > t {
+                break;
+            }
+            last = *v;
+            it.next();
+        }
+        *slot = last;
+    }
+    out
+}
+
+/// A measured table's class and the auto-scaling policy of the dimension measured: the
+/// workload's (which must describe the table and its GSI), else `--target` within 1–40,000.
+fn table_facts(
+    workload: Option<&Workload>,
+    k: &Key,
+    target: Decimal,
+) -> Result<(TableClass, Policy), Error> {
+    let default = Policy {
+        target,
+        min: Decimal::ONE,
+        max: Decimal::from(40_000),
+    };
+    let Some(w) = workload else {
+        return Ok((TableClass::Standard, default));
+    };
+    let t = w.tables.iter().find(|t| t.name == k.table).ok_or_else(|| {
+        Error::input(format!("table `{}` is measured, and the workload does not describe it", k.table))
+            .help("Consider `ddbcost import` of its describe-table into the workload, or leaving its metrics out.")
+    })?;
+    let capacity = match &k.index {
+        None => match t.capacity {
+            CapacityMode::Provisioned(c) => Some(c),
+            CapacityMode::OnDemand => None,
+        },
+        Some(i) => {
+            let index = t.indexes.iter().find(|x| &x.name == i).ok_or_else(|| {
+                Error::input(format!(
+                    "index `{i}` of table `{}` is measured, and the workload does not describe it",
+                    k.table
+                ))
+                .help("Consider importing the table's describe-table again: it lists its GSIs.")
+            })?;
+            index.capacity.or(match t.capacity {
+                CapacityMode::Provisioned(c) => Some(c),
+                CapacityMode::OnDemand => None,
+            })
+        }
+    };
+    let dim = capacity.map(|c| {
+        if k.metric == Metric::ConsumedWrite {
+            c.write
+        } else {
+            c.read
+        }
+    });
+    let policy = match dim {
+        Some(Capacity::AutoScaling { target, min, max }) => Policy { target, min, max },
+        _ => default,
+    };
+    Ok((t.class, policy))
+}
+
+/// The request and unit-hour prices of a dimension, in the table's region.
+fn prices(
+    book: &PriceBook,
+    workload: Option<&Workload>,
+    k: &Key,
+    class: TableClass,
+) -> Result<DimensionPrices, Error> {
+    let region = workload
+        .and_then(|w| w.tables.iter().find(|t| t.name == k.table))
+        .and_then(|t| t.region.clone())
+        .unwrap_or_else(|| book.primary.region.clone());
+    let table = book.region(&region).ok_or_else(|| {
+        Error::input(format!("no price table for region `{region}`, where table `{}` is", k.table))
+            .help("Consider `--prices aws-REGION`, or importing that region's prices (`ddbcost prices import`).")
+    })?;
+    let (request, hour) = if k.metric == Metric::ConsumedWrite {
+        (PriceKey::WritePerMillion(class), PriceKey::WcuHour(class))
+    } else {
+        (PriceKey::ReadPerMillion(class), PriceKey::RcuHour(class))
+    };
+    let get = |key: &PriceKey| {
+        table.get(key).ok_or_else(|| {
+            Error::input(format!("price `{}` is not in price table `{}`", key.path(), table.id))
+                .help("Consider another price table with `--prices`, or importing the region's prices (`ddbcost prices import`).")
+        })
+    };
+    Ok(DimensionPrices {
+        per_million: get(&request)?,
+        unit_hour: get(&hour)?,
+    })
+}

@@ -1,0 +1,371 @@
+//! `ddbcost usage`: CloudWatch's measured consumption read from `get-metric-data` pages (in
+//! any order, overlapping) or CSV, and the capacity decision on it, each figure derived here
+//! from the rule and the us-east-1 prices ($0.125 per million RRU, $0.625 per million WRU,
+//! $0.00013 per RCU-hour, $0.00065 per WCU-hour, a 730-hour month). `usage query` writes the
+//! fetch.
+
+mod common;
+
+use common::{Case, dec, write_file};
+use serde_json::{Value, json};
+
+/// 2026-11-01T00:00:00Z (day 20,758) in Unix seconds.
+const NOV_1: i64 = 1_793_491_200;
+
+fn iso(t: i64) -> String {
+    let days = t.div_euclid(86_400);
+    let secs = t.rem_euclid(86_400);
+    // Days after 2026-11-01 within November and December 2026.
+    let d = days - 20_758;
+    let (month, day) = if d < 30 { (11, d + 1) } else { (12, d - 29) };
+    format!(
+        "2026-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        secs / 3_600,
+        secs % 3_600 / 60,
+        secs % 60
+    )
+}
+
+/// One `get-metric-data` result, newest first as CloudWatch returns by default.
+fn result(label: &str, points: &[(i64, String)]) -> Value {
+    let mut p = points.to_vec();
+    p.reverse();
+    json!({
+        "Id": "m0",
+        "Label": label,
+        "Timestamps": p.iter().map(|(t, _)| iso(*t)).collect::<Vec<_>>(),
+        "Values": p.iter().map(|(_, v)| serde_json::from_str::<Value>(v).unwrap()).collect::<Vec<_>>(),
+        "StatusCode": "Complete",
+    })
+}
+
+fn points(n: usize, period: i64, value: &str) -> Vec<(i64, String)> {
+    (0..n)
+        .map(|i| (NOV_1 + i as i64 * period, value.to_string()))
+        .collect()
+}
+
+fn page(results: Vec<Value>) -> String {
+    json!({"MetricDataResults": results, "Messages": []}).to_string()
+}
+
+fn usage_json(files: &[String], extra: &[&str]) -> Value {
+    let mut args = vec!["usage".to_string()];
+    args.extend(files.iter().cloned());
+    args.extend(["--format".to_string(), "json".to_string()]);
+    args.extend(extra.iter().map(|s| s.to_string()));
+    let out = Case::new().args(&args).run().success();
+    serde_json::from_str(&out.stdout).unwrap()
+}
+
+fn s(v: &Value) -> rust_decimal::Decimal {
+    dec(v
+        .as_str()
+        .unwrap_or_else(|| panic!("not a decimal string: {v}")))
+}
+
+#[test]
+fn a_stable_fortnight_switches_to_auto_scaling_and_pages_may_come_in_any_order() {
+    let dir = tempfile::tempdir().unwrap();
+    // 14 days of 5-minute points (4,032): 100 WCU/s (30,000 units a point) and 50 RCU/s
+    // (15,000), split into two pages that overlap by one point, given newest page first.
+    let w = points(4_032, 300, "30000");
+    let r = points(4_032, 300, "15000");
+    let wl = "ddbcost:orders::ConsumedWriteCapacityUnits:Sum:300";
+    let rl = "ddbcost:orders::ConsumedReadCapacityUnits:Sum:300";
+    let later = write_file(
+        dir.path(),
+        "metrics-2.json",
+        &page(vec![result(wl, &w[2_015..]), result(rl, &r[2_016..])]),
+    );
+    let earlier = write_file(
+        dir.path(),
+        "metrics-1.json",
+        &page(vec![result(wl, &w[..2_016]), result(rl, &r[..2_016])]),
+    );
+    let doc = usage_json(&[later, earlier], &[]);
+    assert_eq!(doc["schema"], "ddbcost.usage/v1");
+    // 4,032 × 2 points used, the overlapping one read twice and counted as duplicated.
+    assert_eq!(doc["points"]["read"], 8_065);
+    assert_eq!(doc["points"]["used"], 8_064);
+    assert_eq!(doc["points"]["duplicated"], 1);
+    let dims = doc["tables"][0]["dimensions"].as_array().unwrap();
+    let writes = dims.iter().find(|d| d["dimension"] == "writes").unwrap();
+    // On demand: 100 × 1,209,600 s = 120,960,000 WRU × 0.625 / M = $75.60 for 336 h;
+    // a month: 75.60 × 730 ÷ 336 = $164.25.
+    assert_eq!(s(&writes["consumed"]), dec("120960000"));
+    assert_eq!(s(&writes["on_demand"]["cost"]), dec("75.6"));
+    assert_eq!(s(&writes["on_demand"]["monthly"]), dec("164.25"));
+    // Auto scaling at 70 %: ⌈100 ÷ 0.7⌉ = 143 WCU all along, 143 × 336 = 48,048 WCU-hours ×
+    // 0.00065 = $31.2312; a month 143 × 730 × 0.00065 = $67.8535; no throttle.
+    assert_eq!(s(&writes["auto_scaling"]["unit_hours"]), dec("48048"));
+    assert_eq!(s(&writes["auto_scaling"]["cost"]), dec("31.2312"));
+    assert_eq!(s(&writes["auto_scaling"]["monthly"]), dec("67.8535"));
+    assert_eq!(s(&writes["auto_scaling"]["throttle_minutes"]), dec("0"));
+    // Fixed at the peak, 100 WCU: 100 × 730 × 0.00065 = $47.45 a month.
+    assert_eq!(s(&writes["fixed"]["cost"]["monthly"]), dec("47.45"));
+    let reads = dims.iter().find(|d| d["dimension"] == "reads").unwrap();
+    // Reads: 50 × 1,209,600 = 60,480,000 RRU × 0.125 / M = $7.56 → × 730 ÷ 336 = $16.425;
+    // auto scaling ⌈50 ÷ 0.7⌉ = 72 RCU × 730 × 0.00013 = $6.8328 a month.
+    assert_eq!(s(&reads["on_demand"]["monthly"]), dec("16.425"));
+    assert_eq!(s(&reads["auto_scaling"]["monthly"]), dec("6.8328"));
+    // The verdict: two identical weeks (0 % apart); provisioned (auto scaling, no throttle)
+    // 67.8535 + 6.8328 = 74.6863 against 164.25 + 16.425 = 180.675 on demand: saves
+    // 105.9887 a month, 58.66… %.
+    let v = &doc["tables"][0]["verdict"];
+    assert_eq!(s(&v["on_demand_monthly"]), dec("180.675"));
+    assert_eq!(s(&v["provisioned_monthly"]), dec("74.6863"));
+    assert_eq!(s(&v["saving_monthly"]), dec("105.9887"));
+    assert_eq!(s(&v["weekly_variation"]), dec("0"));
+    let text = v["text"].as_str().unwrap();
+    assert!(
+        text.starts_with("switch to provisioned capacity: saves 105.99 a month (58.7 %"),
+        "{text}"
+    );
+    assert!(
+        text.contains("moving back to on demand is allowed 4 times in 24 hours"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_week_is_too_short_to_decide_and_a_gsi_has_its_own_curve() {
+    let dir = tempfile::tempdir().unwrap();
+    // A week of minutes: the table writes 100 WCU/s (6,000 a minute), its GSI 20 (1,200).
+    let t = points(10_080, 60, "6000");
+    let g = points(10_080, 60, "1200");
+    let file = write_file(
+        dir.path(),
+        "m.json",
+        &page(vec![
+            result("ddbcost:orders::ConsumedWriteCapacityUnits:Sum:60", &t),
+            result(
+                "ddbcost:orders:by-status:ConsumedWriteCapacityUnits:Sum:60",
+                &g,
+            ),
+        ]),
+    );
+    let doc = usage_json(&[file], &[]);
+    let dims = doc["tables"][0]["dimensions"].as_array().unwrap();
+    assert_eq!(dims.len(), 2);
+    let gsi = dims.iter().find(|d| d["index"] == "by-status").unwrap();
+    // The GSI: ⌈20 ÷ 0.7⌉ = 29 WCU × 168 h = 4,872 WCU-hours.
+    assert_eq!(s(&gsi["auto_scaling"]["unit_hours"]), dec("4872"));
+    let table = dims.iter().find(|d| d["index"].is_null()).unwrap();
+    // The table: 143 × 168 = 24,024 WCU-hours.
+    assert_eq!(s(&table["auto_scaling"]["unit_hours"]), dec("24024"));
+    let text = doc["tables"][0]["verdict"]["text"].as_str().unwrap();
+    assert!(
+        text.starts_with("measure longer: under two complete weeks"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_csv_export_reads_like_the_cli_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut csv = String::from("timestamp,table,index,metric,statistic,value\n");
+    for (t, v) in points(4_032, 300, "30000") {
+        csv.push_str(&format!(
+            "{},orders,,ConsumedWriteCapacityUnits,Sum,{v}\n",
+            iso(t)
+        ));
+    }
+    let file = write_file(dir.path(), "m.csv", &csv);
+    let doc = usage_json(&[file], &[]);
+    let writes = &doc["tables"][0]["dimensions"][0];
+    // The same curve as the fortnight above: $164.25 a month on demand, $67.8535 auto scaled.
+    assert_eq!(s(&writes["on_demand"]["monthly"]), dec("164.25"));
+    assert_eq!(s(&writes["auto_scaling"]["monthly"]), dec("67.8535"));
+    assert_eq!(doc["window"]["period_seconds"], 300);
+}
+
+#[test]
+fn gaps_are_counted_and_taken_as_nothing_consumed() {
+    let dir = tempfile::tempdir().unwrap();
+    // 60 minutes at 600 units a minute (10/s), with minutes 10–19 missing: 50 points of 60.
+    let mut p = points(60, 60, "600");
+    p.drain(10..20);
+    let file = write_file(
+        dir.path(),
+        "m.json",
+        &page(vec![result(
+            "ddbcost:t::ConsumedReadCapacityUnits:Sum:60",
+            &p,
+        )]),
+    );
+    let doc = usage_json(&[file], &[]);
+    let d = &doc["tables"][0]["dimensions"][0];
+    assert_eq!(
+        (
+            d["points"].as_u64(),
+            d["steps"].as_u64(),
+            d["gaps"].as_u64()
+        ),
+        (Some(50), Some(60), Some(10))
+    );
+    // 50 × 600 = 30,000 RRU consumed.
+    assert_eq!(s(&d["consumed"]), dec("30000"));
+}
+
+#[test]
+fn the_workloads_policy_and_measured_capacity_are_used() {
+    let dir = tempfile::tempdir().unwrap();
+    let workload = write_file(
+        dir.path(),
+        "w.yaml",
+        "prices: aws-us-east-1\ntables:\n  orders:\n    item_size: 1 KB\n    capacity: { mode: provisioned, auto_scaling: { target: 50%, min_wcu: 300, max_wcu: 1000, min_rcu: 1, max_rcu: 10 } }\n    patterns: {}\n",
+    );
+    // 14 days of minutes would be large: 2 days at 300 s of 100 WCU/s, provisioned at 400.
+    let w = points(576, 300, "30000");
+    let p = points(576, 300, "400");
+    let file = write_file(
+        dir.path(),
+        "m.json",
+        &page(vec![
+            result("ddbcost:orders::ConsumedWriteCapacityUnits:Sum:300", &w),
+            result(
+                "ddbcost:orders::ProvisionedWriteCapacityUnits:Average:300",
+                &p,
+            ),
+        ]),
+    );
+    let doc = usage_json(&[file.clone()], &["--workload", &workload]);
+    let d = &doc["tables"][0]["dimensions"][0];
+    // The policy of the workload: 50 %, 300–1,000. Starting at the measured 400 (utilization
+    // 25 % ≤ 30 % for 3 points), it falls to ⌈100 ÷ 0.5⌉ = 200 → min 300 from point 3:
+    // (3 × 400 + 573 × 300) × 300 ÷ 3,600 = 14,425 WCU-hours.
+    assert_eq!(d["policy"]["target"], "0.5");
+    assert_eq!(s(&d["auto_scaling"]["unit_hours"]), dec("14425"));
+    // The current capacity, 400 all along: 400 × 48 h = 19,200 WCU-hours × 0.00065 = $12.48.
+    assert_eq!(s(&d["current"]["unit_hours"]), dec("19200"));
+    assert_eq!(s(&d["current"]["cost"]), dec("12.48"));
+    // A measured table the workload does not describe is refused.
+    let other = write_file(
+        dir.path(),
+        "o.json",
+        &page(vec![result(
+            "ddbcost:nobody::ConsumedWriteCapacityUnits:Sum:300",
+            &w,
+        )]),
+    );
+    Case::new()
+        .args(["usage", &other, "--workload", &workload])
+        .run()
+        .code(1)
+        .stderr_has("table `nobody` is measured, and the workload does not describe it");
+}
+
+#[test]
+fn bad_cloudwatch_data_is_refused_with_its_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let l = "ddbcost:t::ConsumedReadCapacityUnits:Sum:60";
+    let refuse = |files: &[&str], needle: &str| {
+        let mut args = vec!["usage"];
+        args.extend(files);
+        Case::new().args(&args).run().code(1).stderr_has(needle);
+    };
+    // Two pages that overlap and disagree.
+    let a = write_file(d, "a.json", &page(vec![result(l, &points(3, 60, "5"))]));
+    let b = write_file(d, "b.json", &page(vec![result(l, &points(3, 60, "6"))]));
+    refuse(&[&a, &b], "overlapping pages that disagree");
+    // A negative value, a value that is no number.
+    let neg = write_file(d, "n.json", &page(vec![result(l, &points(2, 60, "-1"))]));
+    refuse(&[&neg], "-1 is negative");
+    let text = write_file(
+        d,
+        "x.json",
+        &page(vec![result(l, &points(2, 60, "\"lots\""))]),
+    );
+    refuse(&[&text], "is not a number");
+    // Mixed periods in one series.
+    let mut mixed = points(3, 60, "5");
+    mixed.push((NOV_1 + 210, "5".into()));
+    let m = write_file(d, "m.json", &page(vec![result(l, &mixed)]));
+    refuse(&[&m], "mixed periods in one series");
+    // A result nobody names; a queries file of another namespace.
+    let unnamed = write_file(
+        d,
+        "u.json",
+        &page(vec![result("my label", &points(2, 60, "5"))]),
+    );
+    refuse(&[&unnamed], "names no metric");
+    let queries = write_file(
+        d,
+        "q.json",
+        r#"[{"Id": "m0", "MetricStat": {"Metric": {"Namespace": "AWS/EC2", "MetricName": "CPUUtilization", "Dimensions": []}, "Period": 60, "Stat": "Average"}}]"#,
+    );
+    Case::new()
+        .args(["usage", &unnamed, "--queries", &queries])
+        .run()
+        .code(1)
+        .stderr_has("namespace `AWS/EC2`, not AWS/DynamoDB");
+    // A file that is neither.
+    let other = write_file(d, "o.txt", "hello\n");
+    refuse(
+        &[&other],
+        "neither `get-metric-data` output nor a CSV of metrics",
+    );
+}
+
+#[test]
+fn a_result_that_is_not_complete_is_said() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut r = result(
+        "ddbcost:t::ConsumedReadCapacityUnits:Sum:60",
+        &points(3, 60, "5"),
+    );
+    r["StatusCode"] = json!("PartialData");
+    let f = write_file(dir.path(), "p.json", &page(vec![r]));
+    Case::new()
+        .args(["usage", &f])
+        .run()
+        .success()
+        .stderr_has("is PartialData: more pages exist");
+}
+
+#[test]
+fn usage_query_writes_the_fetch_within_retention() {
+    let out = Case::new()
+        .args([
+            "usage",
+            "query",
+            "--table",
+            "orders",
+            "--gsi",
+            "orders:by-status",
+            "--days",
+            "14",
+            "--end",
+            "2026-11-01",
+            "--region",
+            "us-east-1",
+        ])
+        .run()
+        .success();
+    // 14 days × 1,440 = 20,160 points a query: 5 queries a call; 8 + 6 queries → 3 calls.
+    assert_eq!(
+        out.stdout
+            .matches("aws cloudwatch get-metric-data --region us-east-1")
+            .count(),
+        3
+    );
+    assert!(
+        out.stdout
+            .contains("--start-time 2026-10-18T00:00:00Z --end-time 2026-11-01T00:00:00Z")
+    );
+    assert!(
+        out.stdout
+            .contains("\"Label\": \"ddbcost:orders:by-status:ConsumedReadCapacityUnits:Sum:60\"")
+    );
+    assert!(
+        out.stdout
+            .contains("CloudWatch keeps 60-second points for 15 days")
+    );
+    Case::new()
+        .args(["usage", "query", "--table", "orders", "--days", "30"])
+        .run()
+        .code(2)
+        .stderr_has("CloudWatch keeps 60-second points for 15 days");
+}
