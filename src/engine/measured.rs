@@ -277,6 +277,10 @@ mod tests {
         );
     }
 
+    #[allow(
+        clippy::arithmetic_side_effects,
+        reason = "the expected figures, on small generated values"
+    )]
     mod properties {
         use super::*;
         use proptest::prelude::*;
