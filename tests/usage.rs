@@ -39,13 +39,13 @@ fn result(label: &str, points: &[(i64, String)]) -> Value {
     })
 }
 
-fn points(n: usize, period: i64, value: &str) -> Vec<(i64, String)> {
+fn points(n: i64, period: i64, value: &str) -> Vec<(i64, String)> {
     (0..n)
-        .map(|i| (NOV_1 + i as i64 * period, value.to_string()))
+        .map(|i| (NOV_1 + i * period, value.to_string()))
         .collect()
 }
 
-fn page(results: Vec<Value>) -> String {
+fn page(results: &[Value]) -> String {
     json!({"MetricDataResults": results, "Messages": []}).to_string()
 }
 
@@ -53,7 +53,7 @@ fn usage_json(files: &[String], extra: &[&str]) -> Value {
     let mut args = vec!["usage".to_string()];
     args.extend(files.iter().cloned());
     args.extend(["--format".to_string(), "json".to_string()]);
-    args.extend(extra.iter().map(|s| s.to_string()));
+    args.extend(extra.iter().map(ToString::to_string));
     let out = Case::new().args(&args).run().success();
     serde_json::from_str(&out.stdout).unwrap()
 }
@@ -76,12 +76,12 @@ fn a_stable_fortnight_switches_to_auto_scaling_and_pages_may_come_in_any_order()
     let later = write_file(
         dir.path(),
         "metrics-2.json",
-        &page(vec![result(wl, &w[2_015..]), result(rl, &r[2_016..])]),
+        &page(&[result(wl, &w[2_015..]), result(rl, &r[2_016..])]),
     );
     let earlier = write_file(
         dir.path(),
         "metrics-1.json",
-        &page(vec![result(wl, &w[..2_016]), result(rl, &r[..2_016])]),
+        &page(&[result(wl, &w[..2_016]), result(rl, &r[..2_016])]),
     );
     let doc = usage_json(&[later, earlier], &[]);
     assert_eq!(doc["schema"], "ddbcost.usage/v1");
@@ -137,7 +137,7 @@ fn a_week_is_too_short_to_decide_and_a_gsi_has_its_own_curve() {
     let file = write_file(
         dir.path(),
         "m.json",
-        &page(vec![
+        &page(&[
             result("ddbcost:orders::ConsumedWriteCapacityUnits:Sum:60", &t),
             result(
                 "ddbcost:orders:by-status:ConsumedWriteCapacityUnits:Sum:60",
@@ -189,10 +189,7 @@ fn gaps_are_counted_and_taken_as_nothing_consumed() {
     let file = write_file(
         dir.path(),
         "m.json",
-        &page(vec![result(
-            "ddbcost:t::ConsumedReadCapacityUnits:Sum:60",
-            &p,
-        )]),
+        &page(&[result("ddbcost:t::ConsumedReadCapacityUnits:Sum:60", &p)]),
     );
     let doc = usage_json(&[file], &[]);
     let d = &doc["tables"][0]["dimensions"][0];
@@ -222,7 +219,7 @@ fn the_workloads_policy_and_measured_capacity_are_used() {
     let file = write_file(
         dir.path(),
         "m.json",
-        &page(vec![
+        &page(&[
             result("ddbcost:orders::ConsumedWriteCapacityUnits:Sum:300", &w),
             result(
                 "ddbcost:orders::ProvisionedWriteCapacityUnits:Average:300",
@@ -230,7 +227,7 @@ fn the_workloads_policy_and_measured_capacity_are_used() {
             ),
         ]),
     );
-    let doc = usage_json(&[file.clone()], &["--workload", &workload]);
+    let doc = usage_json(std::slice::from_ref(&file), &["--workload", &workload]);
     let d = &doc["tables"][0]["dimensions"][0];
     // The policy of the workload: 50 %, 300–1,000. Starting at the measured 400 (utilization
     // 25 % ≤ 30 % for 3 points), it falls to ⌈100 ÷ 0.5⌉ = 200 → min 300 from point 3:
@@ -244,7 +241,7 @@ fn the_workloads_policy_and_measured_capacity_are_used() {
     let other = write_file(
         dir.path(),
         "o.json",
-        &page(vec![result(
+        &page(&[result(
             "ddbcost:nobody::ConsumedWriteCapacityUnits:Sum:300",
             &w,
         )]),
@@ -267,28 +264,24 @@ fn bad_cloudwatch_data_is_refused_with_its_file() {
         Case::new().args(&args).run().code(1).stderr_has(needle);
     };
     // Two pages that overlap and disagree.
-    let a = write_file(d, "a.json", &page(vec![result(l, &points(3, 60, "5"))]));
-    let b = write_file(d, "b.json", &page(vec![result(l, &points(3, 60, "6"))]));
+    let a = write_file(d, "a.json", &page(&[result(l, &points(3, 60, "5"))]));
+    let b = write_file(d, "b.json", &page(&[result(l, &points(3, 60, "6"))]));
     refuse(&[&a, &b], "overlapping pages that disagree");
     // A negative value, a value that is no number.
-    let neg = write_file(d, "n.json", &page(vec![result(l, &points(2, 60, "-1"))]));
+    let neg = write_file(d, "n.json", &page(&[result(l, &points(2, 60, "-1"))]));
     refuse(&[&neg], "-1 is negative");
-    let text = write_file(
-        d,
-        "x.json",
-        &page(vec![result(l, &points(2, 60, "\"lots\""))]),
-    );
+    let text = write_file(d, "x.json", &page(&[result(l, &points(2, 60, "\"lots\""))]));
     refuse(&[&text], "is not a number");
     // Mixed periods in one series.
     let mut mixed = points(3, 60, "5");
     mixed.push((NOV_1 + 210, "5".into()));
-    let m = write_file(d, "m.json", &page(vec![result(l, &mixed)]));
+    let m = write_file(d, "m.json", &page(&[result(l, &mixed)]));
     refuse(&[&m], "mixed periods in one series");
     // A result nobody names; a queries file of another namespace.
     let unnamed = write_file(
         d,
         "u.json",
-        &page(vec![result("my label", &points(2, 60, "5"))]),
+        &page(&[result("my label", &points(2, 60, "5"))]),
     );
     refuse(&[&unnamed], "names no metric");
     let queries = write_file(
@@ -317,7 +310,7 @@ fn a_result_that_is_not_complete_is_said() {
         &points(3, 60, "5"),
     );
     r["StatusCode"] = json!("PartialData");
-    let f = write_file(dir.path(), "p.json", &page(vec![r]));
+    let f = write_file(dir.path(), "p.json", &page(&[r]));
     Case::new()
         .args(["usage", &f])
         .run()
