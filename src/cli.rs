@@ -448,6 +448,10 @@ pub(crate) struct UsageArgs {
     /// The price table (default: the workload's, else `aws-us-east-1`).
     #[arg(long, value_name = "ID")]
     pub prices: Option<String>,
+    /// Also write the workload with what was measured: `observed` read and write units per
+    /// table and GSI for a month, and the traffic profile of the data (needs `--workload`).
+    #[arg(long, value_name = "OUT.yaml", requires = "workload")]
+    pub measured_workload: Option<String>,
     /// The auto-scaling target for a table or GSI whose policy the workload does not state.
     #[arg(long, default_value = "70%", value_name = "PERCENT")]
     pub target: String,

@@ -362,3 +362,70 @@ fn usage_query_writes_the_fetch_within_retention() {
         .code(2)
         .stderr_has("CloudWatch keeps 60-second points for 15 days");
 }
+
+#[test]
+fn the_measured_workload_prices_as_the_data_did() {
+    let dir = tempfile::tempdir().unwrap();
+    let workload = write_file(
+        dir.path(),
+        "w.yaml",
+        "prices: aws-us-east-1\ntables:\n  orders:\n    item_size: 1 KB\n    items: 1M\n    indexes:\n      by-status: { type: gsi, projection: all }\n    patterns: {}\n",
+    );
+    // Two days of 5-minute points: 100 WCU/s (30,000 a point), twice as much 18:00–23:59.
+    let w: Vec<(i64, String)> = (0..576)
+        .map(|i| {
+            let t = NOV_1 + i * 300;
+            let hour = (t / 3_600) % 24;
+            (
+                t,
+                if hour >= 18 {
+                    "60000".to_string()
+                } else {
+                    "30000".to_string()
+                },
+            )
+        })
+        .collect();
+    let file = write_file(
+        dir.path(),
+        "m.json",
+        &page(&[result(
+            "ddbcost:orders::ConsumedWriteCapacityUnits:Sum:300",
+            &w,
+        )]),
+    );
+    let out_path = dir.path().join("measured.yaml");
+    let out = out_path.to_str().unwrap();
+    let doc = usage_json(
+        std::slice::from_ref(&file),
+        &["--workload", &workload, "--measured-workload", out],
+    );
+    let yaml = std::fs::read_to_string(&out_path).unwrap();
+    // 2 days × (18 h × 360,000 + 6 h × 720,000 units) = 2 × 10,800,000 = 21,600,000 units in
+    // 48 h; a month: 21,600,000 × 730 ÷ 48 = 328,500,000 write units.
+    assert!(yaml.contains("write_units: 328500000   # measured: 21600000 units in 48 h (576 of 576 points, 0 gaps taken as 0)"), "{yaml}");
+    // Under a week: the profile of the day, 18:00–23:59 at 2 parts of 1.5 a mean hour
+    // (18 × 1 + 6 × 2 = 30 parts over 24 hours: 1 ÷ 1.25 = 0.8, 2 ÷ 1.25 = 1.6).
+    assert!(yaml.contains("hourly: [0.8, 0.8,"), "{yaml}");
+    assert!(yaml.contains("1.6, 1.6]"), "{yaml}");
+    assert!(
+        yaml.contains("GSI `by-status`: no metrics measured"),
+        "{yaml}"
+    );
+    // Priced as a workload, its writes cost what `usage` says on demand costs a month:
+    // 328.5 M WRU × $0.625 = $205.3125.
+    let on_demand = s(&doc["tables"][0]["dimensions"][0]["on_demand"]["monthly"]);
+    assert_eq!(on_demand, dec("205.3125"));
+    let est = Case::new()
+        .args(["estimate", out, "--format", "json"])
+        .run()
+        .success();
+    let e: Value = serde_json::from_str(&est.stdout).unwrap();
+    let writes = e["line_items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["key"] == "orders/writes")
+        .unwrap();
+    assert_eq!(s(&writes["cost"]), on_demand);
+}

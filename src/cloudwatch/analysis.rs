@@ -27,6 +27,38 @@ pub(crate) struct Dimension {
 pub(crate) struct TableReport {
     pub(crate) name: String,
     pub(crate) dimensions: Vec<Dimension>,
+    /// Units consumed (reads and writes, the table's and its GSIs') in each hour of the week
+    /// (0 = Monday 00:00 UTC), and whether any period of that hour was measured.
+    pub(crate) week: Vec<(Decimal, bool)>,
+}
+
+/// Hours in a week; the Unix epoch began on a Thursday (hour 72 of a week from Monday).
+const WEEK_HOURS: usize = 168;
+const EPOCH_HOUR_OF_WEEK: i64 = 72;
+
+/// Adds a curve's consumption to its table's hours of the week: every step of the window
+/// covers its hour.
+fn add_week(week: &mut [(Decimal, bool)], demand: &[Decimal], start: i64, period: u32) {
+    for (i, d) in demand.iter().enumerate() {
+        let t = start.saturating_add(
+            i64::try_from(i)
+                .unwrap_or(i64::MAX)
+                .saturating_mul(i64::from(period)),
+        );
+        if let Some(slot) = week.get_mut(hour_of_week(t)) {
+            slot.0 = slot
+                .0
+                .checked_add(d.checked_mul(Decimal::from(period)).unwrap_or(Decimal::MAX))
+                .unwrap_or(Decimal::MAX);
+            slot.1 = true;
+        }
+    }
+}
+
+/// The hour of the week (from Monday 00:00 UTC) of Unix second `t`.
+fn hour_of_week(t: i64) -> usize {
+    let hour = t.div_euclid(3_600).saturating_add(EPOCH_HOUR_OF_WEEK);
+    usize::try_from(hour.rem_euclid(168)).unwrap_or(0)
 }
 
 pub(crate) struct Report {
@@ -158,16 +190,20 @@ pub(crate) fn analyse(
             .or_insert_with(|| TableReport {
                 name: k.table.clone(),
                 dimensions: Vec::new(),
-            })
-            .dimensions
-            .push(Dimension {
-                index: k.index.clone(),
-                writes: k.metric == Metric::ConsumedWrite,
-                points: present,
-                steps,
-                policy,
-                decision: d,
+                week: vec![(Decimal::ZERO, false); WEEK_HOURS],
             });
+        let report = tables
+            .get_mut(&k.table)
+            .ok_or_else(|| Error::input("a table vanished"))?;
+        add_week(&mut report.week, &demand, start, period);
+        report.dimensions.push(Dimension {
+            index: k.index.clone(),
+            writes: k.metric == Metric::ConsumedWrite,
+            points: present,
+            steps,
+            policy,
+            decision: d,
+        });
     }
     // Points used: the consumed series and the provisioned capacity read beside them.
     let used: u64 = reading

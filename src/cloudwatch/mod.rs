@@ -6,6 +6,7 @@
 
 pub(crate) mod analysis;
 pub(crate) mod csv;
+pub(crate) mod measured;
 pub(crate) mod metric_data;
 pub(crate) mod query;
 

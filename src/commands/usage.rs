@@ -81,6 +81,14 @@ pub(super) fn run(args: &UsageArgs, run: &Run) -> Result<(), Error> {
         target,
         settings.month_hours,
     )?;
+    if let (Some(out), Some(file)) = (&args.measured_workload, &args.workload) {
+        let text = load::read_file(file)?;
+        let doc = load::yaml::parse_value(&text, file)?;
+        let yaml = cloudwatch::measured::workload(doc, &report, file);
+        // What is written must load: a measured figure the loader refuses is ddbcost's bug.
+        load::parse_workload_at(&yaml, out, file, &run.samples)?;
+        output::emit(Some(out), &yaml)?;
+    }
     let text = match args.format {
         crate::cli::UsageFormat::Table => report::usage::table(&report),
         crate::cli::UsageFormat::Markdown => report::usage::markdown(&report),
