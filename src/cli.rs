@@ -500,6 +500,8 @@ pub(crate) enum UsageFormat {
     Table,
     Json,
     Markdown,
+    /// The series hour by hour: consumed, and the unit-hours each option held.
+    Csv,
 }
 
 #[derive(Debug, Args)]

@@ -429,3 +429,32 @@ fn the_measured_workload_prices_as_the_data_did() {
         .unwrap();
     assert_eq!(s(&writes["cost"]), on_demand);
 }
+
+#[test]
+fn the_hourly_series_adds_up_to_the_window() {
+    let dir = tempfile::tempdir().unwrap();
+    // 3 hours of minutes at 50 RCU/s (3,000 a minute).
+    let file = write_file(
+        dir.path(),
+        "m.json",
+        &page(&[result(
+            "ddbcost:t::ConsumedReadCapacityUnits:Sum:60",
+            &points(180, 60, "3000"),
+        )]),
+    );
+    let out = Case::new()
+        .args(["usage", &file, "--format", "csv"])
+        .run()
+        .success();
+    let (header, rows) = common::csv_table(&out.stdout);
+    let col = |n: &str| header.iter().position(|h| h == n).unwrap();
+    assert_eq!(rows.len(), 3);
+    for r in &rows {
+        // Each hour: 50 × 3,600 = 180,000 units; auto scaling ⌈50 ÷ 0.7⌉ = 72 RCU for the
+        // hour = 72 unit-hours; fixed at the peak 50.
+        assert_eq!(dec(&r[col("consumed_units")]), dec("180000"));
+        assert_eq!(dec(&r[col("auto_scaling_unit_hours")]), dec("72"));
+        assert_eq!(dec(&r[col("fixed_unit_hours")]), dec("50"));
+    }
+    assert_eq!(&rows[1][col("hour_start")], "2026-11-01T01:00:00Z");
+}

@@ -93,6 +93,7 @@ pub(super) fn run(args: &UsageArgs, run: &Run) -> Result<(), Error> {
         crate::cli::UsageFormat::Table => report::usage::table(&report),
         crate::cli::UsageFormat::Markdown => report::usage::markdown(&report),
         crate::cli::UsageFormat::Json => report::usage::json(&report),
+        crate::cli::UsageFormat::Csv => report::usage::csv(&report),
     };
     output::emit(args.output.as_deref(), &text)
 }

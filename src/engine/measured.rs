@@ -47,6 +47,71 @@ pub(crate) struct DimensionDecision {
     pub current: Option<OptionCost>,
     /// Σ consumed of each complete week from the window's start.
     pub weekly: Vec<Decimal>,
+    /// Hour by hour from the window's start: what was consumed and what each provisioned
+    /// option held.
+    pub hourly: Vec<Hour>,
+}
+
+/// One hour of the curve (the last may be partial).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Hour {
+    /// Hours the steps span (1, or less for the last).
+    pub(crate) span: Decimal,
+    pub(crate) consumed: Decimal,
+    /// Unit-hours auto scaling held, and its throttle-risk minutes.
+    pub(crate) auto_unit_hours: Decimal,
+    pub(crate) auto_throttle_minutes: Decimal,
+    /// Unit-hours the measured capacity held, where measured.
+    pub(crate) current_unit_hours: Option<Decimal>,
+}
+
+/// The curve hour by hour: Σ over each hour's steps.
+fn hours(
+    c: &Curve<'_>,
+    sim: &Simulation,
+    provisioned: Option<&[Decimal]>,
+) -> Result<Vec<Hour>, EngineError> {
+    let what = "the hourly series";
+    let per_hour = usize::try_from(3_600u32.checked_div(c.period).unwrap_or(1).max(1)).unwrap_or(1);
+    let period = Decimal::from(c.period);
+    let unit_hours = |units: Decimal| -> Result<Decimal, EngineError> {
+        checked::div(
+            checked::mul(units, period, what)?,
+            Decimal::from(3_600),
+            what,
+        )
+    };
+    let mut out = Vec::with_capacity(c.demand.len().div_ceil(per_hour));
+    for (h, demand) in c.demand.chunks(per_hour).enumerate() {
+        let from = h.saturating_mul(per_hour);
+        let caps = sim
+            .capacity
+            .get(from..from.saturating_add(demand.len()))
+            .unwrap_or_default();
+        let mut hour = Hour {
+            span: unit_hours(Decimal::from(demand.len()))?,
+            consumed: Decimal::ZERO,
+            auto_unit_hours: Decimal::ZERO,
+            auto_throttle_minutes: Decimal::ZERO,
+            current_unit_hours: provisioned.map(|_| Decimal::ZERO),
+        };
+        let mut at_risk = 0usize;
+        for (i, (d, cap)) in demand.iter().zip(caps).enumerate() {
+            hour.consumed = checked::add(hour.consumed, checked::mul(*d, period, what)?, what)?;
+            hour.auto_unit_hours = checked::add(hour.auto_unit_hours, unit_hours(*cap)?, what)?;
+            if d > cap {
+                at_risk = at_risk.saturating_add(1);
+            }
+            if let (Some(p), Some(sum)) = (provisioned, hour.current_unit_hours.as_mut())
+                && let Some(u) = p.get(from.saturating_add(i))
+            {
+                *sum = checked::add(*sum, unit_hours(*u)?, what)?;
+            }
+        }
+        hour.auto_throttle_minutes = minutes(at_risk, c.period, what)?;
+        out.push(hour);
+    }
+    Ok(out)
 }
 
 /// What `decide` needs: the curve (demand a second per step), the capacity measured per step
@@ -120,6 +185,7 @@ pub(crate) fn decide(m: Measured<'_>) -> Result<DimensionDecision, EngineError> 
         })
     };
     let sim: Simulation = simulate(c, m.policy)?;
+    let hourly = hours(&c, &sim, m.provisioned)?;
     let fixed_units = peak.ceil().max(Decimal::ONE);
     let fixed = provisioned(checked::mul(fixed_units, window_hours, what)?, 0)?;
     let current = match m.provisioned {
@@ -170,6 +236,7 @@ pub(crate) fn decide(m: Measured<'_>) -> Result<DimensionDecision, EngineError> 
         fixed,
         current,
         weekly,
+        hourly,
     })
 }
 

@@ -238,6 +238,48 @@ pub(crate) fn markdown(r: &Report) -> String {
     out
 }
 
+/// The series hour by hour (`--format csv`): per table, index and dimension, what was consumed
+/// and the unit-hours each provisioned option held, exact.
+pub(crate) fn csv(r: &Report) -> String {
+    let mut w = ::csv::Writer::from_writer(Vec::new());
+    let _ = w.write_record([
+        "table",
+        "index",
+        "dimension",
+        "hour_start",
+        "consumed_units",
+        "auto_scaling_unit_hours",
+        "auto_scaling_throttle_minutes",
+        "fixed_unit_hours",
+        "current_unit_hours",
+    ]);
+    for t in &r.tables {
+        for d in &t.dimensions {
+            let x = &d.decision;
+            for (i, h) in x.hourly.iter().enumerate() {
+                let start = r
+                    .start
+                    .saturating_add(i64::try_from(i).unwrap_or(i64::MAX).saturating_mul(3_600));
+                let fixed = x.fixed_units.checked_mul(h.span).unwrap_or_default();
+                let _ = w.write_record([
+                    t.name.clone(),
+                    d.index.clone().unwrap_or_default(),
+                    if d.writes { "writes" } else { "reads" }.to_string(),
+                    timestamp(start),
+                    h.consumed.normalize().to_string(),
+                    h.auto_unit_hours.normalize().to_string(),
+                    h.auto_throttle_minutes.normalize().to_string(),
+                    fixed.normalize().to_string(),
+                    h.current_unit_hours
+                        .map(|u| u.normalize().to_string())
+                        .unwrap_or_default(),
+                ]);
+            }
+        }
+    }
+    String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
+}
+
 fn cost_json(o: &OptionCost) -> serde_json::Value {
     json!({
         "unit_hours": o.unit_hours.map(|u| u.normalize().to_string()),
