@@ -432,8 +432,9 @@ pub(crate) enum AdviseFormat {
 pub(crate) struct UsageArgs {
     #[command(subcommand)]
     pub action: Option<UsageAction>,
-    /// `aws cloudwatch get-metric-data` output (several files are pages, in any order), or a
-    /// CSV with `timestamp,table,index,metric,statistic,value`.
+    /// `aws cloudwatch get-metric-data` output (several files are pages, in any order), a
+    /// CSV with `timestamp,table,index,metric,statistic,value`, or `get-metric-statistics`
+    /// output given as `TABLE=FILE` / `TABLE:INDEX=FILE`.
     #[arg(required = true, value_name = "FILE")]
     pub inputs: Vec<String>,
     /// The `--metric-data-queries` file that produced results whose labels are not

@@ -458,3 +458,31 @@ fn the_hourly_series_adds_up_to_the_window() {
     }
     assert_eq!(&rows[1][col("hour_start")], "2026-11-01T01:00:00Z");
 }
+
+#[test]
+fn get_metric_statistics_is_read_when_its_table_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    // Unordered datapoints, as the CLI writes them: 4 hours of 3,600-second Sums of 360,000
+    // write units (100 WCU/s).
+    let points: Vec<Value> = [3, 0, 2, 1]
+        .iter()
+        .map(|h| json!({"Timestamp": iso(NOV_1 + h * 3_600), "Sum": 360_000.0, "Unit": "Count"}))
+        .collect();
+    let text = json!({"Label": "ConsumedWriteCapacityUnits", "Datapoints": points}).to_string();
+    let file = write_file(dir.path(), "stats.json", &text);
+    let doc = usage_json(&[format!("orders:by-status={file}")], &[]);
+    let d = &doc["tables"][0]["dimensions"][0];
+    assert_eq!(doc["tables"][0]["table"], "orders");
+    assert_eq!(d["index"], "by-status");
+    assert_eq!(doc["window"]["period_seconds"], 3_600);
+    // 4 × 360,000 = 1,440,000 units; auto scaling 143 WCU × 4 h = 572 WCU-hours.
+    assert_eq!(s(&d["consumed"]), dec("1440000"));
+    assert_eq!(s(&d["auto_scaling"]["unit_hours"]), dec("572"));
+    // Without its table: refused, with what to write.
+    Case::new()
+        .args(["usage", &file])
+        .run()
+        .code(1)
+        .stderr_has("`get-metric-statistics` output names no table")
+        .stderr_has("TABLE=FILE");
+}

@@ -1,6 +1,6 @@
 //! Any bytes as CloudWatch data through `ddbcost usage`: `get-metric-data` output (named by
-//! ddbcost's labels, or by a queries file), a queries file, or a CSV — the first byte picks
-//! which — read, merged, and decided on (the simulation, every option, the verdict) and
+//! ddbcost's labels, or by a queries file), a CSV, or `get-metric-statistics` output for a
+//! named table — the first byte picks which — read, merged, and decided on (the simulation, every option, the verdict) and
 //! rendered. Nothing may panic; what cannot be read is refused with an error.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
@@ -11,16 +11,17 @@ fuzz_target!(|data: &[u8]| {
     let Some((&mode, rest)) = data.split_first() else { return };
     let Ok(text) = std::str::from_utf8(rest) else { return };
     let Ok(book) = ddbcost::api::prices("aws-us-east-1") else { return };
-    let (inputs, queries) = match mode % 3 {
+    let (inputs, queries) = match mode % 4 {
         0 => (vec![("m.json".to_string(), text.to_string())], Vec::new()),
         1 => (
             vec![("m.json".to_string(), text.to_string())],
             vec![("q.json".to_string(), QUERIES.to_string())],
         ),
-        _ => (
+        2 => (
             vec![("m.csv".to_string(), format!("timestamp,table,index,metric,statistic,value\n{text}"))],
             Vec::new(),
         ),
+        _ => (vec![("t:g=stats.json".to_string(), text.to_string())], Vec::new()),
     };
     for format in [
         ddbcost::api::ReportFormat::Table,

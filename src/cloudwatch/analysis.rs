@@ -92,7 +92,23 @@ pub(crate) fn read_all(
     }
     let mut reading = Reading::default();
     for (f, text) in inputs {
-        if text.trim_start().starts_with('{') {
+        if super::statistics::is_statistics(text) {
+            // Named `TABLE=FILE` or `TABLE:INDEX=FILE`: the output names no table.
+            let Some((target, file)) = f.split_once('=') else {
+                return Err(
+                    Error::input("`get-metric-statistics` output names no table")
+                        .file(f.as_str())
+                        .help(
+                            "Consider giving it as `TABLE=FILE` (or `TABLE:INDEX=FILE` for a GSI).",
+                        ),
+                );
+            };
+            let (table, index) = match target.split_once(':') {
+                Some((t, i)) => (t, Some(i)),
+                None => (target, None),
+            };
+            super::statistics::read(text, file, (table, index), &mut reading)?;
+        } else if text.trim_start().starts_with('{') {
             super::metric_data::read(text, f, &named, &mut reading)?;
         } else if text
             .trim_start()

@@ -9,6 +9,7 @@ pub(crate) mod csv;
 pub(crate) mod measured;
 pub(crate) mod metric_data;
 pub(crate) mod query;
+pub(crate) mod statistics;
 
 use std::collections::BTreeMap;
 

@@ -30,8 +30,16 @@ pub(super) fn run(args: &UsageArgs, run: &Run) -> Result<(), Error> {
             ))
             .help("Consider `--target 70%` (DynamoDB's default), between 20 % and 90 %.")
         })?;
+    // `TABLE[:INDEX]=FILE` names the table of a `get-metric-statistics` file.
     let read = |f: &String| -> Result<(String, String), Error> {
-        Ok((f.clone(), load::read_input(f, load::InputKind::Template)?))
+        let path = match f.split_once('=') {
+            Some((_, path)) if !std::path::Path::new(f).exists() => path,
+            _ => f.as_str(),
+        };
+        Ok((
+            f.clone(),
+            load::read_input(path, load::InputKind::Template)?,
+        ))
     };
     let queries = args
         .queries
