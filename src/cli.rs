@@ -503,6 +503,8 @@ pub(crate) enum UsageFormat {
     Markdown,
     /// The series hour by hour: consumed, and the unit-hours each option held.
     Csv,
+    /// A self-contained page with one chart per table and dimension.
+    Html,
 }
 
 #[derive(Debug, Args)]

@@ -258,6 +258,34 @@ fn every_bundled_report_renders_without_console_errors() {
         ]),
         2000,
     ));
+    // Measured usage: two days of 5-minute points, a busy evening and a spike the auto
+    // scaling meets late (throttle-risk hours marked).
+    let metrics = dir.join("usage-metrics.csv");
+    let mut csv = String::from("timestamp,table,index,metric,statistic,value\n");
+    for i in 0..576i64 {
+        let (day, rest) = (1 + i / 288, (i % 288) * 300);
+        let (h, m) = (rest / 3_600, rest % 3_600 / 60);
+        let value = if i == 400 {
+            600_000
+        } else if h >= 18 {
+            60_000
+        } else {
+            30_000
+        };
+        csv.push_str(&format!(
+            "2026-11-{day:02}T{h:02}:{m:02}:00Z,orders,,ConsumedWriteCapacityUnits,Sum,{value}\n"
+        ));
+        csv.push_str(&format!(
+            "2026-11-{day:02}T{h:02}:{m:02}:00Z,orders,by-status,ConsumedReadCapacityUnits,Sum,{}\n",
+            value / 4
+        ));
+    }
+    std::fs::write(&metrics, csv).unwrap();
+    reports.push((
+        "orders-usage".into(),
+        args(&["usage", metrics.to_str().unwrap()]),
+        2000,
+    ));
     let mut failures = Vec::new();
     let mut layouts_checked = 0;
     for (name, mut command, height) in reports {

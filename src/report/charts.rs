@@ -355,3 +355,83 @@ fn svg_or_empty(svg: String) -> String {
         String::new()
     }
 }
+
+/// A measured curve hour by hour (`usage --format html`): the demand (average units a second
+/// of each hour), the capacity auto scaling held (its average), the fixed capacity that
+/// serves the peak, and a red mark on each hour with throttle-risk minutes.
+#[must_use]
+pub(crate) fn measured(title: &str, hours: &[(Decimal, Decimal, bool)], fixed: Decimal) -> String {
+    let n = hours.len().max(1) as f64;
+    let top = hours
+        .iter()
+        .map(|(d, c, _)| f(*d).max(f(*c)))
+        .fold(f(fixed), f64::max)
+        .max(1.0)
+        * 1.15;
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (WIDTH, 380)).into_drawing_area();
+        let _ = root.fill(&WHITE);
+        let chart = ChartBuilder::on(&root)
+            .caption(title, font(18.0))
+            .margin(10)
+            .x_label_area_size(40)
+            .y_label_area_size(60)
+            .build_cartesian_2d(0.0..n, 0.0..top);
+        let Ok(mut chart) = chart else {
+            return String::new();
+        };
+        let _ = chart
+            .configure_mesh()
+            .x_desc("hours from the window's start")
+            .y_desc("units a second")
+            .x_label_formatter(&|x| format!("{x:.0}"))
+            .y_label_formatter(&|y| format!("{y:.0}"))
+            .label_style(font(14.0))
+            .draw();
+        let line = |k: usize| {
+            hours.iter().enumerate().map(move |(i, h)| {
+                let v = if k == 0 { h.0 } else { h.1 };
+                (i as f64 + 0.5, f(v))
+            })
+        };
+        let _ = chart
+            .draw_series(LineSeries::new(line(0), BLUE.stroke_width(2)))
+            .map(|s| {
+                s.label("demand")
+                    .legend(|(x, y)| PathElement::new([(x, y), (x.saturating_add(16), y)], BLUE))
+            });
+        let _ = chart
+            .draw_series(LineSeries::new(line(1), GREEN.stroke_width(2)))
+            .map(|s| {
+                s.label("auto scaling")
+                    .legend(|(x, y)| PathElement::new([(x, y), (x.saturating_add(16), y)], GREEN))
+            });
+        let _ = chart
+            .draw_series(LineSeries::new([(0.0, f(fixed)), (n, f(fixed))], GREY))
+            .map(|s| {
+                s.label("fixed at the peak")
+                    .legend(|(x, y)| PathElement::new([(x, y), (x.saturating_add(16), y)], GREY))
+            });
+        let _ = chart
+            .draw_series(
+                hours
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, h)| h.2)
+                    .map(|(i, h)| Circle::new((i as f64 + 0.5, f(h.0)), 4, RED.filled())),
+            )
+            .map(|s| {
+                s.label("throttle risk")
+                    .legend(|(x, y)| Circle::new((x.saturating_add(8), y), 4, RED.filled()))
+            });
+        let _ = chart
+            .configure_series_labels()
+            .background_style(WHITE.mix(0.8))
+            .border_style(GREY)
+            .label_font(font(14.0))
+            .draw();
+        let _ = root.present();
+    }
+    svg_or_empty(svg)
+}

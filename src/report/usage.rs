@@ -280,6 +280,62 @@ pub(crate) fn csv(r: &Report) -> String {
     String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
 }
 
+const TEMPLATE: &str = include_str!("usage.html");
+
+/// A self-contained HTML page: per table its verdict, its figures and one chart per
+/// dimension (demand, auto-scaled capacity, fixed capacity, throttle-risk hours).
+pub(crate) fn html(r: &Report) -> String {
+    use minijinja::{Environment, Value, context};
+    let all = rows(r);
+    let tables: Vec<Value> = r
+        .tables
+        .iter()
+        .map(|t| {
+            let charts: Vec<Value> = t
+                .dimensions
+                .iter()
+                .map(|d| {
+                    let x = &d.decision;
+                    let hours: Vec<(Decimal, Decimal, bool)> = x
+                        .hourly
+                        .iter()
+                        .map(|h| {
+                            let secs = h.span.checked_mul(Decimal::from(3_600)).unwrap_or_default();
+                            let per_s = |v: Decimal| v.checked_div(secs).unwrap_or_default();
+                            (
+                                per_s(h.consumed),
+                                h.auto_unit_hours.checked_div(h.span).unwrap_or_default(),
+                                !h.auto_throttle_minutes.is_zero(),
+                            )
+                        })
+                        .collect();
+                    Value::from_safe_string(super::charts::measured(
+                        &format!("{}: {}", t.name, super::html::plain(&d.name())),
+                        &hours,
+                        x.fixed_units,
+                    ))
+                })
+                .collect();
+            let rows: Vec<Vec<String>> = all
+                .iter()
+                .filter(|row| row[0] == t.name)
+                .map(|row| row.iter().map(|c| super::html::plain(c)).collect())
+                .collect();
+            context! { name => t.name.clone(), verdict => verdict(t, &r.currency).text, rows => rows, charts => charts }
+        })
+        .collect();
+    let mut env = Environment::new();
+    env.set_auto_escape_callback(|_| minijinja::AutoEscape::Html);
+    let rendered = env.add_template("usage", TEMPLATE).and_then(|()| {
+        env.get_template("usage")?.render(context! {
+            heading => header(r),
+            header => HEAD,
+            tables => tables,
+        })
+    });
+    rendered.unwrap_or_else(|e| format!("<!doctype html><p>cannot render the page: {e}</p>\n"))
+}
+
 fn cost_json(o: &OptionCost) -> serde_json::Value {
     json!({
         "unit_hours": o.unit_hours.map(|u| u.normalize().to_string()),
