@@ -486,3 +486,22 @@ fn get_metric_statistics_is_read_when_its_table_is_named() {
         .stderr_has("`get-metric-statistics` output names no table")
         .stderr_has("TABLE=FILE");
 }
+
+#[test]
+fn a_stray_timestamp_is_refused_not_allocated() {
+    // Found by the `cloudwatch` fuzz target: a year typed 3026 made a window of a thousand
+    // years of minutes (525 million steps, 8 GB). Past two years of minutes it is refused.
+    let dir = tempfile::tempdir().unwrap();
+    let text = json!({"MetricDataResults": [{
+        "Id": "m0", "Label": "ddbcost:t::ConsumedReadCapacityUnits:Sum:60",
+        "Timestamps": ["3026-11-01T00:00:00Z", "2026-11-01T00:01:00Z"],
+        "Values": [1.5, 2], "StatusCode": "Complete"}]})
+    .to_string();
+    let f = write_file(dir.path(), "stray.json", &text);
+    Case::new()
+        .args(["usage", &f])
+        .run()
+        .code(1)
+        .stderr_has("more than 1051200")
+        .stderr_has("a timestamp out of place");
+}

@@ -32,6 +32,10 @@ pub(crate) struct TableReport {
     pub(crate) week: Vec<(Decimal, bool)>,
 }
 
+/// The most periods a window may span (two years of minutes; 455 days of hours is 10,920):
+/// every step of every curve is held, so a stray timestamp must not ask for gigabytes.
+const MAX_STEPS: i64 = 1_051_200;
+
 /// Hours in a week; the Unix epoch began on a Thursday (hour 72 of a week from Monday).
 const WEEK_HOURS: usize = 168;
 const EPOCH_HOUR_OF_WEEK: i64 = 72;
@@ -279,6 +283,18 @@ fn window(reading: &Reading) -> Result<(i64, i64, u32), Error> {
             "no ConsumedReadCapacityUnits or ConsumedWriteCapacityUnits points to analyse",
         )
         .help("Consider fetching the consumed metrics (`ddbcost usage query` asks for them)."));
+    }
+    let span = end
+        .saturating_sub(start)
+        .checked_div(i64::from(period))
+        .unwrap_or(0);
+    if span > MAX_STEPS {
+        return Err(Error::input(format!(
+            "the window spans {span} periods of {period} s ({} to {}): more than {MAX_STEPS}",
+            super::timestamp(start),
+            super::timestamp(end)
+        ))
+        .help("Consider a timestamp out of place (a year typed wrong), or analysing the months one run at a time."));
     }
     Ok((start, end, period))
 }
