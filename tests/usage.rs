@@ -505,3 +505,48 @@ fn a_stray_timestamp_is_refused_not_allocated() {
         .stderr_has("more than 1051200")
         .stderr_has("a timestamp out of place");
 }
+
+#[test]
+fn throttle_events_returned_items_and_ttl_deletions_are_summed() {
+    let dir = tempfile::tempdir().unwrap();
+    // 3 minutes of reads, and beside them 2 + 0 + 5 = 7 read throttle events and
+    // 10 + 20 + 30 = 60 items deleted by TTL.
+    let f = write_file(
+        dir.path(),
+        "m.json",
+        &page(&[
+            result(
+                "ddbcost:t::ConsumedReadCapacityUnits:Sum:60",
+                &points(3, 60, "600"),
+            ),
+            result(
+                "ddbcost:t::ReadThrottleEvents:Sum:60",
+                &[
+                    (NOV_1, "2".into()),
+                    (NOV_1 + 60, "0".into()),
+                    (NOV_1 + 120, "5".into()),
+                ],
+            ),
+            result(
+                "ddbcost:t::TimeToLiveDeletedItemCount:Sum:60",
+                &[
+                    (NOV_1, "10".into()),
+                    (NOV_1 + 60, "20".into()),
+                    (NOV_1 + 120, "30".into()),
+                ],
+            ),
+        ]),
+    );
+    let doc = usage_json(std::slice::from_ref(&f), &[]);
+    let other = doc["other_metrics"].as_array().unwrap();
+    let sum = |m: &str| s(&other.iter().find(|o| o["metric"] == m).unwrap()["sum"]);
+    assert_eq!(sum("ReadThrottleEvents"), dec("7"));
+    assert_eq!(sum("TimeToLiveDeletedItemCount"), dec("60"));
+    // Read but not analysed: 6 of the 9 points.
+    assert_eq!(doc["points"]["dropped"], 6);
+    Case::new()
+        .args(["usage", &f])
+        .run()
+        .success()
+        .stdout_has("measured on table `t`: 7 ReadThrottleEvents in the window");
+}

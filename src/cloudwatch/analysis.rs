@@ -79,6 +79,9 @@ pub(crate) struct Report {
     pub(crate) tables: Vec<TableReport>,
     /// A result not `Complete`, said once each.
     pub(crate) warnings: Vec<String>,
+    /// The other metrics measured (throttle events, returned items, TTL deletions): per
+    /// table, index and metric, Σ of its `Sum` points over the window.
+    pub(crate) counts: Vec<(Key, Decimal)>,
 }
 
 /// Reads every `(file, text)`: `get-metric-data` output (named by its labels or `queries`)
@@ -248,6 +251,7 @@ pub(crate) fn analyse(
         dropped: reading.points_used().saturating_sub(used),
         tables: tables.into_values().collect(),
         warnings: reading.warnings.clone(),
+        counts: counts(reading),
     })
 }
 
@@ -297,6 +301,30 @@ fn window(reading: &Reading) -> Result<(i64, i64, u32), Error> {
         .help("Consider a timestamp out of place (a year typed wrong), or analysing the months one run at a time."));
     }
     Ok((start, end, period))
+}
+
+/// The other metrics measured (throttle events, returned items, TTL deletions), each summed.
+fn counts(reading: &Reading) -> Vec<(Key, Decimal)> {
+    reading
+        .series
+        .iter()
+        .filter(|(k, s)| {
+            s.statistic == "Sum"
+                && matches!(
+                    k.metric,
+                    Metric::ReadThrottleEvents
+                        | Metric::WriteThrottleEvents
+                        | Metric::ReturnedItemCount
+                        | Metric::TimeToLiveDeletedItemCount
+                )
+        })
+        .map(|(k, s)| {
+            let total = s.points.iter().fold(Decimal::ZERO, |a, (_, v)| {
+                a.checked_add(*v).unwrap_or(Decimal::MAX)
+            });
+            (k.clone(), total)
+        })
+        .collect()
 }
 
 /// Points on the window's grid, each carried forward over a missing period.

@@ -211,6 +211,18 @@ pub(crate) fn table(r: &Report) -> String {
     for t in &r.tables {
         let _ = writeln!(out, "{}: {}", t.name, verdict(t, &r.currency).text);
     }
+    for (k, total) in &r.counts {
+        let _ = writeln!(
+            out,
+            "measured on table `{}`{}: {} {} in the window",
+            k.table,
+            k.index
+                .as_ref()
+                .map_or_else(String::new, |i| format!(", GSI `{i}`")),
+            money::quantity(*total),
+            k.metric.name()
+        );
+    }
     out.push_str("Auto scaling is simulated step by step by Application Auto Scaling's documented rules (see the README); a period without a point is taken as 0 consumed.\n");
     out
 }
@@ -395,6 +407,9 @@ pub(crate) fn json(r: &Report) -> String {
         "month_hours": r.month_hours.normalize().to_string(),
         "points": {"read": r.points_read, "used": r.points_used, "duplicated": r.duplicated, "dropped": r.dropped},
         "warnings": r.warnings,
+        "other_metrics": r.counts.iter().map(|(k, total)| json!({
+            "table": k.table, "index": k.index, "metric": k.metric.name(), "sum": total.normalize().to_string(),
+        })).collect::<Vec<_>>(),
         "tables": tables,
     });
     let mut s = serde_json::to_string_pretty(&doc).unwrap_or_default();
