@@ -13,17 +13,7 @@ use serde_json::{Value, json};
 const NOV_1: i64 = 1_793_491_200;
 
 fn iso(t: i64) -> String {
-    let days = t.div_euclid(86_400);
-    let secs = t.rem_euclid(86_400);
-    // Days after 2026-11-01 within November and December 2026.
-    let d = days - 20_758;
-    let (month, day) = if d < 30 { (11, d + 1) } else { (12, d - 29) };
-    format!(
-        "2026-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
-        secs / 3_600,
-        secs % 3_600 / 60,
-        secs % 60
-    )
+    common_iso(t)
 }
 
 /// One `get-metric-data` result, newest first as CloudWatch returns by default.
@@ -549,4 +539,49 @@ fn throttle_events_returned_items_and_ttl_deletions_are_summed() {
         .run()
         .success()
         .stdout_has("measured on table `t`: 7 ReadThrottleEvents in the window");
+}
+
+#[test]
+fn the_work_of_one_run_is_bounded() {
+    // 96 read series, each two points 1,051,199 minutes apart: a window of 1,051,200 steps
+    // (the most one window may span), × 96 curves = 100,915,200 steps to simulate, more than
+    // the 100,000,000 one run does. Refused at once, with the way out.
+    let dir = tempfile::tempdir().unwrap();
+    let far = NOV_1 + 1_051_199 * 60;
+    let results: Vec<Value> = (0..96)
+        .map(|i| {
+            json!({"Id": format!("m{i}"), "Label": format!("ddbcost:t{i}::ConsumedReadCapacityUnits:Sum:60"),
+                   "Timestamps": ["2026-11-01T00:00:00Z", common_iso(far)], "Values": [1, 1], "StatusCode": "Complete"})
+        })
+        .collect();
+    let f = write_file(dir.path(), "many.json", &page(&results));
+    Case::new()
+        .args(["usage", &f])
+        .run()
+        .code(1)
+        .stderr_has("96 consumed series over a window of 1051200 periods: 100915200 steps to simulate, more than 100000000")
+        .stderr_has("splitting the tables into shards");
+}
+
+/// Any Unix second as ISO 8601.
+fn common_iso(t: i64) -> String {
+    let secs = u64::try_from(t).unwrap();
+    let days = secs / 86_400;
+    // Civil date from days since 1970 (Howard Hinnant's algorithm).
+    let z = i64::try_from(days).unwrap() + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    let s = secs % 86_400;
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        s / 3_600,
+        s % 3_600 / 60,
+        s % 60
+    )
 }

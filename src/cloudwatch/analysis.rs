@@ -35,6 +35,9 @@ pub(crate) struct TableReport {
 /// The most periods a window may span (two years of minutes; 455 days of hours is 10,920):
 /// every step of every curve is held, so a stray timestamp must not ask for gigabytes.
 const MAX_STEPS: i64 = 1_051_200;
+/// The most steps simulated in one run, over all curves (a month of minutes for 2,300 curves:
+/// about a minute of work on this machine's core).
+const MAX_CELLS: usize = 100_000_000;
 
 /// Hours in a week; the Unix epoch began on a Thursday (hour 72 of a week from Monday).
 const WEEK_HOURS: usize = 168;
@@ -149,6 +152,16 @@ pub(crate) fn analyse(
             .unwrap_or(0),
     )
     .unwrap_or(0);
+    // Every curve is simulated over every step of the window: bound the work, not only one
+    // curve's length (many short series far apart would ask for hours).
+    let curves = reading.series.keys().filter(|k| consumed(k.metric)).count();
+    let cells = curves.saturating_mul(steps);
+    if cells > MAX_CELLS {
+        return Err(Error::input(format!(
+            "{curves} consumed series over a window of {steps} periods: {cells} steps to simulate, more than {MAX_CELLS}"
+        ))
+        .help("Consider splitting the tables into shards, one `ddbcost usage` run each (tables are independent), or a shorter window."));
+    }
     let mut tables: BTreeMap<String, TableReport> = BTreeMap::new();
     for (k, s) in &reading.series {
         if !consumed(k.metric) {

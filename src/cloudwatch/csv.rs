@@ -85,22 +85,15 @@ pub(crate) fn read(text: &str, file: &str, into: &mut Reading) -> Result<(), Err
             .push((t, v));
     }
     for ((key, statistic), mut points) in series {
-        points.sort_by_key(|(t, _)| *t);
-        let period = points
-            .windows(2)
-            .map(|w| w[1].0.saturating_sub(w[0].0))
-            .filter(|g| *g > 0)
-            .min()
-            .and_then(|g| u32::try_from(g).ok())
-            .ok_or_else(|| {
-                Error::input(format!(
-                    "{} of table `{}`: one point, so its period cannot be told",
-                    key.metric.name(),
-                    key.table
-                ))
-                .file(file)
-                .help("Consider exporting at least two periods of each series.")
-            })?;
+        let period = super::inferred_period(&mut points).ok_or_else(|| {
+            Error::input(format!(
+                "{} of table `{}`: one point, so its period cannot be told",
+                key.metric.name(),
+                key.table
+            ))
+            .file(file)
+            .help("Consider exporting at least two periods of each series.")
+        })?;
         into.add(key, &statistic, period, points, file)?;
     }
     Ok(())

@@ -192,6 +192,18 @@ impl Reading {
     }
 }
 
+/// The period of points read without one stated (CSV, `get-metric-statistics`): their
+/// smallest gap, once sorted; `None` with fewer than two distinct times.
+pub(crate) fn inferred_period(points: &mut [(i64, Decimal)]) -> Option<u32> {
+    points.sort_by_key(|(t, _)| *t);
+    points
+        .windows(2)
+        .map(|w| w[1].0.saturating_sub(w[0].0))
+        .filter(|g| *g > 0)
+        .min()
+        .and_then(|g| u32::try_from(g).ok())
+}
+
 /// An ISO 8601 timestamp as CloudWatch writes it (`2026-11-01T00:00:00Z`,
 /// `2026-11-01T00:00:00+00:00`, `2026-11-01T00:00:00.000Z`) as Unix seconds.
 pub(crate) fn parse_time(text: &str) -> Option<i64> {

@@ -85,20 +85,13 @@ pub(crate) fn read(
             value(&v).map_err(|why| bad(file, &format!("{at}.{stat}"), &why))?,
         ));
     }
-    out.sort_by_key(|(t, _)| *t);
-    let period = out
-        .windows(2)
-        .map(|w| w[1].0.saturating_sub(w[0].0))
-        .filter(|g| *g > 0)
-        .min()
-        .and_then(|g| u32::try_from(g).ok())
-        .ok_or_else(|| {
-            bad(
-                file,
-                "Datapoints",
-                "fewer than two points: the period cannot be told",
-            )
-        })?;
+    let period = super::inferred_period(&mut out).ok_or_else(|| {
+        bad(
+            file,
+            "Datapoints",
+            "fewer than two points: the period cannot be told",
+        )
+    })?;
     let key = Key {
         table: table.to_string(),
         index: index.map(str::to_string),
