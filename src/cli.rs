@@ -456,6 +456,10 @@ pub(crate) struct UsageArgs {
     /// The auto-scaling target for a table or GSI whose policy the workload does not state.
     #[arg(long, default_value = "70%", value_name = "PERCENT")]
     pub target: String,
+    /// The most CloudWatch points held in memory at once (about 50 bytes each): past it the
+    /// inputs are read again, once per shard of tables, so memory stays bounded.
+    #[arg(long, default_value_t = 4_000_000, value_name = "N")]
+    pub max_points_held: u64,
     #[arg(long, value_enum, default_value_t = UsageFormat::Table)]
     pub format: UsageFormat,
     /// Write to FILE instead of standard output.

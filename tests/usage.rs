@@ -563,6 +563,140 @@ fn the_work_of_one_run_is_bounded() {
         .stderr_has("splitting the tables into shards");
 }
 
+/// Three tables' reads and writes (b with a GSI, c with its provisioned capacity and throttle
+/// events), split over two pages that overlap by one point of every series.
+fn three_tables(dir: &std::path::Path) -> Vec<String> {
+    let mut first = Vec::new();
+    let mut second = Vec::new();
+    for (table, index, metric, value) in [
+        ("a", "", "ConsumedReadCapacityUnits", "600"),
+        ("a", "", "ConsumedWriteCapacityUnits", "120"),
+        ("b", "", "ConsumedReadCapacityUnits", "3000"),
+        ("b", "by-day", "ConsumedWriteCapacityUnits", "60"),
+        ("c", "", "ConsumedWriteCapacityUnits", "900"),
+        ("c", "", "ProvisionedWriteCapacityUnits", "20"),
+        ("c", "", "WriteThrottleEvents", "1"),
+    ] {
+        let label = format!("ddbcost:{table}:{index}:{metric}:Sum:60");
+        let label = if metric.starts_with("Provisioned") {
+            label.replace(":Sum:", ":Average:")
+        } else {
+            label
+        };
+        let all = points(40, 60, value);
+        first.push(result(&label, &all[..21]));
+        second.push(result(&label, &all[20..]));
+    }
+    vec![
+        write_file(dir, "p1.json", &page(&first)),
+        write_file(dir, "p2.json", &page(&second)),
+    ]
+}
+
+#[test]
+fn a_reading_too_large_to_hold_is_read_again_in_shards_with_the_same_figures() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = three_tables(dir.path());
+    let mut whole = usage_json(&files, &[]);
+    let mut sharded = usage_json(&files, &["--max-points-held", "90"]);
+    // Read: 7 series × (21 + 20) = 287 points, 7 of them twice (the overlap). Held at once:
+    // at most 90, so the first pass only surveys; then table a (2 series × 41 = 82 points)
+    // is a shard, b (82) another (82 + 82 > 90), c (3 × 41 = 123) a shard alone though
+    // past 90: 1 + 3 = 4 passes.
+    assert_eq!(whole["points"]["read"], 287);
+    assert_eq!(whole["points"]["passes"], 1);
+    assert_eq!(sharded["points"]["passes"], 4);
+    assert_eq!(sharded["points"]["max_held"], 90);
+    // The same decision either way, point for point: 7 duplicates, 5 consumed and 1
+    // provisioned series of 40 used (240), the 40 throttle points not analysed.
+    assert_eq!(sharded["points"]["duplicated"], 7);
+    assert_eq!(sharded["points"]["used"], 240);
+    assert_eq!(sharded["points"]["dropped"], 40);
+    for doc in [&mut whole, &mut sharded] {
+        let points = doc["points"].as_object_mut().unwrap();
+        points.remove("passes");
+        points.remove("max_held");
+    }
+    assert_eq!(whole, sharded);
+    // c's write throttle events: 40 × 1.
+    let other = sharded["other_metrics"].as_array().unwrap();
+    assert_eq!(s(&other[0]["sum"]), dec("40"));
+    let mut args = vec!["usage".to_string()];
+    args.extend(files.iter().cloned());
+    args.extend(["--max-points-held".into(), "90".into()]);
+    Case::new()
+        .args(&args)
+        .run()
+        .success()
+        .stdout_has("read in 4 passes of at most 90 points held");
+}
+
+#[test]
+fn values_keep_every_digit_written() {
+    // 1,234,567,890,123.0000001 units a minute has more digits than a 64-bit float holds
+    // (it would read 1,234,567,890,123): two minutes consume 2,469,135,780,246.0000002 exactly.
+    let dir = tempfile::tempdir().unwrap();
+    let text = page(&[result(
+        "ddbcost:t::ConsumedReadCapacityUnits:Sum:60",
+        &points(2, 60, "1234567890123.0000001"),
+    )])
+    .replace("1234567890123.0", "1234567890123.0000001");
+    let f = write_file(dir.path(), "m.json", &text);
+    let doc = usage_json(&[f], &[]);
+    assert_eq!(
+        s(&doc["tables"][0]["dimensions"][0]["consumed"]),
+        dec("2469135780246.0000002")
+    );
+}
+
+#[test]
+fn compressed_files_and_standard_input_read_like_files() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let text = page(&[result(
+        "ddbcost:t::ConsumedReadCapacityUnits:Sum:60",
+        &points(3, 60, "600"),
+    )]);
+    let plain = write_file(dir.path(), "m.json", &text);
+    let gz = dir.path().join("m.json.gz");
+    let mut enc = flate2::write::GzEncoder::new(
+        std::fs::File::create(&gz).unwrap(),
+        flate2::Compression::default(),
+    );
+    enc.write_all(text.as_bytes()).unwrap();
+    enc.finish().unwrap();
+    let want = usage_json(&[plain], &[]);
+    // 3 minutes × 600 units.
+    assert_eq!(
+        s(&want["tables"][0]["dimensions"][0]["consumed"]),
+        dec("1800")
+    );
+    assert_eq!(usage_json(&[gz.display().to_string()], &[]), want);
+    let out = Case::new()
+        .args(["usage", "-", "--format", "json"])
+        .stdin(&text)
+        .run()
+        .success();
+    assert_eq!(serde_json::from_str::<Value>(&out.stdout).unwrap(), want);
+}
+
+#[test]
+fn a_fifo_is_refused_since_inputs_may_be_read_twice() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("pipe.json");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    Case::new()
+        .args(["usage", fifo.to_str().unwrap()])
+        .run()
+        .code(1)
+        .stderr_has("is not a regular file")
+        .stderr_has("may read its inputs more than once");
+}
+
 /// Any Unix second as ISO 8601.
 fn common_iso(t: i64) -> String {
     let secs = u64::try_from(t).unwrap();

@@ -22,6 +22,7 @@
 use rust_decimal::Decimal;
 
 use super::ReportFormat;
+use crate::cloudwatch::input::Input;
 use crate::cloudwatch::{analysis, query};
 use crate::error::Error;
 use crate::model::{PriceBook, Workload};
@@ -50,8 +51,22 @@ pub fn decide(
     month_hours: Decimal,
     format: ReportFormat,
 ) -> Result<String, Error> {
-    let reading = analysis::read_all(inputs, queries)?;
-    let r = analysis::analyse(&reading, workload, book, target, month_hours)?;
+    let texts = |list: &[(String, String)]| -> Vec<Input> {
+        list.iter()
+            .map(|(n, t)| Input::text(n, t.clone()))
+            .collect()
+    };
+    let r = analysis::measure(
+        &texts(inputs),
+        &texts(queries),
+        analysis::DEFAULT_HELD,
+        &analysis::Facts {
+            workload,
+            book,
+            target,
+            month_hours,
+        },
+    )?;
     Ok(match format {
         ReportFormat::Table => report::usage::table(&r),
         ReportFormat::Json => report::usage::json(&r),

@@ -4,11 +4,12 @@
 //! 0 and counted), and the capacity decision on it (`engine::measured`) with the workload's
 //! class, region and policy. Pure: the texts come in, the report's data goes out.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use rust_decimal::Decimal;
 
-use super::{Key, Metric, Reading};
+use super::input::Input;
+use super::{Hold, Key, Metric, Reading};
 use crate::engine::measured::{DimensionDecision, DimensionPrices, Measured, decide};
 use crate::engine::simulate::{Curve, Policy};
 use crate::error::Error;
@@ -79,6 +80,10 @@ pub(crate) struct Report {
     pub(crate) points_used: u64,
     pub(crate) duplicated: u64,
     pub(crate) dropped: u64,
+    /// Passes over the inputs: 1 when every point was held at once, else 1 + the shards.
+    pub(crate) passes: u32,
+    /// The most points held at once.
+    pub(crate) held: u64,
     pub(crate) tables: Vec<TableReport>,
     /// A result not `Complete`, said once each.
     pub(crate) warnings: Vec<String>,
@@ -87,74 +92,135 @@ pub(crate) struct Report {
     pub(crate) counts: Vec<(Key, Decimal)>,
 }
 
-/// Reads every `(file, text)`: `get-metric-data` output (named by its labels or `queries`)
-/// or CSV.
+/// The most points held in memory at once by default: about 50 bytes each while held and
+/// sorted, so 4 M points is some 200 MB. A reading past it is read again in shards of
+/// tables (`--max-points-held`).
+pub(crate) const DEFAULT_HELD: u64 = 4_000_000;
+
+/// Reads every input (`get-metric-data` output named by its labels or `queries`,
+/// `get-metric-statistics` output for its `TABLE=`, CSV) as a stream and decides on every
+/// table. The first pass holds every point while they number at most `held`; past that it
+/// only surveys (series, periods, window, counts), and the tables are then read again in
+/// shards of at most `held` points each (one table more than `held` is a shard alone), each
+/// pass reading only the files that hold its tables; memory is bounded by `held` and the
+/// largest table, never by the inputs.
 ///
 /// # Errors
-/// A text that is neither; what each reader refuses.
-pub(crate) fn read_all(
-    inputs: &[(String, String)],
-    queries: &[(String, String)],
-) -> Result<Reading, Error> {
+/// An input that is neither output; what each reader refuses; what `analyse` refuses.
+pub(crate) fn measure(
+    inputs: &[Input],
+    queries: &[Input],
+    held: u64,
+    facts: &Facts<'_>,
+) -> Result<Report, Error> {
     let mut named = HashMap::new();
-    for (f, text) in queries {
-        named.extend(super::metric_data::queries(text, f)?);
+    for q in queries {
+        named.extend(super::input::queries(q)?);
     }
-    let mut reading = Reading::default();
-    for (f, text) in inputs {
-        if super::statistics::is_statistics(text) {
-            // Named `TABLE=FILE` or `TABLE:INDEX=FILE`: the output names no table.
-            let Some((target, file)) = f.split_once('=') else {
-                return Err(
-                    Error::input("`get-metric-statistics` output names no table")
-                        .file(f.as_str())
-                        .help(
-                            "Consider giving it as `TABLE=FILE` (or `TABLE:INDEX=FILE` for a GSI).",
-                        ),
-                );
-            };
-            let (table, index) = match target.split_once(':') {
-                Some((t, i)) => (t, Some(i)),
-                None => (target, None),
-            };
-            super::statistics::read(text, file, (table, index), &mut reading)?;
-        } else if text.trim_start().starts_with('{') {
-            super::metric_data::read(text, f, &named, &mut reading)?;
-        } else if text
-            .trim_start()
-            .to_ascii_lowercase()
-            .starts_with("timestamp")
-        {
-            super::csv::read(text, f, &mut reading)?;
-        } else {
-            return Err(Error::input("neither `get-metric-data` output nor a CSV of metrics")
-                .file(f.as_str())
-                .help("Consider the files the script of `ddbcost usage query` writes, or a CSV with `timestamp,table,index,metric,statistic,value`."));
+    let read = |hold: Hold, only: Option<&BTreeSet<&str>>| -> Result<Reading, Error> {
+        let mut reading = Reading::new(hold);
+        for input in inputs {
+            if only.is_none_or(|names| names.contains(input.name.as_str())) {
+                super::input::read(input, &named, &mut reading)?;
+            }
         }
+        reading.finish()?;
+        Ok(reading)
+    };
+    let survey = read(Hold::All(held), None)?;
+    let window = window(&survey)?;
+    bound_work(&survey, window)?;
+    let mut report = Report {
+        currency: facts.book.primary.currency.clone(),
+        price_table: facts.book.primary.id.clone(),
+        start: window.0,
+        end: window.1,
+        period: window.2,
+        month_hours: facts.month_hours,
+        points_read: survey.points_read,
+        points_used: 0,
+        duplicated: 0,
+        dropped: 0,
+        passes: 1,
+        held,
+        tables: Vec::new(),
+        warnings: survey.warnings.clone(),
+        counts: Vec::new(),
+    };
+    if !survey.overflowed {
+        add_part(&mut report, analyse(&survey, window, facts)?);
+        return Ok(report);
     }
-    reading.finish()?;
-    Ok(reading)
+    for shard in shards(&survey, held) {
+        // Only the files that hold the shard's tables (the script's pages hold a few each).
+        let files = survey.files_of(&shard);
+        let part = analyse(&read(Hold::Tables(shard), Some(&files))?, window, facts)?;
+        add_part(&mut report, part);
+        report.passes = report.passes.saturating_add(1);
+    }
+    Ok(report)
 }
 
-/// The tables' curves and decisions.
-pub(crate) fn analyse(
-    reading: &Reading,
-    workload: Option<&Workload>,
-    book: &PriceBook,
-    target: Decimal,
-    month_hours: Decimal,
-) -> Result<Report, Error> {
-    let consumed = |m: Metric| matches!(m, Metric::ConsumedRead | Metric::ConsumedWrite);
-    let (start, end, period) = window(reading)?;
+/// The tables in name order, grouped into shards of at most `held` points read (a table of
+/// more is a shard alone).
+fn shards(survey: &Reading, held: u64) -> Vec<BTreeSet<String>> {
+    let mut out: Vec<BTreeSet<String>> = Vec::new();
+    let mut size = 0u64;
+    for (table, n) in survey.points_per_table() {
+        match out.last_mut() {
+            Some(shard) if size.saturating_add(n) <= held => {
+                shard.insert(table.to_string());
+                size = size.saturating_add(n);
+            }
+            _ => {
+                out.push(BTreeSet::from([table.to_string()]));
+                size = n;
+            }
+        }
+    }
+    out
+}
+
+fn add_part(report: &mut Report, part: Part) {
+    report.points_used = report.points_used.saturating_add(part.used);
+    report.duplicated = report.duplicated.saturating_add(part.duplicated);
+    report.dropped = report.dropped.saturating_add(part.dropped);
+    report.tables.extend(part.tables);
+    report.counts.extend(part.counts);
+}
+
+/// What the decision needs besides the data: the workload (class, region, policy per
+/// table), the prices, the default target and the month's hours.
+pub(crate) struct Facts<'a> {
+    pub(crate) workload: Option<&'a Workload>,
+    pub(crate) book: &'a PriceBook,
+    pub(crate) target: Decimal,
+    pub(crate) month_hours: Decimal,
+}
+
+/// What one pass decided: its tables and what it counted.
+struct Part {
+    tables: Vec<TableReport>,
+    used: u64,
+    duplicated: u64,
+    dropped: u64,
+    counts: Vec<(Key, Decimal)>,
+}
+
+fn consumed(m: Metric) -> bool {
+    matches!(m, Metric::ConsumedRead | Metric::ConsumedWrite)
+}
+
+/// Every curve is simulated over every step of the window: bound the work, not only one
+/// curve's length (many short series far apart would ask for hours).
+fn bound_work(survey: &Reading, (start, end, period): (i64, i64, u32)) -> Result<(), Error> {
     let steps = usize::try_from(
         end.saturating_sub(start)
             .checked_div(i64::from(period))
             .unwrap_or(0),
     )
     .unwrap_or(0);
-    // Every curve is simulated over every step of the window: bound the work, not only one
-    // curve's length (many short series far apart would ask for hours).
-    let curves = reading.series.keys().filter(|k| consumed(k.metric)).count();
+    let curves = survey.series.keys().filter(|k| consumed(k.metric)).count();
     let cells = curves.saturating_mul(steps);
     if cells > MAX_CELLS {
         return Err(Error::input(format!(
@@ -162,9 +228,24 @@ pub(crate) fn analyse(
         ))
         .help("Consider splitting the tables into shards, one `ddbcost usage` run each (tables are independent), or a shorter window."));
     }
+    Ok(())
+}
+
+/// The curves and decisions of the tables whose points `reading` holds, over `window`.
+fn analyse(
+    reading: &Reading,
+    (start, end, period): (i64, i64, u32),
+    facts: &Facts<'_>,
+) -> Result<Part, Error> {
+    let steps = usize::try_from(
+        end.saturating_sub(start)
+            .checked_div(i64::from(period))
+            .unwrap_or(0),
+    )
+    .unwrap_or(0);
     let mut tables: BTreeMap<String, TableReport> = BTreeMap::new();
     for (k, s) in &reading.series {
-        if !consumed(k.metric) {
+        if !consumed(k.metric) || s.points.is_empty() {
             continue;
         }
         if s.statistic != "Sum" {
@@ -178,7 +259,7 @@ pub(crate) fn analyse(
                 "Consider `Stat: Sum` for consumed capacity (`ddbcost usage query` writes it).",
             ));
         }
-        let (class, policy) = table_facts(workload, k, target)?;
+        let (class, policy) = table_facts(facts.workload, k, facts.target)?;
         let mut demand = vec![Decimal::ZERO; steps];
         let mut present = 0usize;
         for (t, v) in &s.points {
@@ -206,8 +287,9 @@ pub(crate) fn analyse(
                 metric: provisioned_metric,
                 ..k.clone()
             })
+            .filter(|p| !p.points.is_empty())
             .map(|p| dense(&p.points, start, period, steps));
-        let prices = prices(book, workload, k, class)?;
+        let prices = prices(facts.book, facts.workload, k, class)?;
         let d: DimensionDecision = decide(Measured {
             curve: Curve {
                 start,
@@ -218,19 +300,16 @@ pub(crate) fn analyse(
             provisioned: provisioned.as_deref(),
             policy,
             prices,
-            month_hours,
+            month_hours: facts.month_hours,
         })
         .map_err(Error::from)?;
-        tables
+        let report = tables
             .entry(k.table.clone())
             .or_insert_with(|| TableReport {
                 name: k.table.clone(),
                 dimensions: Vec::new(),
                 week: vec![(Decimal::ZERO, false); WEEK_HOURS],
             });
-        let report = tables
-            .get_mut(&k.table)
-            .ok_or_else(|| Error::input("a table vanished"))?;
         add_week(&mut report.week, &demand, start, period);
         report.dimensions.push(Dimension {
             index: k.index.clone(),
@@ -251,19 +330,11 @@ pub(crate) fn analyse(
         })
         .map(|(_, s)| s.points.len() as u64)
         .sum();
-    Ok(Report {
-        currency: book.primary.currency.clone(),
-        price_table: book.primary.id.clone(),
-        start,
-        end,
-        period,
-        month_hours,
-        points_read: reading.points_read,
-        points_used: used,
+    Ok(Part {
+        tables: tables.into_values().collect(),
+        used,
         duplicated: reading.duplicated,
         dropped: reading.points_used().saturating_sub(used),
-        tables: tables.into_values().collect(),
-        warnings: reading.warnings.clone(),
         counts: counts(reading),
     })
 }
@@ -271,7 +342,6 @@ pub(crate) fn analyse(
 /// The window analysed: every consumed series' first point to the last one's end, and their
 /// one period.
 fn window(reading: &Reading) -> Result<(i64, i64, u32), Error> {
-    let consumed = |m: Metric| matches!(m, Metric::ConsumedRead | Metric::ConsumedWrite);
     // The window: every consumed series' first point to the last one's end.
     let mut start = i64::MAX;
     let mut end = i64::MIN;
@@ -290,10 +360,8 @@ fn window(reading: &Reading) -> Result<(i64, i64, u32), Error> {
             .help("Consider fetching every series at one `--period`."));
         }
         period = s.period;
-        if let (Some(f), Some(l)) = (s.points.first(), s.points.last()) {
-            start = start.min(f.0);
-            end = end.max(l.0.saturating_add(i64::from(s.period)));
-        }
+        start = start.min(s.first);
+        end = end.max(s.last.saturating_add(i64::from(s.period)));
     }
     if period == 0 || start >= end {
         return Err(Error::input(
@@ -322,7 +390,8 @@ fn counts(reading: &Reading) -> Vec<(Key, Decimal)> {
         .series
         .iter()
         .filter(|(k, s)| {
-            s.statistic == "Sum"
+            !s.points.is_empty()
+                && s.statistic == "Sum"
                 && matches!(
                     k.metric,
                     Metric::ReadThrottleEvents

@@ -1,8 +1,7 @@
 //! CloudWatch data exported another way, as CSV with a header `timestamp,table,index,metric,
 //! statistic,value` (index empty for the table): one series per table, index, metric and
-//! statistic, its period the smallest gap between its points.
-
-use std::collections::BTreeMap;
+//! statistic, its period inferred from its points' times (the greatest common divisor of their
+//! distances). Read as a stream, row by row.
 
 use rust_decimal::Decimal;
 
@@ -24,16 +23,17 @@ fn bad(file: &str, line: u64, why: &str) -> Error {
         .help("Consider the columns timestamp,table,index,metric,statistic,value (ISO 8601 times, the index empty for the table).")
 }
 
-/// Reads the CSV `text` (from `file`) into `into`.
+/// Reads the CSV from `r` (named `file`) into `into`, as a stream: consecutive rows of one
+/// series are added together.
 ///
 /// # Errors
 /// Another header; a row with a bad time, an unknown metric or a negative or non-numeric
-/// value; a series of one point (its period cannot be told).
-pub(crate) fn read(text: &str, file: &str, into: &mut Reading) -> Result<(), Error> {
+/// value.
+pub(crate) fn read(r: impl std::io::Read, file: &str, into: &mut Reading) -> Result<(), Error> {
     let mut r = ::csv::ReaderBuilder::new()
         .has_headers(true)
         .trim(::csv::Trim::All)
-        .from_reader(text.as_bytes());
+        .from_reader(r);
     let header: Vec<String> = r
         .headers()
         .map_err(|e| bad(file, 1, &e.to_string()))?
@@ -51,11 +51,33 @@ pub(crate) fn read(text: &str, file: &str, into: &mut Reading) -> Result<(), Err
             ),
         ));
     }
-    let mut series: BTreeMap<(Key, String), Vec<(i64, Decimal)>> = BTreeMap::new();
-    for (i, row) in r.records().enumerate() {
-        let line = u64::try_from(i).unwrap_or(u64::MAX).saturating_add(2);
-        let row = row.map_err(|e| bad(file, line, &e.to_string()))?;
+    let mut current: Option<(Key, String)> = None;
+    let mut batch: Vec<(i64, Decimal)> = Vec::new();
+    let mut row = ::csv::StringRecord::new();
+    let mut line = 1u64;
+    loop {
+        line = line.saturating_add(1);
+        let more = r.read_record(&mut row).map_err(|e| {
+            let at = e.position().map_or(line, ::csv::Position::line);
+            bad(file, at, &e.to_string())
+        })?;
+        if let Some(p) = row.position() {
+            line = p.line();
+        }
         let field = |k: usize| row.get(k).unwrap_or("");
+        let same = more
+            && current.as_ref().is_some_and(|(k, s)| {
+                k.table == field(1)
+                    && k.index.as_deref().unwrap_or("") == field(2)
+                    && k.metric.name() == field(3)
+                    && s == field(4)
+            });
+        if !same && let Some((key, statistic)) = current.take() {
+            into.add(key, &statistic, None, batch.drain(..), file)?;
+        }
+        if !more {
+            return Ok(());
+        }
         let t = parse_time(field(0)).ok_or_else(|| {
             bad(
                 file,
@@ -63,38 +85,25 @@ pub(crate) fn read(text: &str, file: &str, into: &mut Reading) -> Result<(), Err
                 &format!("`{}` is not an ISO 8601 time", field(0)),
             )
         })?;
-        let metric = Metric::parse(field(3)).ok_or_else(|| {
-            bad(
-                file,
-                line,
-                &format!("metric `{}` is not one ddbcost reads", field(3)),
-            )
-        })?;
-        if field(1).is_empty() {
-            return Err(bad(file, line, "no table"));
+        if current.is_none() {
+            let metric = Metric::parse(field(3)).ok_or_else(|| {
+                bad(
+                    file,
+                    line,
+                    &format!("metric `{}` is not one ddbcost reads", field(3)),
+                )
+            })?;
+            if field(1).is_empty() {
+                return Err(bad(file, line, "no table"));
+            }
+            let key = Key {
+                table: field(1).to_string(),
+                index: (!field(2).is_empty()).then(|| field(2).to_string()),
+                metric,
+            };
+            current = Some((key, field(4).to_string()));
         }
         let v = value(field(5)).map_err(|why| bad(file, line, &why))?;
-        let key = Key {
-            table: field(1).to_string(),
-            index: (!field(2).is_empty()).then(|| field(2).to_string()),
-            metric,
-        };
-        series
-            .entry((key, field(4).to_string()))
-            .or_default()
-            .push((t, v));
+        batch.push((t, v));
     }
-    for ((key, statistic), mut points) in series {
-        let period = super::inferred_period(&mut points).ok_or_else(|| {
-            Error::input(format!(
-                "{} of table `{}`: one point, so its period cannot be told",
-                key.metric.name(),
-                key.table
-            ))
-            .file(file)
-            .help("Consider exporting at least two periods of each series.")
-        })?;
-        into.add(key, &statistic, period, points, file)?;
-    }
-    Ok(())
 }

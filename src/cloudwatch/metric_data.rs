@@ -7,10 +7,14 @@
 //! non-numeric value are refused with the file and the result; a status other than
 //! `Complete` is said.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
+use serde::Deserialize;
+use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
+use serde_json::value::RawValue;
 
+use super::input::Input;
 use super::{Key, Metric, Reading, parse_time, value};
 use crate::error::Error;
 
@@ -155,84 +159,218 @@ pub(crate) fn queries(text: &str, file: &str) -> Result<HashMap<String, Query>, 
     Ok(out)
 }
 
-/// Reads one page of `get-metric-data` output into `into`.
-///
-/// # Errors
-/// Not this output; a result no label or query names; timestamps and values of different
-/// lengths; a timestamp that does not parse; a negative or non-numeric value.
-pub(crate) fn read(
-    text: &str,
-    file: &str,
-    queries: &HashMap<String, Query>,
-    into: &mut Reading,
-) -> Result<(), Error> {
-    let doc: Value = serde_json::from_str(text)
-        .map_err(|e| bad(file, "(document)", &format!("not JSON ({e})")))?;
-    let results = doc
-        .get("MetricDataResults")
-        .and_then(Value::as_array)
-        .ok_or_else(|| {
-            bad(
-                file,
-                "(document)",
-                "no MetricDataResults: not get-metric-data output",
-            )
-        })?;
-    for (i, r) in results.iter().enumerate() {
-        let id = r.get("Id").and_then(Value::as_str).unwrap_or("");
-        let at = format!("MetricDataResults[{i}] ({id})");
-        let q = r
-            .get("Label")
-            .and_then(Value::as_str)
-            .and_then(from_label)
-            .or_else(|| queries.get(id).cloned())
-            .ok_or_else(|| {
-                Error::input(format!("{at}: names no metric (its label is not one `ddbcost usage query` wrote, and no queries file has its Id)"))
-                    .file(file)
-                    .help("Consider giving the queries file that produced it: `--queries q.json`.")
-            })?;
-        match r.get("StatusCode").and_then(Value::as_str) {
-            Some("Complete") | None => {}
-            Some(status) => into.warnings.push(format!(
-                "{file}: {at} is {status}: {}",
-                match status {
-                    "PartialData" => "more pages exist (the AWS CLI follows NextToken unless `--no-paginate`): the series may have gaps",
-                    _ => "CloudWatch could not return all of it",
+/// What a JSON document's reader carries: where it reads, the queries that name results, the
+/// reading filled, and an error of ddbcost's own raised inside serde's visitor.
+struct Cx<'a> {
+    input: &'a Input,
+    queries: &'a HashMap<String, Query>,
+    into: &'a mut Reading,
+    error: Option<Error>,
+    results: bool,
+}
+
+/// One element of `MetricDataResults`; timestamps and values kept as their raw text (a
+/// value's digits exactly as written, never through a float).
+#[derive(Deserialize)]
+struct Entry {
+    #[serde(rename = "Id", default)]
+    id: String,
+    #[serde(rename = "Label")]
+    label: Option<String>,
+    #[serde(rename = "Timestamps")]
+    timestamps: Option<Box<RawValue>>,
+    #[serde(rename = "Values")]
+    values: Option<Box<RawValue>>,
+    #[serde(rename = "StatusCode")]
+    status: Option<String>,
+}
+
+/// The top-level object: `MetricDataResults` read one result at a time; `Label` and
+/// `Datapoints` kept for `get-metric-statistics` output; anything else skipped.
+struct Doc<'c, 'a>(&'c mut Cx<'a>);
+
+#[derive(Default)]
+struct Statistics {
+    label: Option<String>,
+    datapoints: Option<Vec<BTreeMap<String, Box<RawValue>>>>,
+}
+
+impl<'de> DeserializeSeed<'de> for Doc<'_, '_> {
+    type Value = Statistics;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Statistics, D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Doc<'_, '_> {
+    type Value = Statistics;
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("an object")
+    }
+    fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<Statistics, M::Error> {
+        let mut stats = Statistics::default();
+        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+            match key.as_ref() {
+                "MetricDataResults" => {
+                    self.0.results = true;
+                    map.next_value_seed(Results(&mut *self.0))?;
                 }
-            )),
+                "Label" => stats.label = map.next_value()?,
+                "Datapoints" => stats.datapoints = Some(map.next_value()?),
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
         }
-        let times = r
-            .get("Timestamps")
-            .and_then(Value::as_array)
-            .ok_or_else(|| bad(file, &at, "no Timestamps"))?;
-        let values = r
-            .get("Values")
-            .and_then(Value::as_array)
-            .ok_or_else(|| bad(file, &at, "no Values"))?;
-        if times.len() != values.len() {
-            return Err(bad(
-                file,
-                &at,
-                &format!("{} timestamps and {} values", times.len(), values.len()),
-            ));
+        Ok(stats)
+    }
+}
+
+struct Results<'c, 'a>(&'c mut Cx<'a>);
+
+impl<'de> DeserializeSeed<'de> for Results<'_, '_> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_seq(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Results<'_, '_> {
+    type Value = ();
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a list of metric data results")
+    }
+    fn visit_seq<S: SeqAccess<'de>>(self, mut seq: S) -> Result<(), S::Error> {
+        let mut i = 0usize;
+        while let Some(entry) = seq.next_element::<Entry>()? {
+            if let Err(e) = result(self.0, i, &entry) {
+                self.0.error = Some(e);
+                return Err(serde::de::Error::custom("refused"));
+            }
+            i = i.saturating_add(1);
         }
-        let mut points = Vec::with_capacity(times.len());
-        for (j, (t, v)) in times.iter().zip(values).enumerate() {
-            let t = t.as_str().and_then(parse_time).ok_or_else(|| {
+        Ok(())
+    }
+}
+
+/// A JSON list's elements, each its raw text.
+fn list<'r>(
+    raw: Option<&'r RawValue>,
+    what: &str,
+    file: &str,
+    at: &str,
+) -> Result<Vec<&'r RawValue>, Error> {
+    let raw = raw.ok_or_else(|| bad(file, at, &format!("no {what}")))?;
+    serde_json::from_str(raw.get())
+        .map_err(|e| bad(file, at, &format!("{what} is not a list ({e})")))
+}
+
+/// Reads one result into the reading.
+fn result(cx: &mut Cx<'_>, i: usize, r: &Entry) -> Result<(), Error> {
+    let file = cx.input.name.as_str();
+    let at = format!("MetricDataResults[{i}] ({})", r.id);
+    let q = r
+        .label
+        .as_deref()
+        .and_then(from_label)
+        .or_else(|| cx.queries.get(&r.id).cloned())
+        .ok_or_else(|| {
+            Error::input(format!("{at}: names no metric (its label is not one `ddbcost usage query` wrote, and no queries file has its Id)"))
+                .file(file)
+                .help("Consider giving the queries file that produced it: `--queries q.json`.")
+        })?;
+    match r.status.as_deref() {
+        Some("Complete") | None => {}
+        Some(status) => cx.into.warnings.push(format!(
+            "{file}: {at} is {status}: {}",
+            match status {
+                "PartialData" => "more pages exist (the AWS CLI follows NextToken unless `--no-paginate`): the series may have gaps",
+                _ => "CloudWatch could not return all of it",
+            }
+        )),
+    }
+    let times = list(r.timestamps.as_deref(), "Timestamps", file, &at)?;
+    let values = list(r.values.as_deref(), "Values", file, &at)?;
+    if times.len() != values.len() {
+        return Err(bad(
+            file,
+            &at,
+            &format!("{} timestamps and {} values", times.len(), values.len()),
+        ));
+    }
+    let mut points = Vec::with_capacity(times.len());
+    for (j, (t, v)) in times.iter().zip(&values).enumerate() {
+        let t = serde_json::from_str::<&str>(t.get())
+            .ok()
+            .and_then(parse_time)
+            .ok_or_else(|| {
                 bad(
                     file,
                     &format!("{at}.Timestamps[{j}]"),
-                    &format!("`{t}` is not an ISO 8601 time"),
+                    &format!("`{}` is not an ISO 8601 time", t.get()),
                 )
             })?;
-            let text = match v {
-                Value::Number(n) => n.to_string(),
-                other => other.to_string(),
-            };
-            let v = value(&text).map_err(|why| bad(file, &format!("{at}.Values[{j}]"), &why))?;
-            points.push((t, v));
-        }
-        into.add(q.key, &q.statistic, q.period, points, file)?;
+        let v = value(v.get()).map_err(|why| bad(file, &format!("{at}.Values[{j}]"), &why))?;
+        points.push((t, v));
     }
-    Ok(())
+    cx.into
+        .add(q.key, &q.statistic, Some(q.period), points, file)
+}
+
+/// Reads one JSON document — a page of `get-metric-data` output, one result at a time, or
+/// `get-metric-statistics` output for `input.target` — into `into`.
+///
+/// # Errors
+/// Not JSON or neither output; a result no label or query names; timestamps and values of
+/// different lengths; a timestamp that does not parse; a negative or non-numeric value;
+/// `get-metric-statistics` output without its table named.
+pub(crate) fn read(
+    r: impl std::io::BufRead,
+    input: &Input,
+    queries: &HashMap<String, Query>,
+    into: &mut Reading,
+) -> Result<(), Error> {
+    let file = input.name.as_str();
+    let mut cx = Cx {
+        input,
+        queries,
+        into,
+        error: None,
+        results: false,
+    };
+    let mut de = serde_json::Deserializer::from_reader(r);
+    let stats = Doc(&mut cx)
+        .deserialize(&mut de)
+        .and_then(|s| de.end().map(|()| s));
+    if let Some(e) = cx.error.take() {
+        return Err(e);
+    }
+    let stats = stats.map_err(|e| bad(file, "(document)", &format!("not JSON ({e})")))?;
+    match (cx.results, stats.datapoints, &input.target) {
+        (true, _, None) => Ok(()),
+        (true, _, Some((table, _))) => Err(bad(
+            file,
+            "(document)",
+            &format!(
+                "named for table `{table}` (`TABLE=FILE`), but it is `get-metric-data` output, which names its own tables"
+            ),
+        )),
+        (false, Some(points), Some((table, index))) => super::statistics::read(
+            stats.label.as_deref().unwrap_or(""),
+            &points,
+            file,
+            (table, index.as_deref()),
+            cx.into,
+        ),
+        (false, Some(_), None) => Err(Error::input(
+            "`get-metric-statistics` output names no table",
+        )
+        .file(file)
+        .help("Consider giving it as `TABLE=FILE` (or `TABLE:INDEX=FILE` for a GSI).")),
+        (false, None, _) => Err(bad(
+            file,
+            "(document)",
+            "no MetricDataResults: not get-metric-data output",
+        )),
+    }
 }

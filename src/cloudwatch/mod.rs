@@ -6,6 +6,7 @@
 
 pub(crate) mod analysis;
 pub(crate) mod csv;
+pub(crate) mod input;
 pub(crate) mod measured;
 pub(crate) mod metric_data;
 pub(crate) mod query;
@@ -77,60 +78,177 @@ pub(crate) struct Key {
     pub(crate) metric: Metric,
 }
 
-/// One metric's points: (Unix seconds, value), sorted by time, one per period.
+/// One metric's points, and what was surveyed of them while reading: the statistic, the
+/// period (stated by the query, or inferred: the greatest common divisor of the points'
+/// distances from the first), the first and last times and the count. The points are held
+/// only for the tables a pass holds (see `Hold`); `finish` sorts them, one per period.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Series {
     pub(crate) statistic: String,
-    /// Seconds between points (60, 300, 3,600…).
+    /// Seconds between points (60, 300, 3,600…); 0 until `finish` for an inferred period.
     pub(crate) period: u32,
+    stated: bool,
+    /// The first point read (the anchor of the period's checks) and the gcd of the others'
+    /// distances from it.
+    anchor: i64,
+    gcd: u64,
+    pub(crate) first: i64,
+    pub(crate) last: i64,
+    pub(crate) read: u64,
+    /// A point off a stated period: (it, the anchor), refused at `finish`.
+    off: Option<(i64, i64)>,
     pub(crate) points: Vec<(i64, Decimal)>,
 }
 
+/// Which points a pass keeps in memory.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Hold {
+    /// Every table's, while they number at most this many points; past it the points are
+    /// let go (`Reading::overflowed`) and the reading is a survey.
+    All(u64),
+    /// The points of these tables only (one shard of a reading too large to hold).
+    Tables(std::collections::BTreeSet<String>),
+}
+
 /// Everything read from the files, and what was counted on the way.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct Reading {
     pub(crate) series: BTreeMap<Key, Series>,
     pub(crate) points_read: u64,
     pub(crate) duplicated: u64,
     /// Said once each: a result that is not `Complete`, a metric not analysed.
     pub(crate) warnings: Vec<String>,
-    /// Each point's file, for errors that name where two pages disagree.
+    hold: Hold,
+    held: u64,
+    /// The points outgrew `Hold::All`: only the survey is left, and the tables are read
+    /// again in shards.
+    pub(crate) overflowed: bool,
+    /// Each series' files, for errors that name where two pages disagree.
     files: BTreeMap<Key, Vec<String>>,
 }
 
+impl Default for Reading {
+    fn default() -> Self {
+        Reading::new(Hold::All(u64::MAX))
+    }
+}
+
+fn gcd(mut a: u64, mut b: u64) -> u64 {
+    while b != 0 {
+        let r = a.checked_rem(b).unwrap_or(0);
+        a = b;
+        b = r;
+    }
+    a
+}
+
 impl Reading {
-    /// Adds points of `key` read from `file` (any order; `finish` sorts and checks them).
+    pub(crate) fn new(hold: Hold) -> Reading {
+        Reading {
+            series: BTreeMap::new(),
+            points_read: 0,
+            duplicated: 0,
+            warnings: Vec::new(),
+            hold,
+            held: 0,
+            overflowed: false,
+            files: BTreeMap::new(),
+        }
+    }
+
+    /// Whether this pass holds the points of `table`.
+    fn holds(&self, table: &str) -> bool {
+        match &self.hold {
+            Hold::All(_) => !self.overflowed,
+            Hold::Tables(t) => t.contains(table),
+        }
+    }
+
+    /// Adds points of `key` read from `file` (any order; `finish` sorts and checks them), at
+    /// the `period` the query stated (`None`: inferred from the points).
     pub(crate) fn add(
         &mut self,
         key: Key,
         statistic: &str,
-        period: u32,
+        period: Option<u32>,
         points: impl IntoIterator<Item = (i64, Decimal)>,
         file: &str,
     ) -> Result<(), Error> {
+        let hold = self.holds(&key.table);
+        let mut points = points.into_iter().peekable();
+        let Some(&(t0, _)) = points.peek() else {
+            return Ok(());
+        };
         let series = self.series.entry(key.clone()).or_insert_with(|| Series {
             statistic: statistic.to_string(),
-            period,
+            period: period.unwrap_or(0),
+            stated: period.is_some(),
+            anchor: t0,
+            gcd: 0,
+            first: t0,
+            last: t0,
+            read: 0,
+            off: None,
             points: Vec::new(),
         });
-        if series.statistic != statistic || series.period != period {
+        let differs = match period {
+            Some(p) if series.stated => p != series.period,
+            Some(_) => true,
+            None => series.stated,
+        };
+        if series.statistic != statistic || differs {
+            let every = |stated: bool, p: u32| {
+                if stated {
+                    format!("every {p} s")
+                } else {
+                    "at an inferred period".to_string()
+                }
+            };
             return Err(Error::input(format!(
-                "{} of table `{}`{}: {} every {} s here, {} every {} s elsewhere: one series, one statistic and period",
+                "{} of table `{}`{}: {} {} here, {} {} elsewhere: one series, one statistic and period",
                 key.metric.name(),
                 key.table,
                 key.index.as_ref().map_or_else(String::new, |i| format!(" (index `{i}`)")),
                 statistic,
-                period,
+                every(period.is_some(), period.unwrap_or(0)),
                 series.statistic,
-                series.period
+                every(series.stated, series.period),
             ))
             .file(file)
             .help("Consider fetching every page with the same queries (`ddbcost usage query` writes them)."));
         }
-        let before = series.points.len();
-        series.points.extend(points);
-        let added = series.points.len().saturating_sub(before);
-        self.points_read = self.points_read.saturating_add(added as u64);
+        let mut added = 0u64;
+        for (t, v) in points {
+            series.first = series.first.min(t);
+            series.last = series.last.max(t);
+            let distance = t.abs_diff(series.anchor);
+            series.gcd = gcd(series.gcd, distance);
+            if series.stated
+                && series.off.is_none()
+                && distance.checked_rem(u64::from(series.period.max(1))) != Some(0)
+            {
+                series.off = Some((t, series.anchor));
+            }
+            added = added.saturating_add(1);
+            if hold {
+                series.points.push((t, v));
+            }
+        }
+        series.read = series.read.saturating_add(added);
+        self.points_read = self.points_read.saturating_add(added);
+        if hold {
+            self.held = self.held.saturating_add(added);
+            if let Hold::All(budget) = self.hold
+                && self.held > budget
+            {
+                // Past the budget: let every point go and keep surveying.
+                self.overflowed = true;
+                self.held = 0;
+                for s in self.series.values_mut() {
+                    s.points = Vec::new();
+                }
+            }
+        }
         let files = self.files.entry(key).or_default();
         if !files.iter().any(|f| f == file) {
             files.push(file.to_string());
@@ -138,10 +256,50 @@ impl Reading {
         Ok(())
     }
 
-    /// Sorts every series, drops the duplicates two overlapping pages share, and refuses
-    /// points that disagree or are off the series' period.
+    /// Settles each series' period (refusing points off a stated one, and an inferred period
+    /// of a single time), then sorts the points held, drops the duplicates two overlapping
+    /// pages share, and refuses points that disagree.
     pub(crate) fn finish(&mut self) -> Result<(), Error> {
         for (key, s) in &mut self.series {
+            if let Some((t, anchor)) = s.off {
+                return Err(Error::input(format!(
+                    "{} of table `{}`: points {} and {} are not a whole number of {}-second periods apart: mixed periods in one series",
+                    key.metric.name(),
+                    key.table,
+                    timestamp(anchor.min(t)),
+                    timestamp(anchor.max(t)),
+                    s.period
+                ))
+                .file(
+                    self.files
+                        .get(key)
+                        .map_or_else(String::new, |f| f.join(", ")),
+                )
+                .help("Consider one period per series (`--period` of `ddbcost usage query`)."));
+            }
+            if !s.stated {
+                s.period = u32::try_from(s.gcd)
+                    .ok()
+                    .filter(|p| *p > 0)
+                    .ok_or_else(|| {
+                        Error::input(format!(
+                            "{} of table `{}`: {}, so its period cannot be told",
+                            key.metric.name(),
+                            key.table,
+                            if s.gcd == 0 {
+                                "points at one time only"
+                            } else {
+                                "points further apart than any period"
+                            }
+                        ))
+                        .file(
+                            self.files
+                                .get(key)
+                                .map_or_else(String::new, |f| f.join(", ")),
+                        )
+                        .help("Consider exporting at least two periods of each series.")
+                    })?;
+            }
             s.points.sort_by_key(|(t, _)| *t);
             let mut kept: Vec<(i64, Decimal)> = Vec::with_capacity(s.points.len());
             for (t, v) in s.points.drain(..) {
@@ -163,22 +321,6 @@ impl Reading {
                         }
                         self.duplicated = self.duplicated.saturating_add(1);
                     }
-                    Some((lt, _))
-                        if t.saturating_sub(*lt)
-                            .checked_rem(i64::from(s.period.max(1)))
-                            != Some(0) =>
-                    {
-                        return Err(Error::input(format!(
-                            "{} of table `{}`: points {} and {} are not a whole number of {}-second periods apart: mixed periods in one series",
-                            key.metric.name(),
-                            key.table,
-                            timestamp(*lt),
-                            timestamp(t),
-                            s.period
-                        ))
-                        .file(self.files.get(key).map_or_else(String::new, |f| f.join(", ")))
-                        .help("Consider one period per series (`--period` of `ddbcost usage query`)."));
-                    }
                     _ => kept.push((t, v)),
                 }
             }
@@ -190,18 +332,28 @@ impl Reading {
     pub(crate) fn points_used(&self) -> u64 {
         self.series.values().map(|s| s.points.len() as u64).sum()
     }
-}
 
-/// The period of points read without one stated (CSV, `get-metric-statistics`): their
-/// smallest gap, once sorted; `None` with fewer than two distinct times.
-pub(crate) fn inferred_period(points: &mut [(i64, Decimal)]) -> Option<u32> {
-    points.sort_by_key(|(t, _)| *t);
-    points
-        .windows(2)
-        .map(|w| w[1].0.saturating_sub(w[0].0))
-        .filter(|g| *g > 0)
-        .min()
-        .and_then(|g| u32::try_from(g).ok())
+    /// The files that hold points of `tables`: a shard's pass reads only these.
+    pub(crate) fn files_of(
+        &self,
+        tables: &std::collections::BTreeSet<String>,
+    ) -> std::collections::BTreeSet<&str> {
+        self.files
+            .iter()
+            .filter(|(k, _)| tables.contains(&k.table))
+            .flat_map(|(_, f)| f.iter().map(String::as_str))
+            .collect()
+    }
+
+    /// The points read of each table, for sharding a reading too large to hold.
+    pub(crate) fn points_per_table(&self) -> BTreeMap<&str, u64> {
+        let mut out: BTreeMap<&str, u64> = BTreeMap::new();
+        for (k, s) in &self.series {
+            let n = out.entry(k.table.as_str()).or_default();
+            *n = n.saturating_add(s.read);
+        }
+        out
+    }
 }
 
 /// An ISO 8601 timestamp as CloudWatch writes it (`2026-11-01T00:00:00Z`,

@@ -10,6 +10,7 @@ use rust_decimal::Decimal;
 use super::config::Run;
 use super::pricing::Pricing;
 use crate::cli::{UsageAction, UsageArgs, UsageQueryArgs};
+use crate::cloudwatch::input::Input;
 use crate::cloudwatch::{self, analysis};
 use crate::error::Error;
 use crate::model::Workload;
@@ -30,31 +31,31 @@ pub(super) fn run(args: &UsageArgs, run: &Run) -> Result<(), Error> {
             ))
             .help("Consider `--target 70%` (DynamoDB's default), between 20 % and 90 %.")
         })?;
-    // `TABLE[:INDEX]=FILE` names the table of a `get-metric-statistics` file.
-    let read = |f: &String| -> Result<(String, String), Error> {
-        let path = match f.split_once('=') {
-            Some((_, path)) if !std::path::Path::new(f).exists() => path,
-            _ => f.as_str(),
-        };
-        Ok((
-            f.clone(),
-            load::read_input(path, load::InputKind::Template)?,
-        ))
+    if args.max_points_held == 0 {
+        return Err(Error::usage("--max-points-held 0: no point could be read")
+            .help("Consider the default (4,000,000 points, about 200 MB)."));
+    }
+    // Standard input is held (it cannot be read twice); a file is opened for each pass.
+    let input = |f: &String| -> Result<Input, Error> {
+        if f == load::STDIN {
+            Ok(Input::text(
+                f,
+                load::read_input(f, load::InputKind::Template)?,
+            ))
+        } else {
+            Ok(Input::file(f))
+        }
     };
     let queries = args
         .queries
         .iter()
-        .map(read)
+        .map(input)
         .collect::<Result<Vec<_>, _>>()?;
     let inputs = args
         .inputs
         .iter()
-        .map(read)
+        .map(input)
         .collect::<Result<Vec<_>, _>>()?;
-    let reading = analysis::read_all(&inputs, &queries)?;
-    for w in &reading.warnings {
-        run.diagnostics.once("warning", w);
-    }
     let workload = match &args.workload {
         Some(file) => {
             let text = load::read_file(file)?;
@@ -82,13 +83,20 @@ pub(super) fn run(args: &UsageArgs, run: &Run) -> Result<(), Error> {
         }
     };
     let settings = pricing.settings(&load::SettingsOverrides::default());
-    let report = analysis::analyse(
-        &reading,
-        workload.as_ref().map(|(w, _)| w),
-        &book,
-        target,
-        settings.month_hours,
+    let report = analysis::measure(
+        &inputs,
+        &queries,
+        args.max_points_held,
+        &analysis::Facts {
+            workload: workload.as_ref().map(|(w, _)| w),
+            book: &book,
+            target,
+            month_hours: settings.month_hours,
+        },
     )?;
+    for w in &report.warnings {
+        run.diagnostics.once("warning", w);
+    }
     if let (Some(out), Some(file)) = (&args.measured_workload, &args.workload) {
         let text = load::read_file(file)?;
         let doc = load::yaml::parse_value(&text, file)?;

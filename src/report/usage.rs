@@ -126,8 +126,16 @@ pub(crate) fn verdict(t: &TableReport, currency: &str) -> Verdict {
 }
 
 fn header(r: &Report) -> String {
+    let passes = if r.passes > 1 {
+        format!(
+            ", read in {} passes of at most {} points held",
+            r.passes, r.held
+        )
+    } else {
+        String::new()
+    };
     format!(
-        "ddbcost usage: {} to {}, {}-second points ({} read, {} used, {} duplicated, {} not analysed); monthly costs in {} for a {}-hour month, price table `{}`",
+        "ddbcost usage: {} to {}, {}-second points ({} read, {} used, {} duplicated, {} not analysed{passes}); monthly costs in {} for a {}-hour month, price table `{}`",
         timestamp(r.start),
         timestamp(r.end),
         r.period,
@@ -405,7 +413,7 @@ pub(crate) fn json(r: &Report) -> String {
         "currency": r.currency,
         "price_table": r.price_table,
         "month_hours": r.month_hours.normalize().to_string(),
-        "points": {"read": r.points_read, "used": r.points_used, "duplicated": r.duplicated, "dropped": r.dropped},
+        "points": {"read": r.points_read, "used": r.points_used, "duplicated": r.duplicated, "dropped": r.dropped, "passes": r.passes, "max_held": r.held},
         "warnings": r.warnings,
         "other_metrics": r.counts.iter().map(|(k, total)| json!({
             "table": k.table, "index": k.index, "metric": k.metric.name(), "sum": total.normalize().to_string(),
