@@ -460,6 +460,10 @@ pub(crate) struct UsageArgs {
     /// inputs are read again, once per shard of tables, so memory stays bounded.
     #[arg(long, default_value_t = 4_000_000, value_name = "N")]
     pub max_points_held: u64,
+    /// With `--workload`: the horizon, in months from the one the window ends in, over which
+    /// reserved capacity and a savings plan are searched on the measured workload (1–120).
+    #[arg(long, default_value_t = 12, value_name = "N")]
+    pub months: u32,
     #[arg(long, value_enum, default_value_t = UsageFormat::Table)]
     pub format: UsageFormat,
     /// Write to FILE instead of standard output.

@@ -563,6 +563,83 @@ fn the_work_of_one_run_is_bounded() {
         .stderr_has("splitting the tables into shards");
 }
 
+#[test]
+fn the_verdict_becomes_a_scenario_and_commitments_are_sized_on_it() {
+    let dir = tempfile::tempdir().unwrap();
+    // 14 days of 5-minute points at 30,000 write units (100 WCU/s), on an on-demand table:
+    // stable, and auto scaling at 70 % holds ⌈100 ÷ 0.7⌉ = 143 WCU throughout, never short.
+    let f = write_file(
+        dir.path(),
+        "m.json",
+        &page(&[result(
+            "ddbcost:orders::ConsumedWriteCapacityUnits:Sum:300",
+            &points(4_032, 300, "30000"),
+        )]),
+    );
+    let w = write_file(
+        dir.path(),
+        "w.yaml",
+        // Updates, not puts: the forecast behind the commitment search would store each new item.
+        "prices: aws-us-east-1\ntables:\n  orders:\n    item_size: 1 KB\n    capacity: { mode: on-demand }\n    patterns:\n      update: { op: update, rate: 1/s }\n",
+    );
+    let out = dir.path().join("measured.yaml").display().to_string();
+    let doc = usage_json(
+        std::slice::from_ref(&f),
+        &["--workload", &w, "--measured-workload", &out],
+    );
+    let c = &doc["commitments"];
+    assert_eq!(c["on"], "measured-verdict");
+    assert_eq!(c["months"], 12);
+    assert_eq!(c["start"], "2026-11");
+    let option = |name: &str| {
+        c["advice"]["options"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|o| o["name"] == name)
+            .unwrap_or_else(|| panic!("no option {name}: {c}"))
+            .clone()
+    };
+    // No commitments, 12 months of 730 h: writes 143 WCU × 8,760 h × $0.00065 = $814.242;
+    // reads (none measured nor stated) auto scale at their floor, 1 RCU × 8,760 × $0.00013
+    // = $1.1388: $815.3808.
+    assert_eq!(s(&option("no commitments")["total"]), dec("815.3808"));
+    // One block of 100 WCU for a year: $150 upfront + $0.0128 × 8,760 = $112.128 in fees,
+    // the other 43 WCU × 8,760 × $0.00065 = $244.842, reads $1.1388: $508.1088. (A second
+    // block would cost 100 × ($1.50 ÷ 8,760 + $0.000128) ≈ $0.0299 an hour to save 43 ×
+    // $0.00065 = $0.02795.)
+    let reserved = option("reserved capacity, 1 year");
+    assert_eq!(s(&reserved["total"]), dec("508.1088"));
+    assert_eq!(reserved["reservations"][0]["capacity"], "wcu");
+    assert_eq!(s(&reserved["reservations"][0]["units"]), dec("100"));
+    // The measured workload carries the verdict as a scenario, which prices as `usage` did:
+    // 143 WCU × 730 h × $0.00065 = $67.8535 a month.
+    let yaml = std::fs::read_to_string(&out).unwrap();
+    assert!(yaml.contains("name: measured-verdict"), "{yaml}");
+    let compared = Case::new()
+        .args(["compare", &out, "--format", "json"])
+        .run()
+        .success();
+    let cmp: Value = serde_json::from_str(&compared.stdout).unwrap();
+    let verdict = &cmp["scenarios"][0];
+    assert_eq!(verdict["name"], "measured-verdict");
+    let writes = verdict["line_items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["key"] == "orders/writes")
+        .unwrap_or_else(|| panic!("no write line: {verdict}"));
+    let usage_auto = s(&doc["tables"][0]["dimensions"][0]["auto_scaling"]["monthly"]);
+    assert_eq!(usage_auto, dec("67.8535"));
+    assert_eq!(s(&writes["cost"]), usage_auto);
+    // A horizon outside 1–120 months is refused before any input is read.
+    Case::new()
+        .args(["usage", "missing.json", "--workload", &w, "--months", "0"])
+        .run()
+        .code(2)
+        .stderr_has("--months 0 is outside 1–120");
+}
+
 /// Three tables' reads and writes (b with a GSI, c with its provisioned capacity and throttle
 /// events), split over two pages that overlap by one point of every series.
 fn three_tables(dir: &std::path::Path) -> Vec<String> {

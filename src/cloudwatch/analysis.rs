@@ -84,6 +84,11 @@ pub(crate) struct Report {
     pub(crate) passes: u32,
     /// The most points held at once.
     pub(crate) held: u64,
+    /// The auto-scaling target of a dimension without a policy of its own.
+    pub(crate) target: Decimal,
+    /// The commitment search on the measured workload as the verdicts decide it (with
+    /// `--workload`), set by the command once the report is built.
+    pub(crate) commitments: Option<Commitments>,
     pub(crate) tables: Vec<TableReport>,
     /// A result not `Complete`, said once each.
     pub(crate) warnings: Vec<String>,
@@ -143,6 +148,8 @@ pub(crate) fn measure(
         dropped: 0,
         passes: 1,
         held,
+        target: facts.target,
+        commitments: None,
         tables: Vec::new(),
         warnings: survey.warnings.clone(),
         counts: Vec::new(),
@@ -187,6 +194,16 @@ fn add_part(report: &mut Report, part: Part) {
     report.dropped = report.dropped.saturating_add(part.dropped);
     report.tables.extend(part.tables);
     report.counts.extend(part.counts);
+}
+
+/// Reserved capacity and a savings plan sized on the measured workload: the options of the
+/// existing commitment search over `months` from `start`, on the `measured-verdict`
+/// scenario when one was written (else the workload as measured).
+pub(crate) struct Commitments {
+    pub(crate) advice: crate::engine::CommitmentAdvice,
+    pub(crate) months: u32,
+    pub(crate) start: (i64, u32),
+    pub(crate) on_verdict: bool,
 }
 
 /// What the decision needs besides the data: the workload (class, region, policy per

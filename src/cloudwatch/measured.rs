@@ -9,9 +9,13 @@
 use rust_decimal::Decimal;
 use serde_json::{Map, Value, json};
 
-use super::analysis::{Report, TableReport};
+use super::analysis::{Dimension, Report, TableReport};
 use super::timestamp;
 use crate::load::yaml::write::{Comments, SEP, to_yaml};
+use crate::report::usage::{Choice, verdict};
+
+/// The name of the scenario that applies the verdicts.
+pub(crate) const VERDICT: &str = "measured-verdict";
 
 const DAYS: [&str; 7] = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"];
 
@@ -80,6 +84,138 @@ fn set(map: &mut Value, keys: &[&str], value: Value) {
     }
     if let Some(last) = keys.last() {
         at[*last] = value;
+    }
+}
+
+fn share(x: Decimal) -> Value {
+    json!(format!(
+        "{}%",
+        x.checked_mul(Decimal::ONE_HUNDRED)
+            .unwrap_or_default()
+            .normalize()
+    ))
+}
+
+/// One measured capacity (a table's or a GSI's) as the verdict buys it: each dimension auto
+/// scaled by its policy when that never throttled, else fixed at ⌈its peak⌉; a dimension not
+/// measured auto scales from 1 unit at the default target.
+fn capacity(dims: &[&Dimension], default_target: Decimal) -> Map<String, Value> {
+    let mut out = Map::new();
+    let mut auto = Map::new();
+    for (writes, unit) in [(false, "rcu"), (true, "wcu")] {
+        match dims.iter().find(|d| d.writes == writes) {
+            Some(d) if d.provisioned().0 == "auto scaling" => {
+                auto.insert(format!("target_{unit}"), share(d.policy.target));
+                auto.insert(
+                    format!("min_{unit}"),
+                    json!(d.policy.min.normalize().to_string()),
+                );
+                auto.insert(
+                    format!("max_{unit}"),
+                    json!(d.policy.max.normalize().to_string()),
+                );
+                out.insert(unit.to_string(), Value::Null);
+            }
+            Some(d) => {
+                out.insert(
+                    unit.to_string(),
+                    json!(d.decision.fixed_units.normalize().to_string()),
+                );
+            }
+            None => {
+                auto.insert(format!("target_{unit}"), share(default_target));
+                auto.insert(format!("min_{unit}"), json!("1"));
+                out.insert(unit.to_string(), Value::Null);
+            }
+        }
+    }
+    out.insert(
+        "auto_scaling".to_string(),
+        if auto.is_empty() {
+            Value::Null
+        } else {
+            Value::Object(auto)
+        },
+    );
+    out
+}
+
+/// The patch that applies `t`'s verdict, and its words; `None` when there is nothing to do
+/// (measure longer, or on demand already).
+fn verdict_patch(t: &TableReport, doc: &Value, report: &Report) -> Option<(Value, String)> {
+    let v = verdict(t, &report.currency);
+    let now = &doc["tables"][t.name.as_str()]["capacity"];
+    let provisioned_now = now.get("mode").and_then(Value::as_str) == Some("provisioned");
+    match v.choice {
+        Choice::MeasureLonger => None,
+        Choice::OnDemand if !provisioned_now => None,
+        Choice::OnDemand => Some((
+            json!({"capacity": {"mode": "on-demand", "rcu": null, "wcu": null, "auto_scaling": null, "reserved": null}}),
+            format!("`{}` on demand", t.name),
+        )),
+        Choice::Provisioned => {
+            let own: Vec<&Dimension> = t.dimensions.iter().filter(|d| d.index.is_none()).collect();
+            let mut cap = capacity(&own, report.target);
+            cap.insert("mode".to_string(), json!("provisioned"));
+            cap.insert("max_read_units".to_string(), Value::Null);
+            cap.insert("max_write_units".to_string(), Value::Null);
+            let mut patch = json!({ "capacity": cap });
+            let mut gsis: Vec<&str> = t
+                .dimensions
+                .iter()
+                .filter_map(|d| d.index.as_deref())
+                .collect();
+            gsis.dedup();
+            for g in gsis {
+                let dims: Vec<&Dimension> = t
+                    .dimensions
+                    .iter()
+                    .filter(|d| d.index.as_deref() == Some(g))
+                    .collect();
+                patch["indexes"][g] = Value::Object(capacity(&dims, report.target));
+            }
+            Some((
+                patch,
+                format!(
+                    "`{}` provisioned as measured (auto scaling where it never throttled, else fixed at the peak)",
+                    t.name
+                ),
+            ))
+        }
+    }
+}
+
+/// Adds (or replaces) the `measured-verdict` alternative: each table's verdict applied.
+fn add_verdicts(doc: &mut Value, report: &Report) {
+    let mut patch = json!({});
+    let mut words = Vec::new();
+    for t in &report.tables {
+        if let Some((p, w)) = verdict_patch(t, doc, report) {
+            patch["tables"][t.name.as_str()] = p;
+            words.push(w);
+        }
+    }
+    if words.is_empty() {
+        return;
+    }
+    let alternative = json!({
+        "name": VERDICT,
+        "description": format!(
+            "The verdicts of `ddbcost usage`: {}. Provisioned capacity here is sized by the engine hour by hour from the measured weekly profile; `usage` simulated it at the data's own resolution.",
+            words.join("; ")
+        ),
+        "patch": patch,
+    });
+    if !doc.get("scenarios").is_some_and(Value::is_object) {
+        doc["scenarios"] = json!({});
+    }
+    let list = &mut doc["scenarios"]["alternatives"];
+    if !list.is_array() {
+        *list = json!([]);
+    }
+    if let Some(items) = list.as_array_mut() {
+        items.retain(|a| a.get("name").and_then(Value::as_str) != Some(VERDICT));
+        items.push(alternative);
     }
 }
 
@@ -164,5 +300,6 @@ pub(crate) fn workload(mut doc: Value, report: &Report, source: &str) -> String 
             }
         }
     }
+    add_verdicts(&mut doc, report);
     to_yaml(&doc, &comments, &header)
 }

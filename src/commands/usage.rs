@@ -31,6 +31,12 @@ pub(super) fn run(args: &UsageArgs, run: &Run) -> Result<(), Error> {
             ))
             .help("Consider `--target 70%` (DynamoDB's default), between 20 % and 90 %.")
         })?;
+    if args.months == 0 || args.months > 120 {
+        return Err(
+            Error::usage(format!("--months {} is outside 1–120", args.months))
+                .help("Consider `--months 12` (or 36 for a three-year reservation)."),
+        );
+    }
     if args.max_points_held == 0 {
         return Err(Error::usage("--max-points-held 0: no point could be read")
             .help("Consider the default (4,000,000 points, about 200 MB)."));
@@ -83,7 +89,7 @@ pub(super) fn run(args: &UsageArgs, run: &Run) -> Result<(), Error> {
         }
     };
     let settings = pricing.settings(&load::SettingsOverrides::default());
-    let report = analysis::measure(
+    let mut report = analysis::measure(
         &inputs,
         &queries,
         args.max_points_held,
@@ -97,13 +103,25 @@ pub(super) fn run(args: &UsageArgs, run: &Run) -> Result<(), Error> {
     for w in &report.warnings {
         run.diagnostics.once("warning", w);
     }
-    if let (Some(out), Some(file)) = (&args.measured_workload, &args.workload) {
+    if let Some(file) = &args.workload {
         let text = load::read_file(file)?;
         let doc = load::yaml::parse_value(&text, file)?;
         let yaml = cloudwatch::measured::workload(doc, &report, file);
         // What is written must load: a measured figure the loader refuses is ddbcost's bug.
-        load::parse_workload_at(&yaml, out, file, &run.samples)?;
-        output::emit(Some(out), &yaml)?;
+        let (measured, _) = load::parse_workload_at(&yaml, file, file, &run.samples)?;
+        report.commitments = Some(commitments(
+            &report,
+            &yaml,
+            &measured,
+            file,
+            &book,
+            &settings,
+            args.months,
+            run,
+        )?);
+        if let Some(out) = &args.measured_workload {
+            output::emit(Some(out), &yaml)?;
+        }
     }
     let text = match args.format {
         crate::cli::UsageFormat::Table => report::usage::table(&report),
@@ -113,6 +131,48 @@ pub(super) fn run(args: &UsageArgs, run: &Run) -> Result<(), Error> {
         crate::cli::UsageFormat::Html => report::usage::html(&report),
     };
     output::emit(args.output.as_deref(), &text)
+}
+
+/// The commitment search (`forecast --advise`) on the measured workload `yaml`, with the
+/// verdicts applied when its `measured-verdict` scenario was written, from the month the
+/// window ends.
+#[allow(clippy::too_many_arguments)] // the report, the workload twice, its prices and horizon
+fn commitments(
+    report: &analysis::Report,
+    yaml: &str,
+    measured: &Workload,
+    file: &str,
+    book: &crate::model::PriceBook,
+    settings: &crate::model::Settings,
+    months: u32,
+    run: &Run,
+) -> Result<analysis::Commitments, Error> {
+    let (_, docs) = crate::scenario::scenario_documents(yaml, file, &[])?;
+    let verdict = docs
+        .iter()
+        .find(|d| d.name == cloudwatch::measured::VERDICT)
+        .map(|d| crate::scenario::workload_of(d, file, file, &run.samples))
+        .transpose()?
+        .map(|(w, _)| w);
+    let day = crate::model::period::date_of(u64::try_from(report.end.max(0)).unwrap_or(0));
+    let start = (
+        day.get(..4).and_then(|y| y.parse().ok()).unwrap_or(1970),
+        day.get(5..7).and_then(|m| m.parse().ok()).unwrap_or(1),
+    );
+    let advice = crate::engine::advise_commitments(
+        verdict.as_ref().unwrap_or(measured),
+        book,
+        settings,
+        start,
+        months,
+    )
+    .map_err(|e| Error::from(e).file(file))?;
+    Ok(analysis::Commitments {
+        advice,
+        months,
+        start,
+        on_verdict: verdict.is_some(),
+    })
 }
 
 fn query(q: &UsageQueryArgs, run: &Run) -> Result<(), Error> {

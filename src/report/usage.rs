@@ -13,7 +13,7 @@ use rust_decimal::Decimal;
 use serde_json::json;
 
 use super::money;
-use crate::cloudwatch::analysis::{Dimension, Report, TableReport};
+use crate::cloudwatch::analysis::{Commitments, Dimension, Report, TableReport};
 use crate::cloudwatch::timestamp;
 use crate::engine::measured::{OptionCost, weekly_variation};
 
@@ -33,7 +33,7 @@ impl Dimension {
 
     /// The provisioned option to compare: auto scaling when it never throttles, else fixed at
     /// the peak (which never does at the data's resolution).
-    fn provisioned(&self) -> (&'static str, &OptionCost) {
+    pub(crate) fn provisioned(&self) -> (&'static str, &OptionCost) {
         let d = &self.decision;
         if d.auto_scaling.throttle_minutes.is_zero() {
             ("auto scaling", &d.auto_scaling)
@@ -43,8 +43,20 @@ impl Dimension {
     }
 }
 
+/// What the verdict says to do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Choice {
+    /// Under two complete weeks, or weeks too unlike: decide later.
+    MeasureLonger,
+    /// The provisioned option saves enough.
+    Provisioned,
+    /// No real saving: on demand.
+    OnDemand,
+}
+
 /// A table's verdict, in numbers.
 pub(crate) struct Verdict {
+    pub(crate) choice: Choice,
     pub(crate) on_demand: Decimal,
     pub(crate) provisioned: Decimal,
     pub(crate) current: Option<Decimal>,
@@ -91,6 +103,12 @@ pub(crate) fn verdict(t: &TableReport, currency: &str) -> Verdict {
         .iter()
         .map(|d| d.provisioned().1.throttle_minutes));
     let show = |d: Decimal| money::display(d, currency);
+    let choice = match (variation, share) {
+        (None, _) => Choice::MeasureLonger,
+        (Some(v), _) if v > STABLE => Choice::MeasureLonger,
+        (Some(_), Some(s)) if s >= REAL => Choice::Provisioned,
+        _ => Choice::OnDemand,
+    };
     let text = match (variation, share) {
         (None, _) => "measure longer: under two complete weeks of data (the seeds' rule asks for a month before deciding)".to_string(),
         (Some(v), _) if v > STABLE => format!(
@@ -114,6 +132,7 @@ pub(crate) fn verdict(t: &TableReport, currency: &str) -> Verdict {
         ),
     };
     Verdict {
+        choice,
         on_demand,
         provisioned,
         current,
@@ -232,7 +251,35 @@ pub(crate) fn table(r: &Report) -> String {
         );
     }
     out.push_str("Auto scaling is simulated step by step by Application Auto Scaling's documented rules (see the README); a period without a point is taken as 0 consumed.\n");
+    if let Some(c) = &r.commitments {
+        out.push_str(&super::forecast::advice_table(
+            &c.advice,
+            &r.currency,
+            months(c),
+            super::layout::Layout::default(),
+        ));
+        out.push_str(&commitments_basis(c));
+    }
     out
+}
+
+fn months(c: &Commitments) -> usize {
+    usize::try_from(c.months).unwrap_or(usize::MAX)
+}
+
+/// What the commitment options were priced on.
+fn commitments_basis(c: &Commitments) -> String {
+    format!(
+        "Commitments: searched over {} months from {}-{:02} on {}, by the engine hour by hour from the measured weekly profile (`forecast --advise` on the measured workload).\n",
+        c.months,
+        c.start.0,
+        c.start.1,
+        if c.on_verdict {
+            "the measured workload with the verdicts applied (scenario `measured-verdict`)"
+        } else {
+            "the measured workload as it runs (no verdict changes a table)"
+        }
+    )
 }
 
 pub(crate) fn markdown(r: &Report) -> String {
@@ -254,6 +301,14 @@ pub(crate) fn markdown(r: &Report) -> String {
             super::markdown::cell(&t.name),
             super::markdown::cell(&verdict(t, &r.currency).text)
         );
+    }
+    if let Some(c) = &r.commitments {
+        out.push_str(&super::forecast::advice_markdown(
+            &c.advice,
+            &r.currency,
+            months(c),
+        ));
+        let _ = write!(out, "\n{}", commitments_basis(c));
     }
     out
 }
@@ -419,6 +474,12 @@ pub(crate) fn json(r: &Report) -> String {
             "table": k.table, "index": k.index, "metric": k.metric.name(), "sum": total.normalize().to_string(),
         })).collect::<Vec<_>>(),
         "tables": tables,
+        "commitments": r.commitments.as_ref().map(|c| json!({
+            "months": c.months,
+            "start": format!("{}-{:02}", c.start.0, c.start.1),
+            "on": if c.on_verdict { "measured-verdict" } else { "measured" },
+            "advice": super::forecast::advice_doc(&c.advice),
+        })),
     });
     let mut s = serde_json::to_string_pretty(&doc).unwrap_or_default();
     s.push('\n');
