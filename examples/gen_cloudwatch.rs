@@ -30,6 +30,6 @@ fn main() {
         "{} series × {} minutes = {} points, {bytes} bytes",
         series.len(),
         days * 1_440,
-        series.len() as i64 * days * 1_440
+        i64::try_from(series.len()).unwrap_or(i64::MAX) * days * 1_440
     );
 }
