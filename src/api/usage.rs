@@ -51,6 +51,53 @@ pub fn decide(
     month_hours: Decimal,
     format: ReportFormat,
 ) -> Result<String, Error> {
+    decide_holding(
+        inputs,
+        queries,
+        workload,
+        book,
+        (target, month_hours),
+        analysis::DEFAULT_HELD,
+        format,
+    )
+}
+
+/// As `decide`, holding at most `held` points at once (`--max-points-held`): past it the
+/// inputs are read again in shards of tables, with the same figures.
+///
+/// ```
+/// let csv = "timestamp,table,index,metric,statistic,value\n\
+///            2026-11-01T00:00:00Z,a,,ConsumedWriteCapacityUnits,Sum,60\n\
+///            2026-11-01T00:01:00Z,a,,ConsumedWriteCapacityUnits,Sum,60\n\
+///            2026-11-01T00:00:00Z,b,,ConsumedWriteCapacityUnits,Sum,120\n\
+///            2026-11-01T00:01:00Z,b,,ConsumedWriteCapacityUnits,Sum,120\n";
+/// let book = ddbcost::api::prices("aws-us-east-1")?;
+/// let run = |held| ddbcost::api::usage::decide_holding(
+///     &[("m.csv".into(), csv.into())], &[], None, &book, ("0.7".parse().unwrap(), 730.into()),
+///     held, ddbcost::api::ReportFormat::Json,
+/// );
+/// let (one, two): (serde_json::Value, serde_json::Value) =
+///     (serde_json::from_str(&run(100)?).unwrap(), serde_json::from_str(&run(2)?).unwrap());
+/// // 4 points, 2 held at most: a survey, then tables a and b one pass each.
+/// assert_eq!((one["points"]["passes"].as_u64(), two["points"]["passes"].as_u64()), (Some(1), Some(3)));
+/// assert_eq!(one["tables"], two["tables"]);
+/// # Ok::<(), ddbcost::api::Error>(())
+/// ```
+///
+/// # Errors
+/// As `decide`; `held` 0.
+pub fn decide_holding(
+    inputs: &[(String, String)],
+    queries: &[(String, String)],
+    workload: Option<&Workload>,
+    book: &PriceBook,
+    (target, month_hours): (Decimal, Decimal),
+    held: u64,
+    format: ReportFormat,
+) -> Result<String, Error> {
+    if held == 0 {
+        return Err(Error::usage("no point could be held (0)"));
+    }
     let texts = |list: &[(String, String)]| -> Vec<Input> {
         list.iter()
             .map(|(n, t)| Input::text(n, t.clone()))
@@ -59,7 +106,7 @@ pub fn decide(
     let r = analysis::measure(
         &texts(inputs),
         &texts(queries),
-        analysis::DEFAULT_HELD,
+        held,
         &analysis::Facts {
             workload,
             book,
