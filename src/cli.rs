@@ -94,6 +94,10 @@ pub(crate) enum Command {
     /// dimension, what on demand, auto scaling (simulated step by step), fixed and the current
     /// capacity cost on the real curve, and the verdict; `usage query` writes the fetch.
     Usage(UsageArgs),
+    /// The AWS bill's DynamoDB rows (CUR 2.0, legacy CUR, FOCUS 1.2, ddbcost's FOCUS):
+    /// per table, region and component what was used and billed, every row counted once;
+    /// `--to-workload` writes a workload built from it.
+    Bill(BillArgs),
     /// List the bundled price tables with their region, currency and date.
     Prices(PricesArgs),
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
@@ -469,6 +473,34 @@ pub(crate) struct UsageArgs {
     /// Write to FILE instead of standard output.
     #[arg(long, short, value_name = "FILE")]
     pub output: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct BillArgs {
+    /// Bill files (CSV, `.csv.gz`, Parquet) or delivery folders (with their
+    /// `Manifest.json`, every part it lists required).
+    #[arg(required = true, value_name = "FILE")]
+    pub inputs: Vec<String>,
+    /// The billing period to read (`YYYY-MM`), when the files hold several.
+    #[arg(long, value_name = "YYYY-MM")]
+    pub period: Option<String>,
+    /// Also write a workload built from the bill: per table its capacity mode and `observed`
+    /// usage for the period, for `estimate`, `compare` and `advise`.
+    #[arg(long, value_name = "OUT.yaml")]
+    pub to_workload: Option<String>,
+    #[arg(long, value_enum, default_value_t = BillFormat::Table)]
+    pub format: BillFormat,
+    /// Write to FILE instead of standard output.
+    #[arg(long, short, value_name = "FILE")]
+    pub output: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum BillFormat {
+    Table,
+    Json,
+    Markdown,
+    Csv,
 }
 
 #[derive(Debug, Subcommand)]

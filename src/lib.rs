@@ -16,6 +16,7 @@
 
 mod advise;
 pub mod api;
+mod bill;
 mod cli;
 mod cloudwatch;
 mod commands;

@@ -9,6 +9,7 @@
 //! streams.
 
 pub(crate) mod advise;
+mod bill;
 mod compare;
 mod config;
 mod diff;
@@ -51,6 +52,7 @@ pub(crate) fn run(cli: Cli) -> Result<(), Error> {
         Command::Size(args) => size::run(&args, &run),
         Command::Keys(args) => keys::run(&args, &run),
         Command::Usage(args) => usage::run(&args, &run),
+        Command::Bill(args) => bill::run(&args, &run),
         Command::Advise(args) => advise::run(&args, &run),
         Command::Sweep(args) => sweep::run(&args, &run),
         Command::Completions(args) => shell::completions(&args),

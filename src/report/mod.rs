@@ -4,6 +4,7 @@
 //! tables are fitted to the `layout::Layout` their caller passes.
 
 pub(crate) mod advise;
+pub(crate) mod bill;
 pub(crate) mod charts;
 pub(crate) mod compare;
 pub(crate) mod csv;

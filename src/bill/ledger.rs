@@ -1,0 +1,213 @@
+//! The bill summed: every DynamoDB row of the billing period counted once, into its place
+//! (table or account, region, component, meter), or kept apart and named (credits, refunds,
+//! taxes, other line item types), or listed as a usage type nobody maps — so the places, the
+//! apart and the unmapped add up exactly to the bill's DynamoDB total. Rows of other services
+//! and of other periods are counted, not summed. Memory grows with the places and the hours of
+//! provisioned capacity, never with the rows.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use rust_decimal::Decimal;
+
+use super::map::{Owner, Place, Unplaced, place};
+use super::row::{Charge, Row};
+use crate::error::Error;
+
+/// Sums of rows.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Sums {
+    pub(crate) rows: u64,
+    /// Σ usage amount of the usage rows (covered or not): what was consumed.
+    pub(crate) amount: Decimal,
+    pub(crate) unblended: Decimal,
+    pub(crate) effective: Decimal,
+    /// Σ public on-demand cost where stated.
+    pub(crate) list: Decimal,
+}
+
+fn add(a: Decimal, b: Decimal) -> Result<Decimal, Error> {
+    a.checked_add(b)
+        .ok_or_else(|| Error::input("a bill's sum too large to compute"))
+}
+
+impl Sums {
+    fn add(&mut self, row: &Row) -> Result<(), Error> {
+        self.rows = self.rows.saturating_add(1);
+        if matches!(
+            row.charge,
+            Charge::Usage | Charge::ReservedUsage | Charge::PlanUsage
+        ) {
+            self.amount = add(self.amount, row.amount)?;
+        }
+        self.unblended = add(self.unblended, row.unblended)?;
+        self.effective = add(self.effective, row.effective)?;
+        if let Some(l) = row.list {
+            self.list = add(self.list, l)?;
+        }
+        Ok(())
+    }
+}
+
+/// The provisioned kinds reserved capacity covers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Kind {
+    Rcu,
+    Wcu,
+}
+
+/// The bill of one period, summed.
+#[derive(Debug, Default)]
+pub(crate) struct Ledger {
+    pub(crate) places: BTreeMap<Place, Sums>,
+    /// Credits, refunds, taxes and other line item types: (charge, its type as written).
+    pub(crate) apart: BTreeMap<(Charge, String), Sums>,
+    /// Usage types nobody maps, with what they cost.
+    pub(crate) unmapped: BTreeMap<String, Sums>,
+    /// Σ of every DynamoDB row of the period.
+    pub(crate) total: Sums,
+    /// Per charge, over the places.
+    pub(crate) by_charge: BTreeMap<Charge, Sums>,
+    /// Standard provisioned unit-hours per region, kind and hour (Unix seconds of its start).
+    pub(crate) hourly: BTreeMap<(String, Kind), BTreeMap<i64, Decimal>>,
+    pub(crate) rows_read: u64,
+    pub(crate) other_services: u64,
+    pub(crate) other_periods: u64,
+    pub(crate) currency: Option<String>,
+    pub(crate) period: Option<String>,
+    /// The periods seen when none was chosen (more than one is refused at the end).
+    pub(crate) periods: BTreeSet<String>,
+    pub(crate) files: Vec<String>,
+}
+
+/// Whether a row is DynamoDB's.
+pub(crate) fn is_dynamodb(product: &str) -> bool {
+    matches!(product, "AmazonDynamoDB" | "Amazon DynamoDB")
+}
+
+impl Ledger {
+    /// A ledger of `period` (`YYYY-MM`), or of the only period the files hold.
+    pub(crate) fn new(period: Option<String>) -> Ledger {
+        Ledger {
+            period,
+            ..Ledger::default()
+        }
+    }
+
+    /// Counts `row`, read from `file`.
+    ///
+    /// # Errors
+    /// A second currency; a sum too large.
+    pub(crate) fn add(&mut self, row: &Row, file: &str) -> Result<(), Error> {
+        self.rows_read = self.rows_read.saturating_add(1);
+        if !is_dynamodb(&row.product) {
+            self.other_services = self.other_services.saturating_add(1);
+            return Ok(());
+        }
+        if let Some(p) = &self.period
+            && *p != row.period
+        {
+            self.other_periods = self.other_periods.saturating_add(1);
+            return Ok(());
+        }
+        self.periods.insert(row.period.clone());
+        match &self.currency {
+            None => self.currency = Some(row.currency.clone()),
+            Some(c) if *c != row.currency => {
+                return Err(Error::input(format!(
+                    "DynamoDB rows in {c} and in {}: one currency a bill",
+                    row.currency
+                ))
+                .file(file)
+                .help(
+                    "Consider the bills of each payer account (each currency) one run at a time.",
+                ));
+            }
+            Some(_) => {}
+        }
+        self.total.add(row)?;
+        if row.charge.is_apart() {
+            return self
+                .apart
+                .entry((row.charge, row.kind.clone()))
+                .or_default()
+                .add(row);
+        }
+        match place(row) {
+            Ok(p) => {
+                self.hour(&p, row)?;
+                self.by_charge.entry(row.charge).or_default().add(row)?;
+                self.places.entry(p).or_default().add(row)
+            }
+            Err(Unplaced::UnknownUsageType(u)) => self.unmapped.entry(u).or_default().add(row),
+        }
+    }
+
+    /// Adds a provisioned row's unit-hours to its hour (Standard class: what reserved
+    /// capacity covers).
+    fn hour(&mut self, p: &Place, row: &Row) -> Result<(), Error> {
+        let kind = match p.meter.as_str() {
+            "ReadCapacityUnit-Hrs" => Kind::Rcu,
+            "WriteCapacityUnit-Hrs" => Kind::Wcu,
+            _ => return Ok(()),
+        };
+        if !matches!(row.charge, Charge::Usage | Charge::ReservedUsage) {
+            return Ok(());
+        }
+        let hour = row.start.div_euclid(3_600).saturating_mul(3_600);
+        let slot = self
+            .hourly
+            .entry((p.region.clone(), kind))
+            .or_default()
+            .entry(hour)
+            .or_default();
+        *slot = add(*slot, row.amount)?;
+        Ok(())
+    }
+
+    /// Checks what can only be checked at the end: one billing period.
+    ///
+    /// # Errors
+    /// Several periods without `--period`; no DynamoDB row.
+    pub(crate) fn finish(&mut self) -> Result<(), Error> {
+        if self.period.is_none() && self.periods.len() > 1 {
+            let list: Vec<&str> = self.periods.iter().map(String::as_str).collect();
+            return Err(Error::input(format!(
+                "the bill holds {} billing periods ({})",
+                list.len(),
+                list.join(", ")
+            ))
+            .file(self.files.join(", "))
+            .help("Consider `--period YYYY-MM` to read one of them."));
+        }
+        if self.period.is_none() {
+            self.period = self.periods.iter().next().cloned();
+        }
+        if self.total.rows == 0 {
+            return Err(Error::input(match &self.period {
+                Some(p) if self.other_periods > 0 => {
+                    format!("no DynamoDB row in billing period {p}")
+                }
+                _ => format!(
+                    "no DynamoDB row (product code AmazonDynamoDB) in {} rows",
+                    self.rows_read
+                ),
+            })
+            .file(self.files.join(", "))
+            .help(
+                "Consider the bill of the account that runs the tables, or another `--period`.",
+            ));
+        }
+        Ok(())
+    }
+
+    /// Each table's places, in name order.
+    pub(crate) fn tables(&self) -> BTreeSet<&str> {
+        self.places
+            .keys()
+            .filter_map(|p| match &p.owner {
+                Owner::Table(t) => Some(t.as_str()),
+                Owner::Account => None,
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,194 @@
+//! From a header and a record's texts to a `Row`: the dialect told by the header, the
+//! required columns checked once (a column missing is refused with its name), then each
+//! field parsed exactly — amounts and costs as decimals (a Parquet double as the shortest
+//! text that reads back to it, the figure AWS wrote), times as Unix seconds — with the file,
+//! the row and the column named when a value does not parse.
+
+use rust_decimal::Decimal;
+
+use super::columns::{self, Dialect, FIELDS, Field};
+use super::row::{self, Charge, Row};
+use crate::cloudwatch::{parse_time, timestamp};
+use crate::error::Error;
+
+/// Where each field is in the records of one file.
+#[derive(Debug, Clone)]
+pub(crate) struct Layout {
+    pub(crate) dialect: Dialect,
+    index: Vec<(Field, usize)>,
+    names: Vec<String>,
+}
+
+impl Layout {
+    /// The layout of `header`, read from `file`.
+    ///
+    /// # Errors
+    /// A header of no known dialect; a required column missing.
+    pub(crate) fn of(header: &[&str], file: &str) -> Result<Layout, Error> {
+        let dialect = columns::dialect(header).ok_or_else(|| {
+            Error::input("not a bill: no `line_item_usage_type`, `lineItem/UsageType`, `x_UsageType` or `x_LineItemKey` column")
+                .file(file)
+                .help("Consider a CUR 2.0 or legacy CUR export, a FOCUS 1.2 export with AWS columns, or ddbcost's own `--format focus`.")
+        })?;
+        let mut index = Vec::new();
+        for f in FIELDS {
+            if let Some(name) = columns::column(dialect, f)
+                && let Some(i) = header.iter().position(|h| *h == name)
+            {
+                index.push((f, i));
+            }
+        }
+        for f in columns::required(dialect) {
+            if !index.iter().any(|(g, _)| g == f) {
+                return Err(Error::input(format!(
+                    "{} bill without its `{}` column",
+                    dialect.name(),
+                    columns::column(dialect, *f).unwrap_or("?")
+                ))
+                .file(file)
+                .help("Consider exporting every column of the table (CUR 2.0: `SELECT *`)."));
+            }
+        }
+        Ok(Layout {
+            dialect,
+            index,
+            names: header.iter().map(|h| (*h).to_string()).collect(),
+        })
+    }
+
+    /// The column numbers the layout reads (for Parquet's projection).
+    pub(crate) fn columns(&self) -> impl Iterator<Item = &str> {
+        self.index
+            .iter()
+            .filter_map(|(_, i)| self.names.get(*i).map(String::as_str))
+    }
+
+    fn position(&self, field: Field) -> Option<usize> {
+        self.index
+            .iter()
+            .find(|(f, _)| *f == field)
+            .map(|(_, i)| *i)
+    }
+}
+
+/// A decimal as a bill writes it (`0.125`, `1.5E-4`, empty for none).
+pub(crate) fn decimal(text: &str) -> Result<Option<Decimal>, String> {
+    let t = text.trim();
+    if t.is_empty() || t.eq_ignore_ascii_case("null") {
+        return Ok(None);
+    }
+    t.parse::<Decimal>()
+        .or_else(|_| Decimal::from_scientific(t))
+        .map(Some)
+        .map_err(|_| format!("`{t}` is not a number"))
+}
+
+/// The `YYYY-MM` of a time or date text.
+fn month(text: &str) -> Option<String> {
+    let t = text.trim();
+    let m = t.get(..7)?;
+    (m.as_bytes().get(4) == Some(&b'-') && m[..4].bytes().all(|b| b.is_ascii_digit()))
+        .then(|| m.to_string())
+}
+
+/// A time as bills write it: ISO 8601, or a date alone (its first second).
+fn time(text: &str) -> Option<i64> {
+    let t = text.trim();
+    parse_time(t).or_else(|| {
+        crate::model::period::parse_date(t.get(..10)?)
+            .filter(|_| t.len() == 10)
+            .and_then(|d| d.checked_mul(86_400))
+    })
+}
+
+/// The row at `at` (1-based, for errors) of `file`, from `get` (a field's text by column).
+///
+/// # Errors
+/// A value that does not parse, named by its column.
+pub(crate) fn row<'a>(
+    layout: &Layout,
+    get: &dyn Fn(usize) -> Option<&'a str>,
+    file: &str,
+    at: u64,
+) -> Result<Row, Error> {
+    let text = |f: Field| -> &'a str { layout.position(f).and_then(get).unwrap_or("") };
+    let bad = |f: Field, why: &str| {
+        Error::input(format!(
+            "row {at}, column `{}`: {why}",
+            columns::column(layout.dialect, f).unwrap_or("?")
+        ))
+        .file(file)
+        .help("Consider the file as AWS delivered it (a bill's columns are numbers and ISO 8601 times).")
+    };
+    let number =
+        |f: Field| -> Result<Option<Decimal>, Error> { decimal(text(f)).map_err(|w| bad(f, &w)) };
+    let start = time(text(Field::Start)).ok_or_else(|| {
+        bad(
+            Field::Start,
+            &format!("`{}` is not a time", text(Field::Start)),
+        )
+    })?;
+    let end = match text(Field::End) {
+        "" => None,
+        t => Some(time(t).ok_or_else(|| bad(Field::End, &format!("`{t}` is not a time")))?),
+    };
+    let kind = text(Field::Kind).trim().to_string();
+    let charge = row::charge_of(
+        layout.dialect,
+        &kind,
+        text(Field::CommitmentStatus).trim(),
+        text(Field::CommitmentId).trim(),
+    );
+    let amount = number(Field::Amount)?.unwrap_or(Decimal::ZERO);
+    if amount.is_sign_negative()
+        && !amount.is_zero()
+        && matches!(
+            charge,
+            Charge::Usage | Charge::ReservedUsage | Charge::PlanUsage
+        )
+    {
+        return Err(bad(Field::Amount, &format!("negative usage ({amount})")));
+    }
+    let unblended = number(Field::Unblended)?.unwrap_or(Decimal::ZERO);
+    let effective = match layout.dialect {
+        Dialect::Focus | Dialect::Own => number(Field::Effective)?.unwrap_or(unblended),
+        Dialect::Cur2 | Dialect::Legacy => {
+            let mut values = Vec::new();
+            for f in [
+                Field::ReservationEffective,
+                Field::PlanEffective,
+                Field::ReservationUnusedUpfront,
+                Field::ReservationUnusedRecurring,
+                Field::PlanCommitment,
+                Field::PlanUsed,
+            ] {
+                values.push((f, number(f)?));
+            }
+            let get = |f: Field| values.iter().find(|(g, _)| *g == f).and_then(|(_, v)| *v);
+            row::cur_effective(charge, unblended, &get)
+        }
+    };
+    let period = month(text(Field::Period))
+        .or_else(|| month(&timestamp(start)))
+        .unwrap_or_default();
+    Ok(Row {
+        product: text(Field::Product).trim().to_string(),
+        usage_type: text(Field::UsageType).trim().to_string(),
+        operation: text(Field::Operation).trim().to_string(),
+        resource: text(Field::Resource).trim().to_string(),
+        start,
+        end,
+        amount,
+        unblended,
+        effective,
+        list: number(Field::List)?,
+        charge,
+        kind,
+        currency: text(Field::Currency).trim().to_string(),
+        period,
+        sku: text(Field::Sku).trim().to_string(),
+        meter: text(Field::Meter).trim().to_string(),
+        resource_name: text(Field::ResourceName).trim().to_string(),
+        region: text(Field::RegionId).trim().to_string(),
+    })
+}

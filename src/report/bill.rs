@@ -1,0 +1,254 @@
+//! `ddbcost bill`'s report: the bill's DynamoDB rows per table (or the account), region,
+//! component and meter — rows, quantity used, unblended and effective cost — then what is
+//! kept apart (credits, refunds, taxes, other line item types) and the usage types nobody
+//! maps, each with its cost, and the totals, which these lines add up to exactly. Amounts are
+//! exact in JSON and CSV and rounded to the currency's minor unit in the table and Markdown.
+
+use std::fmt::Write as _;
+
+use rust_decimal::Decimal;
+use serde_json::json;
+
+use super::money;
+use crate::bill::ledger::{Ledger, Sums};
+use crate::bill::map::Owner;
+
+/// One line of the report: who, where, what, and its sums.
+struct Line {
+    owner: String,
+    region: String,
+    component: String,
+    meter: String,
+    sums: Sums,
+}
+
+const ACCOUNT: &str = "(account)";
+
+fn lines(l: &Ledger) -> Vec<Line> {
+    let mut out: Vec<Line> = l
+        .places
+        .iter()
+        .map(|(p, s)| Line {
+            owner: match &p.owner {
+                Owner::Table(t) => t.clone(),
+                Owner::Account => ACCOUNT.to_string(),
+            },
+            region: p.region.clone(),
+            component: p.component.name().to_string(),
+            meter: p.meter.clone(),
+            sums: s.clone(),
+        })
+        .collect();
+    for ((charge, kind), s) in &l.apart {
+        out.push(Line {
+            owner: ACCOUNT.to_string(),
+            region: String::new(),
+            component: charge.name().to_string(),
+            meter: kind.clone(),
+            sums: s.clone(),
+        });
+    }
+    for (usage_type, s) in &l.unmapped {
+        out.push(Line {
+            owner: ACCOUNT.to_string(),
+            region: String::new(),
+            component: "not mapped".to_string(),
+            meter: usage_type.clone(),
+            sums: s.clone(),
+        });
+    }
+    out
+}
+
+fn currency(l: &Ledger) -> &str {
+    l.currency.as_deref().unwrap_or("USD")
+}
+
+fn header(l: &Ledger) -> String {
+    format!(
+        "ddbcost bill: billing period {}, {} — {} rows read: {} DynamoDB, {} of other services, {} of other periods",
+        l.period.as_deref().unwrap_or("?"),
+        currency(l),
+        l.rows_read,
+        l.total.rows,
+        l.other_services,
+        l.other_periods
+    )
+}
+
+const HEAD: [&str; 8] = [
+    "Table",
+    "Region",
+    "Component",
+    "Meter",
+    "Rows",
+    "Quantity",
+    "Unblended",
+    "Effective",
+];
+
+fn cells(line: &Line, cur: &str) -> Vec<String> {
+    vec![
+        line.owner.clone(),
+        line.region.clone(),
+        line.component.clone(),
+        line.meter.clone(),
+        line.sums.rows.to_string(),
+        money::quantity(line.sums.amount),
+        money::display(line.sums.unblended, cur),
+        money::display(line.sums.effective, cur),
+    ]
+}
+
+fn total_cells(l: &Ledger) -> Vec<String> {
+    let cur = currency(l);
+    vec![
+        "TOTAL".to_string(),
+        String::new(),
+        String::new(),
+        String::new(),
+        l.total.rows.to_string(),
+        String::new(),
+        money::display(l.total.unblended, cur),
+        money::display(l.total.effective, cur),
+    ]
+}
+
+fn footer(l: &Ledger) -> String {
+    format!(
+        "Every DynamoDB row of the period is counted once: the lines add up to the totals exactly. Quantities are the usage rows' amounts (covered or not), in each meter's unit (GB-months for storage). Files: {}. Rounding: {}.\n",
+        l.files.join(", "),
+        money::policy(currency(l))
+    )
+}
+
+/// The report as a terminal table.
+pub(crate) fn table(l: &Ledger) -> String {
+    let cur = currency(l);
+    let mut b = tabled::builder::Builder::default();
+    b.push_record(HEAD);
+    for line in lines(l) {
+        b.push_record(cells(&line, cur));
+    }
+    b.push_record(total_cells(l));
+    let mut t = b.build();
+    t.with(tabled::settings::Style::rounded());
+    t.modify(
+        tabled::settings::object::Columns::new(4..),
+        tabled::settings::Alignment::right(),
+    );
+    format!("{}\n{t}\n{}", header(l), footer(l))
+}
+
+/// The report as Markdown.
+pub(crate) fn markdown(l: &Ledger) -> String {
+    let cur = currency(l);
+    let mut rows: Vec<Vec<String>> = lines(l).iter().map(|x| cells(x, cur)).collect();
+    rows.push(total_cells(l));
+    let right: Vec<bool> = (0..HEAD.len()).map(|i| i >= 4).collect();
+    let mut out = format!(
+        "## {}\n\n{}",
+        super::markdown::cell(&header(l)),
+        super::markdown::table(&HEAD, &right, &rows)
+    );
+    let _ = write!(out, "\n_{}_\n", footer(l).trim_end());
+    out
+}
+
+/// The report as CSV: one row per line, amounts exact.
+pub(crate) fn csv(l: &Ledger) -> String {
+    let mut w = ::csv::Writer::from_writer(Vec::new());
+    let _ = w.write_record([
+        "table",
+        "region",
+        "component",
+        "meter",
+        "rows",
+        "quantity",
+        "unblended_cost",
+        "effective_cost",
+        "list_cost",
+        "currency",
+        "billing_period",
+    ]);
+    let cur = currency(l);
+    let period = l.period.clone().unwrap_or_default();
+    for line in lines(l) {
+        let _ = w.write_record([
+            line.owner.as_str(),
+            &line.region,
+            &line.component,
+            &line.meter,
+            &line.sums.rows.to_string(),
+            &line.sums.amount.normalize().to_string(),
+            &line.sums.unblended.normalize().to_string(),
+            &line.sums.effective.normalize().to_string(),
+            &line.sums.list.normalize().to_string(),
+            cur,
+            &period,
+        ]);
+    }
+    String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
+}
+
+fn sums_json(s: &Sums) -> serde_json::Value {
+    let d = |x: Decimal| x.normalize().to_string();
+    json!({
+        "rows": s.rows,
+        "quantity": d(s.amount),
+        "unblended": d(s.unblended),
+        "effective": d(s.effective),
+        "list": d(s.list),
+    })
+}
+
+/// The report as JSON (`ddbcost.bill/v1`).
+pub(crate) fn json(l: &Ledger) -> String {
+    let account = l
+        .places
+        .iter()
+        .filter(|(p, _)| p.owner == Owner::Account)
+        .map(|(_, s)| s.rows)
+        .sum::<u64>();
+    let apart: u64 = l.apart.values().map(|s| s.rows).sum();
+    let unmapped: u64 = l.unmapped.values().map(|s| s.rows).sum();
+    let matched = l
+        .total
+        .rows
+        .saturating_sub(account)
+        .saturating_sub(apart)
+        .saturating_sub(unmapped);
+    let doc = json!({
+        "schema": "ddbcost.bill/v1",
+        "billing_period": l.period,
+        "currency": currency(l),
+        "files": l.files,
+        "rows": {
+            "read": l.rows_read,
+            "dynamodb": l.total.rows,
+            "matched_to_tables": matched,
+            "account_level": account,
+            "kept_apart": apart,
+            "not_mapped": unmapped,
+            "other_services": l.other_services,
+            "other_periods": l.other_periods,
+        },
+        "lines": lines(l).iter().map(|x| {
+            let mut v = sums_json(&x.sums);
+            v["table"] = if x.owner == ACCOUNT { serde_json::Value::Null } else { json!(x.owner) };
+            v["region"] = json!(x.region);
+            v["component"] = json!(x.component);
+            v["meter"] = json!(x.meter);
+            v
+        }).collect::<Vec<_>>(),
+        "by_charge": l.by_charge.iter().map(|(c, s)| {
+            let mut v = sums_json(s);
+            v["charge"] = json!(c.name());
+            v
+        }).collect::<Vec<_>>(),
+        "total": sums_json(&l.total),
+    });
+    let mut s = serde_json::to_string_pretty(&doc).unwrap_or_default();
+    s.push('\n');
+    s
+}

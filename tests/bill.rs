@@ -1,0 +1,565 @@
+//! `ddbcost bill`: the DynamoDB rows of a bill — CUR 2.0 (CSV, gzip CSV, a delivery folder
+//! with its manifest), the legacy CUR, FOCUS 1.2 with AWS columns — per table, region and
+//! component, every row counted once, and the workload built from it. The fixture is built
+//! from the CUR 2.0 dictionary: November 2026 (720 h) of two us-east-1 tables and an
+//! account, each figure derived below from its rows.
+
+mod common;
+
+use common::{Case, dec, write_file};
+use serde_json::Value;
+
+const ACCOUNT: &str = "111122223333";
+
+/// The columns of the fixture, as CUR 2.0 names them (a subset of its 125, with the ones
+/// ddbcost reads and a map column).
+const CUR2: [&str; 18] = [
+    "identity_line_item_id",
+    "bill_billing_period_start_date",
+    "line_item_line_item_type",
+    "line_item_usage_start_date",
+    "line_item_usage_end_date",
+    "line_item_product_code",
+    "line_item_usage_type",
+    "line_item_operation",
+    "line_item_resource_id",
+    "line_item_usage_amount",
+    "line_item_currency_code",
+    "line_item_unblended_cost",
+    "pricing_public_on_demand_cost",
+    "reservation_effective_cost",
+    "reservation_unused_amortized_upfront_fee_for_billing_period",
+    "reservation_unused_recurring_fee",
+    "savings_plan_savings_plan_effective_cost",
+    "resource_tags",
+];
+
+/// One fixture row: (type, start second of November, usage type, operation, table or "",
+/// region of the ARN, amount, unblended cost, reservation effective cost).
+struct R<'a>(
+    &'a str,
+    i64,
+    &'a str,
+    &'a str,
+    &'a str,
+    &'a str,
+    &'a str,
+    &'a str,
+    &'a str,
+);
+
+fn iso(seconds_into_november: i64) -> String {
+    let day = seconds_into_november / 86_400 + 1;
+    let s = seconds_into_november % 86_400;
+    format!(
+        "2026-11-{day:02}T{:02}:{:02}:00Z",
+        s / 3_600,
+        s % 3_600 / 60
+    )
+}
+
+/// The fixture's DynamoDB rows.
+fn spec() -> Vec<R<'static>> {
+    let mut spec: Vec<R> = Vec::new();
+    for d in 0..30 {
+        let t = d * 86_400;
+        // orders, on demand, a day at a time.
+        spec.push(R(
+            "Usage",
+            t,
+            "ReadRequestUnits",
+            "PayPerRequestThroughput",
+            "orders",
+            "us-east-1",
+            "10000000",
+            "1.25",
+            "",
+        ));
+        spec.push(R(
+            "Usage",
+            t,
+            "WriteRequestUnits",
+            "PayPerRequestThroughput",
+            "orders",
+            "us-east-1",
+            "2000000",
+            "1.25",
+            "",
+        ));
+        spec.push(R(
+            "Usage",
+            t,
+            "TimedStorage-ByteHrs",
+            "StandardStorage",
+            "orders",
+            "us-east-1",
+            "0.5",
+            "0.125",
+            "",
+        ));
+        spec.push(R(
+            "Usage",
+            t,
+            "TimedPITRStorage-ByteHrs",
+            "PointInTimeRecoveryBackupStorage",
+            "orders",
+            "us-east-1",
+            "0.5",
+            "0.1",
+            "",
+        ));
+        spec.push(R(
+            "Usage",
+            t,
+            "Streams-Requests",
+            "GetRecords",
+            "orders",
+            "us-east-1",
+            "100000",
+            "0.002",
+            "",
+        ));
+        // Its replica in us-east-2.
+        spec.push(R(
+            "Usage",
+            t,
+            "USE2-ReplWriteRequestUnits",
+            "PayPerRequestThroughput",
+            "orders",
+            "us-east-2",
+            "2000000",
+            "1.875",
+            "",
+        ));
+    }
+    spec.extend(hourly());
+    spec.extend(account());
+    spec
+}
+
+/// events, provisioned, an hour at a time.
+fn hourly() -> Vec<R<'static>> {
+    let mut spec = Vec::new();
+    for h in 0..720 {
+        let t = h * 3_600;
+        // events, provisioned: 150 WCU, 100 of them reserved; 20 RCU.
+        spec.push(R(
+            "Usage",
+            t,
+            "WriteCapacityUnit-Hrs",
+            "CommittedThroughput",
+            "events",
+            "us-east-1",
+            "50",
+            "0.0325",
+            "",
+        ));
+        spec.push(R(
+            "DiscountedUsage",
+            t,
+            "WriteCapacityUnit-Hrs",
+            "CommittedThroughput",
+            "events",
+            "us-east-1",
+            "100",
+            "0",
+            "0.03",
+        ));
+        spec.push(R(
+            "Usage",
+            t,
+            "ReadCapacityUnit-Hrs",
+            "CommittedThroughput",
+            "events",
+            "us-east-1",
+            "20",
+            "0.0026",
+            "",
+        ));
+    }
+    spec
+}
+
+/// The account's rows: the reserved fee, a tax, a credit, a usage type nobody maps.
+fn account() -> Vec<R<'static>> {
+    vec![
+        R(
+            "RIFee",
+            0,
+            "HeavyUsage:dynamodb.write",
+            "CommittedThroughput",
+            "",
+            "",
+            "720",
+            "9.216",
+            "",
+        ),
+        R("Tax", 0, "", "", "", "", "0", "5", ""),
+        R(
+            "Credit",
+            0,
+            "TimedStorage-ByteHrs",
+            "StandardStorage",
+            "orders",
+            "us-east-1",
+            "0",
+            "-0.25",
+            "",
+        ),
+        R(
+            "Usage",
+            0,
+            "VectorSearchUnits",
+            "VectorSearch",
+            "orders",
+            "us-east-1",
+            "1000",
+            "1",
+            "",
+        ),
+    ]
+}
+
+fn rows() -> Vec<Vec<String>> {
+    let mut out: Vec<Vec<String>> = spec()
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let arn = if r.4.is_empty() {
+                String::new()
+            } else {
+                format!("arn:aws:dynamodb:{}:{ACCOUNT}:table/{}", r.5, r.4)
+            };
+            let end = if r.2.contains("Capacity") {
+                r.1 + 3_600
+            } else {
+                r.1 + 86_400
+            };
+            vec![
+                format!("id-{i}"),
+                "2026-11-01T00:00:00.000Z".into(),
+                r.0.into(),
+                iso(r.1),
+                iso(end.min(30 * 86_400 - 60)),
+                "AmazonDynamoDB".into(),
+                r.2.into(),
+                r.3.into(),
+                arn,
+                r.6.into(),
+                "USD".into(),
+                r.7.into(),
+                r.7.into(),
+                r.8.into(),
+                if r.0 == "RIFee" {
+                    "0".into()
+                } else {
+                    String::new()
+                },
+                if r.0 == "RIFee" {
+                    "0".into()
+                } else {
+                    String::new()
+                },
+                String::new(),
+                "{\"user:team\":\"shop\"}".into(),
+            ]
+        })
+        .collect();
+    // Another service's row: counted, not summed.
+    let mut s3 = out[0].clone();
+    s3[5] = "AmazonS3".into();
+    s3[6] = "TimedStorage-ByteHrs".into();
+    s3[11] = "12".into();
+    out.push(s3);
+    out
+}
+
+fn csv_of(header: &[&str], rows: &[Vec<String>]) -> String {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record(header).unwrap();
+    for r in rows {
+        w.write_record(r).unwrap();
+    }
+    String::from_utf8(w.into_inner().unwrap()).unwrap()
+}
+
+fn bill_json(args: &[&str]) -> Value {
+    let mut all = vec!["bill"];
+    all.extend(args);
+    all.extend(["--format", "json"]);
+    let out = Case::new().args(&all).run().success();
+    serde_json::from_str(&out.stdout).unwrap()
+}
+
+fn line<'a>(doc: &'a Value, table: Option<&str>, component: &str, meter: &str) -> &'a Value {
+    doc["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| {
+            l["table"].as_str() == table && l["component"] == component && l["meter"] == meter
+        })
+        .unwrap_or_else(|| panic!("no line {table:?} {component} {meter}"))
+}
+
+fn s(v: &Value) -> rust_decimal::Decimal {
+    dec(v.as_str().unwrap_or_else(|| panic!("not a decimal: {v}")))
+}
+
+#[test]
+fn a_cur2_month_is_summed_by_table_component_and_region_every_row_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = write_file(dir.path(), "cur.csv", &csv_of(&CUR2, &rows()));
+    let doc = bill_json(&[&f]);
+    assert_eq!(doc["schema"], "ddbcost.bill/v1");
+    assert_eq!(doc["billing_period"], "2026-11");
+    // Rows: orders 5 × 30 + its replica 30 + events 3 × 720 + the RI fee, the tax, the credit
+    // and the unmapped row = 2,344 DynamoDB rows, + 1 of S3 = 2,345 read.
+    assert_eq!(doc["rows"]["read"], 2_345);
+    assert_eq!(doc["rows"]["dynamodb"], 2_344);
+    assert_eq!(doc["rows"]["other_services"], 1);
+    assert_eq!(doc["rows"]["account_level"], 1);
+    assert_eq!(doc["rows"]["kept_apart"], 2);
+    assert_eq!(doc["rows"]["not_mapped"], 1);
+    assert_eq!(doc["rows"]["matched_to_tables"], 2_340);
+    // orders' reads: 30 × 10,000,000 = 300,000,000 units, 30 × $1.25 = $37.50.
+    let reads = line(&doc, Some("orders"), "reads", "ReadRequestUnits");
+    assert_eq!(s(&reads["quantity"]), dec("300000000"));
+    assert_eq!(s(&reads["unblended"]), dec("37.5"));
+    // Storage: 30 × 0.5 = 15 GB-months, $3.75.
+    let storage = line(&doc, Some("orders"), "storage", "TimedStorage-ByteHrs");
+    assert_eq!(s(&storage["quantity"]), dec("15"));
+    // The replica's writes, in us-east-2 by their prefix: 60,000,000 units, $56.25.
+    let repl = line(
+        &doc,
+        Some("orders"),
+        "replicated-writes",
+        "ReplWriteRequestUnits",
+    );
+    assert_eq!(repl["region"], "us-east-2");
+    assert_eq!(s(&repl["quantity"]), dec("60000000"));
+    assert_eq!(s(&repl["unblended"]), dec("56.25"));
+    // events' writes: 720 × (50 + 100) = 108,000 WCU-hours; unblended 720 × $0.0325 = $23.40
+    // (the reserved hours bill 0), effective $23.40 + 720 × $0.03 = $45.00.
+    let writes = line(&doc, Some("events"), "writes", "WriteCapacityUnit-Hrs");
+    assert_eq!(writes["rows"], 1_440);
+    assert_eq!(s(&writes["quantity"]), dec("108000"));
+    assert_eq!(s(&writes["unblended"]), dec("23.4"));
+    assert_eq!(s(&writes["effective"]), dec("45"));
+    // The reserved fee is the account's: $9.216 billed, nothing unused (effective 0).
+    let fee = line(&doc, None, "reserved-capacity", "HeavyUsage:dynamodb.write");
+    assert_eq!(s(&fee["unblended"]), dec("9.216"));
+    assert_eq!(s(&fee["effective"]), dec("0"));
+    // Kept apart and named: the tax and the credit; listed with its cost: the usage type
+    // nobody maps.
+    assert_eq!(s(&line(&doc, None, "tax", "Tax")["unblended"]), dec("5"));
+    assert_eq!(
+        s(&line(&doc, None, "credit", "Credit")["unblended"]),
+        dec("-0.25")
+    );
+    assert_eq!(
+        s(&line(&doc, None, "not mapped", "VectorSearchUnits")["unblended"]),
+        dec("1")
+    );
+    // Totals, unblended: orders 37.50 + 37.50 + 3.75 + 3.00 + 0.06 = 81.81, the replica
+    // 56.25, events 23.40 + 0 + 720 × 0.0026 = 25.272, the fee 9.216, the tax 5, the
+    // credit −0.25, the unmapped 1: $178.298. Effective: the same but events 45 + 1.872 =
+    // 46.872 and the fee 0: $190.682.
+    assert_eq!(s(&doc["total"]["unblended"]), dec("178.298"));
+    assert_eq!(s(&doc["total"]["effective"]), dec("190.682"));
+    // The lines add up to the totals exactly.
+    let sum: rust_decimal::Decimal = doc["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| s(&l["unblended"]))
+        .sum();
+    assert_eq!(sum, s(&doc["total"]["unblended"]));
+}
+
+#[test]
+fn the_same_rows_read_alike_gzipped_in_a_delivery_folder_and_as_legacy_cur() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let text = csv_of(&CUR2, &rows());
+    let plain = write_file(dir.path(), "cur.csv", &text);
+    let want = bill_json(&[&plain]);
+    // A Data Exports delivery: data/BILLING_PERIOD=2026-11/ parts and the manifest listing
+    // them; the rows split over two gzip parts.
+    let export = dir.path().join("export");
+    let data = export.join("data/BILLING_PERIOD=2026-11");
+    std::fs::create_dir_all(&data).unwrap();
+    std::fs::create_dir_all(export.join("metadata/BILLING_PERIOD=2026-11")).unwrap();
+    let all = rows();
+    let (a, b) = all.split_at(1_000);
+    for (name, part) in [("cur-00001.csv.gz", a), ("cur-00002.csv.gz", b)] {
+        let mut enc = flate2::write::GzEncoder::new(
+            std::fs::File::create(data.join(name)).unwrap(),
+            flate2::Compression::default(),
+        );
+        enc.write_all(csv_of(&CUR2, part).as_bytes()).unwrap();
+        enc.finish().unwrap();
+    }
+    let manifest = serde_json::json!({
+        "dataFiles": [
+            "s3://bucket/prefix/cur/data/BILLING_PERIOD=2026-11/cur-00001.csv.gz",
+            "s3://bucket/prefix/cur/data/BILLING_PERIOD=2026-11/cur-00002.csv.gz",
+        ],
+    });
+    write_file(
+        &export.join("metadata/BILLING_PERIOD=2026-11"),
+        "cur-Manifest.json",
+        &manifest.to_string(),
+    );
+    let folder = bill_json(&[export.to_str().unwrap()]);
+    assert_eq!(folder["lines"], want["lines"]);
+    assert_eq!(folder["total"], want["total"]);
+    // A part the manifest names and the folder lacks: the bill is not whole, refused.
+    std::fs::remove_file(data.join("cur-00002.csv.gz")).unwrap();
+    Case::new()
+        .args(["bill", export.to_str().unwrap()])
+        .run()
+        .code(1)
+        .stderr_has("names the part")
+        .stderr_has("cur-00002.csv.gz");
+    // The legacy CUR: the same fields under slashed names.
+    let legacy: Vec<String> = CUR2
+        .iter()
+        .map(|c| match *c {
+            "identity_line_item_id" => "identity/LineItemId".to_string(),
+            "bill_billing_period_start_date" => "bill/BillingPeriodStartDate".to_string(),
+            "line_item_line_item_type" => "lineItem/LineItemType".to_string(),
+            "line_item_usage_start_date" => "lineItem/UsageStartDate".to_string(),
+            "line_item_usage_end_date" => "lineItem/UsageEndDate".to_string(),
+            "line_item_product_code" => "lineItem/ProductCode".to_string(),
+            "line_item_usage_type" => "lineItem/UsageType".to_string(),
+            "line_item_operation" => "lineItem/Operation".to_string(),
+            "line_item_resource_id" => "lineItem/ResourceId".to_string(),
+            "line_item_usage_amount" => "lineItem/UsageAmount".to_string(),
+            "line_item_currency_code" => "lineItem/CurrencyCode".to_string(),
+            "line_item_unblended_cost" => "lineItem/UnblendedCost".to_string(),
+            "pricing_public_on_demand_cost" => "pricing/publicOnDemandCost".to_string(),
+            "reservation_effective_cost" => "reservation/EffectiveCost".to_string(),
+            "reservation_unused_amortized_upfront_fee_for_billing_period" => {
+                "reservation/UnusedAmortizedUpfrontFeeForBillingPeriod".to_string()
+            }
+            "reservation_unused_recurring_fee" => "reservation/UnusedRecurringFee".to_string(),
+            "savings_plan_savings_plan_effective_cost" => {
+                "savingsPlan/SavingsPlanEffectiveCost".to_string()
+            }
+            other => other.to_string(),
+        })
+        .collect();
+    let refs: Vec<&str> = legacy.iter().map(String::as_str).collect();
+    let old = write_file(dir.path(), "legacy.csv", &csv_of(&refs, &rows()));
+    let doc = bill_json(&[&old]);
+    assert_eq!(doc["lines"], want["lines"]);
+    assert_eq!(doc["total"], want["total"]);
+}
+
+#[test]
+fn the_bill_builds_a_workload_that_estimates_its_usage_at_list_prices() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = write_file(dir.path(), "cur.csv", &csv_of(&CUR2, &rows()));
+    let out = dir.path().join("from-bill.yaml").display().to_string();
+    Case::new()
+        .args(["bill", &f, "--to-workload", &out])
+        .run()
+        .success();
+    let yaml = std::fs::read_to_string(&out).unwrap();
+    assert!(yaml.contains("month_hours: 720"), "{yaml}");
+    // What a workload cannot state is said with its cost: the replica's writes in us-east-2.
+    assert!(
+        yaml.contains("replicated-writes ReplWriteRequestUnits in us-east-2 (56.25 USD)"),
+        "{yaml}"
+    );
+    let est = Case::new()
+        .args(["estimate", &out, "--format", "json"])
+        .run()
+        .success();
+    let doc: Value = serde_json::from_str(&est.stdout).unwrap();
+    let cost = |key: &str| {
+        s(&doc["line_items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|l| l["key"] == key)
+            .unwrap_or_else(|| panic!("no line {key}: {doc}"))["cost"])
+    };
+    // orders on demand: 300,000,000 RRU × $0.125/M = $37.50; 60,000,000 WRU × $0.625/M =
+    // $37.50; 15 GB × $0.25 = $3.75 — what the bill billed.
+    assert_eq!(cost("orders/reads"), dec("37.5"));
+    assert_eq!(cost("orders/writes"), dec("37.5"));
+    assert_eq!(cost("orders/storage"), dec("3.75"));
+    // events provisioned: ⌈108,000 ÷ 720⌉ = 150 WCU × 720 h × $0.00065 = $70.20 at list
+    // (the bill paid less: 100 of them were reserved); 20 RCU × 720 × $0.00013 = $1.872.
+    assert_eq!(cost("events/writes"), dec("70.2"));
+    assert_eq!(cost("events/reads"), dec("1.872"));
+}
+
+#[test]
+fn what_is_not_a_bill_is_refused_with_its_file_row_and_column() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let refuse = |file: &str, needle: &str| {
+        Case::new()
+            .args(["bill", file])
+            .run()
+            .code(1)
+            .stderr_has(needle);
+    };
+    let not = write_file(d, "x.csv", "a,b\n1,2\n");
+    refuse(&not, "not a bill");
+    let mut header = CUR2.to_vec();
+    header.retain(|c| *c != "line_item_unblended_cost");
+    let mut r = rows();
+    for row in &mut r {
+        row.remove(11);
+    }
+    let missing = write_file(d, "m.csv", &csv_of(&header, &r));
+    refuse(&missing, "without its `line_item_unblended_cost` column");
+    let mut r = rows();
+    r[3][9] = "-5".into();
+    let negative = write_file(d, "n.csv", &csv_of(&CUR2, &r));
+    refuse(
+        &negative,
+        "row 4, column `line_item_usage_amount`: negative usage (-5)",
+    );
+    let mut r = rows();
+    r[2][11] = "lots".into();
+    let text = write_file(d, "t.csv", &csv_of(&CUR2, &r));
+    refuse(
+        &text,
+        "row 3, column `line_item_unblended_cost`: `lots` is not a number",
+    );
+    let mut r = rows();
+    r[5][10] = "EUR".into();
+    let two = write_file(d, "c.csv", &csv_of(&CUR2, &r));
+    refuse(&two, "DynamoDB rows in USD and in EUR");
+    // Two billing periods: refused without `--period`, one read with it.
+    let mut r = rows();
+    let mut december = r[0].clone();
+    december[1] = "2026-12-01T00:00:00.000Z".into();
+    december[3] = "2026-12-01T00:00:00Z".into();
+    r.push(december);
+    let periods = write_file(d, "p.csv", &csv_of(&CUR2, &r));
+    refuse(
+        &periods,
+        "the bill holds 2 billing periods (2026-11, 2026-12)",
+    );
+    let doc = bill_json(&[&periods, "--period", "2026-11"]);
+    assert_eq!(doc["rows"]["other_periods"], 1);
+    Case::new()
+        .args(["bill", &periods, "--period", "November"])
+        .run()
+        .code(2)
+        .stderr_has("--period `November` is not YYYY-MM");
+    // Only another service's rows.
+    let mut r = rows();
+    r.retain(|row| row[5] == "AmazonS3");
+    let s3 = write_file(d, "s3.csv", &csv_of(&CUR2, &r));
+    refuse(
+        &s3,
+        "no DynamoDB row (product code AmazonDynamoDB) in 1 rows",
+    );
+}
