@@ -563,3 +563,196 @@ fn what_is_not_a_bill_is_refused_with_its_file_row_and_column() {
         "no DynamoDB row (product code AmazonDynamoDB) in 1 rows",
     );
 }
+
+/// 2026-11-01T00:00:00Z in Unix seconds.
+const NOV_1: i64 = 1_793_491_200;
+
+/// Milliseconds of a fixture time (`2026-MM-DDTHH:MM:SS…`, November or December 2026).
+fn millis(t: &str) -> i64 {
+    let num = |a: usize, b: usize| t[a..b].parse::<i64>().unwrap();
+    let days = if &t[5..7] == "12" { 30 } else { 0 } + num(8, 10) - 1;
+    (NOV_1 + days * 86_400 + num(11, 13) * 3_600 + num(14, 16) * 60) * 1_000
+}
+
+/// The rows as a CUR 2.0 Parquet file, as Data Exports types them: amounts and costs
+/// DOUBLE, times TIMESTAMP(MILLIS), the rest UTF8, every column nullable; Snappy.
+fn parquet_of(path: &std::path::Path, rows: &[Vec<String>]) {
+    use parquet::data_type::{ByteArray, ByteArrayType, DoubleType, Int64Type};
+    use parquet::file::properties::WriterProperties;
+    use parquet::file::writer::SerializedFileWriter;
+    let doubles = [9, 11, 12, 13, 14, 15, 16];
+    let times = [1, 3, 4];
+    let fields: Vec<String> = CUR2
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            if doubles.contains(&i) {
+                format!("OPTIONAL DOUBLE {c};")
+            } else if times.contains(&i) {
+                format!("OPTIONAL INT64 {c} (TIMESTAMP(MILLIS,true));")
+            } else {
+                format!("OPTIONAL BINARY {c} (UTF8);")
+            }
+        })
+        .collect();
+    let schema = parquet::schema::parser::parse_message_type(&format!(
+        "message schema {{ {} }}",
+        fields.join(" ")
+    ))
+    .unwrap();
+    let props = WriterProperties::builder()
+        .set_compression(parquet::basic::Compression::SNAPPY)
+        .set_max_row_group_size(1_000)
+        .build();
+    let file = std::fs::File::create(path).unwrap();
+    let mut w = SerializedFileWriter::new(
+        file,
+        std::sync::Arc::new(schema),
+        std::sync::Arc::new(props),
+    )
+    .unwrap();
+    for chunk in rows.chunks(1_000) {
+        let mut rg = w.next_row_group().unwrap();
+        let mut i = 0;
+        while let Some(mut col) = rg.next_column().unwrap() {
+            let cells: Vec<&str> = chunk.iter().map(|r| r[i].as_str()).collect();
+            let defs: Vec<i16> = cells.iter().map(|c| i16::from(!c.is_empty())).collect();
+            let present = cells.iter().filter(|c| !c.is_empty());
+            if doubles.contains(&i) {
+                let v: Vec<f64> = present.map(|c| c.parse().unwrap()).collect();
+                col.typed::<DoubleType>()
+                    .write_batch(&v, Some(&defs), None)
+                    .unwrap();
+            } else if times.contains(&i) {
+                let v: Vec<i64> = present.map(|c| millis(c)).collect();
+                col.typed::<Int64Type>()
+                    .write_batch(&v, Some(&defs), None)
+                    .unwrap();
+            } else {
+                let v: Vec<ByteArray> = present.map(|c| ByteArray::from(*c)).collect();
+                col.typed::<ByteArrayType>()
+                    .write_batch(&v, Some(&defs), None)
+                    .unwrap();
+            }
+            col.close().unwrap();
+            i += 1;
+        }
+        rg.close().unwrap();
+    }
+    w.close().unwrap();
+}
+
+#[test]
+fn parquet_and_csv_of_the_same_rows_give_byte_identical_reports() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = rows();
+    let csv = write_file(dir.path(), "cur.csv", &csv_of(&CUR2, &r));
+    let pq = dir.path().join("cur.snappy.parquet");
+    parquet_of(&pq, &r);
+    let pq = pq.display().to_string();
+    for format in ["table", "json", "csv", "markdown"] {
+        let a = Case::new()
+            .args(["bill", &csv, "--format", format])
+            .run()
+            .success();
+        let b = Case::new()
+            .args(["bill", &pq, "--format", format])
+            .run()
+            .success();
+        // Only the file names differ.
+        assert_eq!(
+            a.stdout.replace(&csv, "F"),
+            b.stdout.replace(&pq, "F"),
+            "{format}"
+        );
+    }
+    // A truncated Parquet file is refused, named.
+    let bytes = std::fs::read(&pq).unwrap();
+    let cut = dir.path().join("cut.parquet");
+    std::fs::write(&cut, &bytes[..bytes.len() / 2]).unwrap();
+    Case::new()
+        .args(["bill", cut.to_str().unwrap()])
+        .run()
+        .code(1)
+        .stderr_has("not a readable Parquet file")
+        .stderr_has("cut.parquet");
+}
+
+#[test]
+fn a_focus_export_with_aws_columns_reads_like_the_cur() {
+    let dir = tempfile::tempdir().unwrap();
+    let cur = write_file(dir.path(), "cur.csv", &csv_of(&CUR2, &rows()));
+    let want = bill_json(&[&cur]);
+    // The FOCUS 1.2 export of the same rows: costs as BilledCost and EffectiveCost, the
+    // usage type and operation as x_ columns, the reservation's usage `Used` with its id,
+    // the reservation's recurring fee a `Purchase`.
+    let header = [
+        "BillingPeriodStart",
+        "ChargeCategory",
+        "ChargePeriodStart",
+        "ChargePeriodEnd",
+        "ServiceName",
+        "x_ServiceCode",
+        "x_UsageType",
+        "x_Operation",
+        "ResourceId",
+        "ConsumedQuantity",
+        "BillingCurrency",
+        "BilledCost",
+        "EffectiveCost",
+        "ListCost",
+        "CommitmentDiscountId",
+        "CommitmentDiscountStatus",
+    ];
+    let focus: Vec<Vec<String>> = rows()
+        .iter()
+        .map(|r| {
+            let (category, id, status) = match r[2].as_str() {
+                "DiscountedUsage" => (
+                    "Usage",
+                    "arn:aws:dynamodb:us-east-1:111122223333:reserved-capacity/rc-1",
+                    "Used",
+                ),
+                "RIFee" => (
+                    "Purchase",
+                    "arn:aws:dynamodb:us-east-1:111122223333:reserved-capacity/rc-1",
+                    "",
+                ),
+                "Tax" => ("Tax", "", ""),
+                "Credit" => ("Credit", "", ""),
+                _ => ("Usage", "", ""),
+            };
+            let effective = match r[2].as_str() {
+                "DiscountedUsage" => r[13].clone(),
+                "RIFee" => "0".to_string(),
+                _ => r[11].clone(),
+            };
+            vec![
+                r[1].clone(),
+                category.to_string(),
+                r[3].clone(),
+                r[4].clone(),
+                if r[5] == "AmazonDynamoDB" {
+                    "Amazon DynamoDB".into()
+                } else {
+                    "Amazon Simple Storage Service".into()
+                },
+                r[5].clone(),
+                r[6].clone(),
+                r[7].clone(),
+                r[8].clone(),
+                r[9].clone(),
+                r[10].clone(),
+                r[11].clone(),
+                effective,
+                r[12].clone(),
+                id.to_string(),
+                status.to_string(),
+            ]
+        })
+        .collect();
+    let f = write_file(dir.path(), "focus.csv", &csv_of(&header, &focus));
+    let doc = bill_json(&[&f]);
+    assert_eq!(doc["lines"], want["lines"]);
+    assert_eq!(doc["total"], want["total"]);
+}
