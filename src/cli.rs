@@ -98,6 +98,9 @@ pub(crate) enum Command {
     /// per table, region and component what was used and billed, every row counted once;
     /// `--to-workload` writes a workload built from it.
     Bill(BillArgs),
+    /// Estimate against actual: the workload's estimate beside the bill, per table, region,
+    /// component and meter, with the variance and its cause.
+    Reconcile(ReconcileArgs),
     /// List the bundled price tables with their region, currency and date.
     Prices(PricesArgs),
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
@@ -493,6 +496,30 @@ pub(crate) struct BillArgs {
     /// Write to FILE instead of standard output.
     #[arg(long, short, value_name = "FILE")]
     pub output: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ReconcileArgs {
+    /// Workload file (YAML), or a template with `--from`.
+    pub workload: String,
+    /// Bill files (CSV, `.csv.gz`, Parquet) or delivery folders (repeatable).
+    #[arg(long = "bill", required = true, value_name = "FILE")]
+    pub bills: Vec<String>,
+    /// The billing period to read (`YYYY-MM`), when the files hold several.
+    #[arg(long, value_name = "YYYY-MM")]
+    pub period: Option<String>,
+    /// Change a field before estimating (repeatable).
+    #[arg(long = "set", value_name = "PATH=VALUE")]
+    pub sets: Vec<String>,
+    #[arg(long, value_enum, default_value_t = BillFormat::Table)]
+    pub format: BillFormat,
+    /// Write to FILE instead of standard output.
+    #[arg(long, short, value_name = "FILE")]
+    pub output: Option<String>,
+    #[command(flatten)]
+    pub settings: SettingsArgs,
+    #[command(flatten)]
+    pub template: TemplateArgs,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

@@ -756,3 +756,120 @@ fn a_focus_export_with_aws_columns_reads_like_the_cur() {
     assert_eq!(doc["lines"], want["lines"]);
     assert_eq!(doc["total"], want["total"]);
 }
+
+const WORKLOAD: &str = "prices: aws-us-east-1
+tables:
+  orders:
+    capacity: { mode: on-demand }
+    pitr: true
+    stream: { consumers: { app: { kind: reader, records_per_call: 1 } } }
+    observed: { read_units: 300000000, write_units: 60000000, storage: 15 GB, pitr: 15 GB, stream_read_requests: 3000000 }
+  events:
+    capacity: { mode: provisioned, rcu: 20, wcu: 150 }
+    observed: { storage: 0 GB }
+  carts:
+    capacity: { mode: on-demand }
+    observed: { write_units: 1000000, storage: 0 GB }
+";
+
+#[test]
+fn reconcile_names_each_variance_and_the_billed_side_adds_up_to_the_bill() {
+    let dir = tempfile::tempdir().unwrap();
+    let bill = write_file(dir.path(), "cur.csv", &csv_of(&CUR2, &rows()));
+    let w = write_file(dir.path(), "w.yaml", WORKLOAD);
+    let out = Case::new()
+        .args(["reconcile", &w, "--bill", &bill, "--format", "json"])
+        .run()
+        .success();
+    let doc: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(doc["schema"], "ddbcost.reconcile/v1");
+    // Estimated for November's 720 hours.
+    assert_eq!(doc["hours"], "720");
+    let row = |table: Option<&str>, component: &str, meter: &str| {
+        doc["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| {
+                r["table"].as_str() == table && r["component"] == component && r["meter"] == meter
+            })
+            .unwrap_or_else(|| panic!("no row {table:?} {component} {meter}: {doc}"))
+            .clone()
+    };
+    // orders' reads: 300,000,000 RRU × $0.125/M = $37.50 estimated, $37.50 billed.
+    let reads = row(Some("orders"), "reads", "ReadRequestUnits");
+    assert_eq!(reads["cause"], "matches");
+    assert_eq!(s(&reads["estimated"]["cost"]), dec("37.5"));
+    assert_eq!(s(&reads["variance"]), dec("0"));
+    // Stream reads: 3,000,000 × $0.20/M = $0.60 at list; billed $0.06, with no commitment
+    // row: a rate below list, −$0.54 (−90 %).
+    let streams = row(Some("orders"), "stream-reads", "Streams-Requests");
+    assert_eq!(streams["cause"], "rate");
+    assert_eq!(s(&streams["estimated"]["cost"]), dec("0.6"));
+    assert_eq!(s(&streams["variance"]), dec("-0.54"));
+    assert_eq!(s(&streams["variance_share"]), dec("-0.9"));
+    assert!(
+        streams["cause_text"]
+            .as_str()
+            .unwrap()
+            .contains("the bill shows no commitment")
+    );
+    // events' writes: 150 WCU × 720 h = 108,000 WCU-hours, both sides; $70.20 at list,
+    // $23.40 billed: below list, and the bill shows the reservation that covered 72,000 h.
+    let writes = row(Some("events"), "writes", "WriteCapacityUnit-Hrs");
+    assert_eq!(s(&writes["estimated"]["quantity"]), dec("108000"));
+    assert_eq!(s(&writes["billed"]["quantity"]), dec("108000"));
+    assert_eq!(s(&writes["estimated"]["cost"]), dec("70.2"));
+    assert_eq!(s(&writes["variance"]), dec("-46.8"));
+    assert!(
+        writes["cause_text"]
+            .as_str()
+            .unwrap()
+            .contains("reserved capacity covered part")
+    );
+    // events' reads: 20 RCU × 720 h × $0.00013 = $1.872, as billed.
+    assert_eq!(
+        row(Some("events"), "reads", "ReadCapacityUnit-Hrs")["cause"],
+        "matches"
+    );
+    // Billed and absent from the workload: orders' replica in us-east-2.
+    assert_eq!(
+        row(Some("orders"), "replicated-writes", "ReplWriteRequestUnits")["cause"],
+        "not-in-workload"
+    );
+    // In the workload, not billed: carts (1,000,000 WRU × $0.625/M = $0.625).
+    let carts = row(Some("carts"), "writes", "WriteRequestUnits");
+    assert_eq!(carts["cause"], "table-not-billed");
+    assert_eq!(s(&carts["variance"]), dec("-0.625"));
+    // Kept apart, and the account's.
+    assert_eq!(row(None, "tax", "Tax")["cause"], "apart");
+    assert_eq!(
+        row(None, "not mapped", "VectorSearchUnits")["cause"],
+        "apart"
+    );
+    assert_eq!(
+        row(None, "reserved-capacity", "HeavyUsage:dynamodb.write")["cause"],
+        "account"
+    );
+    // Totals: estimated 37.50 + 37.50 + 3.75 + 3.00 + 0.60 (orders) + 70.20 + 1.872
+    // (events) + 0.625 (carts) = $155.047; billed $178.298 (the bill's DynamoDB total), which
+    // the rows' billed column adds up to exactly.
+    assert_eq!(s(&doc["total"]["estimated"]), dec("155.047"));
+    assert_eq!(s(&doc["total"]["billed_unblended"]), dec("178.298"));
+    assert_eq!(s(&doc["total"]["variance"]), dec("23.251"));
+    let billed: rust_decimal::Decimal = doc["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|r| r["billed"]["unblended"].as_str().map(dec))
+        .sum();
+    assert_eq!(billed, dec("178.298"));
+    assert_eq!(doc["rows_read"]["other_services_skipped"], 1);
+    // The table view says it in words.
+    Case::new()
+        .args(["reconcile", &w, "--bill", &bill])
+        .run()
+        .success()
+        .stdout_has("rate below list: reserved capacity covered part of it")
+        .stdout_has("table in the workload, not billed");
+}

@@ -23,6 +23,9 @@ pub(crate) struct Sums {
     pub(crate) effective: Decimal,
     /// Σ public on-demand cost where stated.
     pub(crate) list: Decimal,
+    /// Rows a reservation or a savings plan covered.
+    pub(crate) reserved_rows: u64,
+    pub(crate) plan_rows: u64,
 }
 
 fn add(a: Decimal, b: Decimal) -> Result<Decimal, Error> {
@@ -33,6 +36,11 @@ fn add(a: Decimal, b: Decimal) -> Result<Decimal, Error> {
 impl Sums {
     fn add(&mut self, row: &Row) -> Result<(), Error> {
         self.rows = self.rows.saturating_add(1);
+        match row.charge {
+            Charge::ReservedUsage => self.reserved_rows = self.reserved_rows.saturating_add(1),
+            Charge::PlanUsage => self.plan_rows = self.plan_rows.saturating_add(1),
+            _ => {}
+        }
         if matches!(
             row.charge,
             Charge::Usage | Charge::ReservedUsage | Charge::PlanUsage

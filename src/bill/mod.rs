@@ -11,6 +11,7 @@ pub(crate) mod map;
 pub(crate) mod parquet;
 pub(crate) mod parse;
 pub(crate) mod read;
+pub(crate) mod reconcile;
 pub(crate) mod row;
 pub(crate) mod workload;
 

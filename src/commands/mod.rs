@@ -24,6 +24,7 @@ mod prices;
 mod prices_diff;
 mod prices_import;
 mod pricing;
+mod reconcile;
 mod schema;
 mod shell;
 mod size;
@@ -53,6 +54,7 @@ pub(crate) fn run(cli: Cli) -> Result<(), Error> {
         Command::Keys(args) => keys::run(&args, &run),
         Command::Usage(args) => usage::run(&args, &run),
         Command::Bill(args) => bill::run(&args, &run),
+        Command::Reconcile(args) => reconcile::run(&args, &run),
         Command::Advise(args) => advise::run(&args, &run),
         Command::Sweep(args) => sweep::run(&args, &run),
         Command::Completions(args) => shell::completions(&args),

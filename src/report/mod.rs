@@ -19,6 +19,7 @@ pub(crate) mod layout;
 pub(crate) mod markdown;
 pub(crate) mod money;
 pub(crate) mod notices;
+pub(crate) mod reconcile;
 pub(crate) mod size;
 pub(crate) mod table;
 pub(crate) mod usage;

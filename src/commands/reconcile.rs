@@ -1,0 +1,45 @@
+//! `ddbcost reconcile`: the bill read (`bill`), the workload estimated for the billing
+//! period's own hours (unless `--month-hours` says otherwise) in the bill's currency, the two
+//! joined (`bill::reconcile`) and rendered (`report::reconcile`).
+
+use super::config::Run;
+use super::pricing::Pricing;
+use crate::cli::{BillFormat, ReconcileArgs};
+use crate::error::Error;
+use crate::{bill, output, report};
+
+pub(super) fn run(args: &ReconcileArgs, run: &Run) -> Result<(), Error> {
+    let chosen = args
+        .period
+        .as_deref()
+        .map(super::bill::period)
+        .transpose()?;
+    let (pricing, src) = Pricing::open(&args.workload, &args.template, &args.settings, run)?;
+    let (workload, mut file_settings) = src.workload_with(&args.sets)?;
+    let ledger = bill::read_all(&args.bills, chosen)?;
+    let period = ledger.period.clone().unwrap_or_default();
+    let hours = bill::workload::period_hours(&period)
+        .ok_or_else(|| Error::input(format!("billing period `{period}` is not a month")))?;
+    if args.settings.month_hours.is_none() {
+        file_settings.month_hours = Some(hours);
+    }
+    let (estimate, _) = pricing.estimate(&workload, &file_settings, src.at(), None)?;
+    let currency = ledger.currency.clone().unwrap_or_default();
+    if estimate.currency != currency {
+        return Err(Error::input(format!(
+            "the estimate is in {} and the bill in {currency}",
+            estimate.currency
+        ))
+        .file(src.at().0)
+        .help(format!("Consider `--currency {currency} --fx-rate …`, or the price table of the bill's currency.")));
+    }
+    let rec = bill::reconcile::reconcile(&estimate, &ledger, estimate.settings.month_hours);
+    let name = estimate.workload.clone();
+    let text = match args.format {
+        BillFormat::Table => report::reconcile::table(&rec, &ledger, &name),
+        BillFormat::Json => report::reconcile::json(&rec, &ledger, &name),
+        BillFormat::Markdown => report::reconcile::markdown(&rec, &ledger, &name),
+        BillFormat::Csv => report::reconcile::csv(&rec, &ledger),
+    };
+    output::emit(args.output.as_deref(), &text)
+}
