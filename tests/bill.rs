@@ -873,3 +873,49 @@ fn reconcile_names_each_variance_and_the_billed_side_adds_up_to_the_bill() {
         .stdout_has("rate below list: reserved capacity covered part of it")
         .stdout_has("table in the workload, not billed");
 }
+
+#[test]
+fn a_workload_reconciles_with_its_own_focus_export_to_the_cent() {
+    // ddbcost's FOCUS export of an estimate, read back as a bill: every table's line
+    // matches (quantities in the usage types' units: 262.8 M RRU = 262,800,000), and the
+    // totals agree exactly (the commitments' lines are the account's on both sides, keyed
+    // differently: their variances cancel).
+    let dir = tempfile::tempdir().unwrap();
+    let w = common::root().join("workloads/commitments-us-east-1.yaml");
+    let w = w.to_str().unwrap();
+    let focus = Case::new()
+        .args(["estimate", w, "--format", "focus"])
+        .run()
+        .success();
+    let f = write_file(dir.path(), "own.csv", &focus.stdout);
+    let out = Case::new()
+        .args([
+            "reconcile",
+            w,
+            "--bill",
+            &f,
+            "--month-hours",
+            "730",
+            "--format",
+            "json",
+        ])
+        .run()
+        .success();
+    let doc: Value = serde_json::from_str(&out.stdout).unwrap();
+    let rows = doc["rows"].as_array().unwrap();
+    let tables: Vec<&Value> = rows.iter().filter(|r| r["table"].is_string()).collect();
+    assert_eq!(tables.len(), 9, "{tables:#?}");
+    for r in &tables {
+        assert_eq!(r["cause"], "matches", "{r}");
+    }
+    let reads = tables
+        .iter()
+        .find(|r| r["table"] == "events" && r["component"] == "reads")
+        .unwrap();
+    assert_eq!(s(&reads["billed"]["quantity"]), dec("262800000"));
+    assert_eq!(s(&doc["total"]["variance"]), dec("0"));
+    assert_eq!(
+        s(&doc["total"]["estimated"]),
+        s(&doc["total"]["billed_unblended"])
+    );
+}

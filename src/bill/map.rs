@@ -54,6 +54,19 @@ pub(crate) fn component_of_price(path: &str) -> Option<Component> {
     })
 }
 
+/// The bill's component for an estimate's line: indexes bill on their table, replicas in
+/// their region as their table's reads, writes and storage.
+pub(crate) fn billed_as(c: Component) -> Component {
+    match c {
+        Component::IndexWrites => Component::Writes,
+        Component::IndexStorage | Component::ReplicaStorage => Component::Storage,
+        Component::ReplicaIndexWrites => Component::ReplicatedWrites,
+        Component::ReplicaReads => Component::Reads,
+        Component::ReservedUpfront => Component::ReservedCapacity,
+        other => other,
+    }
+}
+
 /// Every component, for reading one back by its name.
 const COMPONENTS: [Component; 22] = [
     Component::Reads,
@@ -85,6 +98,15 @@ pub(crate) fn component_named(name: &str) -> Option<Component> {
     COMPONENTS.into_iter().find(|c| c.name() == name)
 }
 
+/// The usage type (without prefix) a price key bills, and the factor from the price's unit to
+/// the usage type's (a million for per-million prices): the map read backwards.
+pub(crate) fn meter_of(price_key: &str) -> Option<(&'static str, u32)> {
+    mapping::ROWS.iter().find_map(|r| match r.target {
+        Target::Price { path, factor } if path == price_key => Some((r.usage_type, factor)),
+        _ => None,
+    })
+}
+
 /// Why a row has no place.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Unplaced {
@@ -98,16 +120,19 @@ pub(crate) fn place(row: &Row) -> Result<Place, Unplaced> {
         // ddbcost's own export: the price key and table are stated.
         let component = component_named(&row.meter)
             .or_else(|| component_of_price(&row.sku))
+            .map(billed_as)
             .ok_or_else(|| Unplaced::UnknownUsageType(row.sku.clone()))?;
         return Ok(Place {
-            owner: if row.resource_name.is_empty() {
+            owner: if row.resource_name.is_empty() || row.resource_name == "(account)" {
                 Owner::Account
             } else {
                 Owner::Table(row.resource_name.clone())
             },
             region: row.region.clone(),
             component,
-            meter: row.sku.clone(),
+            // The usage type the price key bills, as the CUR names it (the quantity was
+            // scaled to its unit when read).
+            meter: meter_of(&row.sku).map_or_else(|| row.sku.clone(), |(m, _)| m.to_string()),
         });
     }
     let (region, root) = mapping::split_usage_type(&row.usage_type);

@@ -139,7 +139,16 @@ pub(crate) fn row<'a>(
         text(Field::CommitmentStatus).trim(),
         text(Field::CommitmentId).trim(),
     );
-    let amount = number(Field::Amount)?.unwrap_or(Decimal::ZERO);
+    let mut amount = number(Field::Amount)?.unwrap_or(Decimal::ZERO);
+    if layout.dialect == Dialect::Own
+        && let Some((_, factor)) = super::map::meter_of(text(Field::Sku).trim())
+    {
+        // ddbcost's export counts in the price's unit (millions of requests): back to the
+        // usage type's.
+        amount = amount
+            .checked_mul(Decimal::from(factor))
+            .ok_or_else(|| bad(Field::Amount, "a quantity too large"))?;
+    }
     if amount.is_sign_negative()
         && !amount.is_zero()
         && matches!(

@@ -12,9 +12,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use rust_decimal::Decimal;
 
 use super::ledger::{Ledger, Sums};
-use super::map::Owner;
+use super::map::{Owner, billed_as, meter_of};
 use crate::engine::{Component, Estimate};
-use crate::pricelist::mapping::{ROWS, Target};
 
 /// What a reconciliation row is about.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -104,27 +103,6 @@ pub(crate) struct Reconciliation {
     pub(crate) estimated: Decimal,
     pub(crate) billed: Sums,
     pub(crate) hours: Decimal,
-}
-
-/// The bill's component for an estimate's line: indexes bill on their table, replicas in
-/// their region as their table's reads, writes and storage.
-fn billed_as(c: Component) -> Component {
-    match c {
-        Component::IndexWrites => Component::Writes,
-        Component::IndexStorage | Component::ReplicaStorage => Component::Storage,
-        Component::ReplicaIndexWrites => Component::ReplicatedWrites,
-        Component::ReplicaReads => Component::Reads,
-        Component::ReservedUpfront => Component::ReservedCapacity,
-        other => other,
-    }
-}
-
-/// The usage type (without prefix) and factor a price key bills by, from the map.
-fn meter_of(price_key: &str) -> Option<(&'static str, u32)> {
-    ROWS.iter().find_map(|r| match r.target {
-        Target::Price { path, factor } if path == price_key => Some((r.usage_type, factor)),
-        _ => None,
-    })
 }
 
 fn add(a: Decimal, b: Decimal) -> Decimal {
