@@ -491,6 +491,14 @@ pub(crate) struct BillArgs {
     /// usage for the period, for `estimate`, `compare` and `advise`.
     #[arg(long, value_name = "OUT.yaml")]
     pub to_workload: Option<String>,
+    /// Also size commitments from the bill's hours: the reserved capacity to own per region
+    /// and kind (blocks of 100, 1 and 3 years) and a Database Savings Plan's hourly
+    /// commitment, priced with each region's `aws-REGION` table (or `--prices-dir`).
+    #[arg(long)]
+    pub commitments: bool,
+    /// A folder of price tables searched before the bundled ones (repeatable).
+    #[arg(long = "prices-dir", value_name = "DIR")]
+    pub prices_dirs: Vec<String>,
     #[arg(long, value_enum, default_value_t = BillFormat::Table)]
     pub format: BillFormat,
     /// Write to FILE instead of standard output.

@@ -919,3 +919,104 @@ fn a_workload_reconciles_with_its_own_focus_export_to_the_cent() {
         s(&doc["total"]["billed_unblended"])
     );
 }
+
+#[test]
+fn commitments_are_sized_by_pricing_the_bills_hours_with_each_amount() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = write_file(dir.path(), "cur.csv", &csv_of(&CUR2, &rows()));
+    let doc = bill_json(&[&f, "--commitments"]);
+    let c = &doc["commitments"];
+    let find = |cap: &str, term: &str| {
+        c["reserved"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["capacity"] == cap && r["term"] == term)
+            .unwrap_or_else(|| panic!("no {cap} {term}: {c}"))
+            .clone()
+    };
+    // events: 150 WCU every hour of November's 720, 100 of them reserved (owned at least
+    // 100). With none reserved: 150 × 720 × $0.00065 = $70.20. A 1-year block costs
+    // $0.0128 an hour + $150 spread over 8,760 h, ≈ $0.02992 an hour, against the $0.065
+    // (100 units) or $0.0325 (the last 50) it saves: two blocks, 200 WCU, for
+    // 2 × (720 × 0.0128 + 720 × 150 ÷ 8,760) over the period, nothing left on demand.
+    let wcu = find("wcu", "1y");
+    assert_eq!(s(&wcu["units"]), dec("200"));
+    assert_eq!(s(&wcu["owned_at_least"]), dec("100"));
+    assert_eq!(s(&wcu["busiest_hour"]), dec("150"));
+    assert_eq!(s(&wcu["without"]), dec("70.2"));
+    let two_blocks =
+        dec("2") * (dec("720") * dec("0.0128") + dec("720") * dec("150") / dec("8760"));
+    assert_eq!(s(&wcu["with"]), two_blocks);
+    // Utilization: 150 of 200 units every hour = 75 %.
+    assert_eq!(s(&wcu["utilization"]), dec("0.75"));
+    // 3 years: $0.0081 an hour + $180 over 26,280 h ≈ $0.01495 a block-hour: also 200.
+    assert_eq!(s(&find("wcu", "3y")["units"]), dec("200"));
+    // 20 RCU an hour save 20 × $0.00013 = $0.0026 an hour, less than a block costs
+    // ($0.0025 + $30 ÷ 8,760 ≈ $0.00592; 3 years ≈ $0.00297): none.
+    assert_eq!(s(&find("rcu", "1y")["units"]), dec("0"));
+    assert_eq!(s(&find("rcu", "3y")["units"]), dec("0"));
+    // The bundled tables state no savings-plan rates: said, not guessed.
+    assert!(c["savings_plan"].is_null());
+    assert!(
+        c["notes"].to_string().contains("no rates for us-east-1"),
+        "{c}"
+    );
+}
+
+#[test]
+fn a_savings_plan_is_sized_on_the_hourly_eligible_spend_at_the_tables_rates() {
+    let dir = tempfile::tempdir().unwrap();
+    // A price table with plan rates: us-east-1's, and 0.8 of list on every eligible price.
+    let prices = dir.path().join("prices");
+    std::fs::create_dir_all(&prices).unwrap();
+    let bundled =
+        std::fs::read_to_string(common::root().join("pricing/aws-us-east-1.yaml")).unwrap();
+    write_file(
+        &prices,
+        "aws-us-east-1.yaml",
+        &format!(
+            "{bundled}\nsavings_plan_rates:\n  source: \"test rates\"\n  standard: {{ read_per_million: 0.8, write_per_million: 0.8, rcu_hour: 0.8, wcu_hour: 0.8 }}\n"
+        ),
+    );
+    // 360 hours of 1,600,000 WRU ($1.00 at $0.625/M) then 360 of 800,000 ($0.50).
+    let rows: Vec<Vec<String>> = (0..720)
+        .map(|h| {
+            let amount = if h < 360 { "1600000" } else { "800000" };
+            let cost = if h < 360 { "1" } else { "0.5" };
+            let mut r = vec![String::new(); CUR2.len()];
+            r[0] = format!("w{h}");
+            r[1] = "2026-11-01T00:00:00.000Z".into();
+            r[2] = "Usage".into();
+            r[3] = iso(h * 3_600);
+            r[4] = iso(h * 3_600 + 3_540);
+            r[5] = "AmazonDynamoDB".into();
+            r[6] = "WriteRequestUnits".into();
+            r[8] = format!("arn:aws:dynamodb:us-east-1:{ACCOUNT}:table/orders");
+            r[9] = amount.into();
+            r[10] = "USD".into();
+            r[11] = cost.into();
+            r
+        })
+        .collect();
+    let f = write_file(dir.path(), "cur.csv", &csv_of(&CUR2, &rows));
+    let doc = bill_json(&[
+        &f,
+        "--commitments",
+        "--prices-dir",
+        prices.to_str().unwrap(),
+    ]);
+    let plan = &doc["commitments"]["savings_plan"];
+    // At the plan's rate the hours are worth $0.80 and $0.40. With c an hour committed, an
+    // hour costs c + list × (1 − min(c, p) ÷ p): for c ≤ 0.4 the total is 360 × (1.5 − 0.5c),
+    // falling; above, 360 × (1 + 0.75c), rising. So c = $0.40: 360 × 1.3 = $468 against
+    // 360 × 1.5 = $540 without.
+    assert_eq!(s(&plan["per_hour"]), dec("0.4"));
+    assert_eq!(s(&plan["without"]), dec("540"));
+    assert_eq!(s(&plan["with"]), dec("468"));
+    assert!(
+        doc["commitments"]["notes"]
+            .to_string()
+            .contains("no Standard provisioned capacity")
+    );
+}

@@ -77,6 +77,11 @@ pub(crate) struct Ledger {
     pub(crate) by_charge: BTreeMap<Charge, Sums>,
     /// Standard provisioned unit-hours per region, kind and hour (Unix seconds of its start).
     pub(crate) hourly: BTreeMap<(String, Kind), BTreeMap<i64, Decimal>>,
+    /// Of those, the unit-hours reserved capacity covered.
+    pub(crate) reserved_hourly: BTreeMap<(String, Kind), BTreeMap<i64, Decimal>>,
+    /// Usage a Database Savings Plan can cover and none covered yet, per region, meter and
+    /// hour: its amount (in the usage type's unit).
+    pub(crate) eligible: BTreeMap<(String, String), BTreeMap<i64, Decimal>>,
     pub(crate) rows_read: u64,
     pub(crate) other_services: u64,
     pub(crate) other_periods: u64,
@@ -153,6 +158,32 @@ impl Ledger {
     /// Adds a provisioned row's unit-hours to its hour (Standard class: what reserved
     /// capacity covers).
     fn hour(&mut self, p: &Place, row: &Row) -> Result<(), Error> {
+        let hour = row.start.div_euclid(3_600).saturating_mul(3_600);
+        if row.charge == Charge::Usage
+            && matches!(
+                p.meter.as_str(),
+                "ReadRequestUnits"
+                    | "WriteRequestUnits"
+                    | "ReplWriteRequestUnits"
+                    | "IA-ReadRequestUnits"
+                    | "IA-WriteRequestUnits"
+                    | "IA-ReplWriteRequestUnits"
+                    | "ReadCapacityUnit-Hrs"
+                    | "WriteCapacityUnit-Hrs"
+                    | "IA-ReadCapacityUnit-Hrs"
+                    | "IA-WriteCapacityUnit-Hrs"
+                    | "ReplWriteCapacityUnit-Hrs"
+                    | "IA-ReplWriteCapacityUnit-Hrs"
+            )
+        {
+            let slot = self
+                .eligible
+                .entry((p.region.clone(), p.meter.clone()))
+                .or_default()
+                .entry(hour)
+                .or_default();
+            *slot = add(*slot, row.amount)?;
+        }
         let kind = match p.meter.as_str() {
             "ReadCapacityUnit-Hrs" => Kind::Rcu,
             "WriteCapacityUnit-Hrs" => Kind::Wcu,
@@ -161,14 +192,23 @@ impl Ledger {
         if !matches!(row.charge, Charge::Usage | Charge::ReservedUsage) {
             return Ok(());
         }
-        let hour = row.start.div_euclid(3_600).saturating_mul(3_600);
+        let key = (p.region.clone(), kind);
         let slot = self
             .hourly
-            .entry((p.region.clone(), kind))
+            .entry(key.clone())
             .or_default()
             .entry(hour)
             .or_default();
         *slot = add(*slot, row.amount)?;
+        if row.charge == Charge::ReservedUsage {
+            let slot = self
+                .reserved_hourly
+                .entry(key)
+                .or_default()
+                .entry(hour)
+                .or_default();
+            *slot = add(*slot, row.amount)?;
+        }
         Ok(())
     }
 

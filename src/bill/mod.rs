@@ -6,6 +6,7 @@
 //! (`ledger`).
 
 pub(crate) mod columns;
+pub(crate) mod commit;
 pub(crate) mod ledger;
 pub(crate) mod map;
 pub(crate) mod parquet;

@@ -3,6 +3,7 @@
 //! `--to-workload`, a workload built from it (`bill::workload`).
 
 use super::config::Run;
+use super::pricing::Pricing;
 use crate::cli::{BillArgs, BillFormat};
 use crate::error::Error;
 use crate::{bill, output, report};
@@ -23,6 +24,37 @@ pub(super) fn period(text: &str) -> Result<String, Error> {
     }
 }
 
+/// The commitments the bill's hours call for, each region priced with its `aws-REGION` table.
+fn commitments(
+    ledger: &bill::ledger::Ledger,
+    dirs: &[String],
+    run: &Run,
+) -> Result<bill::commit::Commitments, Error> {
+    let regions: std::collections::BTreeSet<&str> = ledger
+        .hourly
+        .keys()
+        .map(|(r, _)| r.as_str())
+        .chain(ledger.eligible.keys().map(|(r, _)| r.as_str()))
+        .collect();
+    let mut tables = Vec::new();
+    for region in regions {
+        let pricing = Pricing::defaults(Some(format!("aws-{region}")), dirs, run);
+        let book = pricing.book(&crate::model::Workload::default(), "bill")?;
+        tables.push(book.primary);
+    }
+    let mut tables = tables.into_iter();
+    let Some(primary) = tables.next() else {
+        return Ok(bill::commit::Commitments::default());
+    };
+    let book = crate::model::PriceBook {
+        primary,
+        others: tables.collect(),
+    };
+    let hours = bill::workload::period_hours(ledger.period.as_deref().unwrap_or(""))
+        .unwrap_or(rust_decimal::Decimal::from(730));
+    Ok(bill::commit::size(ledger, &book, hours))
+}
+
 pub(super) fn run(args: &BillArgs, run: &Run) -> Result<(), Error> {
     let chosen = args.period.as_deref().map(period).transpose()?;
     let ledger = bill::read_all(&args.inputs, chosen)?;
@@ -32,10 +64,22 @@ pub(super) fn run(args: &BillArgs, run: &Run) -> Result<(), Error> {
         crate::load::parse_workload_at(&yaml, out, out, &run.samples)?;
         output::emit(Some(out), &yaml)?;
     }
+    let commitments = if args.commitments {
+        Some(commitments(&ledger, &args.prices_dirs, run)?)
+    } else {
+        None
+    };
+    let c = commitments.as_ref();
     let text = match args.format {
-        BillFormat::Table => report::bill::table(&ledger),
-        BillFormat::Json => report::bill::json(&ledger),
-        BillFormat::Markdown => report::bill::markdown(&ledger),
+        BillFormat::Table => report::bill::table(&ledger, c),
+        BillFormat::Json => report::bill::json(&ledger, c),
+        BillFormat::Markdown => report::bill::markdown(&ledger, c),
+        BillFormat::Csv if c.is_some() => {
+            return Err(Error::usage(
+                "`--commitments` adds a section to table, markdown or json output, not csv",
+            )
+            .help("Consider `--commitments --format json`."));
+        }
         BillFormat::Csv => report::bill::csv(&ledger),
     };
     output::emit(args.output.as_deref(), &text)

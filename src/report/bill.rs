@@ -10,7 +10,8 @@ use rust_decimal::Decimal;
 use serde_json::json;
 
 use super::money;
-use crate::bill::ledger::{Ledger, Sums};
+use crate::bill::commit::Commitments;
+use crate::bill::ledger::{Kind, Ledger, Sums};
 use crate::bill::map::Owner;
 
 /// One line of the report: who, where, what, and its sums.
@@ -122,8 +123,78 @@ fn footer(l: &Ledger) -> String {
     )
 }
 
+/// The commitments as rows: region, kind, term, units to own, the least owned today, the
+/// busiest hour, the period's cost without and with, the saving, the utilization.
+fn commitment_rows(c: &Commitments, cur: &str) -> (Vec<&'static str>, Vec<Vec<String>>) {
+    let head = vec![
+        "Region",
+        "Commitment",
+        "Own",
+        "Owned today (at least)",
+        "Busiest hour",
+        "Period cost without",
+        "With",
+        "Saves",
+        "Utilization",
+    ];
+    let mut rows: Vec<Vec<String>> = c
+        .reserves
+        .iter()
+        .map(|r| {
+            let kind = match r.kind {
+                Kind::Rcu => "RCU",
+                Kind::Wcu => "WCU",
+            };
+            vec![
+                r.region.clone(),
+                format!("reserved {kind}, {}", crate::model::term_code(r.term)),
+                money::quantity(r.units),
+                money::quantity(r.owned_at_least),
+                money::quantity(r.busiest),
+                money::display(r.without, cur),
+                money::display(r.with, cur),
+                money::display(r.without.checked_sub(r.with).unwrap_or_default(), cur),
+                r.utilization.map_or_else(String::new, |u| {
+                    format!(
+                        "{} %",
+                        u.checked_mul(Decimal::ONE_HUNDRED)
+                            .unwrap_or_default()
+                            .round_dp(1)
+                            .normalize()
+                    )
+                }),
+            ]
+        })
+        .collect();
+    if let Some(p) = &c.plan {
+        rows.push(vec![
+            "(all)".to_string(),
+            "Database Savings Plan, per hour".to_string(),
+            money::display(p.per_hour, cur),
+            String::new(),
+            String::new(),
+            money::display(p.without, cur),
+            money::display(p.with, cur),
+            money::display(p.without.checked_sub(p.with).unwrap_or_default(), cur),
+            String::new(),
+        ]);
+    }
+    (head, rows)
+}
+
+fn commitments_footer(c: &Commitments) -> String {
+    let mut out = format!(
+        "Each amount priced again over the bill's {} hours (reserved: blocks of 100, the upfront fee spread over the term's hours; plan: $0.001 steps); the cheapest is shown. Owned today: the most unit-hours reservations covered in one hour.\n",
+        c.hours.normalize()
+    );
+    for n in &c.notes {
+        let _ = writeln!(out, "note: {n}");
+    }
+    out
+}
+
 /// The report as a terminal table.
-pub(crate) fn table(l: &Ledger) -> String {
+pub(crate) fn table(l: &Ledger, commitments: Option<&Commitments>) -> String {
     let cur = currency(l);
     let mut b = tabled::builder::Builder::default();
     b.push_record(HEAD);
@@ -137,11 +208,31 @@ pub(crate) fn table(l: &Ledger) -> String {
         tabled::settings::object::Columns::new(4..),
         tabled::settings::Alignment::right(),
     );
-    format!("{}\n{t}\n{}", header(l), footer(l))
+    let mut out = format!("{}\n{t}\n{}", header(l), footer(l));
+    if let Some(c) = commitments {
+        let (head, rows) = commitment_rows(c, cur);
+        let mut b = tabled::builder::Builder::default();
+        b.push_record(head);
+        for r in rows {
+            b.push_record(r);
+        }
+        let mut t = b.build();
+        t.with(tabled::settings::Style::rounded());
+        t.modify(
+            tabled::settings::object::Columns::new(2..),
+            tabled::settings::Alignment::right(),
+        );
+        let _ = write!(
+            out,
+            "\nCommitments from the bill's hours\n{t}\n{}",
+            commitments_footer(c)
+        );
+    }
+    out
 }
 
 /// The report as Markdown.
-pub(crate) fn markdown(l: &Ledger) -> String {
+pub(crate) fn markdown(l: &Ledger, commitments: Option<&Commitments>) -> String {
     let cur = currency(l);
     let mut rows: Vec<Vec<String>> = lines(l).iter().map(|x| cells(x, cur)).collect();
     rows.push(total_cells(l));
@@ -152,6 +243,16 @@ pub(crate) fn markdown(l: &Ledger) -> String {
         super::markdown::table(&HEAD, &right, &rows)
     );
     let _ = write!(out, "\n_{}_\n", footer(l).trim_end());
+    if let Some(c) = commitments {
+        let (head, rows) = commitment_rows(c, cur);
+        let right: Vec<bool> = (0..head.len()).map(|i| i >= 2).collect();
+        let _ = write!(
+            out,
+            "\n### Commitments from the bill's hours\n\n{}\n_{}_\n",
+            super::markdown::table(&head, &right, &rows),
+            commitments_footer(c).trim_end().replace('\n', " ")
+        );
+    }
     out
 }
 
@@ -202,8 +303,30 @@ fn sums_json(s: &Sums) -> serde_json::Value {
     })
 }
 
+fn commitments_json(c: &Commitments) -> serde_json::Value {
+    let d = |x: Decimal| x.normalize().to_string();
+    json!({
+        "hours": d(c.hours),
+        "reserved": c.reserves.iter().map(|r| json!({
+            "region": r.region,
+            "capacity": match r.kind { Kind::Rcu => "rcu", Kind::Wcu => "wcu" },
+            "term": crate::model::term_code(r.term),
+            "units": d(r.units),
+            "owned_at_least": d(r.owned_at_least),
+            "busiest_hour": d(r.busiest),
+            "without": d(r.without),
+            "with": d(r.with),
+            "utilization": r.utilization.map(d),
+        })).collect::<Vec<_>>(),
+        "savings_plan": c.plan.as_ref().map(|p| json!({
+            "per_hour": d(p.per_hour), "without": d(p.without), "with": d(p.with),
+        })),
+        "notes": c.notes,
+    })
+}
+
 /// The report as JSON (`ddbcost.bill/v1`).
-pub(crate) fn json(l: &Ledger) -> String {
+pub(crate) fn json(l: &Ledger, commitments: Option<&Commitments>) -> String {
     let account = l
         .places
         .iter()
@@ -247,6 +370,7 @@ pub(crate) fn json(l: &Ledger) -> String {
             v
         }).collect::<Vec<_>>(),
         "total": sums_json(&l.total),
+        "commitments": commitments.map(commitments_json),
     });
     let mut s = serde_json::to_string_pretty(&doc).unwrap_or_default();
     s.push('\n');
