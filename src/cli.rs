@@ -482,8 +482,15 @@ pub(crate) struct UsageArgs {
 pub(crate) struct BillArgs {
     /// Bill files (CSV, `.csv.gz`, Parquet) or delivery folders (with their
     /// `Manifest.json`, every part it lists required).
-    #[arg(required = true, value_name = "FILE")]
+    #[arg(required_unless_present = "athena_sql", value_name = "FILE")]
     pub inputs: Vec<String>,
+    /// Print the SQL that aggregates a CUR 2.0 table (Athena, Trino, Spark SQL) to the hourly
+    /// DynamoDB rows this command reads, for `--period`; its CSV result is an input.
+    #[arg(long, requires = "period")]
+    pub athena_sql: bool,
+    /// The CUR 2.0 table the SQL reads.
+    #[arg(long, default_value = "cost_and_usage_report", value_name = "TABLE")]
+    pub athena_table: String,
     /// The billing period to read (`YYYY-MM`), when the files hold several.
     #[arg(long, value_name = "YYYY-MM")]
     pub period: Option<String>,
@@ -511,8 +518,19 @@ pub(crate) struct ReconcileArgs {
     /// Workload file (YAML), or a template with `--from`.
     pub workload: String,
     /// Bill files (CSV, `.csv.gz`, Parquet) or delivery folders (repeatable).
-    #[arg(long = "bill", required = true, value_name = "FILE")]
+    #[arg(
+        long = "bill",
+        required_unless_present = "athena_sql",
+        value_name = "FILE"
+    )]
     pub bills: Vec<String>,
+    /// Print the SQL that aggregates a CUR 2.0 table to the hourly DynamoDB rows `--bill`
+    /// takes, for `--period` (as `bill --athena-sql`).
+    #[arg(long, requires = "period")]
+    pub athena_sql: bool,
+    /// The CUR 2.0 table the SQL reads.
+    #[arg(long, default_value = "cost_and_usage_report", value_name = "TABLE")]
+    pub athena_table: String,
     /// The billing period to read (`YYYY-MM`), when the files hold several.
     #[arg(long, value_name = "YYYY-MM")]
     pub period: Option<String>,

@@ -13,7 +13,7 @@ const ACCOUNT: &str = "111122223333";
 
 /// The columns of the fixture, as CUR 2.0 names them (a subset of its 125, with the ones
 /// ddbcost reads and a map column).
-const CUR2: [&str; 18] = [
+const CUR2: [&str; 20] = [
     "identity_line_item_id",
     "bill_billing_period_start_date",
     "line_item_line_item_type",
@@ -31,6 +31,8 @@ const CUR2: [&str; 18] = [
     "reservation_unused_amortized_upfront_fee_for_billing_period",
     "reservation_unused_recurring_fee",
     "savings_plan_savings_plan_effective_cost",
+    "savings_plan_total_commitment_to_date",
+    "savings_plan_used_commitment",
     "resource_tags",
 ];
 
@@ -261,6 +263,8 @@ fn rows() -> Vec<Vec<String>> {
                     String::new()
                 },
                 String::new(),
+                String::new(),
+                String::new(),
                 "{\"user:team\":\"shop\"}".into(),
             ]
         })
@@ -447,6 +451,10 @@ fn the_same_rows_read_alike_gzipped_in_a_delivery_folder_and_as_legacy_cur() {
             "savings_plan_savings_plan_effective_cost" => {
                 "savingsPlan/SavingsPlanEffectiveCost".to_string()
             }
+            "savings_plan_total_commitment_to_date" => {
+                "savingsPlan/TotalCommitmentToDate".to_string()
+            }
+            "savings_plan_used_commitment" => "savingsPlan/UsedCommitment".to_string(),
             other => other.to_string(),
         })
         .collect();
@@ -580,7 +588,7 @@ fn parquet_of(path: &std::path::Path, rows: &[Vec<String>]) {
     use parquet::data_type::{ByteArray, ByteArrayType, DoubleType, Int64Type};
     use parquet::file::properties::WriterProperties;
     use parquet::file::writer::SerializedFileWriter;
-    let doubles = [9, 11, 12, 13, 14, 15, 16];
+    let doubles = [9, 11, 12, 13, 14, 15, 16, 17, 18];
     let times = [1, 3, 4];
     let fields: Vec<String> = CUR2
         .iter()
@@ -1019,4 +1027,85 @@ fn a_savings_plan_is_sized_on_the_hourly_eligible_spend_at_the_tables_rates() {
             .to_string()
             .contains("no Standard provisioned capacity")
     );
+}
+
+/// A Python that can `import duckdb`: `DDBCOST_PYTHON` (`.ci/run` sets it to its venv's), else
+/// `python3`.
+fn duckdb_python() -> Option<String> {
+    let python = std::env::var("DDBCOST_PYTHON").unwrap_or_else(|_| "python3".to_string());
+    let ok = std::process::Command::new(&python)
+        .args(["-c", "import duckdb"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    ok.then_some(python)
+}
+
+#[test]
+fn the_athena_sql_run_on_duckdb_gives_the_report_the_files_give() {
+    let Some(python) = duckdb_python() else {
+        common::skip_without(
+            "duckdb",
+            "runs the printed Athena SQL on the Parquet fixture",
+        );
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let pq = dir.path().join("cur.parquet");
+    parquet_of(&pq, &rows());
+    let sql = Case::new()
+        .args([
+            "bill",
+            "--athena-sql",
+            "--period",
+            "2026-11",
+            "--athena-table",
+            "cur",
+        ])
+        .run()
+        .success()
+        .stdout;
+    // The same SQL from `reconcile`.
+    let w = write_file(dir.path(), "w.yaml", WORKLOAD);
+    let again = Case::new()
+        .args([
+            "reconcile",
+            &w,
+            "--athena-sql",
+            "--period",
+            "2026-11",
+            "--athena-table",
+            "cur",
+        ])
+        .run()
+        .success()
+        .stdout;
+    assert_eq!(sql, again);
+    let out = dir.path().join("athena.csv");
+    let script = format!(
+        "import duckdb, sys\ncon = duckdb.connect()\ncon.execute(\"SET TimeZone = 'UTC'\")\ncon.execute(\"CREATE VIEW cur AS SELECT * FROM read_parquet('{}')\")\ncon.execute('COPY (' + sys.stdin.read() + ') TO \\'{}\\' (HEADER)')\n",
+        pq.display(),
+        out.display()
+    );
+    let mut child = std::process::Command::new(&python)
+        .args(["-c", &script])
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(sql.as_bytes())
+            .unwrap();
+    }
+    assert!(child.wait().unwrap().success(), "duckdb ran the SQL");
+    let direct = bill_json(&[pq.to_str().unwrap()]);
+    let queried = bill_json(&[out.to_str().unwrap()]);
+    // The same lines and totals (the query leaves out the other services' rows).
+    assert_eq!(queried["lines"], direct["lines"]);
+    assert_eq!(queried["total"], direct["total"]);
+    assert_eq!(queried["rows"]["other_services"], 0);
+    assert_eq!(direct["rows"]["other_services"], 1);
 }

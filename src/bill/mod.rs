@@ -14,6 +14,7 @@ pub(crate) mod parse;
 pub(crate) mod read;
 pub(crate) mod reconcile;
 pub(crate) mod row;
+pub(crate) mod sql;
 pub(crate) mod workload;
 
 use std::path::Path;

@@ -382,9 +382,10 @@ pub(crate) fn parse_time(text: &str) -> Option<i64> {
         z => {
             let sign = if z.starts_with('-') { -1 } else { 1 };
             let body = z.get(1..)?;
-            let (oh, om) = body
-                .split_once(':')
-                .unwrap_or((body.get(..2)?, body.get(2..).unwrap_or("0")));
+            let (oh, om) = body.split_once(':').unwrap_or((
+                body.get(..2)?,
+                body.get(2..).filter(|m| !m.is_empty()).unwrap_or("0"),
+            ));
             let (oh, om) = (oh.parse::<i64>().ok()?, om.parse::<i64>().ok()?);
             if !(0..24).contains(&oh) || !(0..60).contains(&om) {
                 return None;
@@ -448,6 +449,8 @@ mod tests {
             "2026-11-01T00:00:00.000Z",
             "2026-11-01T01:00:00+01:00",
             "2026-10-31T23:00:00-01:00",
+            // As DuckDB and Trino print a time with its zone.
+            "2026-11-01 00:00:00+00",
         ] {
             assert_eq!(parse_time(t), Some(1_793_491_200), "{t}");
         }

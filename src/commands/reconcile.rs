@@ -14,6 +14,10 @@ pub(super) fn run(args: &ReconcileArgs, run: &Run) -> Result<(), Error> {
         .as_deref()
         .map(super::bill::period)
         .transpose()?;
+    if args.athena_sql {
+        let sql = bill::sql::athena(&args.athena_table, chosen.as_deref().unwrap_or_default());
+        return output::emit(args.output.as_deref(), &sql);
+    }
     let (pricing, src) = Pricing::open(&args.workload, &args.template, &args.settings, run)?;
     let (workload, mut file_settings) = src.workload_with(&args.sets)?;
     let ledger = bill::read_all(&args.bills, chosen)?;
