@@ -554,6 +554,8 @@ pub(crate) enum BillFormat {
     Json,
     Markdown,
     Csv,
+    /// A self-contained page (`reconcile`: estimate against the bill, as bars).
+    Html,
 }
 
 #[derive(Debug, Subcommand)]

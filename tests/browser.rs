@@ -286,6 +286,30 @@ fn every_bundled_report_renders_without_console_errors() {
         args(&["usage", metrics.to_str().unwrap()]),
         2000,
     ));
+    // A bill (the FOCUS export of a bundled workload, read back), and the workload against it.
+    let own = dir.join("own-focus.csv");
+    Case::new()
+        .args([
+            "estimate",
+            "workloads/commitments-us-east-1.yaml",
+            "--format",
+            "focus",
+            "--output",
+            own.to_str().unwrap(),
+        ])
+        .run()
+        .success();
+    reports.push(("bill".into(), args(&["bill", own.to_str().unwrap()]), 2000));
+    reports.push((
+        "reconcile".into(),
+        args(&[
+            "reconcile",
+            "workloads/commitments-us-east-1.yaml",
+            "--bill",
+            own.to_str().unwrap(),
+        ]),
+        2400,
+    ));
     let mut failures = Vec::new();
     let mut layouts_checked = 0;
     for (name, mut command, height) in reports {

@@ -85,6 +85,7 @@ pub(super) fn run(args: &BillArgs, run: &Run) -> Result<(), Error> {
             .help("Consider `--commitments --format json`."));
         }
         BillFormat::Csv => report::bill::csv(&ledger),
+        BillFormat::Html => report::bill::html(&ledger),
     };
     output::emit(args.output.as_deref(), &text)
 }

@@ -44,6 +44,7 @@ pub(super) fn run(args: &ReconcileArgs, run: &Run) -> Result<(), Error> {
         BillFormat::Json => report::reconcile::json(&rec, &ledger, &name),
         BillFormat::Markdown => report::reconcile::markdown(&rec, &ledger, &name),
         BillFormat::Csv => report::reconcile::csv(&rec, &ledger),
+        BillFormat::Html => report::reconcile::html(&rec, &ledger, &name),
     };
     output::emit(args.output.as_deref(), &text)
 }

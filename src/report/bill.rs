@@ -376,3 +376,44 @@ pub(crate) fn json(l: &Ledger, commitments: Option<&Commitments>) -> String {
     s.push('\n');
     s
 }
+
+/// Text as HTML: `&`, `<`, `>` and `"` escaped (the names are the bill's).
+fn esc(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// The page: the lines, and per table (and the account) what each component billed, as bars.
+pub(crate) fn html(l: &Ledger) -> String {
+    let cur = currency(l);
+    let mut rows: Vec<String> = Vec::new();
+    for line in lines(l) {
+        let cells: Vec<String> = cells(&line, cur)
+            .iter()
+            .map(|c| format!("<td>{}</td>", esc(c)))
+            .collect();
+        rows.push(format!("<tr>{}</tr>", cells.join("")));
+    }
+    let mut per: std::collections::BTreeMap<String, Vec<(String, Decimal)>> =
+        std::collections::BTreeMap::new();
+    for line in lines(l) {
+        let items = per.entry(line.owner.clone()).or_default();
+        match items.iter_mut().find(|(n, _)| *n == line.component) {
+            Some(item) => item.1 = item.1.checked_add(line.sums.unblended).unwrap_or(item.1),
+            None => items.push((line.component.clone(), line.sums.unblended)),
+        }
+    }
+    let charts: String = per
+        .iter()
+        .map(|(owner, items)| super::charts::bars(owner, items, cur))
+        .collect();
+    let head: String = HEAD.iter().map(|h| format!("<th>{h}</th>")).collect();
+    format!(
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>ddbcost — the bill</title>\n<style>body {{ font-family: -apple-system, \"Segoe UI\", Helvetica, Arial, sans-serif; margin: 2rem auto; max-width: 1100px; color: #222; }} table {{ border-collapse: collapse; font-size: 0.85rem; }} th, td {{ border-bottom: 1px solid #ddd; padding: 0.3rem 0.5rem; text-align: left; }} svg {{ max-width: 100%; height: auto; }} .meta {{ color: #555; font-size: 0.9rem; }}</style>\n</head>\n<body>\n<h1>The bill</h1>\n<p class=\"meta\">{}</p>\n<table>\n<tr>{head}</tr>\n{}\n</table>\n{charts}\n<p class=\"meta\">{}</p>\n</body>\n</html>\n",
+        esc(&header(l)),
+        rows.join("\n"),
+        esc(&footer(l))
+    )
+}

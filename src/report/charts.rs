@@ -128,6 +128,75 @@ fn horizontal(
     svg_or_empty(svg)
 }
 
+/// Two bars an item — the estimate (blue) above what was billed (orange) — each labelled
+/// with its rounded amount: `reconcile`'s estimate against actual.
+#[must_use]
+pub(crate) fn paired(title: &str, items: &[(String, Decimal, Decimal)], currency: &str) -> String {
+    const ORANGE: RGBColor = RGBColor(230, 120, 20);
+    let height = BAR_HEIGHT
+        .saturating_mul(2)
+        .saturating_mul(u32::try_from(items.len().max(1)).unwrap_or(1))
+        .saturating_add(90);
+    let max = items
+        .iter()
+        .flat_map(|(_, a, b)| [f(*a), f(*b)])
+        .fold(0.0_f64, f64::max)
+        .max(1e-9);
+    let min = items
+        .iter()
+        .flat_map(|(_, a, b)| [f(*a), f(*b)])
+        .fold(0.0_f64, f64::min);
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (WIDTH, height)).into_drawing_area();
+        let _ = root.fill(&WHITE);
+        let n = items.len().max(1);
+        let chart = ChartBuilder::on(&root)
+            .caption(title, font(18.0))
+            .margin(10)
+            .x_label_area_size(20)
+            .y_label_area_size(10)
+            .build_cartesian_2d(min * 1.05..max * 1.9, 0f64..n as f64);
+        let Ok(mut chart) = chart else {
+            return String::new();
+        };
+        let _ = chart
+            .configure_mesh()
+            .label_style(font(14.0))
+            .disable_y_mesh()
+            .disable_x_mesh()
+            .y_labels(0)
+            .x_labels(6)
+            .x_label_formatter(&|x| format!("{x:.0}"))
+            .draw();
+        for (i, (name, estimated, billed)) in items.iter().enumerate() {
+            let top = n as f64 - i as f64;
+            for (k, (value, color, what)) in
+                [(*estimated, BLUE, "estimated"), (*billed, ORANGE, "billed")]
+                    .into_iter()
+                    .enumerate()
+            {
+                let y = top - 0.1 - 0.42 * k as f64;
+                let v = f(value);
+                let _ = chart.draw_series(std::iter::once(Rectangle::new(
+                    [(0.0, y - 0.36), (v, y - 0.04)],
+                    color.filled(),
+                )));
+                let _ = chart.draw_series(std::iter::once(Text::new(
+                    format!(
+                        "{name} {what}  {} {currency}",
+                        money::display(value, currency)
+                    ),
+                    (v.max(0.0) + max * 0.01, y - 0.12),
+                    font(13.0),
+                )));
+            }
+        }
+        let _ = root.present();
+    }
+    svg_or_empty(svg)
+}
+
 /// Start, each step's delta as a floating bar (green down, red up), end.
 #[must_use]
 pub(crate) fn waterfall(

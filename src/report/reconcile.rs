@@ -182,6 +182,60 @@ pub(crate) fn markdown(rec: &Reconciliation, l: &Ledger, workload: &str) -> Stri
     out
 }
 
+const TEMPLATE: &str = include_str!("reconcile.html");
+
+/// The page: the rows, and per table (and the account) its estimate against the bill, per
+/// component, as paired bars.
+pub(crate) fn html(rec: &Reconciliation, l: &Ledger, workload: &str) -> String {
+    use minijinja::{Environment, Value, context};
+    let cur = currency(l);
+    let mut rows: Vec<Vec<String>> = rec.rows.iter().map(|r| cells(r, cur)).collect();
+    rows.push(totals(rec, cur));
+    let mut per: std::collections::BTreeMap<String, Vec<(String, Decimal, Decimal)>> =
+        std::collections::BTreeMap::new();
+    for r in &rec.rows {
+        let owner = r
+            .key
+            .table
+            .clone()
+            .unwrap_or_else(|| "(account)".to_string());
+        let e = r.estimated.as_ref().map_or(Decimal::ZERO, |e| e.cost);
+        let b = r.billed.as_ref().map_or(Decimal::ZERO, |b| b.unblended);
+        let items = per.entry(owner).or_default();
+        let name = r.key.component.clone();
+        match items.iter_mut().find(|(n, _, _)| *n == name) {
+            Some(item) => {
+                item.1 = item.1.checked_add(e).unwrap_or(item.1);
+                item.2 = item.2.checked_add(b).unwrap_or(item.2);
+            }
+            None => items.push((name, e, b)),
+        }
+    }
+    let charts: Vec<Value> = per
+        .iter()
+        .map(|(owner, items)| {
+            Value::from_safe_string(super::charts::paired(
+                &format!("{}: estimated and billed", super::html::plain(owner)),
+                items,
+                cur,
+            ))
+        })
+        .collect();
+    let mut env = Environment::new();
+    env.set_auto_escape_callback(|_| minijinja::AutoEscape::Html);
+    let rendered = env.add_template("reconcile", TEMPLATE).and_then(|()| {
+        env.get_template("reconcile")?.render(context! {
+            title => "Estimate against the bill",
+            heading => header(rec, l, workload),
+            header => HEAD,
+            rows => rows,
+            charts => charts,
+            footer => footer(l),
+        })
+    });
+    rendered.unwrap_or_else(|e| format!("<!doctype html><p>cannot render the page: {e}</p>\n"))
+}
+
 pub(crate) fn csv(rec: &Reconciliation, l: &Ledger) -> String {
     let mut w = ::csv::Writer::from_writer(Vec::new());
     let _ = w.write_record([
