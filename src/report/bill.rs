@@ -409,7 +409,10 @@ pub(crate) fn html(l: &Ledger) -> String {
         .iter()
         .map(|(owner, items)| super::charts::bars(owner, items, cur))
         .collect();
-    let head: String = HEAD.iter().map(|h| format!("<th>{h}</th>")).collect();
+    let head: String = HEAD.iter().fold(String::new(), |mut out, h| {
+        let _ = write!(out, "<th>{h}</th>");
+        out
+    });
     format!(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>ddbcost — the bill</title>\n<style>body {{ font-family: -apple-system, \"Segoe UI\", Helvetica, Arial, sans-serif; margin: 2rem auto; max-width: 1100px; color: #222; }} table {{ border-collapse: collapse; font-size: 0.85rem; }} th, td {{ border-bottom: 1px solid #ddd; padding: 0.3rem 0.5rem; text-align: left; }} svg {{ max-width: 100%; height: auto; }} .meta {{ color: #555; font-size: 0.9rem; }}</style>\n</head>\n<body>\n<h1>The bill</h1>\n<p class=\"meta\">{}</p>\n<table>\n<tr>{head}</tr>\n{}\n</table>\n{charts}\n<p class=\"meta\">{}</p>\n</body>\n</html>\n",
         esc(&header(l)),
