@@ -1109,3 +1109,72 @@ fn the_athena_sql_run_on_duckdb_gives_the_report_the_files_give() {
     assert_eq!(queried["rows"]["other_services"], 0);
     assert_eq!(direct["rows"]["other_services"], 1);
 }
+
+mod every_row_once {
+    //! For any generated bill, every row is counted once and the report adds up exactly.
+    #![allow(clippy::arithmetic_side_effects)] // test arithmetic over small generated figures
+
+    use proptest::prelude::*;
+    use rust_decimal::Decimal;
+
+    const TYPES: [&str; 6] = ["Usage", "DiscountedUsage", "Credit", "Tax", "RIFee", "Refund"];
+    const USAGE: [&str; 7] = [
+        "ReadRequestUnits",
+        "EU-WriteCapacityUnit-Hrs",
+        "TimedStorage-ByteHrs",
+        "USE2-ReplWriteRequestUnits",
+        "HeavyUsage:dynamodb.write",
+        "SomethingNew-Units",
+        "",
+    ];
+
+    fn row() -> impl Strategy<Value = (usize, usize, usize, bool, i64, i64)> {
+        (0..6usize, 0..7usize, 0..3usize, any::<bool>(), 0..10_000_000i64, -5_000i64..50_000)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        #[test]
+        fn the_lines_add_up_to_the_rows(rows in proptest::collection::vec(row(), 1..40)) {
+            let mut csv = String::from("line_item_line_item_type,line_item_usage_start_date,line_item_product_code,line_item_usage_type,line_item_resource_id,line_item_usage_amount,line_item_currency_code,line_item_unblended_cost\n");
+            let mut dynamodb = 0u64;
+            let mut other = 0u64;
+            let mut total = Decimal::ZERO;
+            for (t, u, table, s3, amount, cost) in &rows {
+                // Usage never negative; costs in ten-thousandths of a dollar, any sign.
+                let cost = Decimal::new(*cost, 4);
+                let resource = if *table == 0 {
+                    String::new()
+                } else {
+                    format!("arn:aws:dynamodb:us-east-1:1:table/t{table}")
+                };
+                let product = if *s3 { "AmazonS3" } else { "AmazonDynamoDB" };
+                csv.push_str(&format!(
+                    "{},2026-11-01T00:00:00Z,{product},{},{resource},{amount},USD,{cost}\n",
+                    TYPES[*t], USAGE[*u]
+                ));
+                if *s3 {
+                    other += 1;
+                } else {
+                    dynamodb += 1;
+                    total += cost;
+                }
+            }
+            let out = ddbcost::api::bill::report_text("p.csv", &csv, None, ddbcost::api::ReportFormat::Json);
+            if dynamodb == 0 {
+                prop_assert!(out.is_err());
+                return Ok(());
+            }
+            let doc: serde_json::Value = serde_json::from_str(&out.unwrap()).unwrap();
+            let d = |v: &serde_json::Value| v.as_str().unwrap().parse::<Decimal>().unwrap();
+            prop_assert_eq!(doc["rows"]["dynamodb"].as_u64(), Some(dynamodb));
+            prop_assert_eq!(doc["rows"]["other_services"].as_u64(), Some(other));
+            prop_assert_eq!(d(&doc["total"]["unblended"]), total);
+            let lines = doc["lines"].as_array().unwrap();
+            let rows_counted: u64 = lines.iter().map(|l| l["rows"].as_u64().unwrap()).sum();
+            prop_assert_eq!(rows_counted, dynamodb);
+            let sum: Decimal = lines.iter().map(|l| d(&l["unblended"])).sum();
+            prop_assert_eq!(sum, total);
+        }
+    }
+}
