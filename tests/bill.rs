@@ -1117,7 +1117,14 @@ mod every_row_once {
     use proptest::prelude::*;
     use rust_decimal::Decimal;
 
-    const TYPES: [&str; 6] = ["Usage", "DiscountedUsage", "Credit", "Tax", "RIFee", "Refund"];
+    const TYPES: [&str; 6] = [
+        "Usage",
+        "DiscountedUsage",
+        "Credit",
+        "Tax",
+        "RIFee",
+        "Refund",
+    ];
     const USAGE: [&str; 7] = [
         "ReadRequestUnits",
         "EU-WriteCapacityUnit-Hrs",
@@ -1129,7 +1136,14 @@ mod every_row_once {
     ];
 
     fn row() -> impl Strategy<Value = (usize, usize, usize, bool, i64, i64)> {
-        (0..6usize, 0..7usize, 0..3usize, any::<bool>(), 0..10_000_000i64, -5_000i64..50_000)
+        (
+            0..6usize,
+            0..7usize,
+            0..3usize,
+            any::<bool>(),
+            0..10_000_000i64,
+            -5_000i64..50_000,
+        )
     }
 
     proptest! {

@@ -1,0 +1,47 @@
+//! Writes a CUR 2.0 CSV of about SIZE bytes (November 2026, hourly rows of 200 DynamoDB
+//! tables, one row in four another service's) to standard output, for measuring
+//! `ddbcost bill` and `ddbcost reconcile` on whole files:
+//!
+//! ```text
+//! cargo run --release --example gen_cur -- 1GB > /tmp/cur.csv
+//! /usr/bin/time -v target/release/ddbcost bill /tmp/cur.csv --format json > /dev/null
+//! ```
+//!
+//! The rows are those of `benches/common/cur.rs` (the bill benchmark's).
+
+use std::io::Write;
+
+#[allow(dead_code)] // `csv` serves the benchmark
+#[path = "../benches/common/cur.rs"]
+mod cur;
+
+fn main() {
+    let arg = std::env::args().nth(1).unwrap_or_else(|| "1GB".to_string());
+    let upper = arg.to_ascii_uppercase();
+    let target: u64 = [("GB", 1u64 << 30), ("MB", 1 << 20)]
+        .iter()
+        .find_map(|(u, f)| {
+            upper
+                .strip_suffix(u)
+                .and_then(|n| n.parse::<u64>().ok())
+                .map(|n| n * f)
+        })
+        .or_else(|| upper.parse().ok())
+        .unwrap_or(1 << 30);
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let _ = out.write_all(cur::HEADER.as_bytes());
+    let mut written = cur::HEADER.len() as u64;
+    let mut line = String::new();
+    let mut n = 0u64;
+    while written < target {
+        line.clear();
+        cur::row(&mut line, n, 200);
+        if out.write_all(line.as_bytes()).is_err() {
+            return;
+        }
+        written += line.len() as u64;
+        n += 1;
+    }
+    eprintln!("{n} rows, {written} bytes");
+}
