@@ -1192,3 +1192,61 @@ mod every_row_once {
         }
     }
 }
+
+#[test]
+fn savings_plan_rows_count_their_usage_once_and_cost_what_the_plan_says() {
+    // The fixture and a savings plan's rows for one hour of orders' writes: the covered usage
+    // (1,000,000 WRU, $0.625 at list, $0.50 at the plan's effective cost), its negation
+    // (−$0.625, nothing effective), and the plan's hourly fee, billed under the plan's own
+    // product code (a Database Savings Plan covers other databases too: another service here).
+    let mut all = rows();
+    let base = all[1].clone(); // a WriteRequestUnits row of orders
+    let mut covered = base.clone();
+    covered[2] = "SavingsPlanCoveredUsage".into();
+    covered[9] = "1000000".into();
+    covered[11] = "0.625".into();
+    covered[16] = "0.5".into();
+    let mut negation = base.clone();
+    negation[2] = "SavingsPlanNegation".into();
+    negation[9] = "0".into();
+    negation[11] = "-0.625".into();
+    let mut fee = base;
+    fee[2] = "SavingsPlanRecurringFee".into();
+    fee[5] = "DatabaseSavingsPlans".into();
+    fee[8] = format!("arn:aws:savingsplans::{ACCOUNT}:savingsplan/sp-1");
+    fee[11] = "0.5".into();
+    all.extend([covered, negation, fee]);
+    let dir = tempfile::tempdir().unwrap();
+    let f = write_file(dir.path(), "cur.csv", &csv_of(&CUR2, &all));
+    let doc = bill_json(&[&f]);
+    // orders' writes: 30 × 2,000,000 + 1,000,000 covered = 61,000,000 WRU used (the negation
+    // counts no usage); unblended 37.50 + 0.625 − 0.625 = $37.50; effective 37.50 + 0.50 =
+    // $38.00.
+    let writes = line(&doc, Some("orders"), "writes", "WriteRequestUnits");
+    assert_eq!(writes["rows"], 32);
+    assert_eq!(s(&writes["quantity"]), dec("61000000"));
+    assert_eq!(s(&writes["unblended"]), dec("37.5"));
+    assert_eq!(s(&writes["effective"]), dec("38"));
+    // The totals: unblended unchanged ($178.298), effective 190.682 + 0.50 = $191.182; the
+    // fee is the plan's product's row, counted among other services.
+    assert_eq!(s(&doc["total"]["unblended"]), dec("178.298"));
+    assert_eq!(s(&doc["total"]["effective"]), dec("191.182"));
+    assert_eq!(doc["rows"]["other_services"], 2);
+    let charge = |name: &str| {
+        doc["by_charge"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["charge"] == name)
+            .unwrap_or_else(|| panic!("no {name}"))
+            .clone()
+    };
+    assert_eq!(
+        s(&charge("usage covered by a savings plan")["effective"]),
+        dec("0.5")
+    );
+    assert_eq!(
+        s(&charge("savings plan negation")["unblended"]),
+        dec("-0.625")
+    );
+}
