@@ -503,6 +503,12 @@ fn the_bill_builds_a_workload_that_estimates_its_usage_at_list_prices() {
     // (the bill paid less: 100 of them were reserved); 20 RCU × 720 × $0.00013 = $1.872.
     assert_eq!(cost("events/writes"), dec("70.2"));
     assert_eq!(cost("events/reads"), dec("1.872"));
+    // `advise` and `compare` take it like any workload.
+    Case::new().args(["advise", &out]).run().success();
+    Case::new()
+        .args(["compare", &out, "--set", "tables.orders.class=standard-ia"])
+        .run()
+        .success();
 }
 
 #[test]
