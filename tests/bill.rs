@@ -1256,3 +1256,17 @@ fn savings_plan_rows_count_their_usage_once_and_cost_what_the_plan_says() {
         dec("-0.625")
     );
 }
+
+#[test]
+fn a_parquet_file_that_makes_the_decoder_panic_is_refused_quietly() {
+    // Found by the `bill` fuzz target: Apache's decoder indexes out of bounds on this file
+    // (its dictionary page lies). The panic is contained: a refusal, no backtrace.
+    let f = common::root().join("tests/fixtures/bill/decoder-panics.parquet");
+    let out = Case::new()
+        .args(["bill", f.to_str().unwrap()])
+        .env("RUST_BACKTRACE", "1")
+        .run()
+        .code(1)
+        .stderr_has("not a readable Parquet file (the Parquet decoder failed on it)");
+    assert!(!out.stderr.contains("panicked"), "{}", out.stderr);
+}

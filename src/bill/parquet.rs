@@ -73,10 +73,8 @@ pub(crate) fn read(path: &Path, sink: &mut Sink<'_>) -> Result<Dialect, Error> {
     let file = path.display().to_string();
     // A third-party decoder over a file from anywhere: a panic inside it is a refusal of the
     // file, never a crash.
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        read_rows(path, &file, sink)
-    }))
-    .unwrap_or_else(|_| Err(broken(&file, &"the Parquet decoder failed on it")))
+    crate::output::contained(|| read_rows(path, &file, sink))
+        .unwrap_or_else(|()| Err(broken(&file, &"the Parquet decoder failed on it")))
 }
 
 fn read_rows(path: &Path, file: &str, sink: &mut Sink<'_>) -> Result<Dialect, Error> {

@@ -15,6 +15,22 @@ use tempfile::NamedTempFile;
 static LIVE: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 static INSTALL: Once = Once::new();
 
+thread_local! {
+    /// This thread runs code whose panic is caught and turned into an error (`contained`):
+    /// the hook says nothing and removes nothing, since the process goes on.
+    static CONTAINED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `f`, turning a panic inside it into `Err` without a word on standard error: for a
+/// third-party decoder handed hostile bytes (a Parquet file), whose panic is a refusal of
+/// the file, not a crash of ddbcost.
+pub(crate) fn contained<T>(f: impl FnOnce() -> T) -> Result<T, ()> {
+    let before = CONTAINED.with(|c| c.replace(true));
+    let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
+    CONTAINED.with(|c| c.set(before));
+    out.map_err(|_| ())
+}
+
 /// Name parts of our temporary files, so the next run recognises them.
 pub(super) const PREFIX: &str = ".ddbcost-";
 pub(super) const SUFFIX: &str = ".tmp";
@@ -43,6 +59,9 @@ pub(crate) fn install_cleanup() {
     INSTALL.call_once(|| {
         let previous = std::panic::take_hook();
         std::panic::set_hook(Box::new(move |info| {
+            if CONTAINED.with(std::cell::Cell::get) {
+                return;
+            }
             remove_all();
             previous(info);
         }));
