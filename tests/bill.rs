@@ -532,24 +532,30 @@ fn what_is_not_a_bill_is_refused_with_its_file_row_and_column() {
     }
     let missing = write_file(d, "m.csv", &csv_of(&header, &r));
     refuse(&missing, "without its `line_item_unblended_cost` column");
-    let mut r = rows();
-    r[3][9] = "-5".into();
-    let negative = write_file(d, "n.csv", &csv_of(&CUR2, &r));
-    refuse(
-        &negative,
-        "row 4, column `line_item_usage_amount`: negative usage (-5)",
-    );
-    let mut r = rows();
-    r[2][11] = "lots".into();
-    let text = write_file(d, "t.csv", &csv_of(&CUR2, &r));
-    refuse(
-        &text,
-        "row 3, column `line_item_unblended_cost`: `lots` is not a number",
-    );
-    let mut r = rows();
-    r[5][10] = "EUR".into();
-    let two = write_file(d, "c.csv", &csv_of(&CUR2, &r));
-    refuse(&two, "DynamoDB rows in USD and in EUR");
+    // One value changed at a time: (row, column, value, what is said).
+    for (i, (row, col, value, needle)) in [
+        (
+            3,
+            9,
+            "-5",
+            "row 4, column `line_item_usage_amount`: negative usage (-5)",
+        ),
+        (
+            2,
+            11,
+            "lots",
+            "row 3, column `line_item_unblended_cost`: `lots` is not a number",
+        ),
+        (5, 10, "EUR", "DynamoDB rows in USD and in EUR"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let mut r = rows();
+        r[row][col] = value.into();
+        let f = write_file(d, &format!("changed-{i}.csv"), &csv_of(&CUR2, &r));
+        refuse(&f, needle);
+    }
     // Two billing periods: refused without `--period`, one read with it.
     let mut r = rows();
     let mut december = r[0].clone();

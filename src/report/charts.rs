@@ -71,32 +71,34 @@ pub(crate) fn count_bars(title: &str, items: &[(String, Decimal)]) -> String {
     horizontal(title, items, &money::quantity)
 }
 
-/// Horizontal bars in the order given (negative ones green), each labelled `name  label`.
-fn horizontal(
+/// A horizontal-bar chart's drawing area: x the amounts, y one unit a row (row 0 on top).
+type Bars<'a, 'b> = ChartContext<
+    'a,
+    SVGBackend<'b>,
+    Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>,
+>;
+
+/// The frame of a horizontal-bar chart — caption, x axis spanning `values` (and 0), `rows`
+/// rows — with `draw` filling it (given the largest value, for label offsets).
+fn bar_frame(
     title: &str,
-    items: &[(String, Decimal)],
-    label: &dyn Fn(Decimal) -> String,
+    height: u32,
+    rows: usize,
+    values: &[f64],
+    draw: &mut dyn FnMut(&mut Bars<'_, '_>, f64),
 ) -> String {
-    let height = BAR_HEIGHT
-        .saturating_mul(u32::try_from(items.len().max(1)).unwrap_or(1))
-        .saturating_add(70);
-    let max = items
-        .iter()
-        .map(|(_, v)| f(*v))
-        .fold(0.0_f64, f64::max)
-        .max(1e-9);
-    let min = items.iter().map(|(_, v)| f(*v)).fold(0.0_f64, f64::min);
+    let max = values.iter().copied().fold(0.0_f64, f64::max).max(1e-9);
+    let min = values.iter().copied().fold(0.0_f64, f64::min);
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (WIDTH, height)).into_drawing_area();
         let _ = root.fill(&WHITE);
-        let n = items.len().max(1);
         let chart = ChartBuilder::on(&root)
             .caption(title, font(18.0))
             .margin(10)
             .x_label_area_size(20)
             .y_label_area_size(10)
-            .build_cartesian_2d(min * 1.05..max * 1.9, 0f64..n as f64);
+            .build_cartesian_2d(min * 1.05..max * 1.9, 0f64..rows.max(1) as f64);
         let Ok(mut chart) = chart else {
             return String::new();
         };
@@ -109,6 +111,24 @@ fn horizontal(
             .x_labels(6)
             .x_label_formatter(&|x| format!("{x:.0}"))
             .draw();
+        draw(&mut chart, max);
+        let _ = root.present();
+    }
+    svg_or_empty(svg)
+}
+
+/// Horizontal bars in the order given (negative ones green), each labelled `name  label`.
+fn horizontal(
+    title: &str,
+    items: &[(String, Decimal)],
+    label: &dyn Fn(Decimal) -> String,
+) -> String {
+    let height = BAR_HEIGHT
+        .saturating_mul(u32::try_from(items.len().max(1)).unwrap_or(1))
+        .saturating_add(70);
+    let values: Vec<f64> = items.iter().map(|(_, v)| f(*v)).collect();
+    let n = items.len().max(1);
+    bar_frame(title, height, n, &values, &mut |chart, max| {
         for (i, (name, value)) in items.iter().enumerate() {
             let top = n as f64 - i as f64;
             let v = f(*value);
@@ -123,9 +143,7 @@ fn horizontal(
                 font(14.0),
             )));
         }
-        let _ = root.present();
-    }
-    svg_or_empty(svg)
+    })
 }
 
 /// Two bars an item — the estimate (blue) above what was billed (orange) — each labelled
@@ -137,38 +155,9 @@ pub(crate) fn paired(title: &str, items: &[(String, Decimal, Decimal)], currency
         .saturating_mul(2)
         .saturating_mul(u32::try_from(items.len().max(1)).unwrap_or(1))
         .saturating_add(90);
-    let max = items
-        .iter()
-        .flat_map(|(_, a, b)| [f(*a), f(*b)])
-        .fold(0.0_f64, f64::max)
-        .max(1e-9);
-    let min = items
-        .iter()
-        .flat_map(|(_, a, b)| [f(*a), f(*b)])
-        .fold(0.0_f64, f64::min);
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (WIDTH, height)).into_drawing_area();
-        let _ = root.fill(&WHITE);
-        let n = items.len().max(1);
-        let chart = ChartBuilder::on(&root)
-            .caption(title, font(18.0))
-            .margin(10)
-            .x_label_area_size(20)
-            .y_label_area_size(10)
-            .build_cartesian_2d(min * 1.05..max * 1.9, 0f64..n as f64);
-        let Ok(mut chart) = chart else {
-            return String::new();
-        };
-        let _ = chart
-            .configure_mesh()
-            .label_style(font(14.0))
-            .disable_y_mesh()
-            .disable_x_mesh()
-            .y_labels(0)
-            .x_labels(6)
-            .x_label_formatter(&|x| format!("{x:.0}"))
-            .draw();
+    let values: Vec<f64> = items.iter().flat_map(|(_, a, b)| [f(*a), f(*b)]).collect();
+    let n = items.len().max(1);
+    bar_frame(title, height, n, &values, &mut |chart, max| {
         for (i, (name, estimated, billed)) in items.iter().enumerate() {
             let top = n as f64 - i as f64;
             for (k, (value, color, what)) in
@@ -192,9 +181,7 @@ pub(crate) fn paired(title: &str, items: &[(String, Decimal, Decimal)], currency
                 )));
             }
         }
-        let _ = root.present();
-    }
-    svg_or_empty(svg)
+    })
 }
 
 /// Start, each step's delta as a floating bar (green down, red up), end.
