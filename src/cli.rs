@@ -484,16 +484,8 @@ pub(crate) struct BillArgs {
     /// `Manifest.json`, every part it lists required).
     #[arg(required_unless_present = "athena_sql", value_name = "FILE")]
     pub inputs: Vec<String>,
-    /// Print the SQL that aggregates a CUR 2.0 table (Athena, Trino, Spark SQL) to the hourly
-    /// DynamoDB rows this command reads, for `--period`; its CSV result is an input.
-    #[arg(long, requires = "period")]
-    pub athena_sql: bool,
-    /// The CUR 2.0 table the SQL reads.
-    #[arg(long, default_value = "cost_and_usage_report", value_name = "TABLE")]
-    pub athena_table: String,
-    /// The billing period to read (`YYYY-MM`), when the files hold several.
-    #[arg(long, value_name = "YYYY-MM")]
-    pub period: Option<String>,
+    #[command(flatten)]
+    pub period: PeriodArgs,
     /// Also write a workload built from the bill: per table its capacity mode and `observed`
     /// usage for the period, for `estimate`, `compare` and `advise`.
     #[arg(long, value_name = "OUT.yaml")]
@@ -513,6 +505,22 @@ pub(crate) struct BillArgs {
     pub output: Option<String>,
 }
 
+/// The billing period of `bill` and `reconcile`, and the SQL that fetches it.
+#[derive(Debug, Args)]
+pub(crate) struct PeriodArgs {
+    /// The billing period to read (`YYYY-MM`), when the files hold several.
+    #[arg(long, value_name = "YYYY-MM")]
+    pub period: Option<String>,
+    /// Print the SQL that aggregates a CUR 2.0 table (Athena, Trino, Spark SQL) to the hourly
+    /// DynamoDB rows `bill` and `reconcile --bill` read, for `--period`; its CSV result is an
+    /// input.
+    #[arg(long, requires = "period")]
+    pub athena_sql: bool,
+    /// The CUR 2.0 table the SQL reads.
+    #[arg(long, default_value = "cost_and_usage_report", value_name = "TABLE")]
+    pub athena_table: String,
+}
+
 #[derive(Debug, Args)]
 pub(crate) struct ReconcileArgs {
     /// Workload file (YAML), or a template with `--from`.
@@ -524,16 +532,8 @@ pub(crate) struct ReconcileArgs {
         value_name = "FILE"
     )]
     pub bills: Vec<String>,
-    /// Print the SQL that aggregates a CUR 2.0 table to the hourly DynamoDB rows `--bill`
-    /// takes, for `--period` (as `bill --athena-sql`).
-    #[arg(long, requires = "period")]
-    pub athena_sql: bool,
-    /// The CUR 2.0 table the SQL reads.
-    #[arg(long, default_value = "cost_and_usage_report", value_name = "TABLE")]
-    pub athena_table: String,
-    /// The billing period to read (`YYYY-MM`), when the files hold several.
-    #[arg(long, value_name = "YYYY-MM")]
-    pub period: Option<String>,
+    #[command(flatten)]
+    pub period: PeriodArgs,
     /// Change a field before estimating (repeatable).
     #[arg(long = "set", value_name = "PATH=VALUE")]
     pub sets: Vec<String>,

@@ -56,9 +56,12 @@ fn commitments(
 }
 
 pub(super) fn run(args: &BillArgs, run: &Run) -> Result<(), Error> {
-    let chosen = args.period.as_deref().map(period).transpose()?;
-    if args.athena_sql {
-        let sql = bill::sql::athena(&args.athena_table, chosen.as_deref().unwrap_or_default());
+    let chosen = args.period.period.as_deref().map(period).transpose()?;
+    if args.period.athena_sql {
+        let sql = bill::sql::athena(
+            &args.period.athena_table,
+            chosen.as_deref().unwrap_or_default(),
+        );
         return output::emit(args.output.as_deref(), &sql);
     }
     let ledger = bill::read_all(&args.inputs, chosen)?;

@@ -11,11 +11,15 @@ use crate::{bill, output, report};
 pub(super) fn run(args: &ReconcileArgs, run: &Run) -> Result<(), Error> {
     let chosen = args
         .period
+        .period
         .as_deref()
         .map(super::bill::period)
         .transpose()?;
-    if args.athena_sql {
-        let sql = bill::sql::athena(&args.athena_table, chosen.as_deref().unwrap_or_default());
+    if args.period.athena_sql {
+        let sql = bill::sql::athena(
+            &args.period.athena_table,
+            chosen.as_deref().unwrap_or_default(),
+        );
         return output::emit(args.output.as_deref(), &sql);
     }
     let (pricing, src) = Pricing::open(&args.workload, &args.template, &args.settings, run)?;
