@@ -258,4 +258,26 @@ impl Ledger {
             })
             .collect()
     }
+
+    /// DynamoDB's rows by where they went: (matched to tables, the account's, kept apart,
+    /// not mapped); they add up to `total.rows`.
+    pub(crate) fn row_counts(&self) -> (u64, u64, u64, u64) {
+        let rows = |m: &mut dyn Iterator<Item = &Sums>| m.map(|s| s.rows).sum::<u64>();
+        let account = rows(
+            &mut self
+                .places
+                .iter()
+                .filter(|(p, _)| p.owner == Owner::Account)
+                .map(|(_, s)| s),
+        );
+        let apart = rows(&mut self.apart.values());
+        let unmapped = rows(&mut self.unmapped.values());
+        let matched = self
+            .total
+            .rows
+            .saturating_sub(account)
+            .saturating_sub(apart)
+            .saturating_sub(unmapped);
+        (matched, account, apart, unmapped)
+    }
 }

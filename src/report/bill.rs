@@ -327,20 +327,7 @@ fn commitments_json(c: &Commitments) -> serde_json::Value {
 
 /// The report as JSON (`ddbcost.bill/v1`).
 pub(crate) fn json(l: &Ledger, commitments: Option<&Commitments>) -> String {
-    let account = l
-        .places
-        .iter()
-        .filter(|(p, _)| p.owner == Owner::Account)
-        .map(|(_, s)| s.rows)
-        .sum::<u64>();
-    let apart: u64 = l.apart.values().map(|s| s.rows).sum();
-    let unmapped: u64 = l.unmapped.values().map(|s| s.rows).sum();
-    let matched = l
-        .total
-        .rows
-        .saturating_sub(account)
-        .saturating_sub(apart)
-        .saturating_sub(unmapped);
+    let (matched, account, apart, unmapped) = l.row_counts();
     let doc = json!({
         "schema": "ddbcost.bill/v1",
         "billing_period": l.period,

@@ -294,14 +294,7 @@ fn cause_code(c: &Cause) -> &'static str {
 
 pub(crate) fn json(rec: &Reconciliation, l: &Ledger, workload: &str) -> String {
     let d = |x: Decimal| x.normalize().to_string();
-    let account = l
-        .places
-        .iter()
-        .filter(|(p, _)| p.owner == crate::bill::map::Owner::Account)
-        .map(|(_, s)| s.rows)
-        .sum::<u64>();
-    let apart: u64 = l.apart.values().map(|s| s.rows).sum();
-    let unmapped: u64 = l.unmapped.values().map(|s| s.rows).sum();
+    let (matched, account, apart, unmapped) = l.row_counts();
     let doc = json!({
         "schema": "ddbcost.reconcile/v1",
         "workload": workload,
@@ -311,7 +304,7 @@ pub(crate) fn json(rec: &Reconciliation, l: &Ledger, workload: &str) -> String {
         "rows_read": {
             "read": l.rows_read,
             "dynamodb": l.total.rows,
-            "matched": l.total.rows.saturating_sub(account).saturating_sub(apart).saturating_sub(unmapped),
+            "matched": matched,
             "account_level": account,
             "kept_apart": apart,
             "not_mapped": unmapped,
