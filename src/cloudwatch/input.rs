@@ -151,11 +151,16 @@ pub(crate) fn read(
     }
 }
 
-/// Reads a queries file (`--queries`), whole: a few hundred queries at most.
+/// Reads a queries file (`--queries`), whole and at most 64 MiB (a few hundred queries are
+/// far less; the bound stops a stray file).
 pub(crate) fn queries(input: &Input) -> Result<HashMap<String, Query>, Error> {
     let mut text = String::new();
-    input.open()?.read_to_string(&mut text).map_err(|e| {
-        Error::input(format!("cannot read `{}`: {e}", input.name)).file(input.name.as_str())
-    })?;
+    input
+        .open()?
+        .take(64 << 20)
+        .read_to_string(&mut text)
+        .map_err(|e| {
+            Error::input(format!("cannot read `{}`: {e}", input.name)).file(input.name.as_str())
+        })?;
     super::metric_data::queries(&text, &input.name)
 }
