@@ -457,3 +457,134 @@ fn prices_and_prices_show_count_the_same_prices() {
         .stdout_has("inter_region_transfer_gb.us-east-2")
         .stdout_has("31 of 32 prices known");
 }
+
+// Database Savings Plans rates from the Savings Plans price list (AWSDatabaseSavingsPlans).
+// The fixtures' rates are made up; the list prices are the offer fixture's (DESIGN.md §4).
+const PLAN_INDEX: &str = "tests/fixtures/pricelist/savings-plans/region_index.json";
+const PLAN_CSV: &str = "tests/fixtures/pricelist/savings-plans/eu-west-1-index.csv";
+
+#[test]
+fn savings_plans_rates_become_each_regions_savings_plan_rates() {
+    let (dir, out) = import(&[OFFER, PLAN_INDEX, PLAN_CSV, "--verbose"]);
+    let out = out
+        .success()
+        .stdout_has("aws-us-east-1: 9 prices, free tier, reserved rcu_1y/rcu_3y/wcu_1y/wcu_3y, 4 savings plan rates ->")
+        .stdout_has("aws-eu-west-1: 3 prices, 2 savings plan rates ->")
+        // The index names ap-northeast-1 too; its file is not beside it.
+        .stderr_has("1 region(s) named by `tests/fixtures/pricelist/savings-plans/region_index.json` are not beside it and were not read: ap-northeast-1")
+        .stderr_has("1 savings plan rate(s) for services other than DynamoDB skipped")
+        // Reported, never guessed: no us-east-1 replicated WCU list price in the offer, and
+        // storage is not covered by a plan.
+        .stderr_has("ReplWriteCapacityUnit-Hrs (SKU TESTDBSP1YRNOUP): savings plan rate: `standard.replicated_wcu_hour` has no list price in the inputs for us-east-1")
+        .stderr_has("EU-TimedStorage-ByteHrs (SKU TESTDBSP1YRNOUP): savings plan rate: `standard.storage_gb_month` is not throughput a Database Savings Plan covers");
+    let _ = out;
+    let text = std::fs::read_to_string(dir.path().join("aws-us-east-1.yaml")).unwrap();
+    let table = ddbcost::api::parse_price_table(&text, "aws-us-east-1.yaml").expect("valid");
+    use ddbcost::api::{PriceKey, TableClass};
+    let rates = table.savings_plan_rates.as_ref().expect("rates imported");
+    let rate = |k: PriceKey| rates.rates.get(&k).copied();
+    let s = TableClass::Standard;
+    // Discounted ÷ list, per unit: 0.0000005 ÷ 0.000000625 = 0.8 (writes);
+    // 0.0000001 ÷ 0.000000125 = 0.8 (reads); 0.000585 ÷ 0.00065 = 0.9 (WCU-hours);
+    // 0.000117 ÷ 0.00013 = 0.9 (RCU-hours).
+    assert_eq!(rate(PriceKey::WritePerMillion(s)), Some(dec("0.8")));
+    assert_eq!(rate(PriceKey::ReadPerMillion(s)), Some(dec("0.8")));
+    assert_eq!(rate(PriceKey::WcuHour(s)), Some(dec("0.9")));
+    assert_eq!(rate(PriceKey::RcuHour(s)), Some(dec("0.9")));
+    assert_eq!(rates.rates.len(), 4);
+    assert_eq!(rates.effective.as_deref(), Some("2026-11-30"));
+    assert!(rates.source.contains("AWSDatabaseSavingsPlans (1-year No Upfront), version 20261130180000, from tests/fixtures/pricelist/savings-plans/us-east-1/index.json"), "{}", rates.source);
+    // The CSV twin, eu-west-1: 0.000000564 ÷ 0.000000705 = 0.8; 0.0000001132 ÷ 0.0000001415 = 0.8.
+    let text = std::fs::read_to_string(dir.path().join("aws-eu-west-1.yaml")).unwrap();
+    let eu = ddbcost::api::parse_price_table(&text, "aws-eu-west-1.yaml").expect("valid");
+    let eu = eu.savings_plan_rates.expect("rates imported");
+    assert_eq!(
+        eu.rates.get(&PriceKey::WritePerMillion(s)),
+        Some(&dec("0.8"))
+    );
+    assert_eq!(
+        eu.rates.get(&PriceKey::ReadPerMillion(s)),
+        Some(&dec("0.8"))
+    );
+    assert!(
+        eu.source
+            .ends_with("from tests/fixtures/pricelist/savings-plans/eu-west-1-index.csv"),
+        "{}",
+        eu.source
+    );
+    // A region with list prices and no plan rates states none.
+    let west = std::fs::read_to_string(dir.path().join("aws-us-west-1.yaml")).unwrap();
+    assert!(!west.contains("savings_plan_rates"), "{west}");
+}
+
+#[test]
+fn a_plan_at_imported_rates_needs_no_hand_typed_rate() {
+    let (dir, out) = import(&[OFFER, PLAN_INDEX]);
+    out.success();
+    // The worked check of tests/commitments.rs, its rates now from the price list: 100 M WRU
+    // × $0.625 = $62.50 a month, flat; at the imported 0.8 the $0.05/h commitment covers
+    // 0.05 ÷ 0.8 = $0.0625 of list-priced writes an hour: 730 × (0.05 + 0.0856164… − 0.0625)
+    // = 36.5 + 62.5 − 45.625 = $53.375.
+    let (_w, workload) = common::temp_workload(
+        "prices: aws-us-east-1\ncommitments:\n  savings_plan:\n    per_hour: 0.05\ntables:\n  events:\n    item_size: 1KB\n    patterns:\n      put: { op: put, rate: 100M/month }\n",
+    );
+    let out = Case::new()
+        .args([
+            "estimate",
+            &workload,
+            "--prices-dir",
+            &dir.path().to_string_lossy(),
+            "--format",
+            "json",
+        ])
+        .run()
+        .success();
+    let doc: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(doc["total"], "53.375");
+    assert_eq!(doc["savings_plan"]["coverage"], "0.73"); // 45.625 ÷ 62.5
+    let sources = doc["savings_plan"]["rate_sources"].to_string();
+    assert!(
+        sources.contains("AWSDatabaseSavingsPlans") && sources.contains("(effective 2026-11-30)"),
+        "{sources}"
+    );
+}
+
+#[test]
+fn savings_plans_files_need_their_offer_and_their_region_files() {
+    // Rates alone: each is a share of a list price nobody gave.
+    let (_dir, out) = import(&[PLAN_CSV]);
+    out.code(1)
+        .stderr_has("Savings Plans rates alone make no price table")
+        .stderr_has("AmazonDynamoDB offer file");
+    // A region index whose region files are not beside it.
+    let lonely = tempfile::tempdir().unwrap();
+    let index = lonely.path().join("region_index.json");
+    std::fs::copy(PLAN_INDEX, &index).unwrap();
+    let (_dir, out) = import(&[OFFER, &index.to_string_lossy()]);
+    out.code(1)
+        .stderr_has("is a region index naming 2 region file(s), none of them beside it")
+        .stderr_has("us-east-1/index.json` from https://pricing.us-east-1.amazonaws.com/savingsPlan/v1.0/aws/AWSDatabaseSavingsPlans/20261130180000/us-east-1/index.json");
+    // A CSV without the rate columns.
+    let bad = lonely.path().join("index.csv");
+    std::fs::write(
+        &bad,
+        "\"FormatVersion\",\"v1.0\"\n\"SKU\",\"Price\"\n\"X\",\"1\"\n",
+    )
+    .unwrap();
+    let (_dir, out) = import(&[OFFER, &bad.to_string_lossy()]);
+    out.code(1).stderr_has(
+        "is not an AWS Savings Plans price list: no header row naming `DiscountedRate`",
+    );
+    // A plan file in another currency than the list prices.
+    let eur = lonely.path().join("eur.csv");
+    std::fs::write(
+        &eur,
+        std::fs::read_to_string(PLAN_CSV)
+            .unwrap()
+            .replace("\"USD\"", "\"EUR\""),
+    )
+    .unwrap();
+    let (_dir, out) = import(&[OFFER, &eur.to_string_lossy()]);
+    out.code(1)
+        .stderr_has("rates EU-WriteRequestUnits in EUR, the list prices are in USD");
+}

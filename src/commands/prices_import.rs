@@ -53,6 +53,69 @@ fn read(path: &str) -> Result<Vec<u8>, Error> {
     Ok(bytes)
 }
 
+/// The region files a region index names, read from beside it (`<region>/index.json`, or a
+/// mirror of AWS's folders): each one found is parsed; those missing are named with the URL
+/// to fetch them from; none found is an error.
+fn region_files(
+    index: &str,
+    regions: &[crate::pricelist::plans::RegionFile],
+) -> Result<Vec<parse::PriceList>, Error> {
+    let dir = std::path::Path::new(index)
+        .parent()
+        .unwrap_or_else(|| std::path::Path::new("."));
+    let mut found = Vec::new();
+    let mut missing = Vec::new();
+    for region in regions {
+        let local = crate::pricelist::plans::local_candidates(&region.url)
+            .into_iter()
+            .map(|c| dir.join(c))
+            .find(|p| p.is_file());
+        match local {
+            Some(path) => {
+                let shown = path.display().to_string();
+                let list = parse::parse(&read(&shown)?, &shown)?;
+                if !list.regions.is_empty() {
+                    return Err(Error::input(format!(
+                        "`{shown}` (named by `{index}` for {}) is itself a region index",
+                        region.region
+                    ))
+                    .file(&shown)
+                    .help("Consider the region's price-list file, not another index."));
+                }
+                found.push(list);
+            }
+            None => missing.push(region),
+        }
+    }
+    if found.is_empty() {
+        return Err(Error::input(format!(
+            "`{index}` is a region index naming {} region file(s), none of them beside it",
+            regions.len()
+        ))
+        .file(index)
+        .help(format!(
+            "Consider fetching the regions you need next to the index, e.g. `{}` from https://pricing.us-east-1.amazonaws.com{}, or passing the region files themselves.",
+            regions
+                .first()
+                .and_then(|r| crate::pricelist::plans::local_candidates(&r.url).pop())
+                .unwrap_or_default(),
+            regions.first().map(|r| r.url.as_str()).unwrap_or_default()
+        )));
+    }
+    if !missing.is_empty() {
+        crate::output::warn(&format!(
+            "note: {} region(s) named by `{index}` are not beside it and were not read: {}",
+            missing.len(),
+            missing
+                .iter()
+                .map(|r| r.region.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    Ok(found)
+}
+
 pub(super) fn run(args: &ImportArgs) -> Result<(), Error> {
     let dir = std::path::Path::new(&args.output_dir);
     // Created if missing (with its parents), as `mkdir -p` would.
@@ -72,7 +135,12 @@ pub(super) fn run(args: &ImportArgs) -> Result<(), Error> {
     }
     let mut lists = Vec::with_capacity(args.inputs.len());
     for input in &args.inputs {
-        lists.push(parse::parse(&read(input)?, input)?);
+        let list = parse::parse(&read(input)?, input)?;
+        if list.regions.is_empty() {
+            lists.push(list);
+        } else {
+            lists.extend(region_files(input, &list.regions)?);
+        }
     }
     let import = pricelist::import(&lists)
         .map_err(|why| Error::input(format!("the price lists disagree: {why}")))?;
@@ -82,6 +150,12 @@ pub(super) fn run(args: &ImportArgs) -> Result<(), Error> {
             for (usage_type, sku, why) in &import.unmapped {
                 crate::output::warn(&format!("  {usage_type} (SKU {sku}): {why}"));
             }
+        }
+        if !import.plan_files.is_empty() {
+            return Err(Error::input(
+                "Savings Plans rates alone make no price table: each rate is a fraction of a list price, and no AmazonDynamoDB offer was given",
+            )
+            .help("Consider passing the AmazonDynamoDB offer file (or its region's file) in the same `prices import` as the Savings Plans files."));
         }
         return Err(Error::input(format!(
             "the price lists hold no DynamoDB price ddbcost uses ({} SKU(s) read, none mapped)",
@@ -104,7 +178,7 @@ pub(super) fn run(args: &ImportArgs) -> Result<(), Error> {
         parse_price_table(&text, &shown)?;
         batch.add(&shown, text.as_bytes())?;
         summary.push_str(&format!(
-            "aws-{}: {} prices{}{} -> {shown}\n",
+            "aws-{}: {} prices{}{}{} -> {shown}\n",
             table.region,
             table.prices.len(),
             if table.free_tier.len() == 4 {
@@ -119,14 +193,30 @@ pub(super) fn run(args: &ImportArgs) -> Result<(), Error> {
                     ", reserved {}",
                     table.reserved.keys().cloned().collect::<Vec<_>>().join("/")
                 )
+            },
+            if table.plan_rates.is_empty() {
+                String::new()
+            } else {
+                format!(", {} savings plan rates", table.plan_rates.len())
             }
         ));
     }
     batch.commit()?;
+    if import.plan_rates_other_services > 0 {
+        crate::output::warn(&format!(
+            "note: {} savings plan rate(s) for services other than DynamoDB skipped",
+            import.plan_rates_other_services
+        ));
+    }
     if !import.unmapped.is_empty() {
         crate::output::warn(&format!(
-            "note: {} SKU(s) map to no ddbcost price{}",
+            "note: {} {} map to no ddbcost price{}",
             import.unmapped.len(),
+            if import.plan_files.is_empty() {
+                "SKU(s)"
+            } else {
+                "SKU(s) or savings plan rate(s)"
+            },
             if args.verbose {
                 ":"
             } else {

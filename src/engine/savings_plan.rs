@@ -332,8 +332,9 @@ fn eligible(
             }
             continue;
         };
-        if !sources.contains(&rates.source) {
-            sources.push(rates.source.clone());
+        let described = rates.described();
+        if !sources.contains(&described) {
+            sources.push(described);
         }
         let pos = match pools
             .iter()

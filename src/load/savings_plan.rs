@@ -18,6 +18,8 @@ use crate::model::{PriceKey, SavingsPlanRates, TableClass};
 pub(crate) struct RawRates {
     /// Where the rates come from (required in a price table).
     pub source: Option<String>,
+    /// The date the rates took effect (`2026-07-22`), where the source states one.
+    pub effective: Option<Quantity>,
     /// Rates for the Standard class.
     pub standard: Option<RawClassRates>,
     /// Rates for the Standard-IA class.
@@ -58,7 +60,21 @@ pub(crate) fn rates(
             .source
             .clone()
             .unwrap_or_else(|| default_source.to_string()),
+        effective: None,
     };
+    if let Some(e) = &raw.effective {
+        let day = e.value.trim();
+        if crate::model::period::parse_day(day).is_none() {
+            return Err(fail(
+                Some(e),
+                &format!("{prefix}.effective"),
+                format!(
+                    "`{day}` is not a date; expected the date the rates took effect, such as `2026-07-22`"
+                ),
+            ));
+        }
+        out.effective = Some(day.to_string());
+    }
     for (class, block) in [
         (TableClass::Standard, &raw.standard),
         (TableClass::StandardIa, &raw.standard_ia),

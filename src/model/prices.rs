@@ -197,6 +197,19 @@ pub struct SavingsPlanRates {
     pub rates: BTreeMap<PriceKey, Decimal>,
     /// Where the rates come from.
     pub source: String,
+    /// The date they took effect, where the source states one (ISO 8601).
+    pub effective: Option<String>,
+}
+
+impl SavingsPlanRates {
+    /// The source as reports name it: with its date where one is stated.
+    #[must_use]
+    pub fn described(&self) -> String {
+        match &self.effective {
+            Some(d) => format!("{} (effective {d})", self.source),
+            None => self.source.clone(),
+        }
+    }
 }
 
 impl PriceKey {

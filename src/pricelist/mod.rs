@@ -7,6 +7,8 @@
 
 pub(crate) mod mapping;
 pub(crate) mod parse;
+mod plan_rates;
+pub(crate) mod plans;
 
 use std::collections::BTreeMap;
 
@@ -25,6 +27,10 @@ pub struct Imported {
     /// `rcu_1y` → (upfront, hourly) per block of 100 units.
     pub reserved: BTreeMap<String, (Decimal, Decimal)>,
     pub free_tier: BTreeMap<&'static str, Decimal>,
+    /// Database Savings Plan rates: price-table path → the fraction of list price charged.
+    pub plan_rates: BTreeMap<&'static str, Decimal>,
+    /// The Savings Plans files that gave this table's rates.
+    pub plan_files: Vec<String>,
     /// Tiers past the first priced one, kept as notes (the engine prices the first).
     pub further_tiers: Vec<String>,
 }
@@ -39,6 +45,12 @@ pub struct Import {
     pub files: Vec<String>,
     /// SKUs that map to no price (usage type, SKU, why).
     pub unmapped: Vec<(String, String, String)>,
+    /// The Savings Plans lists read: their files, version and publication date.
+    pub plan_files: Vec<String>,
+    pub plan_version: Option<String>,
+    pub plan_publication_date: Option<String>,
+    /// Savings Plans rates for services other than DynamoDB, skipped.
+    pub plan_rates_other_services: usize,
 }
 
 /// Hours in the longest month: AWS states the provisioned free tier as 18,600 unit-hours,
@@ -51,7 +63,10 @@ const FREE_TIER_MONTH_HOURS: u32 = 744;
 /// Two inputs disagreeing on a price, or a price too large to convert.
 pub(crate) fn import(lists: &[PriceList]) -> Result<Import, String> {
     let mut out = Import::default();
-    for list in lists {
+    for list in lists
+        .iter()
+        .filter(|l| l.plan_rates.is_empty() && l.regions.is_empty())
+    {
         out.files.push(list.file.clone());
         if out.version.is_none() {
             out.version.clone_from(&list.version);
@@ -62,6 +77,17 @@ pub(crate) fn import(lists: &[PriceList]) -> Result<Import, String> {
         for sku in &list.skus {
             add_sku(&mut out, sku)?;
         }
+    }
+    // Plan rates last: each is a share of a list price the offers above hold.
+    for list in lists.iter().filter(|l| !l.plan_rates.is_empty()) {
+        out.plan_files.push(list.file.clone());
+        if out.plan_version.is_none() {
+            out.plan_version.clone_from(&list.version);
+        }
+        if out.plan_publication_date.is_none() {
+            out.plan_publication_date.clone_from(&list.publication_date);
+        }
+        plan_rates::add(&mut out, &list.plan_rates, &list.file)?;
     }
     // Every table is dated by the offer: a date that is not one would be written and then
     // refused when the table is loaded.
@@ -86,7 +112,7 @@ pub(crate) fn import(lists: &[PriceList]) -> Result<Import, String> {
 }
 
 /// A region code as AWS writes them (`us-east-1`, `ap-southeast-3`, `us-gov-west-1`).
-fn is_region_code(r: &str) -> bool {
+pub(crate) fn is_region_code(r: &str) -> bool {
     !r.is_empty()
         && r.len() <= 32
         && r.bytes()
@@ -344,5 +370,50 @@ pub(crate) fn render(t: &Imported, import: &Import) -> String {
             ));
         }
     }
+    if !t.plan_rates.is_empty() {
+        render_plan_rates(&mut y, t, import, &quoted);
+    }
     y
+}
+
+/// `savings_plan_rates:` of an imported table: each rate a fraction of the list price above.
+fn render_plan_rates(
+    y: &mut String,
+    t: &Imported,
+    import: &Import,
+    quoted: &dyn Fn(String) -> String,
+) {
+    let version = import.plan_version.as_deref().unwrap_or("unknown");
+    y.push_str(&format!(
+        "savings_plan_rates:                    # fraction of the list price above each plan rate charges\n  source: {}\n",
+        quoted(format!(
+            "AWS Savings Plans price list AWSDatabaseSavingsPlans (1-year No Upfront), version {version}, from {}",
+            t.plan_files.join(", ")
+        ))
+    ));
+    if let Some(day) = import
+        .plan_publication_date
+        .as_deref()
+        .and_then(|d| d.get(..10))
+        .filter(|d| crate::model::period::parse_day(d).is_some())
+    {
+        y.push_str(&format!("  effective: {day}\n"));
+    }
+    for class in ["standard", "standard_ia"] {
+        let fields: Vec<(&str, &Decimal)> = t
+            .plan_rates
+            .iter()
+            .filter_map(|(path, v)| {
+                path.strip_prefix(class)
+                    .and_then(|rest| rest.strip_prefix('.'))
+                    .map(|f| (f, v))
+            })
+            .collect();
+        if !fields.is_empty() {
+            y.push_str(&format!("  {class}:\n"));
+            for (f, v) in fields {
+                y.push_str(&format!("    {f}: {v}\n"));
+            }
+        }
+    }
 }

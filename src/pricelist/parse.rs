@@ -11,6 +11,7 @@ use std::collections::BTreeMap as HashMap;
 use rust_decimal::Decimal;
 use serde::Deserialize;
 
+use super::plans::{self, PlanRate, RegionFile};
 use crate::error::Error;
 
 /// One product of the price list and its prices.
@@ -50,13 +51,18 @@ pub struct ReservedTerm {
     pub currency: String,
 }
 
-/// What one input file holds.
-#[derive(Debug, Clone)]
+/// What one input file holds: an `AmazonDynamoDB` offer's SKUs, a Savings Plans list's
+/// rates, or a region index's region files (the caller reads those and parses them in turn).
+#[derive(Debug, Clone, Default)]
 pub struct PriceList {
     pub file: String,
     pub version: Option<String>,
     pub publication_date: Option<String>,
     pub skus: Vec<Sku>,
+    /// Savings Plans rates (`AWSDatabaseSavingsPlans`), every service's.
+    pub plan_rates: Vec<PlanRate>,
+    /// A region index's region files.
+    pub regions: Vec<RegionFile>,
 }
 
 #[derive(Deserialize)]
@@ -125,13 +131,50 @@ fn not_a_price_list(file: &str, why: &str) -> Error {
         .help("Consider the bulk offer file (https://pricing.us-east-1.amazonaws.com/offers/v1.0/aws/AmazonDynamoDB/current/index.json) or the output of `aws pricing get-products --service-code AmazonDynamoDB`.")
 }
 
-/// Parses one price-list document (`text`, from `file`), in either shape.
+/// Parses one price-list document (`text`, from `file`): an `AmazonDynamoDB` offer file or
+/// `get-products` page, a Savings Plans region file (JSON or CSV), or a region index.
 ///
 /// # Errors
-/// Not JSON, not a DynamoDB price list, or a price that is not a decimal.
+/// Not JSON (nor a Savings Plans CSV), not a price list ddbcost reads, or a price that is not
+/// a decimal.
 pub(crate) fn parse(text: &[u8], file: &str) -> Result<PriceList, Error> {
+    if plans::is_csv(text) {
+        let list = plans::from_csv(text, file)?;
+        return Ok(PriceList {
+            file: file.to_string(),
+            version: list.version,
+            publication_date: list.publication_date,
+            plan_rates: list.rates,
+            ..PriceList::default()
+        });
+    }
     let value: serde_json::Value = serde_json::from_slice(text)
         .map_err(|e| not_a_price_list(file, &format!("not JSON ({e})")))?;
+    if value
+        .get("terms")
+        .and_then(|t| t.get("savingsPlan"))
+        .is_some()
+    {
+        let list = plans::from_json(value, file)?;
+        return Ok(PriceList {
+            file: file.to_string(),
+            version: list.version,
+            publication_date: list.publication_date,
+            plan_rates: list.rates,
+            ..PriceList::default()
+        });
+    }
+    if value.get("regions").is_some() && value.get("products").is_none() {
+        return Ok(PriceList {
+            file: file.to_string(),
+            publication_date: value
+                .get("publicationDate")
+                .and_then(serde_json::Value::as_str)
+                .map(str::to_string),
+            regions: plans::region_index(value, file)?,
+            ..PriceList::default()
+        });
+    }
     if value.get("PriceList").is_some() {
         let page: RawPage = serde_json::from_value(value).map_err(|e| {
             not_a_price_list(
@@ -141,9 +184,8 @@ pub(crate) fn parse(text: &[u8], file: &str) -> Result<PriceList, Error> {
         })?;
         let mut out = PriceList {
             file: file.to_string(),
-            version: None,
-            publication_date: None,
             skus: Vec::with_capacity(page.price_list.len()),
+            ..PriceList::default()
         };
         for (i, entry) in page.price_list.iter().enumerate() {
             let entry: RawPageEntry = serde_json::from_str(entry).map_err(|e| {
@@ -211,6 +253,7 @@ pub(crate) fn parse(text: &[u8], file: &str) -> Result<PriceList, Error> {
         version: offer.version,
         publication_date: offer.publication_date,
         skus,
+        ..PriceList::default()
     })
 }
 
@@ -225,7 +268,7 @@ fn terms_of<'a>(
         .unwrap_or_default()
 }
 
-fn decimal(text: &str, file: &str, sku: &str) -> Result<Decimal, Error> {
+pub(crate) fn decimal(text: &str, file: &str, sku: &str) -> Result<Decimal, Error> {
     // Price lists write plain decimals ("0.0000001250"); exponents are read exactly too.
     let value = text
         .trim()
