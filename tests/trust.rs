@@ -416,6 +416,54 @@ tables:
     assert_eq!(cost(&e, "t/gsi/g/writes"), dec("0.625"));
 }
 
+#[test]
+fn an_identical_overwrite_writes_1_wcu_and_an_overwrite_says_what_it_changes() {
+    // Measured on DynamoDB: an identical overwrite of a 1 KB item consumes 1 WCU, whatever
+    // its indexes project. Two GSIs projecting ALL; 1 M overwriting puts of 1 KB a month.
+    let text = |changes: &str| {
+        format!(
+            "prices: aws-us-east-1
+tables:
+  t:
+    item_size: 1 KB
+    key_size: 20 B
+    indexes:
+      a: {{ type: gsi, projection: all, key_size: 20 B }}
+      k: {{ type: gsi, projection: keys-only, key_size: 20 B }}
+    patterns:
+      replace: {{ op: put, rate: 1M/month, overwrites: 100%{changes} }}
+"
+        )
+    };
+    // Plain `overwrites: 100%` = nothing changes: 1 M WRU on the table, no index write
+    // ($0.625), not the 3 WCU per put that following each ALL index's update rule gave.
+    let e = estimate(&text(""), "aws-us-east-1");
+    assert_eq!(quantity(&e, "t/writes"), dec("1"));
+    assert_eq!(quantity(&e, "t/gsi/a/writes"), dec("0"));
+    assert_eq!(quantity(&e, "t/gsi/k/writes"), dec("0"));
+    assert_eq!(e.total, dec("0.625")); // 1 M × $0.625
+    // Projected attributes change: 1 write on the ALL index (its entry is the 1 KB item:
+    // 1 WRU), none on the KEYS_ONLY one.
+    let e = estimate(&text(", overwrite_changes: projected"), "aws-us-east-1");
+    assert_eq!(quantity(&e, "t/gsi/a/writes"), dec("1"));
+    assert_eq!(quantity(&e, "t/gsi/k/writes"), dec("0"));
+    // An index key changes: the old entry deleted and the new one put on each index, 2 × 1 M
+    // each (a KEYS_ONLY entry of 20 + 20 B + 100 B is 1 WRU too): 1 + 2 + 2 = 5 M WRU = $3.125.
+    let e = estimate(&text(", overwrite_changes: keys"), "aws-us-east-1");
+    assert_eq!(quantity(&e, "t/gsi/a/writes"), dec("2"));
+    assert_eq!(quantity(&e, "t/gsi/k/writes"), dec("2"));
+    assert_eq!(e.total, dec("3.125")); // 5 M × $0.625
+    // `updates`: each index's update rule, ALL's default 1 write for a projected change and
+    // KEYS_ONLY's 0 — the old reading, available when wanted.
+    let e = estimate(&text(", overwrite_changes: updates"), "aws-us-east-1");
+    assert_eq!(quantity(&e, "t/gsi/a/writes"), dec("1"));
+    assert_eq!(quantity(&e, "t/gsi/k/writes"), dec("0"));
+    // Said without `overwrites`, it is refused: it would describe nothing.
+    let bad = text("").replace("overwrites: 100%", "overwrite_changes: keys");
+    let err = ddbcost::api::load(&bad, "inline.yaml").unwrap_err().to_string();
+    assert!(err.contains("states no `overwrites`"), "{err}");
+}
+
 // §9 ---------------------------------------------------------------------------------------
 
 #[test]

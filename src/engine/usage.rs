@@ -10,7 +10,10 @@ use super::EngineError;
 use super::checked::{self, mul};
 use super::sizes::index_entry_bytes;
 use super::units;
-use crate::model::{AccessPattern, Index, IndexKind, Operation, Settings, SizeClass, Table};
+use crate::model::{
+    AccessPattern, Index, IndexKind, Operation, OverwriteChanges, Projection, Settings, SizeClass,
+    Table,
+};
 
 /// What one pattern consumes in a month.
 #[derive(Debug, Clone)]
@@ -461,7 +464,7 @@ fn pattern_usage(
             .iter()
             .find(|(name, _)| *name == index.name)
             .map_or_else(
-                || index_writes_per_item(op, index, pattern.overwrites),
+                || index_writes_per_item(op, index, pattern.overwrites, pattern.overwrite_changes),
                 |(_, w)| Some(*w),
             );
         let writes_per_item = checked::some(writes_per_item, context)?;
@@ -480,27 +483,34 @@ fn pattern_usage(
 /// a new item carrying the key writes 1 entry; an update that moves the key writes 2 (delete +
 /// put), one that adds or removes it writes 1, and one that changes a projected attribute of
 /// an indexed item writes 1; a delete removes the entry (1). A put that overwrites an existing
-/// item is an update as far as the index can tell: measured on DynamoDB, replacing an item
-/// whose key and projected attributes do not change writes no index entry (1 WCU in all), so
-/// the `overwrites` share of puts follows the update rules. Transactions and batches count
-/// their items as puts. LSIs follow the same rules.
+/// item writes an entry only where it changes one, by what the pattern says it changes
+/// (`overwrite_changes`): measured on DynamoDB, replacing an item whose key and projected
+/// attributes do not change writes no index entry (1 WCU in all), the default. Transactions
+/// and batches count their items as puts. LSIs follow the same rules.
 #[must_use]
 pub(super) fn index_writes_per_item(
     op: Operation,
     index: &Index,
     overwrites: Decimal,
+    changes: OverwriteChanges,
 ) -> Option<Decimal> {
     match op {
         Operation::Update => update_writes(index),
         Operation::Put | Operation::BatchWrite | Operation::TransactWrite => {
-            // (1 − overwrites) × key_share + overwrites × the update rule.
-            if overwrites.is_zero() {
-                return Some(index.key_share);
-            }
+            // (1 − overwrites) × key_share + overwrites × what an overwrite writes.
             let inserts = Decimal::ONE
                 .checked_sub(overwrites)?
                 .checked_mul(index.key_share)?;
-            inserts.checked_add(overwrites.checked_mul(update_writes(index)?)?)
+            let per_overwrite = match changes {
+                OverwriteChanges::Nothing => Decimal::ZERO,
+                OverwriteChanges::Projected if matches!(index.projection, Projection::KeysOnly) => {
+                    Decimal::ZERO
+                }
+                OverwriteChanges::Projected => index.key_share,
+                OverwriteChanges::Keys => Decimal::TWO.checked_mul(index.key_share)?,
+                OverwriteChanges::Updates => update_writes(index)?,
+            };
+            inserts.checked_add(overwrites.checked_mul(per_overwrite)?)
         }
         Operation::Delete => Some(index.key_share),
         _ => Some(Decimal::ZERO),

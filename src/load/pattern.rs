@@ -36,6 +36,15 @@ pub(super) fn pattern(
         return Err(rd.err(&f("overwrites"), p.overwrites.as_ref().and_then(position), format!("`overwrites` describes puts, and this pattern is a `{}`", operation.name()), "Consider removing it: an update states what it changes on each index (`updates_moving_key`, `updates_touching_projection`…)."));
     }
 
+    if p.overwrite_changes.is_some() && p.overwrites.is_none() {
+        return Err(rd.err(&f("overwrite_changes"), p.overwrite_changes.as_ref().and_then(position), "`overwrite_changes` says what an overwrite changes, and this pattern states no `overwrites`".to_string(), "Consider `overwrites: 100%` (the share of puts that replace an item) beside it, or removing it."));
+    }
+    let overwrite_changes = match p.overwrite_changes.as_ref().map(|c| c.value) {
+        None | Some(RawOverwriteChanges::Nothing) => OverwriteChanges::Nothing,
+        Some(RawOverwriteChanges::Projected) => OverwriteChanges::Projected,
+        Some(RawOverwriteChanges::Keys) => OverwriteChanges::Keys,
+        Some(RawOverwriteChanges::Updates) => OverwriteChanges::Updates,
+    };
     let items_per_op = items_per_op(rd, p, operation, &path)?;
     let index = pattern_index(rd, p, operation, table, &path)?;
     let consistency = consistency(rd, p, operation, index, &path, name)?;
@@ -58,6 +67,7 @@ pub(super) fn pattern(
         item_size_bytes,
         item_size_classes,
         overwrites,
+        overwrite_changes,
         items_per_op,
         consistency,
         index: index.map(|i| i.name.clone()),

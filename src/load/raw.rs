@@ -629,6 +629,16 @@ pub(crate) struct RawIndexObserved {
     pub storage: Option<Quantity>,
 }
 
+/// `overwrite_changes`: what an overwriting put changes, as far as the indexes can tell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum RawOverwriteChanges {
+    Nothing,
+    Projected,
+    Keys,
+    Updates,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum RawOperation {
@@ -668,6 +678,11 @@ pub struct RawPattern {
     pub consistency: Option<Quantity>,
     /// Share of puts that replace an existing item (default 0: every put inserts).
     pub overwrites: Option<Quantity>,
+    /// What an overwrite changes: `nothing` (an identical or unindexed rewrite: no index
+    /// write), `projected` (attributes the indexes project: 1 write on each ALL or INCLUDE
+    /// index), `keys` (an index key: 2 writes, delete and put, on each index) or `updates`
+    /// (each index's `updates_*` shares) (default: `nothing`).
+    pub overwrite_changes: Option<Spanned<RawOverwriteChanges>>,
     /// A query or scan on this index.
     pub index: Option<Spanned<String>>,
     /// An LSI query that fetches non-projected attributes (default: `false`).

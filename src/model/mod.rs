@@ -23,7 +23,8 @@ pub use workload::{
 };
 pub(crate) use workload::{
     Backups, Consistency, ConsumerKind, Forecasting, Growth, IndexObserved, KeySchema, Operation,
-    PatternNeeds, Reservation, Reserved, Retention, SavingsPlan, SizeClass, SparseRule, Stream,
+    OverwriteChanges, PatternNeeds, Reservation, Reserved, Retention, SavingsPlan, SizeClass,
+    SparseRule, Stream,
     StreamConsumer, TableObserved, TrafficProfile, is_dynamodb_name,
 };
 pub use workload::{KeySpread, ReservedTerm, TableClass, Workload};

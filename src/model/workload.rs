@@ -491,6 +491,22 @@ pub struct SizeClass {
     pub weight: Decimal,
 }
 
+/// What an overwriting put changes, as far as the indexes can tell (measured on DynamoDB:
+/// replacing an item whose index keys and projected attributes stay the same writes no index
+/// entry — 1 WCU in all for a 1 KB item).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum OverwriteChanges {
+    /// No indexed or projected attribute changes: no index write.
+    #[default]
+    Nothing,
+    /// Attributes the indexes project change: 1 write on each index projecting more than keys.
+    Projected,
+    /// An index key changes: 2 writes (the old entry deleted, the new one put) on each index.
+    Keys,
+    /// Each index's `updates_*` shares, as for an update.
+    Updates,
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct AccessPattern {
     pub name: String,
@@ -502,8 +518,10 @@ pub struct AccessPattern {
     /// The pattern's own size classes (see `Table::item_size_classes`).
     pub item_size_classes: Vec<SizeClass>,
     /// Share of puts that replace an existing item (0 = every put inserts). An overwrite
-    /// writes index entries only where it changes them, by the index's `updates_*` rules.
+    /// writes index entries only where it changes them: by `overwrite_changes`.
     pub overwrites: Decimal,
+    /// What an overwrite changes (default: nothing, as an identical rewrite).
+    pub overwrite_changes: OverwriteChanges,
     /// Items per operation: returned by a query, evaluated by a scan, in a batch or transaction.
     pub items_per_op: Decimal,
     pub consistency: Consistency,
