@@ -464,6 +464,51 @@ tables:
     assert!(err.contains("states no `overwrites`"), "{err}");
 }
 
+#[test]
+fn backups_restores_and_exports_state_their_size_in_gb() {
+    // Infracost's golden file prices 460 GB of on-demand backups for a 230 GB table: at
+    // us-east-1's $0.10 per GB-month, 460 × 0.10 = $46.00.
+    let e = estimate(
+        "prices: aws-us-east-1
+tables:
+  t:
+    storage: 230 GB
+    backups: { stored: 460 GB }
+",
+        "aws-us-east-1",
+    );
+    assert_eq!(quantity(&e, "t/backups"), dec("460"));
+    assert_eq!(cost(&e, "t/backups"), dec("46")); // 460 × $0.10
+    // calculator.aws: 100,004 GB of backups and 100,005 GB restored a month, and 30 GB of full
+    // exports: 100,004 × 0.10 = $10,000.40; 100,005 × 0.15 = $15,000.75; 30 × 0.10 = $3.00.
+    let e = estimate(
+        "prices: aws-us-east-1
+tables:
+  t:
+    storage: 10 GB
+    backups: { stored: 100004 GB, restored_per_month: 100005 GB, exported_per_month: 30 GB }
+",
+        "aws-us-east-1",
+    );
+    assert_eq!(cost(&e, "t/backups"), dec("10000.4"));
+    assert_eq!(cost(&e, "t/restores"), dec("15000.75"));
+    assert_eq!(cost(&e, "t/exports"), dec("3"));
+    // With nothing known of the table, a stated size still prices its line.
+    let e = estimate(
+        "prices: aws-us-east-1\ntables:\n  t:\n    backups: { stored: 460 GB }\n",
+        "aws-us-east-1",
+    );
+    assert_eq!(cost(&e, "t/backups"), dec("46"));
+    // A count and a size for the same line are refused: which one bills?
+    let err = ddbcost::api::load(
+        "prices: aws-us-east-1\ntables:\n  t:\n    storage: 1 GB\n    backups: { retained: 2, stored: 460 GB }\n",
+        "inline.yaml",
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(err.contains("`retained` (a count, sized from the table) and `stored` (a size) both say how much is billed"), "{err}");
+}
+
 // §9 ---------------------------------------------------------------------------------------
 
 #[test]

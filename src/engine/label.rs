@@ -112,9 +112,13 @@ pub enum Label {
     Backups {
         retained: Decimal,
     },
+    /// Backup storage as the workload states it.
+    BackupsStated,
     Restores {
         per_month: Decimal,
     },
+    /// Data restored as the workload states it.
+    RestoresStated,
     Exports,
     Imports,
     TtlDeletes,

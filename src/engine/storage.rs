@@ -157,20 +157,28 @@ impl Cx<'_> {
     fn backups(&self) -> Result<Option<LineItem>, EngineError> {
         let (t, table) = (&self.name, self.table);
         let retained = table.backups.retained;
-        if retained <= Decimal::ZERO {
-            return Ok(None);
-        }
-        let gb = self
-            .sizes
-            .table_and_lsis(table)?
-            .map(|gb| checked::mul(gb, retained, t))
-            .transpose()?;
+        let (gb, label) = if let Some(size) = table.backups.stored {
+            (
+                Some(stated_gb(size, self.pricer.settings, t)?),
+                Label::BackupsStated,
+            )
+        } else {
+            if retained <= Decimal::ZERO {
+                return Ok(None);
+            }
+            let gb = self
+                .sizes
+                .table_and_lsis(table)?
+                .map(|gb| checked::mul(gb, retained, t))
+                .transpose()?;
+            (gb, Label::Backups { retained })
+        };
         self.pricer
             .line(
                 self.spec(
                     cat!(t, "/backups"),
                     Component::Backups,
-                    Label::Backups { retained },
+                    label,
                     "GB-month",
                     Basis::Derived,
                 ),
@@ -185,22 +193,33 @@ impl Cx<'_> {
     fn restores(&self) -> Result<Option<LineItem>, EngineError> {
         let (t, table) = (&self.name, self.table);
         let restores = table.backups.restores_per_month;
-        if restores <= Decimal::ZERO {
-            return Ok(None);
-        }
-        let gb = self
-            .sizes
-            .with_all_indexes(table)?
-            .map(|gb| checked::mul(gb, restores, t))
-            .transpose()?;
+        let (gb, label) = if let Some(size) = table.backups.restored {
+            (
+                Some(stated_gb(size, self.pricer.settings, t)?),
+                Label::RestoresStated,
+            )
+        } else {
+            if restores <= Decimal::ZERO {
+                return Ok(None);
+            }
+            let gb = self
+                .sizes
+                .with_all_indexes(table)?
+                .map(|gb| checked::mul(gb, restores, t))
+                .transpose()?;
+            (
+                gb,
+                Label::Restores {
+                    per_month: restores,
+                },
+            )
+        };
         self.pricer
             .line(
                 self.spec(
                     cat!(t, "/restores"),
                     Component::Restores,
-                    Label::Restores {
-                        per_month: restores,
-                    },
+                    label,
                     "GB",
                     Basis::Derived,
                 ),
@@ -215,13 +234,17 @@ impl Cx<'_> {
     fn exports(&self) -> Result<Option<LineItem>, EngineError> {
         let t = &self.name;
         let backups = &self.table.backups;
-        if backups.full_exports_per_month <= Decimal::ZERO && backups.incremental_export.is_none() {
+        if backups.full_exports_per_month <= Decimal::ZERO
+            && backups.exported.is_none()
+            && backups.incremental_export.is_none()
+        {
             return Ok(None);
         }
-        let full = match self.sizes.table_gb {
-            Some(gb) => Some(checked::mul(gb, backups.full_exports_per_month, t)?),
-            None if backups.full_exports_per_month.is_zero() => Some(Decimal::ZERO),
-            None => None,
+        let full = match (backups.exported, self.sizes.table_gb) {
+            (Some(size), _) => Some(stated_gb(size, self.pricer.settings, t)?),
+            (None, Some(gb)) => Some(checked::mul(gb, backups.full_exports_per_month, t)?),
+            (None, None) if backups.full_exports_per_month.is_zero() => Some(Decimal::ZERO),
+            (None, None) => None,
         };
         let incremental = match backups.incremental_export {
             Some(size) => stated_gb(size, self.pricer.settings, t)?,

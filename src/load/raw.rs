@@ -375,8 +375,9 @@ pub(crate) struct RawTable {
     /// Point-in-time recovery (default: `false`).
     #[serde(default)]
     pub pitr: bool,
-    /// `retained` (count of on-demand backups kept), `restores_per_month`,
-    /// `full_exports_per_month`, `incremental_export_per_month` (size), `import_per_month` (size).
+    /// `retained` (count of on-demand backups kept) or `stored` (size), `restores_per_month` or
+    /// `restored_per_month` (size), `full_exports_per_month` or `exported_per_month` (size),
+    /// `incremental_export_per_month` (size), `import_per_month` (size).
     pub backups: Option<RawBackups>,
     /// `view` (`keys-only`, `new-image`, `old-image`, `new-and-old-images`; informational) and
     /// `consumers`: name → `{ kind: lambda }` (free reads), or `{ kind: reader, records_per_call: N
@@ -424,12 +425,20 @@ pub(crate) struct RawTable {
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct RawBackups {
-    /// On-demand backups kept (count).
+    /// On-demand backups kept (count), each the size of the table and its LSIs.
     pub retained: Option<Quantity>,
-    /// Restores a month (count).
+    /// On-demand backup storage held (size, billed per GB-month), in place of `retained`.
+    #[schemars(example = &"460 GB")]
+    pub stored: Option<Quantity>,
+    /// Restores a month (count), each of the table and all its indexes.
     pub restores_per_month: Option<Quantity>,
-    /// Full exports to S3 a month (count).
+    /// Data restored a month (size), in place of `restores_per_month`.
+    #[schemars(example = &"100 GB")]
+    pub restored_per_month: Option<Quantity>,
+    /// Full exports to S3 a month (count), each the size of the table.
     pub full_exports_per_month: Option<Quantity>,
+    /// Data of full exports a month (size), in place of `full_exports_per_month`.
+    pub exported_per_month: Option<Quantity>,
     /// Data exported incrementally a month (size).
     pub incremental_export_per_month: Option<Quantity>,
     /// Data imported from S3 a month (size).

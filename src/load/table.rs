@@ -369,7 +369,34 @@ pub(super) fn backups(
         return Ok(Backups::default());
     };
     let p = |f: &str| format!("{table_path}.backups.{f}");
+    for (count, size, count_name, size_name) in [
+        (&b.retained, &b.stored, "retained", "stored"),
+        (
+            &b.restores_per_month,
+            &b.restored_per_month,
+            "restores_per_month",
+            "restored_per_month",
+        ),
+        (
+            &b.full_exports_per_month,
+            &b.exported_per_month,
+            "full_exports_per_month",
+            "exported_per_month",
+        ),
+    ] {
+        if let (Some(_), Some(s)) = (count, size) {
+            return Err(rd.err(
+                &p(size_name),
+                position(s),
+                format!("`{count_name}` (a count, sized from the table) and `{size_name}` (a size) both say how much is billed"),
+                &format!("Consider one of them: `{size_name}` when the size is known (`460 GB`), else `{count_name}`."),
+            ));
+        }
+    }
     Ok(Backups {
+        stored: rd.size(b.stored.as_ref(), &p("stored"))?,
+        restored: rd.size(b.restored_per_month.as_ref(), &p("restored_per_month"))?,
+        exported: rd.size(b.exported_per_month.as_ref(), &p("exported_per_month"))?,
         retained: rd
             .whole(b.retained.as_ref(), &p("retained"), "`retained` backups")?
             .unwrap_or_default(),

@@ -202,6 +202,12 @@ pub struct Backups {
     pub restores_per_month: Decimal,
     /// Full exports to S3 per month, each of the table size.
     pub full_exports_per_month: Decimal,
+    /// On-demand backup storage as stated (in place of `retained` copies).
+    pub stored: Option<DataSize>,
+    /// Data restored per month as stated (in place of `restores_per_month`).
+    pub restored: Option<DataSize>,
+    /// Data of full exports per month as stated (in place of `full_exports_per_month`).
+    pub exported: Option<DataSize>,
     /// Data processed by incremental exports per month.
     pub incremental_export: Option<DataSize>,
     /// Uncompressed source data imported from S3 per month.

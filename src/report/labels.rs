@@ -112,6 +112,8 @@ impl fmt::Display for Label {
                 "On-demand backups ({} retained, table + LSIs)",
                 retained.normalize()
             ),
+            Label::BackupsStated => f.write_str("On-demand backups (storage as stated)"),
+            Label::RestoresStated => f.write_str("Restores (data restored a month, as stated)"),
             Label::Restores { per_month } => write!(
                 f,
                 "Restores ({} a month, table + all indexes)",
