@@ -167,7 +167,7 @@ fn set_makes_a_quick_alternative() {
         .iter()
         .find(|l| l.key == "listings/storage")
         .unwrap();
-    assert_eq!(storage.unit_price, dec("0.1"));
+    assert_eq!(storage.unit_price, Some(dec("0.1")));
     // --set also works on estimate.
     Case::new()
         .args([

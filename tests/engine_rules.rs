@@ -242,9 +242,10 @@ fn replicated_writes_are_billed_in_the_replica_region_without_the_transaction_fa
 #[test]
 fn a_replica_region_uses_its_own_prices_and_refuses_the_ones_it_lacks() {
     // us-west-1 knows its replicated write price (0.6975 per million rWRU) but not storage:
-    // the replica's storage line needs it, so the estimate is refused, naming the price.
+    // the replica's storage, known here (1,000 items), needs it, so the estimate is refused,
+    // naming the price. (Unknown storage needs no price: tests/multi_region.rs.)
     let err = try_estimate(
-        &table("    item_size: 1 KB\n    replicas: [us-west-1]\n    patterns:\n      p: { op: put, rate: 1M/month }\n"),
+        &table("    items: 1000\n    item_size: 1 KB\n    replicas: [us-west-1]\n    patterns:\n      p: { op: put, rate: 1M/month }\n"),
         "aws-us-east-1",
         Settings::default(),
     )

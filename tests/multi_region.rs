@@ -129,3 +129,54 @@ tables:
     let err = common::try_estimate(yaml, "aws-us-east-1", settings).unwrap_err();
     assert!(err.to_string().contains("aws-eu-central-1"), "{err}");
 }
+
+#[test]
+fn an_unknown_quantity_needs_no_price_and_a_known_one_is_priced() {
+    // us-west-1's bundled table knows replicated writes (0.6975 per million rWRU) and no
+    // storage price. The replica's storage is unknown (no items, no size): it depends on usage
+    // and needs no price, so the estimate is not refused for it; the replicated writes are
+    // priced: 3 M rWRU × $0.6975 = $2.0925.
+    let text = "prices: aws-us-east-1
+tables:
+  t:
+    item_size: 1 KB
+    replicas: [us-west-1]
+    patterns:
+      put: { op: put, rate: 3M/month }
+";
+    let e = common::estimate(text, "aws-us-east-1");
+    assert_eq!(
+        common::cost(&e, "t/replica/us-west-1/writes"),
+        common::dec("2.0925")
+    );
+    let storage = common::line(&e, "t/replica/us-west-1/storage");
+    assert_eq!(storage.quantity, None);
+    assert_eq!(storage.price_missing_from.as_deref(), Some("aws-us-west-1"));
+    let (_dir, path) = common::temp_workload(text);
+    let out = Case::new().args(["estimate", &path]).run().success();
+    assert!(
+        out.stdout.contains("(price not in table aws-us-west-1)"),
+        "{}",
+        out.stdout
+    );
+    let out = Case::new()
+        .args(["estimate", &path, "--format", "json"])
+        .run()
+        .success();
+    let doc: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    let line = common::json_line(&doc, "t/replica/us-west-1/storage");
+    assert_eq!(line["unit_price"], serde_json::Value::Null);
+    assert_eq!(line["price_missing_from"], "aws-us-west-1");
+    // Once the size is known, the price is needed, and its absence is refused by name.
+    let sized = text.replace(
+        "    item_size: 1 KB\n",
+        "    item_size: 1 KB\n    storage: 10 GB\n",
+    );
+    let err = common::try_estimate(&sized, "aws-us-east-1", ddbcost::api::Settings::default())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("`standard.storage_gb_month` is not in price table `aws-us-west-1`"),
+        "{err}"
+    );
+}

@@ -460,7 +460,9 @@ tables:
     assert_eq!(quantity(&e, "t/gsi/k/writes"), dec("0"));
     // Said without `overwrites`, it is refused: it would describe nothing.
     let bad = text("").replace("overwrites: 100%", "overwrite_changes: keys");
-    let err = ddbcost::api::load(&bad, "inline.yaml").unwrap_err().to_string();
+    let err = ddbcost::api::load(&bad, "inline.yaml")
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("states no `overwrites`"), "{err}");
 }
 

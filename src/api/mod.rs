@@ -138,8 +138,8 @@ pub use crate::engine::Component;
 /// What the engine refuses: a price the book lacks, a figure too large to compute.
 ///
 /// ```
-/// let (w, _) = ddbcost::api::load("tables:\n  t:\n    class: standard-ia\n    item_size: 1 KB\n", "w.yaml")?;
-/// // The CloudShop table has no Standard-IA prices.
+/// let (w, _) = ddbcost::api::load("tables:\n  t:\n    class: standard-ia\n    item_size: 1 KB\n    items: 1000\n", "w.yaml")?;
+/// // The CloudShop table has no Standard-IA prices, and 1,000 items need a storage price.
 /// let e: ddbcost::api::EngineError = ddbcost::api::estimate(&w, &ddbcost::api::prices("cloudshop-eur")?, &ddbcost::api::Settings::default()).unwrap_err();
 /// assert!(e.to_string().contains("standard_ia"));
 /// # Ok::<(), Box<dyn std::error::Error>>(())

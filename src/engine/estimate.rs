@@ -118,6 +118,9 @@ pub struct LineItem {
     pub pricing_unit_price: Decimal,
     /// The price-table entry the unit price comes from (`standard.read_per_million`).
     pub price_key: Cow<'static, str>,
+    /// The price table that lacks the line's price, on a line whose quantity is unknown too
+    /// (its `unit_price` is then 0 and means nothing): "depends on usage; price not in X".
+    pub price_missing_from: Option<String>,
     /// `quantity × unit_price`, exact; `None` when the quantity is unknown.
     pub cost: Option<Decimal>,
     /// The cost in the price table's currency (equal to `cost` when no conversion applies).
@@ -127,6 +130,26 @@ pub struct LineItem {
 }
 
 impl LineItem {
+    /// The unit price as reports write it: empty where the price table lacks it.
+    #[must_use]
+    pub fn unit_price_text(&self) -> String {
+        if self.price_missing_from.is_some() {
+            String::new()
+        } else {
+            self.unit_price.normalize().to_string()
+        }
+    }
+
+    /// What a line of unknown quantity shows for its cost: its unit price, or the table that
+    /// lacks it.
+    #[must_use]
+    pub fn unknown_cost_text(&self) -> String {
+        match &self.price_missing_from {
+            Some(t) => format!("(price not in table {t})"),
+            None => format!("({} per {})", self.unit_price.normalize(), self.unit),
+        }
+    }
+
     /// Names of the patterns the line's cost is attributed to.
     #[must_use]
     pub fn patterns(&self) -> Vec<&str> {

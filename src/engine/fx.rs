@@ -84,6 +84,7 @@ mod tests {
             unit_price: d(price),
             pricing_unit_price: d(price),
             price_key: Cow::Borrowed("standard.read_per_million"),
+            price_missing_from: None,
             cost: Some(cost),
             pricing_cost: Some(cost),
             basis: Basis::Derived,

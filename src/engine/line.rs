@@ -135,7 +135,17 @@ impl<'a> Pricer<'a> {
         quantity: Option<Decimal>,
         weights: Weights<'_>,
     ) -> Result<LineItem, EngineError> {
-        let unit_price = self.price(spec.region, key, &spec.key)?;
+        // A price is looked up for a known quantity; an unknown quantity whose price is
+        // absent too is shown as such, never refused for a price that would price nothing.
+        let unit_price = match self.price(spec.region, key, &spec.key) {
+            Ok(p) => p,
+            Err(EngineError::MissingPrice { table_id, .. }) if quantity.is_none() => {
+                let mut line = self.line_at(spec, Decimal::ZERO, key.path(), None, weights)?;
+                line.price_missing_from = Some(table_id);
+                return Ok(line);
+            }
+            Err(e) => return Err(e),
+        };
         self.line_at(spec, unit_price, key.path(), quantity, weights)
     }
 
@@ -176,6 +186,7 @@ impl<'a> Pricer<'a> {
             unit_price,
             pricing_unit_price: unit_price,
             price_key,
+            price_missing_from: None,
             cost,
             pricing_cost: cost,
             basis,

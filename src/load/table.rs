@@ -389,7 +389,7 @@ pub(super) fn backups(
                 &p(size_name),
                 position(s),
                 format!("`{count_name}` (a count, sized from the table) and `{size_name}` (a size) both say how much is billed"),
-                &format!("Consider one of them: `{size_name}` when the size is known (`460 GB`), else `{count_name}`."),
+                format!("Consider one of them: `{size_name}` when the size is known (`460 GB`), else `{count_name}`."),
             ));
         }
     }

@@ -24,7 +24,6 @@ pub use workload::{
 pub(crate) use workload::{
     Backups, Consistency, ConsumerKind, Forecasting, Growth, IndexObserved, KeySchema, Operation,
     OverwriteChanges, PatternNeeds, Reservation, Reserved, Retention, SavingsPlan, SizeClass,
-    SparseRule, Stream,
-    StreamConsumer, TableObserved, TrafficProfile, is_dynamodb_name,
+    SparseRule, Stream, StreamConsumer, TableObserved, TrafficProfile, is_dynamodb_name,
 };
 pub use workload::{KeySpread, ReservedTerm, TableClass, Workload};

@@ -105,8 +105,12 @@ pub(crate) fn render(c: &Comparison, period: Period, excel: bool) -> (String, Ve
                 region: &i.region,
                 quantity: i.quantity,
                 unit: i.unit,
-                unit_price: i.unit_price.normalize().to_string(),
-                pricing_unit_price: i.pricing_unit_price.normalize().to_string(),
+                unit_price: i.unit_price_text(),
+                pricing_unit_price: if i.price_missing_from.is_some() {
+                    String::new()
+                } else {
+                    i.pricing_unit_price.normalize().to_string()
+                },
                 cost: i.cost,
                 baseline_cost,
                 delta,

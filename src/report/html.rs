@@ -136,14 +136,13 @@ pub(crate) fn render(c: &Comparison, period: Period) -> String {
 fn estimate_lines(e: &crate::engine::Estimate) -> Vec<Value> {
     let cur = &e.currency;
     let show = |d: Decimal| money::display(d, cur);
-    let cell = |d: Option<Decimal>| d.map_or_else(|| "—".to_string(), show);
     let mut lines: Vec<Value> = Vec::new();
     for (table, subtotal, items) in e.lines_by_table() {
         for l in items {
             lines.push(v(serde_json::json!({
                 "table": table, "label": plain(&l.label.to_string()),
                 "quantity": l.quantity.map_or_else(|| "depends on usage".to_string(), money::quantity),
-                "unit": l.unit, "unit_price": l.unit_price.normalize().to_string(), "cost": cell(l.cost),
+                "unit": l.unit, "unit_price": l.unit_price_text(), "cost": l.cost.map_or_else(|| l.unknown_cost_text(), show),
             })));
         }
         lines.push(v(serde_json::json!({"table": "", "label": format!("Subtotal {table}"), "quantity": "", "unit": "", "unit_price": "", "cost": show(subtotal), "subtotal": true})));

@@ -108,7 +108,11 @@ pub struct LineItemDoc {
     /// `null` when it depends on usage the workload does not state.
     pub quantity: Option<Decimal>,
     pub unit: String,
-    pub unit_price: Decimal,
+    /// `null` when the price table lacks the price of a line whose quantity is unknown too.
+    pub unit_price: Option<Decimal>,
+    /// That price table's id, on such a line.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub price_missing_from: Option<String>,
     pub price_key: String,
     pub cost: Option<Decimal>,
     pub cost_rounded: Option<Decimal>,
@@ -217,7 +221,11 @@ pub(crate) fn line_item_docs(e: &Estimate) -> Vec<LineItemDoc> {
             region: i.region.to_string(),
             quantity: i.quantity.map(|v| v.normalize()),
             unit: i.unit.to_string(),
-            unit_price: i.unit_price.normalize(),
+            unit_price: i
+                .price_missing_from
+                .is_none()
+                .then(|| i.unit_price.normalize()),
+            price_missing_from: i.price_missing_from.clone(),
             price_key: i.price_key.to_string(),
             cost: i.cost.map(|v| v.normalize()),
             cost_rounded: i.cost.map(|v| money::round(v, c)),

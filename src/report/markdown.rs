@@ -119,9 +119,9 @@ pub(crate) fn estimate(e: &Estimate, by: Breakdown) -> String {
                         l.quantity
                             .map_or_else(|| "depends on usage".to_string(), super::money::quantity),
                         l.unit.to_string(),
-                        l.unit_price.normalize().to_string(),
+                        l.unit_price_text(),
                         l.cost
-                            .map_or_else(|| "—".to_string(), |v| money::display(v, c)),
+                            .map_or_else(|| l.unknown_cost_text(), |v| money::display(v, c)),
                     ]
                 })
                 .collect();

@@ -47,10 +47,7 @@ fn lines(e: &Estimate, layout: Layout) -> String {
         for item in items {
             let (quantity, cost) = match (item.quantity, item.cost) {
                 (Some(q), Some(cost)) => (money::quantity(q), money::display(cost, c)),
-                _ => (
-                    "depends on usage".to_string(),
-                    format!("({} per {})", item.unit_price.normalize(), item.unit),
-                ),
+                _ => ("depends on usage".to_string(), item.unknown_cost_text()),
             };
             let label = match item.basis {
                 Basis::Observed if !item.label.says_observed() => {
@@ -63,7 +60,7 @@ fn lines(e: &Estimate, layout: Layout) -> String {
                 label,
                 quantity,
                 item.unit.to_string(),
-                item.unit_price.normalize().to_string(),
+                item.unit_price_text(),
                 cost,
             ]);
         }
