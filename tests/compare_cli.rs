@@ -415,3 +415,62 @@ fn markdown_escapes_pipes() {
         .success()
         .stdout_has("a\\|b");
 }
+
+#[test]
+fn a_switch_to_on_demand_is_one_line_of_patch() {
+    // A provisioned table with auto scaling (and an index with its own units). The patch
+    // `capacity: { mode: on-demand }` alone drops the provisioned settings it leaves, in the
+    // scenario and in `--set`: 3 M writes of 1 KB at $0.625 per million = $1.875, the GSI's
+    // writes (its entry 1 KB: 3 M WRU) another $1.875: $3.75.
+    let (_dir, path) = temp_workload(
+        "prices: aws-us-east-1
+tables:
+  t:
+    item_size: 1 KB
+    capacity:
+      mode: provisioned
+      auto_scaling: { min_rcu: 5, max_rcu: 100, min_wcu: 5, max_wcu: 100, target: 70% }
+    indexes:
+      g: { type: gsi, projection: all, key_size: 20 B, rcu: 5, wcu: 5 }
+    patterns:
+      put: { op: put, rate: 3M/month }
+scenarios:
+  alternatives:
+    - name: on-demand
+      patch: { tables: { t: { capacity: { mode: on-demand } } } }
+",
+    );
+    let doc = compare_json(&[&path]);
+    assert_eq!(doc.scenarios[0].total, dec("3.75"));
+    let out = Case::new()
+        .args([
+            "estimate",
+            &path,
+            "--set",
+            "tables.t.capacity.mode=on-demand",
+            "--format",
+            "json",
+        ])
+        .run()
+        .success();
+    let est: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(est["total"], "3.75");
+    // Back again, stating the units: the on-demand settings the patch leaves are dropped.
+    let (_dir, path) = temp_workload(
+        "prices: aws-us-east-1
+tables:
+  t:
+    item_size: 1 KB
+    capacity: { mode: on-demand, max_write_units: 100 }
+    patterns:
+      put: { op: put, rate: 3M/month }
+scenarios:
+  alternatives:
+    - name: provisioned
+      patch: { tables: { t: { capacity: { mode: provisioned, rcu: 1, wcu: 2 } } } }
+",
+    );
+    // 730 h × (1 × $0.00013 + 2 × $0.00065) = 0.0949 + 0.949 = $1.0439.
+    let doc = compare_json(&[&path]);
+    assert_eq!(doc.scenarios[0].total, dec("1.0439"));
+}

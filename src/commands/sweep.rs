@@ -309,7 +309,7 @@ impl Outcome<'_> {
 fn fields_exist(a: &Axis, base: &Value, src: &Input<'_>) -> Result<(), Error> {
     for (text, patch) in &a.values {
         let mut doc = base.clone();
-        scenario::merge_patch(&mut doc, patch);
+        scenario::apply(&mut doc, patch);
         if let Err(e) = src.workload_from(doc, "--vary")
             && (e.message.starts_with("unknown field") || e.message.starts_with("unknown variant"))
         {
@@ -361,7 +361,7 @@ fn price_all(
                 let c = choice(k);
                 let mut doc = base.clone();
                 for (a, &i) in axes.iter().zip(&c) {
-                    scenario::merge_patch(&mut doc, &a.values[i].1);
+                    scenario::apply(&mut doc, &a.values[i].1);
                 }
                 let total = pricer
                     .estimate(doc, &format!("{} (a sweep design)", pricer.file))

@@ -13,7 +13,7 @@ pub(crate) mod patch;
 pub(crate) use compare::compare;
 pub use compare::{Comparison, ScenarioInput};
 pub(crate) use compare::{Row, Waterfall};
-pub(crate) use patch::{check_names, merge_patch};
+pub(crate) use patch::{apply, check_names, merge_patch};
 
 use serde_json::{Map, Value};
 
@@ -130,7 +130,7 @@ pub(crate) fn scenario_documents(
             check_names(start, &patch, &origin, file)
                 .map_err(|e| prefix_path(e, &format!("scenarios.{key}[{i}].patch")))?;
             let mut doc = start.clone();
-            merge_patch(&mut doc, &patch);
+            apply(&mut doc, &patch);
             if kind == ScenarioKind::Step {
                 current = doc.clone();
             }
@@ -157,7 +157,7 @@ pub(crate) fn scenario_documents(
                 kind: crate::error::ErrorKind::Usage,
                 ..e
             })?;
-            merge_patch(&mut doc, &patch);
+            apply(&mut doc, &patch);
         }
         add(
             ScenarioDoc {

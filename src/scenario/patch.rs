@@ -28,6 +28,65 @@ pub(crate) fn merge_patch(target: &mut Value, patch: &Value) {
     }
 }
 
+/// The settings that belong to one capacity mode only: a patch that switches a table to the
+/// other mode drops them (unless it restates them), so that `capacity: { mode: on-demand }`
+/// is the whole change — not a refusal for the auto scaling the table had.
+const PROVISIONED_ONLY: &[&str] = &["rcu", "wcu", "auto_scaling", "reserved"];
+const ON_DEMAND_ONLY: &[&str] = &["max_read_units", "max_write_units"];
+/// An index's own provisioned settings, which an on-demand table's indexes cannot have.
+const INDEX_PROVISIONED: &[&str] = &["rcu", "wcu", "auto_scaling"];
+
+/// Applies a scenario's `patch` to a workload document: [`merge_patch`], and a table whose
+/// capacity mode the patch switches loses the settings of the mode it leaves (the table's
+/// provisioned `rcu`, `wcu`, `auto_scaling`, `reserved` and its indexes' own `rcu`, `wcu`,
+/// `auto_scaling` on a switch to on demand; `max_read_units`/`max_write_units` on a switch to
+/// provisioned), except those the patch states itself.
+pub(crate) fn apply(target: &mut Value, patch: &Value) {
+    merge_patch(target, patch);
+    let Some(tables) = patch.get("tables").and_then(Value::as_object) else {
+        return;
+    };
+    for (name, table_patch) in tables {
+        let Some(cap_patch) = table_patch.get("capacity") else {
+            continue;
+        };
+        let leaves: &[&str] = match cap_patch.get("mode").and_then(Value::as_str) {
+            Some("on-demand") => PROVISIONED_ONLY,
+            Some("provisioned") => ON_DEMAND_ONLY,
+            _ => continue,
+        };
+        let Some(table) = target
+            .get_mut("tables")
+            .and_then(|t| t.get_mut(name))
+            .and_then(Value::as_object_mut)
+        else {
+            continue;
+        };
+        if let Some(cap) = table.get_mut("capacity").and_then(Value::as_object_mut) {
+            for field in leaves {
+                if cap_patch.get(*field).is_none() {
+                    cap.shift_remove(*field);
+                }
+            }
+        }
+        if leaves == PROVISIONED_ONLY
+            && let Some(indexes) = table.get_mut("indexes").and_then(Value::as_object_mut)
+        {
+            for (index, spec) in indexes.iter_mut() {
+                let index_patch = table_patch.get("indexes").and_then(|i| i.get(index));
+                let Some(spec) = spec.as_object_mut() else {
+                    continue;
+                };
+                for field in INDEX_PROVISIONED {
+                    if index_patch.and_then(|p| p.get(*field)).is_none() {
+                        spec.shift_remove(*field);
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// What a named collection holds, and what a new entry in it must state to be an addition
 /// rather than a typo.
 struct Collection {
