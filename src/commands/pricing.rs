@@ -269,33 +269,38 @@ impl<'r> Pricing<'r> {
         period: Option<Period>,
     ) -> Result<(), Error> {
         let max_age = self.max_age;
-        let table = &estimate.price_table;
-        let Some(effective) = period::parse_date(&table.effective) else {
-            return Ok(());
-        };
         let (reference, against) = match period {
             Some(p) => (p.first_day(), format!("the start of {p}")),
             None => (self.run.today, "today".to_string()),
         };
-        let age = reference.saturating_sub(effective);
-        if let Some(max) = max_age
-            && age > i64::from(max)
-        {
-            return Err(Error::input(format!(
-            "price table `{}` took effect on {}, {age} days before {against}: more than --max-price-age {max}",
-            table.id, table.effective
-        ))
-        .help("Consider importing current prices: `ddbcost prices import FILE --output-dir DIR`, then `--prices-dir DIR` (see the README)."));
-        }
-        if age > 365 {
-            let note = format!(
-                "price table `{}` took effect on {}, {age} days before {against}: AWS may have changed its prices since (`ddbcost prices import` reads the current price list)",
-                table.id, table.effective
-            );
-            self.run.diagnostics.once("note", &note);
-            estimate
-                .warnings
-                .push(crate::engine::notice::Notice::Note(note));
+        // Every table that priced a line: a replica's or a `region:` table may be older than
+        // the workload's own.
+        let tables: Vec<(String, String)> = estimate
+            .price_tables()
+            .map(|t| (t.id.clone(), t.effective.clone()))
+            .collect();
+        for (id, effective_text) in tables {
+            let Some(effective) = period::parse_date(&effective_text) else {
+                continue;
+            };
+            let age = reference.saturating_sub(effective);
+            if let Some(max) = max_age
+                && age > i64::from(max)
+            {
+                return Err(Error::input(format!(
+                    "price table `{id}` took effect on {effective_text}, {age} days before {against}: more than --max-price-age {max}"
+                ))
+                .help("Consider importing current prices: `ddbcost prices import FILE --output-dir DIR`, then `--prices-dir DIR` (see the README)."));
+            }
+            if age > 365 {
+                let note = format!(
+                    "price table `{id}` took effect on {effective_text}, {age} days before {against}: AWS may have changed its prices since (`ddbcost prices import` reads the current price list)"
+                );
+                self.run.diagnostics.once("note", &note);
+                estimate
+                    .warnings
+                    .push(crate::engine::notice::Notice::Note(note));
+            }
         }
         Ok(())
     }

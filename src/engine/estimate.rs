@@ -175,6 +175,9 @@ pub struct Estimate {
     /// The conversion applied, if the estimate is shown in another currency than its prices.
     pub fx: Option<crate::model::Fx>,
     pub price_table: PriceTableRef,
+    /// The other price tables that priced a line (a table's own `region:`, a replica's
+    /// region), in the order first used; the primary is `price_table`.
+    pub other_price_tables: Vec<PriceTableRef>,
     pub settings: Settings,
     pub line_items: Vec<LineItem>,
     /// Sum of the known costs, exact.
@@ -189,7 +192,41 @@ pub struct Estimate {
     pub partitions: Vec<super::TablePartitions>,
 }
 
+impl PriceTableRef {
+    #[must_use]
+    pub fn of(t: &crate::model::PriceTable) -> Self {
+        PriceTableRef {
+            id: t.id.clone(),
+            region: t.region.clone(),
+            currency: t.currency.clone(),
+            source: t.source.clone(),
+            effective: t.effective.clone(),
+        }
+    }
+}
+
 impl Estimate {
+    /// Every price table that priced a line, the primary first.
+    pub fn price_tables(&self) -> impl Iterator<Item = &PriceTableRef> {
+        std::iter::once(&self.price_table).chain(&self.other_price_tables)
+    }
+
+    /// The price table that priced `line`: the one of its region (lines of the account, such
+    /// as commitments, are the primary's).
+    #[must_use]
+    pub fn price_table_of(&self, line: &LineItem) -> &PriceTableRef {
+        self.price_table_in(&line.region)
+    }
+
+    /// The price table that priced lines of `region` (the primary for any other).
+    #[must_use]
+    pub fn price_table_in(&self, region: &str) -> &PriceTableRef {
+        self.other_price_tables
+            .iter()
+            .find(|t| t.region == region)
+            .unwrap_or(&self.price_table)
+    }
+
     /// Tables in the order they appear, with their exact subtotals.
     ///
     /// Sums here cannot overflow: the engine summed every cost with checked arithmetic,

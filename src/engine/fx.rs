@@ -112,6 +112,7 @@ mod tests {
                 source: "s".into(),
                 effective: "2024-11-01".into(),
             },
+            other_price_tables: Vec::new(),
             settings: Settings::default(),
             line_items: lines,
             total,

@@ -92,17 +92,25 @@ pub(crate) fn estimate(
         warnings.push(notice::Notice::Placeholders(workload.placeholders.clone()));
     }
     let primary = &prices.primary;
+    // The tables that priced a line besides the primary: those of the lines' regions.
+    let mut other_price_tables: Vec<PriceTableRef> = Vec::new();
+    for item in &lines {
+        if *item.region != *primary.region
+            && !other_price_tables.iter().any(|t| *t.region == *item.region)
+            && let Some(t) = prices
+                .others
+                .iter()
+                .find(|t| *t.region == *item.region && t.currency == primary.currency)
+        {
+            other_price_tables.push(PriceTableRef::of(t));
+        }
+    }
     Ok(Estimate {
         workload: workload.name.clone(),
         currency: primary.currency.clone(),
         fx: None,
-        price_table: PriceTableRef {
-            id: primary.id.clone(),
-            region: primary.region.clone(),
-            currency: primary.currency.clone(),
-            source: primary.source.clone(),
-            effective: primary.effective.clone(),
-        },
+        price_table: PriceTableRef::of(primary),
+        other_price_tables,
         settings: settings.clone(),
         line_items: lines,
         total,

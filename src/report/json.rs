@@ -24,6 +24,9 @@ pub struct EstimateDoc {
     /// The minimum partitions each table needs (an estimate).
     pub partitions: Vec<PartitionsDoc>,
     pub price_table: PriceTableDoc,
+    /// The other price tables that priced a line (a replica's region, a table's `region:`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub other_price_tables: Vec<PriceTableDoc>,
     pub settings: SettingsDoc,
     pub tables: Vec<TableDoc>,
     pub line_items: Vec<LineItemDoc>,
@@ -39,6 +42,18 @@ pub struct PriceTableDoc {
     pub currency: String,
     pub source: String,
     pub effective: String,
+}
+
+impl PriceTableDoc {
+    fn of(t: &crate::engine::PriceTableRef) -> Self {
+        PriceTableDoc {
+            id: t.id.clone(),
+            region: t.region.clone(),
+            currency: t.currency.clone(),
+            source: t.source.clone(),
+            effective: t.effective.clone(),
+        }
+    }
 }
 
 /// `1 from = rate to`, as of `date`, per `source`.
@@ -173,13 +188,8 @@ pub(crate) fn document(e: &Estimate) -> EstimateDoc {
             savings: sp.savings().normalize(),
             rate_sources: sp.sources.clone(),
         }),
-        price_table: PriceTableDoc {
-            id: e.price_table.id.clone(),
-            region: e.price_table.region.clone(),
-            currency: e.price_table.currency.clone(),
-            source: e.price_table.source.clone(),
-            effective: e.price_table.effective.clone(),
-        },
+        price_table: PriceTableDoc::of(&e.price_table),
+        other_price_tables: e.other_price_tables.iter().map(PriceTableDoc::of).collect(),
         settings: SettingsDoc {
             month_hours: e.settings.month_hours.normalize(),
             gb: e.settings.gb.name().to_string(),

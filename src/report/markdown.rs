@@ -67,8 +67,10 @@ pub(crate) fn table(header: &[&str], right: &[bool], rows: &[Vec<String>]) -> St
 #[must_use]
 pub(crate) fn footer(e: &Estimate) -> String {
     let p = &e.price_table;
-    let fx = super::fx_statement(e)
+    let fx = super::other_tables_statement(e)
+        .map(|s| s.trim_end_matches('.').to_string())
         .into_iter()
+        .chain(super::fx_statement(e))
         .chain(super::savings_plan_statement(e))
         .chain(super::partitions_statement(e))
         .fold(String::new(), |mut out, f| {

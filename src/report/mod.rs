@@ -110,3 +110,23 @@ pub(crate) enum Breakdown {
     /// One row per region the lines are billed in (tables in several regions, replicas).
     Region,
 }
+
+/// "Also priced by: …": the price tables besides the primary that priced a line, with their
+/// dates and sources; `None` when the primary priced every line.
+#[must_use]
+pub(crate) fn other_tables_statement(e: &crate::engine::Estimate) -> Option<String> {
+    if e.other_price_tables.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "Also priced by: {}.",
+        e.other_price_tables
+            .iter()
+            .map(|t| format!(
+                "{} ({}, {}), effective {}; source: {}",
+                t.id, t.region, t.currency, t.effective, t.source
+            ))
+            .collect::<Vec<_>>()
+            .join("; ")
+    ))
+}

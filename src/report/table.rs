@@ -155,6 +155,9 @@ fn footer(e: &Estimate) -> String {
         if s.free_tier { "applied" } else { "off" },
         money::policy(&e.currency),
     );
+    if let Some(others) = super::other_tables_statement(e) {
+        out.push_str(&format!("\n{others}"));
+    }
     if let Some(fx) = super::fx_statement(e) {
         out.push_str(&format!("\n{fx}."));
     }
