@@ -333,23 +333,7 @@ pub(crate) fn render(t: &Imported, import: &Import) -> String {
             ))
         ));
     }
-    for class in ["standard", "standard_ia"] {
-        let fields: Vec<(&str, &Decimal)> = t
-            .prices
-            .iter()
-            .filter_map(|(path, v)| {
-                path.strip_prefix(class)
-                    .and_then(|rest| rest.strip_prefix('.'))
-                    .map(|f| (f, v))
-            })
-            .collect();
-        if !fields.is_empty() {
-            y.push_str(&format!("{class}:\n"));
-            for (f, v) in fields {
-                y.push_str(&format!("  {f}: {v}\n"));
-            }
-        }
-    }
+    push_classes(&mut y, &t.prices, "");
     for (path, v) in &t.prices {
         if !path.contains('.') {
             y.push_str(&format!("{path}: {v}\n"));
@@ -399,9 +383,14 @@ fn render_plan_rates(
     {
         y.push_str(&format!("  effective: {day}\n"));
     }
+    push_classes(y, &t.plan_rates, "  ");
+}
+
+/// The `standard:` and `standard_ia:` blocks of `values` (keyed `class.field`), indented by
+/// `indent`.
+fn push_classes(y: &mut String, values: &BTreeMap<&'static str, Decimal>, indent: &str) {
     for class in ["standard", "standard_ia"] {
-        let fields: Vec<(&str, &Decimal)> = t
-            .plan_rates
+        let fields: Vec<(&str, &Decimal)> = values
             .iter()
             .filter_map(|(path, v)| {
                 path.strip_prefix(class)
@@ -410,9 +399,9 @@ fn render_plan_rates(
             })
             .collect();
         if !fields.is_empty() {
-            y.push_str(&format!("  {class}:\n"));
+            y.push_str(&format!("{indent}{class}:\n"));
             for (f, v) in fields {
-                y.push_str(&format!("    {f}: {v}\n"));
+                y.push_str(&format!("{indent}  {f}: {v}\n"));
             }
         }
     }

@@ -131,6 +131,17 @@ fn not_a_price_list(file: &str, why: &str) -> Error {
         .help("Consider the bulk offer file (https://pricing.us-east-1.amazonaws.com/offers/v1.0/aws/AmazonDynamoDB/current/index.json) or the output of `aws pricing get-products --service-code AmazonDynamoDB`.")
 }
 
+/// What a Savings Plans file holds, as an input of the import.
+fn of_plans(list: plans::PlanList, file: &str) -> PriceList {
+    PriceList {
+        file: file.to_string(),
+        version: list.version,
+        publication_date: list.publication_date,
+        plan_rates: list.rates,
+        ..PriceList::default()
+    }
+}
+
 /// Parses one price-list document (`text`, from `file`): an `AmazonDynamoDB` offer file or
 /// `get-products` page, a Savings Plans region file (JSON or CSV), or a region index.
 ///
@@ -139,14 +150,7 @@ fn not_a_price_list(file: &str, why: &str) -> Error {
 /// a decimal.
 pub(crate) fn parse(text: &[u8], file: &str) -> Result<PriceList, Error> {
     if plans::is_csv(text) {
-        let list = plans::from_csv(text, file)?;
-        return Ok(PriceList {
-            file: file.to_string(),
-            version: list.version,
-            publication_date: list.publication_date,
-            plan_rates: list.rates,
-            ..PriceList::default()
-        });
+        return Ok(of_plans(plans::from_csv(text, file)?, file));
     }
     let value: serde_json::Value = serde_json::from_slice(text)
         .map_err(|e| not_a_price_list(file, &format!("not JSON ({e})")))?;
@@ -155,14 +159,7 @@ pub(crate) fn parse(text: &[u8], file: &str) -> Result<PriceList, Error> {
         .and_then(|t| t.get("savingsPlan"))
         .is_some()
     {
-        let list = plans::from_json(value, file)?;
-        return Ok(PriceList {
-            file: file.to_string(),
-            version: list.version,
-            publication_date: list.publication_date,
-            plan_rates: list.rates,
-            ..PriceList::default()
-        });
+        return Ok(of_plans(plans::from_json(value, file)?, file));
     }
     if value.get("regions").is_some() && value.get("products").is_none() {
         return Ok(PriceList {
