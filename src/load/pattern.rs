@@ -58,6 +58,9 @@ pub(super) fn pattern(
         return Err(rd.err(&path, position(&p.op), format!("pattern `{name}` has no `item_size` and the table has none"), "Consider `item_size: 1.2 KB` on the pattern or the table (for writes: the larger of the item before and after)."));
     }
     let needs = needs(rd, p, operation, &path)?;
+    if let (Some(index), Some(read)) = (index, &needs.reads_attributes) {
+        hidden_attributes(rd, p, table, index, read, &path, name)?;
+    }
     Ok(AccessPattern {
         needs,
         name: name.to_string(),
@@ -427,4 +430,58 @@ fn operation(op: RawOperation) -> Operation {
         RawOperation::TransactGet => Operation::TransactGet,
         RawOperation::TransactWrite => Operation::TransactWrite,
     }
+}
+
+/// A read on an index that declares what it reads (`reads_attributes`) must find it there: an
+/// attribute the projection hides would be fetched from the table by a second read that no
+/// line prices (an LSI's `fetch_base_items` prices it). Judged only where the table's key is
+/// stated (else a key attribute cannot be told from a hidden one).
+fn hidden_attributes(
+    rd: &Reader<'_>,
+    p: &RawPattern,
+    table: &Table,
+    index: &Index,
+    read: &[String],
+    path: &str,
+    name: &str,
+) -> Result<(), Error> {
+    let Some(table_key) = &table.key else {
+        return Ok(());
+    };
+    if matches!(index.projection, Projection::All)
+        || (index.kind == IndexKind::Local && p.fetch_base_items)
+    {
+        return Ok(());
+    }
+    let mut keys: Vec<&str> = vec![table_key.partition.as_str()];
+    keys.extend(table_key.sort.as_deref());
+    if let Some(k) = &index.key {
+        keys.push(&k.partition);
+        keys.extend(k.sort.as_deref());
+    }
+    let hidden: Vec<&str> = read
+        .iter()
+        .map(String::as_str)
+        .filter(|a| !keys.contains(a) && !index.include.iter().any(|i| i == a))
+        .collect();
+    if hidden.is_empty() {
+        return Ok(());
+    }
+    let projection = match index.projection {
+        Projection::KeysOnly => "KEYS_ONLY".to_string(),
+        _ => format!("INCLUDE {}", index.include.join(", ")),
+    };
+    Err(rd.err(
+        &format!("{path}.reads_attributes"),
+        p.reads_attributes.as_ref().and_then(|r| r.first()).and_then(position),
+        format!(
+            "pattern `{name}` reads {}, which index `{}` does not project ({projection}): each would be fetched from the table by a second read that no line prices",
+            hidden.iter().map(|a| format!("`{a}`")).collect::<Vec<_>>().join(", "),
+            index.name
+        ),
+        format!(
+            "Consider projecting them (`projection: include`, `include: [{}]`), or pricing the fetches as a pattern on the table and leaving them out of `reads_attributes`.",
+            hidden.join(", ")
+        ),
+    ))
 }
