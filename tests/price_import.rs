@@ -587,4 +587,33 @@ fn savings_plans_files_need_their_offer_and_their_region_files() {
     let (_dir, out) = import(&[OFFER, &eur.to_string_lossy()]);
     out.code(1)
         .stderr_has("rates EU-WriteRequestUnits in EUR, the list prices are in USD");
+    // A discounted price above list (0.000001 against 0.000000705 a WRU) is no discount:
+    // reported with the unmapped SKUs, the table written without it.
+    let csv = std::fs::read_to_string(PLAN_CSV).unwrap();
+    let above = lonely.path().join("above.csv");
+    std::fs::write(&above, csv.replace("\"0.000000564\"", "\"0.000001\"")).unwrap();
+    let (dir, out) = import(&[OFFER, &above.to_string_lossy(), "--verbose"]);
+    out.success().stderr_has(
+        "EU-WriteRequestUnits (SKU TESTDBSP1YRNOUP): savings plan rate: a discounted price of 0.000001 per unit against a list price of 0.000000705 is a share of",
+    );
+    let eu = std::fs::read_to_string(dir.path().join("aws-eu-west-1.yaml")).unwrap();
+    assert!(
+        eu.contains("    read_per_million: 0.8") && !eu.contains("    write_per_million: 0.8"),
+        "{eu}"
+    );
+    // Two rates for one price under two operations, 0.000000564 ÷ 0.000000705 = 0.8 and
+    // 0.000000423 ÷ 0.000000705 = 0.6: refused, not chosen.
+    let write_row = csv
+        .lines()
+        .find(|l| l.contains("EU-WriteRequestUnits"))
+        .unwrap();
+    let other = write_row
+        .replace("\"0.000000564\"", "\"0.000000423\"")
+        .replace("PayPerRequestThroughput", "OtherThroughput");
+    let two = lonely.path().join("two.csv");
+    std::fs::write(&two, format!("{csv}{other}\n")).unwrap();
+    let (_dir, out) = import(&[OFFER, &two.to_string_lossy()]);
+    out.code(1)
+        .stderr_has("the savings plan rates `standard.write_per_million` at 0.8 and at 0.6")
+        .stderr_has("ddbcost does not choose between them");
 }
