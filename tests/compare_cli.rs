@@ -514,3 +514,67 @@ scenarios:
     let doc = compare_json(&[&path]);
     assert_eq!(doc.scenarios[0].delta, dec("-17.082"));
 }
+
+#[test]
+fn each_cell_is_read_beside_its_own_label() {
+    // A provisioned table of 20 WCU, an alternative at 40 and one on demand: the baseline's
+    // label `(20 × 730 h)` must not stand beside the cost of 40 WCU or of request units.
+    let (_dir, path) = temp_workload(
+        "name: t\nprices: aws-us-east-1\ntables:\n  t:\n    capacity: { mode: provisioned, rcu: 10, wcu: 20 }\n    item_size: 1KB\n    patterns:\n      put: { op: put, rate: 1/s }\n",
+    );
+    let args = [
+        path.as_str(),
+        "--alt",
+        "double",
+        "--set",
+        "tables.t.capacity.wcu=40",
+        "--alt",
+        "od",
+        "--set",
+        "tables.t.capacity={mode: on-demand}",
+    ];
+    let doc = compare_json(&args);
+    let writes = doc.rows.iter().find(|r| r.key == "t/writes").unwrap();
+    assert_eq!(writes.label, "Provisioned WCU, table `t` (20 × 730 h)");
+    assert_eq!(
+        writes.labels,
+        [
+            Some("Provisioned WCU, table `t` (40 × 730 h)".to_string()),
+            Some("Write request units".to_string())
+        ]
+    );
+    // 20 WCU × 730 h × $0.00065 = $9.49; 40 WCU: $18.98; on demand, 1 write/s of 1 KB ×
+    // 2,628,000 s a month = 2.628 M WRU × $0.625 per million = $1.6425.
+    assert_eq!(writes.baseline, Some(dec("9.49")));
+    assert_eq!(writes.scenarios, [Some(dec("18.98")), Some(dec("1.6425"))]);
+
+    let out = Case::new().args(["compare"]).args(args).run().success();
+    let cell_lines: Vec<&str> = out
+        .stdout
+        .lines()
+        .skip_while(|l| !l.contains("(20 × 730 h)"))
+        .take(3)
+        .collect();
+    assert!(
+        cell_lines[1].contains("double: Provisioned WCU, table `t` (40 × 730 h)"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        cell_lines[2].contains("od: Write request units"),
+        "{}",
+        out.stdout
+    );
+
+    let md = Case::new()
+        .args(["compare"])
+        .args(args)
+        .args(["--format", "markdown"])
+        .run()
+        .success();
+    assert!(
+        md.stdout.contains("(20 × 730 h) — double: Provisioned WCU, table `t` (40 × 730 h) — od: Write request units |"),
+        "{}",
+        md.stdout
+    );
+}

@@ -221,6 +221,7 @@ fn the_json_documents_have_the_fields_the_readme_names() {
                 "table",
                 "component",
                 "label",
+                "labels",
                 "baseline",
                 "scenarios",
                 "deltas",

@@ -11,7 +11,7 @@ use tabled::settings::{Alignment, Style};
 use super::json::{self, EstimateDoc, LineItemDoc};
 use super::layout::Layout;
 use super::{markdown, money};
-use crate::scenario::Comparison;
+use crate::scenario::{Comparison, Row};
 
 pub(crate) const COMPARE_SCHEMA: &str = "ddbcost.compare/v1";
 
@@ -36,6 +36,22 @@ fn cell(v: Option<Decimal>, currency: &str) -> String {
     v.map_or_else(|| "—".to_string(), |v| money::display(v, currency))
 }
 
+/// A row's label, then the label of each scenario in `shown` whose line reads differently
+/// (another quantity or another rule), named by scenario: each cell is read beside its own.
+fn label_lines(c: &Comparison, r: &Row, shown: std::ops::Range<usize>) -> Vec<String> {
+    let mut out = vec![r.label.clone()];
+    for (i, l) in r.other_labels(shown) {
+        let name = c.scenarios.get(i).map_or("", |s| s.name.as_str());
+        out.push(format!("{name}: {l}"));
+    }
+    out
+}
+
+/// A row's labels on one line (Markdown, HTML): `label — scenario: its label`.
+pub(crate) fn label_text(c: &Comparison, r: &Row) -> String {
+    label_lines(c, r, 0..c.scenarios.len()).join(" — ")
+}
+
 /// The line-item grid of the scenarios in `shown` (indices into `c.scenarios`), beside the
 /// baseline.
 fn grid(c: &Comparison, shown: std::ops::Range<usize>, layout: Layout) -> tabled::Table {
@@ -54,7 +70,8 @@ fn grid(c: &Comparison, shown: std::ops::Range<usize>, layout: Layout) -> tabled
     b.push_record(header);
     for (t, table_rows) in c.rows_by_table() {
         for r in table_rows {
-            let mut row = vec![r.table.clone(), r.label.clone(), cell(r.baseline, cur)];
+            let label = label_lines(c, r, shown.clone()).join("\n");
+            let mut row = vec![r.table.clone(), label, cell(r.baseline, cur)];
             for (v, d) in r
                 .scenarios
                 .iter()
@@ -273,6 +290,9 @@ pub struct RowDoc {
     pub table: String,
     pub component: String,
     pub label: String,
+    /// Each scenario's own label for the line, in the order of `scenarios`; `null` where
+    /// the line is absent.
+    pub labels: Vec<Option<String>>,
     pub baseline: Option<Decimal>,
     /// Cost in each scenario, in the order of `scenarios`; `null` where the line is absent.
     pub scenarios: Vec<Option<Decimal>>,
@@ -324,6 +344,7 @@ pub(crate) fn document(c: &Comparison) -> CompareDoc {
                 table: r.table.clone(),
                 component: r.component.name().to_string(),
                 label: r.label.clone(),
+                labels: r.labels.clone(),
                 baseline: r.baseline.map(|v| v.normalize()),
                 scenarios: r
                     .scenarios
@@ -457,7 +478,7 @@ pub(crate) fn markdown(c: &Comparison) -> String {
         let rows: Vec<Vec<String>> = changed
             .iter()
             .map(|r| {
-                let mut row = vec![r.table.clone(), r.label.clone(), cell(r.baseline, cur)];
+                let mut row = vec![r.table.clone(), label_text(c, r), cell(r.baseline, cur)];
                 for (v, d) in r.scenarios.iter().zip(&r.deltas) {
                     row.push(cell(*v, cur));
                     row.push(signed(*d, cur));

@@ -168,7 +168,7 @@ fn comparison_rows(c: &Comparison) -> Vec<Value> {
                     serde_json::json!({"value": cell(*v), "delta": signed(*delta, cur), "class": class(*delta)})
                 })
                 .collect();
-            rows.push(v(serde_json::json!({"table": r.table, "label": plain(&r.label), "baseline": cell(r.baseline), "cells": cells})));
+            rows.push(v(serde_json::json!({"table": r.table, "label": plain(&super::compare::label_text(c, r)), "baseline": cell(r.baseline), "cells": cells})));
         }
         let cells: Vec<serde_json::Value> = t
             .scenarios

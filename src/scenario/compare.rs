@@ -45,11 +45,35 @@ pub struct Row {
     pub key: String,
     pub table: String,
     pub component: Component,
+    /// The baseline's label, or (for a line only scenarios have) the first scenario's.
     pub label: String,
+    /// Each scenario's own label for the line (its quantity and rule), `None` where the
+    /// line is absent: a cell's cost is read beside its own label, not the baseline's.
+    pub labels: Vec<Option<String>>,
     pub baseline: Option<Decimal>,
     pub scenarios: Vec<Option<Decimal>>,
     /// Each scenario's cost minus the baseline's (an absent line counts as zero).
     pub deltas: Vec<Decimal>,
+}
+
+impl Row {
+    /// The scenarios (by index) among `shown` whose line reads differently from `label`,
+    /// with their own label: a different quantity (`40 × 730 h` where the baseline has 20)
+    /// or a different rule (provisioned capacity where the baseline has request units).
+    pub fn other_labels(
+        &self,
+        shown: std::ops::Range<usize>,
+    ) -> impl Iterator<Item = (usize, &str)> + '_ {
+        self.labels
+            .iter()
+            .enumerate()
+            .skip(shown.start)
+            .take(shown.len())
+            .filter_map(|(i, l)| match l {
+                Some(l) if *l != self.label => Some((i, l.as_str())),
+                _ => None,
+            })
+    }
 }
 
 /// A table's subtotal in the baseline and in each scenario, with the deltas.
@@ -171,6 +195,7 @@ pub(crate) fn compare(
                 table: l.table.to_string(),
                 component: l.component,
                 label: l.label.to_string(),
+                labels: vec![None; n],
                 baseline: l.cost,
                 scenarios: vec![None; n],
                 deltas: Vec::new(),
@@ -185,6 +210,7 @@ pub(crate) fn compare(
                 table: l.table.to_string(),
                 component: l.component,
                 label: l.label.to_string(),
+                labels: vec![None; n],
                 baseline: None,
                 // A cell per scenario from the start: a line that a later scenario also has
                 // is filled in when that scenario's turn comes.
@@ -192,6 +218,7 @@ pub(crate) fn compare(
                 deltas: Vec::new(),
             });
             row.scenarios[i] = l.cost;
+            row.labels[i] = Some(l.label.to_string());
         }
         let total = input.estimate.total;
         let delta = sub(total, baseline.total, &input.name)?;
