@@ -703,3 +703,60 @@ fn compare_advise_and_forecast_take_a_template_as_estimate_does() {
         .code(2)
         .stderr_has("`--usage` completes a template");
 }
+
+#[test]
+fn one_usage_file_prices_a_projection_switch_both_ways() {
+    // A pull request switching `by-status` from INCLUDE [total] to ALL: the usage file's
+    // `projected_size` sizes the INCLUDE side and is left out (with a note) on the ALL side.
+    let dir = tempfile::tempdir().unwrap();
+    let template =
+        std::fs::read_to_string(root().join("workloads/iac/orders.template.yaml")).unwrap();
+    let usage = std::fs::read_to_string(root().join("workloads/iac/orders.usage.yaml")).unwrap();
+    let include = template.replace(
+        "ProjectionType: KEYS_ONLY",
+        "ProjectionType: INCLUDE\n            NonKeyAttributes: [total]",
+    );
+    assert_ne!(include, template);
+    let all = template.replace("ProjectionType: KEYS_ONLY", "ProjectionType: ALL");
+    let usage = usage.replace(
+        "by-status: { key_size: 12 B }",
+        "by-status: { key_size: 12 B, projected_size: 20 B }",
+    );
+    let inc = common::write_file(dir.path(), "inc.template.yaml", &include);
+    let all = common::write_file(dir.path(), "all.template.yaml", &all);
+    let usage = common::write_file(dir.path(), "orders.usage.yaml", &usage);
+    for (old, new) in [(&inc, &all), (&all, &inc)] {
+        let out = Case::new()
+            .args(["diff", old, new, "--usage", &usage, "--region", "us-east-1"])
+            .args(["--format", "json"])
+            .run()
+            .success();
+        assert!(
+            out.stderr.contains(
+                "`projected_size` of index `prod-orders.by-status` sizes an INCLUDE projection; the template's is `all`"
+            ),
+            "{}",
+            out.stderr
+        );
+        let doc: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+        let row = doc["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["key"] == "prod-orders/gsi/by-status/storage")
+            .unwrap()
+            .clone();
+        let cost = |v: &serde_json::Value| common::dec(v.as_str().unwrap()).round_dp(6);
+        // INCLUDE: 40 B table key + 12 B index key + 20 B projected + 100 B overhead = 172 B
+        // × 20 M items = 3.44e9 B / 2^30 = 3.2037… GB × $0.25 = $0.800937.
+        // ALL: the item, 1,024 B + 100 B = 1,124 B × 20 M = 2.248e10 B / 2^30 = 20.9361… GB
+        // × $0.25 = $5.234033.
+        let (before, after) = if old == &inc {
+            (common::dec("0.800937"), common::dec("5.234033"))
+        } else {
+            (common::dec("5.234033"), common::dec("0.800937"))
+        };
+        assert_eq!(cost(&row["baseline"]), before);
+        assert_eq!(cost(&row["scenarios"][0]), after);
+    }
+}

@@ -182,8 +182,9 @@ pub(crate) fn document(
 }
 
 /// Removes from a usage patch what the template does not define — tables, indexes, and
-/// patterns on an index it lacks — and says what was removed. One usage file can then serve
-/// the template before and after a change (a pull request adding an index).
+/// patterns on an index it lacks, an INCLUDE projection's size on an index projected
+/// otherwise — and says what was removed. One usage file can then serve the template before
+/// and after a change (a pull request adding an index or changing its projection).
 fn prune(patch: &mut serde_json::Value, doc: &serde_json::Value) -> Vec<String> {
     let mut notes = Vec::new();
     let Some(tables) = patch
@@ -213,6 +214,22 @@ fn prune(patch: &mut serde_json::Value, doc: &serde_json::Value) -> Vec<String> 
                 }
                 keep
             });
+            // Sizes for whichever projection a side has: the included attributes' size
+            // applies only where the template projects INCLUDE (a pull request switching
+            // the index to ALL or KEYS_ONLY is priced with the same usage file).
+            for (i, body) in indexes.iter_mut() {
+                let projection = defined[i.as_str()]["projection"].as_str().unwrap_or("");
+                if projection == "include" {
+                    continue;
+                }
+                if let Some(fields) = body.as_object_mut()
+                    && fields.remove("projected_size").is_some()
+                {
+                    notes.push(format!(
+                        "`projected_size` of index `{name}.{i}` sizes an INCLUDE projection; the template's is `{projection}`"
+                    ));
+                }
+            }
         }
         if let Some(patterns) = table
             .get_mut("patterns")
