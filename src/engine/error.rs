@@ -19,6 +19,11 @@ pub enum EngineError {
     MissingFreeTier {
         table_id: String,
     },
+    /// `--free-tier` with transfer out to the internet, and no price table states the
+    /// monthly allowance.
+    MissingTransferAllowance {
+        table_id: String,
+    },
     Overflow {
         context: String,
     },
@@ -68,6 +73,10 @@ impl fmt::Display for EngineError {
             EngineError::MissingFreeTier { table_id } => {
                 write!(f, "price table `{table_id}` states no free-tier allowances")
             }
+            EngineError::MissingTransferAllowance { table_id } => write!(
+                f,
+                "the free tier's transfer out to the internet is unknown: price table `{table_id}` (nor any table of a region that sends data out) states no `transfer_out_free_gb`"
+            ),
             EngineError::Forecast { path, message } => write!(f, "{path}: {message}"),
             EngineError::Invalid { what, why } => write!(f, "{what}: {why}"),
             EngineError::MissingSavingsPlanRates {
@@ -101,6 +110,7 @@ impl EngineError {
             EngineError::MissingPrice { .. } => "Consider importing the region's prices from the AWS Price List (`ddbcost prices import FILE --output-dir DIR`, then `--prices-dir DIR`), another price table with `--prices` (see `ddbcost prices`), or adding the price to the table with its source.".into(),
             EngineError::MissingRegion { .. } => "Consider importing that region's prices from the AWS Price List (`ddbcost prices import FILE --output-dir DIR`, then `--prices-dir DIR`), or removing the replica.".into(),
             EngineError::MissingFreeTier { .. } => "Consider running without `--free-tier`, or adding a `free_tier` block to the price table.".into(),
+            EngineError::MissingTransferAllowance { .. } => "Consider adding `transfer_out_free_gb: 100` to the price table (AWS's 100 GB a month of transfer out to the internet, across services and regions, except China and GovCloud), or running without `--free-tier`.".into(),
             EngineError::MissingSavingsPlanRates { .. } => "Consider stating the plan's rates (fraction of list price per price, from the AWS Savings Plans price list) under `commitments.savings_plan.rates`, e.g. `rates: { source: \"…\", standard: { write_per_million: 0.8 } }`.".into(),
             EngineError::Forecast { .. } => "Consider one growth factor per month of the forecast, `3%/month`, or fewer `--months`.".into(),
             EngineError::FxMismatch { .. } => "Consider a rate from the price table's currency: `--fx-rate CUR=RATE`.".into(),

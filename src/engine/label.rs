@@ -53,10 +53,16 @@ pub struct TtlNote {
 /// A free-tier allowance a credit line applies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FreeAllowance {
-    Storage { gb: Decimal },
+    Storage {
+        gb: Decimal,
+    },
     StreamReads,
     Rcu,
     Wcu,
+    /// Transfer out to the internet, across services and regions.
+    TransferOut {
+        gb: Decimal,
+    },
 }
 
 /// A stream consumer's read requests.
@@ -147,6 +153,17 @@ pub enum Label {
     ReplicationTransfer {
         from: Arc<str>,
         to: Arc<str>,
+    },
+    /// A table's data sent out to the internet, at the first tier's price.
+    TransferOut,
+    /// A region's transfer out past a tier's first GB: billed at `price` instead of the first
+    /// tier's `first` (the line prices the difference), up to `to` GB.
+    TransferOutTier {
+        region: Arc<str>,
+        from: Decimal,
+        to: Option<Decimal>,
+        price: Decimal,
+        first: Decimal,
     },
     /// A free-tier credit, in `region` when it is not the primary one.
     FreeTier {

@@ -30,6 +30,7 @@ mod sizes;
 mod storage;
 mod streams;
 mod throughput;
+mod transfer;
 pub(crate) mod units;
 mod usage;
 
@@ -197,6 +198,8 @@ fn table_lines(
         &sizes,
         plans.as_ref(),
     )?);
+    acc.lines
+        .extend(transfer::table_line(pricer, table, &usage)?);
     if let Some(p) = plans
         && !workload.reservations.is_empty()
     {
@@ -225,6 +228,8 @@ fn account_lines(
         let reserved = reservations::lines(pricer, &workload.reservations, &pool, &mut acc.shapes)?;
         acc.lines.extend(reserved);
     }
+    let transfer = transfer::account_lines(pricer, &acc.lines)?;
+    acc.lines.extend(transfer);
     if pricer.settings.free_tier {
         let free = free_tier::lines(pricer, workload, &acc.lines)?;
         acc.lines.extend(free);

@@ -34,6 +34,8 @@ pub(super) struct PatternUsage {
     pub plain_write_units: Decimal,
     /// Bytes written (replicated to each other region).
     pub bytes_written: Decimal,
+    /// Bytes sent out to the internet.
+    pub bytes_out: Decimal,
     /// Reads and writes the table's own capacity serves: the table's plus its LSIs'
     /// (computed once, with overflow checks).
     pub base_read_units: Decimal,
@@ -51,6 +53,7 @@ impl PatternUsage {
             items_written: Decimal::ZERO,
             plain_write_units: Decimal::ZERO,
             bytes_written: Decimal::ZERO,
+            bytes_out: Decimal::ZERO,
             base_read_units: Decimal::ZERO,
             base_write_units: Decimal::ZERO,
         }
@@ -86,6 +89,7 @@ impl PatternUsage {
         add(&mut self.items_written, other.items_written)?;
         add(&mut self.plain_write_units, other.plain_write_units)?;
         add(&mut self.bytes_written, other.bytes_written)?;
+        add(&mut self.bytes_out, other.bytes_out)?;
         for (a, b) in self
             .index_read_units
             .iter_mut()
@@ -117,6 +121,7 @@ pub(super) enum Metric {
     ItemsWritten,
     PlainWriteUnits,
     BytesWritten,
+    BytesOut,
 }
 
 impl Metric {
@@ -131,6 +136,7 @@ impl Metric {
             Metric::ItemsWritten => p.items_written,
             Metric::PlainWriteUnits => p.plain_write_units,
             Metric::BytesWritten => p.bytes_written,
+            Metric::BytesOut => p.bytes_out,
         }
     }
 }
@@ -399,6 +405,11 @@ fn pattern_usage(
     let items = pattern.items_per_op;
     let mut usage = PatternUsage::zero(Arc::from(pattern.name.as_str()), table.indexes.len());
     let op = pattern.operation;
+    if let Some(out) = pattern.transfer_out {
+        // Sizes of data sent are counted as DynamoDB counts sizes: KB = 1,024 B.
+        let per_request = checked::some(out.to_bytes(), context)?;
+        usage.bytes_out = mul(ops, per_request, context)?;
+    }
     if op.is_read() {
         let per_op = if matches!(op, Operation::Query | Operation::Scan) {
             checked::some(

@@ -73,6 +73,7 @@ pub(super) fn pattern(
         overwrite_changes,
         items_per_op,
         consistency,
+        transfer_out: rd.size(p.transfer_out.as_ref(), &f("transfer_out"))?,
         index: index.map(|i| i.name.clone()),
         fetches_base_items: p.fetch_base_items,
         description: p.description.clone(),

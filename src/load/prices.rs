@@ -90,8 +90,15 @@ struct RawPriceTable {
     stream_reads_per_million: Option<Quantity>,
     /// Kinesis CDC change units, per million.
     kinesis_cdc_per_million: Option<Quantity>,
-    /// Data transfer out, per GB.
+    /// Data transfer out to the internet, per GB: the first tier's price.
     transfer_out_gb: Option<Quantity>,
+    /// Transfer out to the internet past the first tier, in order: each tier's first GB of the
+    /// region's month and its price per GB (`[{ from: 10240, price: 0.085 }]`).
+    #[serde(default)]
+    transfer_out_tiers: Vec<RawTier>,
+    /// GB of transfer out to the internet free each month, across services and regions
+    /// (applied with `--free-tier`).
+    transfer_out_free_gb: Option<Quantity>,
     /// Replication transfer to each region, per GB.
     #[serde(default)]
     inter_region_transfer_gb: IndexMap<String, Quantity>,
@@ -114,6 +121,15 @@ struct RawReservedPrices {
     wcu_1y: Option<RawBlockPrice>,
     /// A block of 100 WCU, 3y term.
     wcu_3y: Option<RawBlockPrice>,
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct RawTier {
+    /// The tier's first GB of the month (the tier before it ends here).
+    from: Quantity,
+    /// Per GB.
+    price: Quantity,
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
@@ -225,6 +241,7 @@ pub(crate) fn parse_price_table(text: &str, file: &str) -> Result<PriceTable, Er
         }
         None => None,
     };
+    let (transfer_out_tiers, transfer_out_free_gb) = transfer_out(&raw, text, file, &prices)?;
     let _ = raw.notes;
     Ok(PriceTable {
         id: raw.id,
@@ -235,8 +252,84 @@ pub(crate) fn parse_price_table(text: &str, file: &str) -> Result<PriceTable, Er
         file: file.to_string(),
         prices,
         free_tier,
+        transfer_out_tiers,
+        transfer_out_free_gb,
         savings_plan_rates,
     })
+}
+
+/// The tiers of transfer out past the first (each starting above the one before, with the
+/// first tier's price stated) and the free allowance.
+fn transfer_out(
+    raw: &RawPriceTable,
+    text: &str,
+    file: &str,
+    prices: &BTreeMap<PriceKey, Decimal>,
+) -> Result<(crate::model::Tiers, Option<Decimal>), Error> {
+    let fail = |s: &Quantity, path: &str, why: String, help: &str| {
+        Error::input(why)
+            .file(file)
+            .path(path)
+            .at(position(s))
+            .quoting(text)
+            .help(help.to_string())
+    };
+    let mut tiers: Vec<(Decimal, Decimal)> = Vec::with_capacity(raw.transfer_out_tiers.len());
+    for (i, t) in raw.transfer_out_tiers.iter().enumerate() {
+        let path = |f: &str| format!("transfer_out_tiers[{i}].{f}");
+        let from = parse_count(&t.from.value).map_err(|why| {
+            fail(
+                &t.from,
+                &path("from"),
+                why,
+                "Consider the tier's first GB, e.g. `10240`.",
+            )
+        })?;
+        let price = parse_money(&t.price.value).map_err(|why| {
+            fail(
+                &t.price,
+                &path("price"),
+                format!("{why}; expected a non-negative price such as `0.085`"),
+                "Consider writing the price as a plain decimal in the table's currency.",
+            )
+        })?;
+        let after = tiers.last().map_or(Decimal::ZERO, |(f, _)| *f);
+        if from <= after {
+            return Err(fail(
+                &t.from,
+                &path("from"),
+                format!(
+                    "a tier must start above the one before it ({} GB)",
+                    after.normalize()
+                ),
+                "Consider the tiers in order, each `from` the GB where the tier before it ends.",
+            ));
+        }
+        if !prices.contains_key(&PriceKey::TransferOutGb) {
+            return Err(fail(
+                &t.from,
+                &path("from"),
+                "transfer-out tiers without `transfer_out_gb`, the first tier's price".into(),
+                "Consider `transfer_out_gb:` with the price of the first tier (from 0 GB).",
+            ));
+        }
+        tiers.push((from, price));
+    }
+    let free = raw
+        .transfer_out_free_gb
+        .as_ref()
+        .map(|s| {
+            parse_count(&s.value).map_err(|why| {
+                fail(
+                    s,
+                    "transfer_out_free_gb",
+                    why,
+                    "Consider the GB free each month, e.g. `100`.",
+                )
+            })
+        })
+        .transpose()?;
+    Ok((tiers, free))
 }
 
 /// Every price the table states, by key: a non-negative plain decimal each.

@@ -392,6 +392,10 @@ pub(crate) struct RawTable {
     pub replicas: Vec<Spanned<String>>,
     /// Items expired by TTL.
     pub ttl_deletes: Option<Quantity>,
+    /// Data sent out to the internet in a month besides what the patterns state (`50 GB`),
+    /// priced at the region's transfer-out tiers.
+    #[schemars(example = &"50 GB")]
+    pub transfer_out: Option<Quantity>,
     /// The table's region, when not the workload price table's.
     #[schemars(example = &"eu-west-1")]
     pub region: Option<String>,
@@ -692,6 +696,10 @@ pub struct RawPattern {
     /// index), `keys` (an index key: 2 writes, delete and put, on each index) or `updates`
     /// (each index's `updates_*` shares) (default: `nothing`).
     pub overwrite_changes: Option<Spanned<RawOverwriteChanges>>,
+    /// Bytes each request sends out to the internet (a client outside AWS reading what it
+    /// returns: `4 KB`), priced at the region's transfer-out tiers (default: none).
+    #[schemars(example = &"4 KB")]
+    pub transfer_out: Option<Quantity>,
     /// A query or scan on this index.
     pub index: Option<Spanned<String>>,
     /// An LSI query that fetches non-projected attributes (default: `false`).

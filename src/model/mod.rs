@@ -15,7 +15,7 @@ mod workload;
 
 pub use fx::Fx;
 pub use prices::{CapacityKind, PriceBook, PriceKey, PriceTable};
-pub(crate) use prices::{FreeTier, PRICE_SLOTS, SavingsPlanRates, term_code};
+pub(crate) use prices::{FreeTier, PRICE_SLOTS, SavingsPlanRates, Tiers, term_code};
 pub(crate) use quantity::{DataSize, Period, Rate, SizeUnit};
 pub use settings::{GbConvention, Settings};
 pub use workload::{

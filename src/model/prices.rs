@@ -238,6 +238,9 @@ pub struct FreeTier {
     pub wcu: Decimal,
 }
 
+/// Tiers past a first price: each tier's first unit and its price per unit, in order.
+pub(crate) type Tiers = Vec<(Decimal, Decimal)>;
+
 /// The primary region's price table and those of replica regions.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PriceBook {
@@ -267,6 +270,12 @@ pub struct PriceTable {
     pub file: String,
     pub prices: BTreeMap<PriceKey, Decimal>,
     pub free_tier: Option<FreeTier>,
+    /// Transfer out to the internet past the first tier (`transfer_out_gb`): each further
+    /// tier's first GB of the region's month and its price per GB, in order.
+    pub transfer_out_tiers: Tiers,
+    /// GB of transfer out to the internet free each month (AWS: 100, across services and
+    /// regions); applied with `--free-tier`.
+    pub transfer_out_free_gb: Option<Decimal>,
     /// Database Savings Plan rates for this region, where a source states them.
     pub savings_plan_rates: Option<SavingsPlanRates>,
 }

@@ -177,6 +177,8 @@ pub struct Table {
     pub replicas: Vec<String>,
     /// Items expired by TTL per month.
     pub ttl_deletes: Option<Rate>,
+    /// Data sent out to the internet in a month besides what the patterns state.
+    pub transfer_out: Option<DataSize>,
     /// How long an item lives before TTL removes it.
     pub ttl: Option<Retention>,
     /// For `advise`: the share of stored items nobody reads once older than an age.
@@ -531,6 +533,8 @@ pub struct AccessPattern {
     /// Items per operation: returned by a query, evaluated by a scan, in a batch or transaction.
     pub items_per_op: Decimal,
     pub consistency: Consistency,
+    /// Bytes each request sends out to the internet.
+    pub transfer_out: Option<DataSize>,
     /// The index a query or scan runs on.
     pub index: Option<String>,
     /// An LSI query that also fetches non-projected attributes from the base table.

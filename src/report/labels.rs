@@ -141,6 +141,29 @@ impl fmt::Display for Label {
             Label::ReplicationTransfer { from, to } => {
                 write!(f, "Replication transfer {from} → {to}")
             }
+            Label::TransferOut => f.write_str("Data transfer out to the internet"),
+            Label::TransferOutTier {
+                region,
+                from,
+                to,
+                price,
+                first,
+            } => {
+                let range = match to {
+                    Some(to) => format!(
+                        "{}–{} GB",
+                        super::money::quantity(*from),
+                        super::money::quantity(*to)
+                    ),
+                    None => format!("over {} GB", super::money::quantity(*from)),
+                };
+                write!(
+                    f,
+                    "Transfer out tier {range} in {region} ({} per GB, not {})",
+                    price.normalize(),
+                    first.normalize()
+                )
+            }
             Label::FreeTier { .. }
             | Label::PoolUpfront { .. }
             | Label::PoolHourly { .. }
@@ -219,6 +242,11 @@ fn commitment(f: &mut fmt::Formatter<'_>, label: &Label) -> fmt::Result {
                 FreeAllowance::StreamReads => f.write_str("Free tier: stream read requests")?,
                 FreeAllowance::Rcu => f.write_str("Free tier: provisioned RCU (Standard)")?,
                 FreeAllowance::Wcu => f.write_str("Free tier: provisioned WCU (Standard)")?,
+                FreeAllowance::TransferOut { gb } => write!(
+                    f,
+                    "Free tier: {} GB data transfer out to the internet (across services and regions)",
+                    gb.normalize()
+                )?,
             }
             match region {
                 Some(region) => write!(f, " in {region}"),

@@ -1,0 +1,200 @@
+//! Data transfer: out to the internet (a table's `transfer_out` a month, a pattern's per
+//! request) at the region's tiers, counted over the region's month, with the free 100 GB
+//! under `--free-tier`; and inter-region transfer of global tables, with prices imported
+//! from the `AWSDataTransfer` offer. us-east-1 (bundled, the AWSDataTransfer offer's tiers):
+//! $0.09 per GB for the first 10 TB (10,240 GB), $0.085 the next 40 TB, $0.07 the next
+//! 100 TB, $0.05 over 150 TB (153,600 GB); 100 GB a month free across services.
+
+mod common;
+
+use common::{
+    Case, cost, dec, estimate, estimate_with, line, quantity, temp_workload, try_estimate,
+};
+use ddbcost::api::Settings;
+
+fn free_tier() -> Settings {
+    Settings {
+        free_tier: true,
+        ..Settings::default()
+    }
+}
+
+fn sum_transfer(e: &ddbcost::api::Estimate) -> rust_decimal::Decimal {
+    e.line_items
+        .iter()
+        .filter(|l| l.price_key == "transfer_out_gb")
+        .filter_map(|l| l.cost)
+        .sum()
+}
+
+#[test]
+fn infracost_tiers_157_000_gb() {
+    // Infracost's data-transfer golden file, 157,000 GB out of a region at these tiers:
+    // 10,240 × $0.09 = $921.60, 40,960 × $0.085 = $3,481.60, 102,400 × $0.07 = $7,168.00,
+    // 3,400 × $0.05 = $170.00: $11,741.20.
+    let e = estimate(
+        "tables:\n  media:\n    storage: 1 GB\n    transfer_out: 157000 GB\n",
+        "aws-us-east-1",
+    );
+    // The table's line at the first tier: 157,000 × $0.09 = $14,130.
+    assert_eq!(cost(&e, "media/transfer-out"), dec("14130"));
+    // The tiers past it price the difference: 40,960 × (0.085 − 0.09) = −$204.80,
+    // 102,400 × (0.07 − 0.09) = −$2,048, 3,400 × (0.05 − 0.09) = −$136.
+    assert_eq!(
+        quantity(&e, "account/transfer-out/us-east-1/from-10240"),
+        dec("40960")
+    );
+    assert_eq!(
+        cost(&e, "account/transfer-out/us-east-1/from-10240"),
+        dec("-204.8")
+    );
+    assert_eq!(
+        cost(&e, "account/transfer-out/us-east-1/from-51200"),
+        dec("-2048")
+    );
+    assert_eq!(
+        quantity(&e, "account/transfer-out/us-east-1/from-153600"),
+        dec("3400")
+    );
+    assert_eq!(
+        cost(&e, "account/transfer-out/us-east-1/from-153600"),
+        dec("-136")
+    );
+    assert_eq!(sum_transfer(&e), dec("11741.20"));
+}
+
+#[test]
+fn a_pattern_sends_what_each_request_returns() {
+    // 10 gets/s × 2,628,000 s = 26.28 M requests × 4 KB (4,096 B) = 107,642,880,000 B
+    // ÷ 2^30 = 100.250244140625 GB × $0.09 = $9.02252197265625, all of it `get`'s.
+    let e = estimate(
+        "tables:\n  api:\n    item_size: 4 KB\n    storage: 1 GB\n    patterns:\n      get: { op: get, rate: 10/s, consistency: eventual, transfer_out: 4 KB }\n      put: { op: put, rate: 1/s }\n",
+        "aws-us-east-1",
+    );
+    assert_eq!(quantity(&e, "api/transfer-out"), dec("100.250244140625"));
+    assert_eq!(cost(&e, "api/transfer-out"), dec("9.02252197265625"));
+    let l = line(&e, "api/transfer-out");
+    assert_eq!(l.attribution.len(), 1);
+    assert_eq!(&*l.attribution[0].pattern, "get");
+    // Below 10 TB no tier line.
+    assert!(
+        !e.line_items
+            .iter()
+            .any(|l| l.key.starts_with("account/transfer-out/"))
+    );
+}
+
+#[test]
+fn the_tiers_count_every_table_of_the_region() {
+    // Two tables of 6,000 GB each: 12,000 GB in us-east-1, 1,760 GB past 10,240:
+    // 1,760 × (0.085 − 0.09) = −$8.80. Alone, neither would reach the second tier.
+    let e = estimate(
+        "tables:\n  a:\n    storage: 1 GB\n    transfer_out: 6000 GB\n  b:\n    storage: 1 GB\n    transfer_out: 6000 GB\n",
+        "aws-us-east-1",
+    );
+    assert_eq!(
+        quantity(&e, "account/transfer-out/us-east-1/from-10240"),
+        dec("1760")
+    );
+    assert_eq!(
+        cost(&e, "account/transfer-out/us-east-1/from-10240"),
+        dec("-8.8")
+    );
+    // 12,000 × 0.09 − 8.80 = $1,071.20 = 10,240 × 0.09 + 1,760 × 0.085 (921.60 + 149.60).
+    assert_eq!(sum_transfer(&e), dec("1071.2"));
+}
+
+#[test]
+fn the_free_100_gb_only_when_asked_and_the_tiers_count_past_it() {
+    let w = "tables:\n  a:\n    storage: 1 GB\n    transfer_out: 150 GB\n";
+    // Off: 150 × $0.09 = $13.50, no credit.
+    let off = estimate(w, "aws-us-east-1");
+    assert_eq!(sum_transfer(&off), dec("13.5"));
+    // On: 100 GB credited at the first tier's price, −$9.00; 50 × $0.09 = $4.50 left.
+    let on = estimate_with(w, "aws-us-east-1", free_tier());
+    assert_eq!(quantity(&on, "account/free-tier/transfer-out"), dec("100"));
+    assert_eq!(cost(&on, "account/free-tier/transfer-out"), dec("-9"));
+    assert_eq!(sum_transfer(&on), dec("4.5"));
+
+    // 10,290 GB: without the allowance 50 GB fall in the second tier (−$0.25); with it, the
+    // 10,190 GB billed stay in the first.
+    let w = "tables:\n  a:\n    storage: 1 GB\n    transfer_out: 10290 GB\n";
+    let off = estimate(w, "aws-us-east-1");
+    assert_eq!(
+        cost(&off, "account/transfer-out/us-east-1/from-10240"),
+        dec("-0.25")
+    );
+    let on = estimate_with(w, "aws-us-east-1", free_tier());
+    assert!(
+        !on.line_items
+            .iter()
+            .any(|l| l.key.starts_with("account/transfer-out/"))
+    );
+    // 10,190 × $0.09 = $917.10.
+    assert_eq!(sum_transfer(&on), dec("917.1"));
+}
+
+#[test]
+fn a_free_tier_without_the_allowance_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let prices = common::write_file(
+        dir.path(),
+        "p.yaml",
+        "id: p\nregion: us-east-1\ncurrency: USD\nsource: test\neffective: 2026-01-01\nstandard: { storage_gb_month: 0.25 }\ntransfer_out_gb: 0.09\nfree_tier: { storage_gb: 25, stream_reads: 2.5M, rcu: 25, wcu: 25 }\n",
+    );
+    let err = try_estimate(
+        "tables:\n  a:\n    storage: 1 GB\n    transfer_out: 150 GB\n",
+        &prices,
+        free_tier(),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(err.contains("transfer_out_free_gb"), "{err}");
+}
+
+#[test]
+fn tiers_out_of_order_are_refused_by_path() {
+    let (dir, workload) =
+        temp_workload("tables:\n  a:\n    storage: 1 GB\n    transfer_out: 1 GB\n");
+    let prices = common::write_file(
+        dir.path(),
+        "p.yaml",
+        "id: p\nregion: us-east-1\ncurrency: USD\nsource: test\neffective: 2026-01-01\nstandard: { storage_gb_month: 0.25 }\ntransfer_out_gb: 0.09\ntransfer_out_tiers:\n  - { from: 51200, price: 0.07 }\n  - { from: 10240, price: 0.085 }\n",
+    );
+    Case::new()
+        .args(["estimate", &workload, "--prices", &prices])
+        .run()
+        .code(1)
+        .stderr_has("transfer_out_tiers[1].from")
+        .stderr_has("must start above the one before it (51200 GB)");
+    let prices = common::write_file(
+        dir.path(),
+        "q.yaml",
+        "id: q\nregion: us-east-1\ncurrency: USD\nsource: test\neffective: 2026-01-01\nstandard: { storage_gb_month: 0.25 }\ntransfer_out_tiers:\n  - { from: 10240, price: 0.085 }\n",
+    );
+    Case::new()
+        .args(["estimate", &workload, "--prices", &prices])
+        .run()
+        .code(1)
+        .stderr_has("without `transfer_out_gb`");
+    // A negative size is refused where it is written.
+    let (_d, bad) = temp_workload("tables:\n  a:\n    storage: 1 GB\n    transfer_out: -5 GB\n");
+    Case::new()
+        .args(["estimate", &bad, "--prices", "aws-us-east-1"])
+        .run()
+        .code(1)
+        .stderr_has("tables.a.transfer_out");
+}
+
+#[test]
+fn a_region_without_a_transfer_out_price_is_refused_by_name() {
+    // eu-west-1's bundled table states no transfer prices (DESIGN.md §4).
+    let err = try_estimate(
+        "tables:\n  a:\n    storage: 1 GB\n    transfer_out: 5 GB\n",
+        "aws-eu-west-1",
+        Settings::default(),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(err.contains("transfer_out_gb"), "{err}");
+}
