@@ -198,3 +198,162 @@ fn a_region_without_a_transfer_out_price_is_refused_by_name() {
     .to_string();
     assert!(err.contains("transfer_out_gb"), "{err}");
 }
+
+const DDB_LONDON: &str = "tests/fixtures/pricelist/data-transfer/dynamodb-eu-west-2.json";
+const DDB_OFFER: &str = "tests/fixtures/pricelist/offer-index.json";
+const TRANSFER: &str = "tests/fixtures/pricelist/data-transfer/index.json";
+
+/// `prices import` of `inputs` into a new folder.
+fn import(inputs: &[&str]) -> (tempfile::TempDir, common::Outcome) {
+    let dir = tempfile::tempdir().unwrap();
+    let out_dir = dir.path().to_string_lossy().into_owned();
+    let out = Case::new()
+        .args(["prices", "import"])
+        .args(inputs)
+        .args(["--output-dir", &out_dir])
+        .run();
+    (dir, out)
+}
+
+const LONDON: &str = "name: london\nprices: aws-eu-west-2\ntables:\n  orders:\n    item_size: 1 KB\n    items: 1M\n    replicas: [us-west-1]\n    patterns:\n      put: { op: put, rate: 1M/month }\n      get: { op: get, rate: 2M/month, consistency: eventual, transfer_out: 1 KB }\n";
+
+#[test]
+fn the_transfer_offer_fills_each_priced_regions_transfer() {
+    let (dir, out) = import(&[DDB_LONDON, DDB_OFFER, TRANSFER]);
+    let out = out.success();
+    // Kinds DynamoDB does not bill (intra-region, inbound) and regions no DynamoDB offer
+    // priced are said, not dropped silently.
+    out.stderr_has("2 data-transfer SKU(s) of other kinds")
+        .stderr_has("without AmazonDynamoDB prices in this import skipped: ap-southeast-1");
+    let book =
+        ddbcost::api::prices(&dir.path().join("aws-eu-west-2.yaml").to_string_lossy()).unwrap();
+    let t = &book.primary;
+    // The offer's EUW2-USW1-AWS-Out-Bytes at $0.02 per GB; EUW2-DataTransfer-Out-Bytes's
+    // tiers (0–10,240 GB $0.09, then $0.085, $0.07, $0.05).
+    assert_eq!(
+        t.transfer_to("us-west-1").map(|(_, p)| p),
+        Some(dec("0.02"))
+    );
+    assert_eq!(
+        t.get(&ddbcost::api::PriceKey::TransferOutGb),
+        Some(dec("0.09"))
+    );
+    assert_eq!(
+        t.transfer_out_tiers,
+        [
+            (dec("10240"), dec("0.085")),
+            (dec("51200"), dec("0.07")),
+            (dec("153600"), dec("0.05"))
+        ]
+    );
+    assert!(
+        t.source
+            .contains("AWSDataTransfer, offer version 20261001000000"),
+        "{}",
+        t.source
+    );
+    // us-east-1 → us-east-2 at the offer's $0.01.
+    let east =
+        ddbcost::api::prices(&dir.path().join("aws-us-east-1.yaml").to_string_lossy()).unwrap();
+    assert_eq!(
+        east.primary.transfer_to("us-east-2").map(|(_, p)| p),
+        Some(dec("0.01"))
+    );
+}
+
+#[test]
+fn a_london_global_table_with_a_california_replica_is_priced() {
+    let (_w, workload) = temp_workload(LONDON);
+    // Without transfer prices the replication transfer has no price: refused by name.
+    let (dir, out) = import(&[DDB_LONDON, DDB_OFFER]);
+    out.success();
+    let prices_dir = dir.path().to_string_lossy().into_owned();
+    Case::new()
+        .args(["estimate", &workload, "--prices-dir", &prices_dir])
+        .run()
+        .code(1)
+        .stderr_has("inter_region_transfer_gb")
+        .stderr_has("aws-eu-west-2");
+    // With them, every line is priced.
+    let (dir, out) = import(&[DDB_LONDON, DDB_OFFER, TRANSFER]);
+    out.success();
+    let prices_dir = dir.path().to_string_lossy().into_owned();
+    let out = Case::new()
+        .args([
+            "estimate",
+            &workload,
+            "--prices-dir",
+            &prices_dir,
+            "--format",
+            "json",
+        ])
+        .run()
+        .success();
+    let doc: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    let cost = |k: &str| dec(common::json_line(&doc, k)["cost"].as_str().unwrap());
+    // Replication: 1 M puts × 1 KB = 1,024,000,000 B ÷ 2^30 = 0.95367431640625 GB × $0.02
+    // (EUW2-USW1-AWS-Out-Bytes) = $0.019073486328125.
+    assert_eq!(
+        cost("orders/replica/us-west-1/transfer"),
+        dec("0.019073486328125")
+    );
+    // Replicated writes in us-west-1: 1 M rWRU × $0.6975 (the imported us-west-1 table).
+    assert_eq!(cost("orders/replica/us-west-1/writes"), dec("0.6975"));
+    // To the internet: 2 M gets × 1 KB = 2,048,000,000 B ÷ 2^30 = 1.9073486328125 GB × $0.09
+    // = $0.171661376953125.
+    assert_eq!(cost("orders/transfer-out"), dec("0.171661376953125"));
+    // The table of the replica's region is named as a source of the bill.
+    assert!(
+        doc["other_price_tables"]
+            .to_string()
+            .contains("aws-us-west-1")
+    );
+}
+
+#[test]
+fn a_transfer_offer_as_get_products_pages_reads_the_same() {
+    // `aws pricing get-products --service-code AWSDataTransfer`: each product with its terms
+    // as a JSON string.
+    let offer: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(common::root().join(TRANSFER)).unwrap())
+            .unwrap();
+    let entries: Vec<String> = offer["products"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .map(|(sku, product)| {
+            serde_json::json!({
+                "product": product,
+                "serviceCode": "AWSDataTransfer",
+                "terms": { "OnDemand": offer["terms"]["OnDemand"][sku] },
+                "version": offer["version"],
+                "publicationDate": offer["publicationDate"],
+            })
+            .to_string()
+        })
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let page = common::write_file(
+        dir.path(),
+        "page.json",
+        &serde_json::json!({ "FormatVersion": "aws_v1", "PriceList": entries }).to_string(),
+    );
+    let (from_offer, out) = import(&[DDB_LONDON, TRANSFER]);
+    out.success();
+    let (from_page, out) = import(&[DDB_LONDON, &page]);
+    out.success();
+    let read = |d: &tempfile::TempDir| {
+        let t = ddbcost::api::prices(&d.path().join("aws-eu-west-2.yaml").to_string_lossy())
+            .unwrap()
+            .primary;
+        (t.prices, t.transfer_out_tiers)
+    };
+    assert_eq!(read(&from_offer), read(&from_page));
+}
+
+#[test]
+fn transfer_prices_alone_make_no_table() {
+    let (_dir, out) = import(&[TRANSFER]);
+    out.code(1)
+        .stderr_has("data-transfer prices alone make no price table");
+}

@@ -151,6 +151,12 @@ pub(super) fn run(args: &ImportArgs) -> Result<(), Error> {
                 crate::output::warn(&format!("  {usage_type} (SKU {sku}): {why}"));
             }
         }
+        if !import.transfer_files.is_empty() {
+            return Err(Error::input(
+                "data-transfer prices alone make no price table: they go to the regions an AmazonDynamoDB offer prices, and none was given",
+            )
+            .help("Consider passing the AmazonDynamoDB offer file (or its region's file) in the same `prices import` as the AWSDataTransfer offer."));
+        }
         if !import.plan_files.is_empty() {
             return Err(Error::input(
                 "Savings Plans rates alone make no price table: each rate is a fraction of a list price, and no AmazonDynamoDB offer was given",
@@ -178,7 +184,7 @@ pub(super) fn run(args: &ImportArgs) -> Result<(), Error> {
         parse_price_table(&text, &shown)?;
         batch.add(&shown, text.as_bytes())?;
         summary.push_str(&format!(
-            "aws-{}: {} prices{}{}{} -> {shown}\n",
+            "aws-{}: {} prices{}{}{}{} -> {shown}\n",
             table.region,
             table.prices.len(),
             if table.free_tier.len() == 4 {
@@ -198,10 +204,41 @@ pub(super) fn run(args: &ImportArgs) -> Result<(), Error> {
                 String::new()
             } else {
                 format!(", {} savings plan rates", table.plan_rates.len())
+            },
+            if table.transfer_to.is_empty() {
+                String::new()
+            } else {
+                format!(", transfer to {} region(s)", table.transfer_to.len())
             }
         ));
     }
     batch.commit()?;
+    say_skipped(&import, args.verbose);
+    output::emit(None, &summary)
+}
+
+/// What the import read and left: other kinds of transfer, regions without DynamoDB prices,
+/// other services' plan rates, unmapped SKUs (listed with `--verbose`).
+fn say_skipped(import: &pricelist::Import, verbose: bool) {
+    let skipped = &import.transfer_skipped;
+    if skipped.other_kinds > 0 {
+        crate::output::warn(&format!(
+            "note: {} data-transfer SKU(s) of other kinds (intra-region, inbound, CloudFront…) skipped: DynamoDB bills inter-region transfer and transfer out to the internet",
+            skipped.other_kinds
+        ));
+    }
+    if !skipped.regions.is_empty() {
+        crate::output::warn(&format!(
+            "note: transfer prices of {} region(s) without AmazonDynamoDB prices in this import skipped: {}",
+            skipped.regions.len(),
+            skipped
+                .regions
+                .iter()
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
     if import.plan_rates_other_services > 0 {
         crate::output::warn(&format!(
             "note: {} savings plan rate(s) for services other than DynamoDB skipped",
@@ -217,17 +254,16 @@ pub(super) fn run(args: &ImportArgs) -> Result<(), Error> {
             } else {
                 "SKU(s) or savings plan rate(s)"
             },
-            if args.verbose {
+            if verbose {
                 ":"
             } else {
                 " (--verbose lists them)"
             }
         ));
-        if args.verbose {
+        if verbose {
             for (usage_type, sku, why) in &import.unmapped {
                 crate::output::warn(&format!("  {usage_type} (SKU {sku}): {why}"));
             }
         }
     }
-    output::emit(None, &summary)
 }

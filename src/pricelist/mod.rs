@@ -9,6 +9,7 @@ pub(crate) mod mapping;
 pub(crate) mod parse;
 mod plan_rates;
 pub(crate) mod plans;
+mod transfer;
 
 use std::collections::BTreeMap;
 
@@ -33,6 +34,12 @@ pub struct Imported {
     pub plan_files: Vec<String>,
     /// Tiers past the first priced one, kept as notes (the engine prices the first).
     pub further_tiers: Vec<String>,
+    /// Transfer to each other region, per GB (`AWSDataTransfer`).
+    pub transfer_to: BTreeMap<String, Decimal>,
+    /// Transfer out to the internet past the first tier: each tier's first GB and price.
+    pub transfer_out_tiers: Option<Vec<(Decimal, Decimal)>>,
+    /// Transfer out free each month, where the offer states a free first tier.
+    pub transfer_out_free_gb: Option<Decimal>,
 }
 
 /// What an import found.
@@ -51,6 +58,12 @@ pub struct Import {
     pub plan_publication_date: Option<String>,
     /// Savings Plans rates for services other than DynamoDB, skipped.
     pub plan_rates_other_services: usize,
+    /// The `AWSDataTransfer` offers read: their files, version and publication date.
+    pub transfer_files: Vec<String>,
+    pub transfer_version: Option<String>,
+    pub transfer_publication_date: Option<String>,
+    /// What those offers held that no table takes.
+    pub transfer_skipped: transfer::Skipped,
 }
 
 /// Hours in the longest month: AWS states the provisioned free tier as 18,600 unit-hours,
@@ -63,9 +76,10 @@ const FREE_TIER_MONTH_HOURS: u32 = 744;
 /// Two inputs disagreeing on a price, or a price too large to convert.
 pub(crate) fn import(lists: &[PriceList]) -> Result<Import, String> {
     let mut out = Import::default();
+    let is_transfer = |l: &PriceList| l.offer.as_deref() == Some("AWSDataTransfer");
     for list in lists
         .iter()
-        .filter(|l| l.plan_rates.is_empty() && l.regions.is_empty())
+        .filter(|l| l.plan_rates.is_empty() && l.regions.is_empty() && !is_transfer(l))
     {
         out.files.push(list.file.clone());
         if out.version.is_none() {
@@ -77,6 +91,18 @@ pub(crate) fn import(lists: &[PriceList]) -> Result<Import, String> {
         for sku in &list.skus {
             add_sku(&mut out, sku)?;
         }
+    }
+    // Transfer prices go to the regions the DynamoDB offers priced.
+    for list in lists.iter().filter(|l| is_transfer(l)) {
+        out.transfer_files.push(list.file.clone());
+        if out.transfer_version.is_none() {
+            out.transfer_version.clone_from(&list.version);
+        }
+        if out.transfer_publication_date.is_none() {
+            out.transfer_publication_date
+                .clone_from(&list.publication_date);
+        }
+        transfer::add(&mut out, &list.skus, &list.file)?;
     }
     // Plan rates last: each is a share of a list price the offers above hold.
     for list in lists.iter().filter(|l| !l.plan_rates.is_empty()) {
@@ -317,10 +343,24 @@ pub(crate) fn render(t: &Imported, import: &Import) -> String {
     ));
     // Text from the input is written as JSON strings (valid YAML, every character escaped).
     let quoted = |text: String| serde_json::to_string(&text).unwrap_or_else(|_| "\"\"".into());
+    let transfer = if import.transfer_files.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "; transfer prices from AWS Price List AWSDataTransfer, offer version {}, published {}, from {}",
+            import.transfer_version.as_deref().unwrap_or("unknown"),
+            import
+                .transfer_publication_date
+                .as_deref()
+                .and_then(|d| d.get(..10))
+                .unwrap_or("unknown"),
+            import.transfer_files.join(", ")
+        )
+    };
     y.push_str(&format!(
         "source: {}\neffective: {effective}\n",
         quoted(format!(
-            "AWS Price List AmazonDynamoDB, offer version {version}, from {}",
+            "AWS Price List AmazonDynamoDB, offer version {version}, from {}{transfer}",
             import.files.join(", ")
         ))
     ));
@@ -337,6 +377,23 @@ pub(crate) fn render(t: &Imported, import: &Import) -> String {
     for (path, v) in &t.prices {
         if !path.contains('.') {
             y.push_str(&format!("{path}: {v}\n"));
+        }
+    }
+    if let Some(tiers) = t.transfer_out_tiers.as_ref().filter(|t| !t.is_empty()) {
+        y.push_str("transfer_out_tiers:                    # AWSDataTransfer, to the internet\n");
+        for (from, price) in tiers {
+            y.push_str(&format!("  - {{ from: {from}, price: {price} }}\n"));
+        }
+    }
+    if let Some(gb) = t.transfer_out_free_gb {
+        y.push_str(&format!("transfer_out_free_gb: {gb}\n"));
+    }
+    if !t.transfer_to.is_empty() {
+        y.push_str(
+            "inter_region_transfer_gb:              # AWSDataTransfer, InterRegion Outbound\n",
+        );
+        for (to, price) in &t.transfer_to {
+            y.push_str(&format!("  {to}: {price}\n"));
         }
     }
     let allowance = ["storage_gb", "stream_reads", "rcu", "wcu"];

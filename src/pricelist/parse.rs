@@ -28,6 +28,18 @@ pub struct Sku {
     pub group: Option<String>,
     pub on_demand: Vec<Dimension>,
     pub reserved: Vec<ReservedTerm>,
+    /// A data-transfer product's route (`AWSDataTransfer`), where the SKU states one.
+    pub transfer: Option<Route>,
+}
+
+/// Where a data-transfer SKU moves data: `transferType` (`InterRegion Outbound`, `AWS
+/// Outbound`…), from a region to a region or a location (`External`: the internet).
+#[derive(Debug, Clone)]
+pub struct Route {
+    pub kind: String,
+    pub from_region: Option<String>,
+    pub to_region: Option<String>,
+    pub to_location: Option<String>,
 }
 
 /// A price dimension: a tier `[begin, end)` of usage at `price` per unit.
@@ -56,6 +68,8 @@ pub struct ReservedTerm {
 #[derive(Debug, Clone, Default)]
 pub struct PriceList {
     pub file: String,
+    /// The offer (`AmazonDynamoDB`, `AWSDataTransfer`), where the file is one.
+    pub offer: Option<String>,
     pub version: Option<String>,
     pub publication_date: Option<String>,
     pub skus: Vec<Sku>,
@@ -125,10 +139,14 @@ struct RawPageEntry {
     publication_date: Option<String>,
 }
 
+/// The offers `prices import` reads: DynamoDB's own, and data transfer (inter-region and to
+/// the internet), which AmazonDynamoDB's offer does not price.
+pub(crate) const OFFERS: [&str; 2] = ["AmazonDynamoDB", "AWSDataTransfer"];
+
 fn not_a_price_list(file: &str, why: &str) -> Error {
-    Error::input(format!("`{file}` is not an AWS Price List for AmazonDynamoDB: {why}"))
+    Error::input(format!("`{file}` is not an AWS Price List for AmazonDynamoDB (or AWSDataTransfer): {why}"))
         .file(file)
-        .help("Consider the bulk offer file (https://pricing.us-east-1.amazonaws.com/offers/v1.0/aws/AmazonDynamoDB/current/index.json) or the output of `aws pricing get-products --service-code AmazonDynamoDB`.")
+        .help("Consider the bulk offer file (https://pricing.us-east-1.amazonaws.com/offers/v1.0/aws/AmazonDynamoDB/current/index.json, and …/AWSDataTransfer/current/index.json for transfer prices) or the output of `aws pricing get-products --service-code AmazonDynamoDB`.")
 }
 
 /// What a Savings Plans file holds, as an input of the import.
@@ -191,11 +209,21 @@ pub(crate) fn parse(text: &[u8], file: &str) -> Result<PriceList, Error> {
                     &format!("PriceList[{i}] is not a product document ({e})"),
                 )
             })?;
-            if entry
-                .service_code
-                .as_deref()
-                .is_some_and(|c| c != "AmazonDynamoDB")
+            if let Some(code) = entry.service_code.as_deref()
+                && OFFERS.contains(&code)
             {
+                match &out.offer {
+                    Some(o) if o != code => {
+                        return Err(not_a_price_list(
+                            file,
+                            &format!(
+                                "PriceList[{i}] is for {code}, and the entries before it for {o}"
+                            ),
+                        ));
+                    }
+                    _ => out.offer = Some(code.to_string()),
+                }
+            } else if entry.service_code.is_some() {
                 return Err(not_a_price_list(
                     file,
                     &format!(
@@ -226,7 +254,7 @@ pub(crate) fn parse(text: &[u8], file: &str) -> Result<PriceList, Error> {
             &format!("no `offerCode`, `products` and `terms` ({e})"),
         )
     })?;
-    if offer.offer_code != "AmazonDynamoDB" {
+    if !OFFERS.contains(&offer.offer_code.as_str()) {
         return Err(not_a_price_list(
             file,
             &format!("its offer is `{}`", offer.offer_code),
@@ -247,6 +275,7 @@ pub(crate) fn parse(text: &[u8], file: &str) -> Result<PriceList, Error> {
     skus.sort_by(|a, b| a.sku.cmp(&b.sku));
     Ok(PriceList {
         file: file.to_string(),
+        offer: Some(offer.offer_code),
         version: offer.version,
         publication_date: offer.publication_date,
         skus,
@@ -411,5 +440,11 @@ fn sku_of(
         group: attr("group"),
         on_demand: dims,
         reserved: terms,
+        transfer: attr("transferType").map(|kind| Route {
+            kind,
+            from_region: attr("fromRegionCode"),
+            to_region: attr("toRegionCode"),
+            to_location: attr("toLocation"),
+        }),
     })
 }
