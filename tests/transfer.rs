@@ -215,7 +215,8 @@ fn import(inputs: &[&str]) -> (tempfile::TempDir, common::Outcome) {
     (dir, out)
 }
 
-const LONDON: &str = "name: london\nprices: aws-eu-west-2\ntables:\n  orders:\n    item_size: 1 KB\n    items: 1M\n    replicas: [us-west-1]\n    patterns:\n      put: { op: put, rate: 1M/month }\n      get: { op: get, rate: 2M/month, consistency: eventual, transfer_out: 1 KB }\n";
+/// A eu-west-2 global table with a us-west-1 replica (`.ci/run` validates its FOCUS export).
+const LONDON: &str = "tests/fixtures/focus/london-global.yaml";
 
 #[test]
 fn the_transfer_offer_fills_each_priced_regions_transfer() {
@@ -263,7 +264,7 @@ fn the_transfer_offer_fills_each_priced_regions_transfer() {
 
 #[test]
 fn a_london_global_table_with_a_california_replica_is_priced() {
-    let (_w, workload) = temp_workload(LONDON);
+    let workload = common::root().join(LONDON).to_string_lossy().into_owned();
     // Without transfer prices the replication transfer has no price: refused by name.
     let (dir, out) = import(&[DDB_LONDON, DDB_OFFER]);
     out.success();
@@ -356,4 +357,18 @@ fn transfer_prices_alone_make_no_table() {
     let (_dir, out) = import(&[TRANSFER]);
     out.code(1)
         .stderr_has("data-transfer prices alone make no price table");
+}
+
+#[test]
+fn the_focus_fixture_of_tiers_is_the_derived_bill() {
+    // tests/fixtures/focus/transfer-tiers.yaml: 157,000 GB from `media` and 100.250244140625
+    // GB from `api` (10 gets/s × 4 KB): 157,100.250244140625 GB in us-east-1. With the free
+    // 100 GB, 157,000.250244140625 GB are billed: 10,240 × 0.09 + 40,960 × 0.085 +
+    // 102,400 × 0.07 + 3,400.250244140625 × 0.05 = 921.60 + 3,481.60 + 7,168 +
+    // 170.01251220703125 = $11,741.21251220703125.
+    let text =
+        std::fs::read_to_string(common::root().join("tests/fixtures/focus/transfer-tiers.yaml"))
+            .unwrap();
+    let e = estimate_with(&text, "aws-us-east-1", free_tier());
+    assert_eq!(sum_transfer(&e), dec("11741.21251220703125"));
 }
