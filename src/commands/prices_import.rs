@@ -151,11 +151,11 @@ pub(super) fn run(args: &ImportArgs) -> Result<(), Error> {
                 crate::output::warn(&format!("  {usage_type} (SKU {sku}): {why}"));
             }
         }
-        if !import.transfer_files.is_empty() {
+        if !import.transfer_files.is_empty() || !import.dax_files.is_empty() {
             return Err(Error::input(
-                "data-transfer prices alone make no price table: they go to the regions an AmazonDynamoDB offer prices, and none was given",
+                "data-transfer or DAX prices alone make no price table: they go to the regions an AmazonDynamoDB offer prices, and none was given",
             )
-            .help("Consider passing the AmazonDynamoDB offer file (or its region's file) in the same `prices import` as the AWSDataTransfer offer."));
+            .help("Consider passing the AmazonDynamoDB offer file (or its region's file) in the same `prices import` as the AWSDataTransfer or AmazonDAX offer."));
         }
         if !import.plan_files.is_empty() {
             return Err(Error::input(
@@ -184,7 +184,7 @@ pub(super) fn run(args: &ImportArgs) -> Result<(), Error> {
         parse_price_table(&text, &shown)?;
         batch.add(&shown, text.as_bytes())?;
         summary.push_str(&format!(
-            "aws-{}: {} prices{}{}{}{} -> {shown}\n",
+            "aws-{}: {} prices{}{}{}{}{} -> {shown}\n",
             table.region,
             table.prices.len(),
             if table.free_tier.len() == 4 {
@@ -209,6 +209,11 @@ pub(super) fn run(args: &ImportArgs) -> Result<(), Error> {
                 String::new()
             } else {
                 format!(", transfer to {} region(s)", table.transfer_to.len())
+            },
+            if table.dax_node_hour.is_empty() {
+                String::new()
+            } else {
+                format!(", {} DAX node type(s)", table.dax_node_hour.len())
             }
         ));
     }
@@ -233,6 +238,24 @@ fn say_skipped(import: &pricelist::Import, verbose: bool) {
             skipped.regions.len(),
             skipped
                 .regions
+                .iter()
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    if import.dax_skipped > 0 {
+        crate::output::warn(&format!(
+            "note: {} DAX SKU(s) that are not node-hours skipped",
+            import.dax_skipped
+        ));
+    }
+    if !import.dax_regions_skipped.is_empty() {
+        crate::output::warn(&format!(
+            "note: DAX prices of {} region(s) without AmazonDynamoDB prices in this import skipped: {}",
+            import.dax_regions_skipped.len(),
+            import
+                .dax_regions_skipped
                 .iter()
                 .cloned()
                 .collect::<Vec<_>>()

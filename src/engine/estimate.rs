@@ -38,6 +38,8 @@ pub enum Component {
     ReplicaStorage,
     ReplicaReads,
     Transfer,
+    /// A DynamoDB Accelerator cluster's node-hours.
+    Dax,
     FreeTier,
 }
 
@@ -66,6 +68,7 @@ impl Component {
             Component::ReplicaStorage => "replica-storage",
             Component::ReplicaReads => "replica-reads",
             Component::Transfer => "transfer",
+            Component::Dax => "dax",
             Component::FreeTier => "free-tier",
         }
     }

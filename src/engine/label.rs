@@ -156,6 +156,14 @@ pub enum Label {
     },
     /// A table's data sent out to the internet, at the first tier's price.
     TransferOut,
+    /// A DAX cluster in front of a table: `nodes` of `node_type` for `hours`, its cache
+    /// serving `hits` of the eventually consistent reads.
+    Dax {
+        node_type: Arc<str>,
+        nodes: Decimal,
+        hours: Decimal,
+        hits: Decimal,
+    },
     /// A region's transfer out past a tier's first GB: billed at `price` instead of the first
     /// tier's `first` (the line prices the difference), up to `to` GB.
     TransferOutTier {

@@ -12,6 +12,7 @@ mod capacity;
 pub(crate) mod checked;
 mod commitment_advice;
 mod commitments;
+mod dax;
 mod error;
 mod estimate;
 mod forecast;
@@ -200,6 +201,7 @@ fn table_lines(
     )?);
     acc.lines
         .extend(transfer::table_line(pricer, table, &usage)?);
+    acc.lines.extend(dax::line(pricer, table)?);
     if let Some(p) = plans
         && !workload.reservations.is_empty()
     {

@@ -108,6 +108,30 @@ impl PatternUsage {
     }
 }
 
+/// The share of a read pattern's units that still reach DynamoDB behind a DAX cluster whose
+/// cache serves `hits` of the eventually consistent reads: strong reads pass through (DAX
+/// forwards them), eventual ones only on a miss. With `e` the eventual share, a strong read
+/// at 1 unit and an eventual one at ½: `(1 − e + e/2 × (1 − hits)) ÷ (1 − e/2)`; all
+/// eventual, `1 − hits`. Returned as (numerator, denominator).
+fn dax_pass_through(
+    consistency: crate::model::Consistency,
+    hits: Decimal,
+    context: &str,
+) -> Result<(Decimal, Decimal), EngineError> {
+    use crate::model::Consistency;
+    let eventual = match consistency {
+        Consistency::Strong => return Ok((Decimal::ONE, Decimal::ONE)),
+        Consistency::Eventual => Decimal::ONE,
+        Consistency::Mixed { eventual_share } => eventual_share,
+    };
+    let half = checked::div(eventual, Decimal::TWO, context)?;
+    let strong = checked::sub(Decimal::ONE, eventual, context)?;
+    let missed = mul(half, checked::sub(Decimal::ONE, hits, context)?, context)?;
+    let reaching = checked::add(strong, missed, context)?;
+    let without = checked::add(strong, half, context)?;
+    Ok((reaching, without))
+}
+
 /// Which usage figure a line is made of, to total it and to attribute its cost.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Metric {
@@ -449,6 +473,20 @@ fn pattern_usage(
                 }
             }
             _ => usage.read_units = mul(ops, per_op, context)?,
+        }
+        if let Some(dax) = &table.dax
+            && op != Operation::TransactGet
+        {
+            // Multiplied first, then divided: the units are the strong units × `without`,
+            // so the quotient is exact.
+            let (reaching, without) = dax_pass_through(pattern.consistency, dax.hits, context)?;
+            let pass = |units: Decimal| -> Result<Decimal, EngineError> {
+                checked::div(mul(units, reaching, context)?, without, context)
+            };
+            usage.read_units = pass(usage.read_units)?;
+            for units in &mut usage.index_read_units {
+                *units = pass(*units)?;
+            }
         }
         return Ok(usage);
     }

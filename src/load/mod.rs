@@ -7,6 +7,7 @@
 mod capacity;
 mod commitments;
 mod context;
+mod dax;
 mod forecast;
 mod index;
 mod keys;

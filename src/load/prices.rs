@@ -102,6 +102,9 @@ struct RawPriceTable {
     /// Replication transfer to each region, per GB.
     #[serde(default)]
     inter_region_transfer_gb: IndexMap<String, Quantity>,
+    /// DynamoDB Accelerator (DAX) nodes per hour, by node type (`dax.r5.large: 0.269`).
+    #[serde(default)]
+    dax_node_hour: IndexMap<String, Quantity>,
     /// Reserved capacity per block of 100 units (Standard class).
     reserved: Option<RawReservedPrices>,
     /// The always-free allowance.
@@ -414,6 +417,9 @@ fn price_map(
             Some(dest.clone())
         };
         put(PriceKey::InterRegionTransferGb(key), Some(s))?;
+    }
+    for (node, s) in &raw.dax_node_hour {
+        put(PriceKey::DaxNodeHour(node.clone()), Some(s))?;
     }
     Ok(prices)
 }

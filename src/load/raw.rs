@@ -396,6 +396,8 @@ pub(crate) struct RawTable {
     /// priced at the region's transfer-out tiers.
     #[schemars(example = &"50 GB")]
     pub transfer_out: Option<Quantity>,
+    /// A DynamoDB Accelerator (DAX) cluster in front of the table.
+    pub dax: Option<RawDax>,
     /// The table's region, when not the workload price table's.
     #[schemars(example = &"eu-west-1")]
     pub region: Option<String>,
@@ -620,6 +622,21 @@ pub(crate) struct RawStale {
     pub older_than: Quantity,
     /// The share of stored items older than that nobody reads.
     pub share: Quantity,
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawDax {
+    /// The node type, as AWS names it (required).
+    #[schemars(example = &"dax.r5.large")]
+    pub node_type: Spanned<String>,
+    /// Nodes in the cluster, 1 to 11 (AWS recommends 3 for production) (required).
+    pub nodes: Quantity,
+    /// Hours the cluster runs in the month (default: the whole month).
+    pub hours: Option<Quantity>,
+    /// Share of the eventually consistent reads served from the cache (required).
+    #[schemars(example = &"80%")]
+    pub hits: Quantity,
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]

@@ -22,8 +22,8 @@ pub use workload::{
     AccessPattern, Capacity, CapacityMode, Index, IndexKind, Projection, ProvisionedCapacity, Table,
 };
 pub(crate) use workload::{
-    Backups, Consistency, ConsumerKind, Forecasting, Growth, IndexObserved, KeySchema, Operation,
-    OverwriteChanges, PatternNeeds, Reservation, Reserved, Retention, SavingsPlan, SizeClass,
-    SparseRule, Stream, StreamConsumer, TableObserved, TrafficProfile, is_dynamodb_name,
+    Backups, Consistency, ConsumerKind, Dax, Forecasting, Growth, IndexObserved, KeySchema,
+    Operation, OverwriteChanges, PatternNeeds, Reservation, Reserved, Retention, SavingsPlan,
+    SizeClass, SparseRule, Stream, StreamConsumer, TableObserved, TrafficProfile, is_dynamodb_name,
 };
 pub use workload::{KeySpread, ReservedTerm, TableClass, Workload};

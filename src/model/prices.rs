@@ -28,6 +28,8 @@ pub enum PriceKey {
     TransferOutGb,
     /// Transfer to another region; the destination region, or `None` for the default.
     InterRegionTransferGb(Option<String>),
+    /// A DynamoDB Accelerator (DAX) node of a type (`dax.r5.large`), per hour.
+    DaxNodeHour(String),
     /// Reserved capacity, per block of 100 units: the upfront fee…
     ReservedUpfront(CapacityKind, ReservedTerm),
     /// …and the hourly fee.
@@ -119,7 +121,7 @@ impl PriceKey {
             PriceKey::KinesisCdcPerMillion => 20,
             PriceKey::TransferOutGb => 21,
             PriceKey::InterRegionTransferGb(None) => 22,
-            PriceKey::InterRegionTransferGb(Some(_)) => return None,
+            PriceKey::InterRegionTransferGb(Some(_)) | PriceKey::DaxNodeHour(_) => return None,
             PriceKey::ReservedUpfront(k, t) => 23 + reserved_slot(*k, *t),
             PriceKey::ReservedHourly(k, t) => 27 + reserved_slot(*k, *t),
         })
@@ -156,6 +158,7 @@ impl PriceKey {
             PriceKey::InterRegionTransferGb(Some(r)) => {
                 return Cow::Owned(format!("inter_region_transfer_gb.{r}"));
             }
+            PriceKey::DaxNodeHour(node) => return Cow::Owned(format!("dax_node_hour.{node}")),
             PriceKey::ReservedUpfront(k, t) => {
                 return Cow::Owned(format!("reserved.{}_{}.upfront", k.name(), term_code(*t)));
             }

@@ -179,6 +179,8 @@ pub struct Table {
     pub ttl_deletes: Option<Rate>,
     /// Data sent out to the internet in a month besides what the patterns state.
     pub transfer_out: Option<DataSize>,
+    /// A DynamoDB Accelerator cluster in front of the table.
+    pub dax: Option<Dax>,
     /// How long an item lives before TTL removes it.
     pub ttl: Option<Retention>,
     /// For `advise`: the share of stored items nobody reads once older than an age.
@@ -193,6 +195,20 @@ pub struct Table {
     /// zero).
     pub patterns_unknown: bool,
     pub observed: TableObserved,
+}
+
+/// A DAX cluster in front of a table: its nodes, priced per node-hour, and the share of the
+/// eventually consistent reads it serves from its cache (strong and transactional reads, and
+/// writes, pass through to the table).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Dax {
+    /// `dax.r5.large`.
+    pub node_type: String,
+    pub nodes: Decimal,
+    /// Hours the cluster runs in the month (`None`: the whole month).
+    pub hours: Option<Decimal>,
+    /// Share of eventually consistent reads served from the cache.
+    pub hits: Decimal,
 }
 
 /// Backups, restores and S3 exports/imports of one table.

@@ -5,6 +5,7 @@
 //! priced 0 is the free tier; prices the list does not hold stay absent; SKUs that map to
 //! nothing are counted and listed, never dropped silently.
 
+mod dax;
 pub(crate) mod mapping;
 pub(crate) mod parse;
 mod plan_rates;
@@ -40,6 +41,8 @@ pub struct Imported {
     pub transfer_out_tiers: Option<Vec<(Decimal, Decimal)>>,
     /// Transfer out free each month, where the offer states a free first tier.
     pub transfer_out_free_gb: Option<Decimal>,
+    /// DAX nodes per hour, by node type (`AmazonDAX`).
+    pub dax_node_hour: BTreeMap<String, Decimal>,
 }
 
 /// What an import found.
@@ -64,6 +67,12 @@ pub struct Import {
     pub transfer_publication_date: Option<String>,
     /// What those offers held that no table takes.
     pub transfer_skipped: transfer::Skipped,
+    /// The `AmazonDAX` offers read, and their version.
+    pub dax_files: Vec<String>,
+    pub dax_version: Option<String>,
+    /// DAX SKUs that are not node-hours (or not priced), and regions without DynamoDB prices.
+    pub dax_skipped: usize,
+    pub dax_regions_skipped: std::collections::BTreeSet<String>,
 }
 
 /// Hours in the longest month: AWS states the provisioned free tier as 18,600 unit-hours,
@@ -77,10 +86,10 @@ const FREE_TIER_MONTH_HOURS: u32 = 744;
 pub(crate) fn import(lists: &[PriceList]) -> Result<Import, String> {
     let mut out = Import::default();
     let is_transfer = |l: &PriceList| l.offer.as_deref() == Some("AWSDataTransfer");
-    for list in lists
-        .iter()
-        .filter(|l| l.plan_rates.is_empty() && l.regions.is_empty() && !is_transfer(l))
-    {
+    let is_dax = |l: &PriceList| l.offer.as_deref() == Some("AmazonDAX");
+    for list in lists.iter().filter(|l| {
+        l.plan_rates.is_empty() && l.regions.is_empty() && !is_transfer(l) && !is_dax(l)
+    }) {
         out.files.push(list.file.clone());
         if out.version.is_none() {
             out.version.clone_from(&list.version);
@@ -103,6 +112,13 @@ pub(crate) fn import(lists: &[PriceList]) -> Result<Import, String> {
                 .clone_from(&list.publication_date);
         }
         transfer::add(&mut out, &list.skus, &list.file)?;
+    }
+    for list in lists.iter().filter(|l| is_dax(l)) {
+        out.dax_files.push(list.file.clone());
+        if out.dax_version.is_none() {
+            out.dax_version.clone_from(&list.version);
+        }
+        dax::add(&mut out, &list.skus)?;
     }
     // Plan rates last: each is a share of a list price the offers above hold.
     for list in lists.iter().filter(|l| !l.plan_rates.is_empty()) {
@@ -357,10 +373,19 @@ pub(crate) fn render(t: &Imported, import: &Import) -> String {
             import.transfer_files.join(", ")
         )
     };
+    let dax = if import.dax_files.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "; DAX prices from AWS Price List AmazonDAX, offer version {}, from {}",
+            import.dax_version.as_deref().unwrap_or("unknown"),
+            import.dax_files.join(", ")
+        )
+    };
     y.push_str(&format!(
         "source: {}\neffective: {effective}\n",
         quoted(format!(
-            "AWS Price List AmazonDynamoDB, offer version {version}, from {}{transfer}",
+            "AWS Price List AmazonDynamoDB, offer version {version}, from {}{transfer}{dax}",
             import.files.join(", ")
         ))
     ));
@@ -394,6 +419,12 @@ pub(crate) fn render(t: &Imported, import: &Import) -> String {
         );
         for (to, price) in &t.transfer_to {
             y.push_str(&format!("  {to}: {price}\n"));
+        }
+    }
+    if !t.dax_node_hour.is_empty() {
+        y.push_str("dax_node_hour:                         # AmazonDAX, per node-hour\n");
+        for (node, price) in &t.dax_node_hour {
+            y.push_str(&format!("  {node}: {price}\n"));
         }
     }
     let allowance = ["storage_gb", "stream_reads", "rcu", "wcu"];

@@ -139,12 +139,12 @@ struct RawPageEntry {
     publication_date: Option<String>,
 }
 
-/// The offers `prices import` reads: DynamoDB's own, and data transfer (inter-region and to
-/// the internet), which AmazonDynamoDB's offer does not price.
-pub(crate) const OFFERS: [&str; 2] = ["AmazonDynamoDB", "AWSDataTransfer"];
+/// The offers `prices import` reads: DynamoDB's own, data transfer (inter-region and to the
+/// internet) and DAX nodes, which AmazonDynamoDB's offer does not price.
+pub(crate) const OFFERS: [&str; 3] = ["AmazonDynamoDB", "AWSDataTransfer", "AmazonDAX"];
 
 fn not_a_price_list(file: &str, why: &str) -> Error {
-    Error::input(format!("`{file}` is not an AWS Price List for AmazonDynamoDB (or AWSDataTransfer): {why}"))
+    Error::input(format!("`{file}` is not an AWS Price List for AmazonDynamoDB (or AWSDataTransfer, AmazonDAX): {why}"))
         .file(file)
         .help("Consider the bulk offer file (https://pricing.us-east-1.amazonaws.com/offers/v1.0/aws/AmazonDynamoDB/current/index.json, and …/AWSDataTransfer/current/index.json for transfer prices) or the output of `aws pricing get-products --service-code AmazonDynamoDB`.")
 }

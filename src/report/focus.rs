@@ -97,6 +97,7 @@ fn focus_unit(unit: &str, binary_gb: bool) -> String {
         "rWCU-hour" => "Replicated WCU-Hours".into(),
         "100 units" => "100 Reserved Capacity Units".into(),
         "100-unit-hour" => "Reserved Capacity Block-Hours".into(),
+        "node-hour" => "Node-Hours".into(),
         other => other.replace(['-', '_'], " "),
     }
 }
@@ -354,7 +355,13 @@ fn record(
     let unit = focus_unit(i.unit, e.settings.gb == crate::model::GbConvention::Binary);
     let region_known = !i.region.is_empty() && i.region.contains('-');
     let c = row.commit;
-    let resource = format!("{}/table/{}", e.workload, i.table);
+    // A DAX cluster is its own resource, billed by its own service.
+    let dax = i.component == crate::engine::Component::Dax;
+    let resource = if dax {
+        format!("{}/dax/{}", e.workload, i.table)
+    } else {
+        format!("{}/table/{}", e.workload, i.table)
+    };
     let record = [
         d(cost),
         // Not an AWS account number: an all-digit id would also read as a number.
@@ -416,10 +423,15 @@ fn record(
         },
         resource,
         i.table.to_string(),
-        "DynamoDB Table".to_string(),
+        if dax { "DAX Cluster" } else { "DynamoDB Table" }.to_string(),
         "Databases".to_string(),
-        "Amazon DynamoDB".to_string(),
-        "NoSQL Databases".to_string(),
+        if dax {
+            "Amazon DynamoDB Accelerator (DAX)"
+        } else {
+            "Amazon DynamoDB"
+        }
+        .to_string(),
+        if dax { "Caching" } else { "NoSQL Databases" }.to_string(),
         i.price_key.to_string(),
         i.component.name().to_string(),
         format!("{}:{}", e.price_table_of(i).id, i.price_key),

@@ -141,28 +141,8 @@ impl fmt::Display for Label {
             Label::ReplicationTransfer { from, to } => {
                 write!(f, "Replication transfer {from} → {to}")
             }
-            Label::TransferOut => f.write_str("Data transfer out to the internet"),
-            Label::TransferOutTier {
-                region,
-                from,
-                to,
-                price,
-                first,
-            } => {
-                let range = match to {
-                    Some(to) => format!(
-                        "{}–{} GB",
-                        super::money::quantity(*from),
-                        super::money::quantity(*to)
-                    ),
-                    None => format!("over {} GB", super::money::quantity(*from)),
-                };
-                write!(
-                    f,
-                    "Transfer out tier {range} in {region} ({} per GB, not {})",
-                    price.normalize(),
-                    first.normalize()
-                )
+            Label::TransferOut | Label::TransferOutTier { .. } | Label::Dax { .. } => {
+                beside(f, self)
             }
             Label::FreeTier { .. }
             | Label::PoolUpfront { .. }
@@ -320,6 +300,48 @@ fn commitment(f: &mut fmt::Formatter<'_>, label: &Label) -> fmt::Result {
             rate.normalize()
         ),
         // `Label::fmt` sends only the variants above here.
+        _ => Ok(()),
+    }
+}
+
+/// What is billed beside the table: data sent out, a DAX cluster.
+fn beside(f: &mut fmt::Formatter<'_>, label: &Label) -> fmt::Result {
+    match label {
+        Label::TransferOut => f.write_str("Data transfer out to the internet"),
+        Label::Dax {
+            node_type,
+            nodes,
+            hours,
+            hits,
+        } => write!(
+            f,
+            "DAX cluster: {} × {node_type} × {} h (cache serves {} % of eventual reads)",
+            nodes.normalize(),
+            hours.normalize(),
+            percent(*hits)
+        ),
+        Label::TransferOutTier {
+            region,
+            from,
+            to,
+            price,
+            first,
+        } => {
+            let range = match to {
+                Some(to) => format!(
+                    "{}–{} GB",
+                    super::money::quantity(*from),
+                    super::money::quantity(*to)
+                ),
+                None => format!("over {} GB", super::money::quantity(*from)),
+            };
+            write!(
+                f,
+                "Transfer out tier {range} in {region} ({} per GB, not {})",
+                price.normalize(),
+                first.normalize()
+            )
+        }
         _ => Ok(()),
     }
 }

@@ -1,0 +1,142 @@
+//! DynamoDB Accelerator (DAX): a table's cluster is priced per node-hour from the `AmazonDAX`
+//! price list (imported like the others), and the table's reads fall by the share of the
+//! eventually consistent reads its cache serves; strong and transactional reads and writes
+//! pass through. us-east-1 list prices (bundled): RRU $0.125, WRU $0.625 per million; the DAX
+//! fixture's dax.r5.large at $0.269 an hour (made up for the tests).
+
+mod common;
+
+use common::{Case, cost, dec, quantity, temp_workload};
+
+/// `prices import` of the AmazonDynamoDB and AmazonDAX fixtures into a new folder.
+fn imported() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let out_dir = dir.path().to_string_lossy().into_owned();
+    Case::new()
+        .args([
+            "prices",
+            "import",
+            "tests/fixtures/pricelist/offer-index.json",
+            "tests/fixtures/pricelist/dax/index.json",
+            "--output-dir",
+            &out_dir,
+        ])
+        .run()
+        .success()
+        .stderr_has("1 DAX SKU(s) that are not node-hours skipped")
+        .stderr_has("without AmazonDynamoDB prices in this import skipped: ap-south-1");
+    dir
+}
+
+fn estimate_in(dir: &tempfile::TempDir, yaml: &str) -> ddbcost::api::Estimate {
+    let (workload, _) = ddbcost::api::load(yaml, "inline.yaml").unwrap();
+    let book =
+        ddbcost::api::prices(&dir.path().join("aws-us-east-1.yaml").to_string_lossy()).unwrap();
+    ddbcost::api::estimate(&workload, &book, &ddbcost::api::Settings::default()).unwrap()
+}
+
+const CATALOG: &str = "tests/fixtures/focus/dax-catalog.yaml";
+
+#[test]
+fn three_nodes_absorbing_80_percent_of_eventual_reads() {
+    let dir = imported();
+    let text = std::fs::read_to_string(common::root().join(CATALOG)).unwrap();
+    let e = estimate_in(&dir, &text);
+    // 3 nodes × 730 h = 2,190 node-hours × $0.269 = $589.11.
+    assert_eq!(quantity(&e, "catalog/dax"), dec("2190"));
+    assert_eq!(cost(&e, "catalog/dax"), dec("589.11"));
+    // Reads reaching the table: `browse`, 1,000 eventual gets/s × 2,628,000 s × ½ =
+    // 1,314 M RRU, 80 % served by the cache: 262.8 M; `checkout`, 100 strong gets/s:
+    // 262.8 M, all passed through; `mixed`, 100/s at 92 % eventual: 262.8 M × (0.08 +
+    // 0.46 × 0.2) = 45.2016 M. Total 570.8016 M × $0.125 = $71.3502.
+    assert_eq!(quantity(&e, "catalog/reads"), dec("570.8016"));
+    assert_eq!(cost(&e, "catalog/reads"), dec("71.3502"));
+    // A query on the GSI (eventual) is cached too: 10/s × 2,628,000 × ½ × 0.2 = 2.628 M.
+    assert_eq!(quantity(&e, "catalog/gsi/by-brand/reads"), dec("2.628"));
+    // Writes pass through: 10 puts/s of 1 KB = 26.28 M WRU × $0.625 = $16.425 (and 26.28 M
+    // index writes on `by-brand`, KEYS_ONLY).
+    assert_eq!(cost(&e, "catalog/writes"), dec("16.425"));
+
+    // Without the cluster the same reads cost 1,314 + 262.8 + 262.8 × 0.54 = 1,718.712 M
+    // × $0.125 = $214.839: DAX saves $143.4888 of reads for $589.11 of nodes.
+    let without = text.replace(
+        "    dax: { node_type: dax.r5.large, nodes: 3, hits: 80% }\n",
+        "",
+    );
+    assert_ne!(without, text);
+    let e = estimate_in(&dir, &without);
+    assert_eq!(cost(&e, "catalog/reads"), dec("214.839"));
+}
+
+#[test]
+fn transactions_and_strong_reads_pass_through() {
+    let dir = imported();
+    // A transact-get of 2 × 1 KB items: 2 items × 2 units = 4 RRU each, 1/s × 2,628,000 s =
+    // 10.512 M RRU whatever the cache holds.
+    let e = estimate_in(
+        &dir,
+        "tables:\n  t:\n    item_size: 1 KB\n    storage: 1 GB\n    dax: { node_type: dax.t3.small, nodes: 1, hours: 100, hits: 99% }\n    patterns:\n      tx: { op: transact-get, items: 2, rate: 1/s }\n",
+    );
+    assert_eq!(quantity(&e, "t/reads"), dec("10.512"));
+    // 1 node × 100 h × $0.04 = $4.00.
+    assert_eq!(cost(&e, "t/dax"), dec("4"));
+}
+
+#[test]
+fn a_node_type_the_table_does_not_price_is_refused_by_name() {
+    let dir = imported();
+    let (_w, workload) = temp_workload(
+        "tables:\n  t:\n    storage: 1 GB\n    dax: { node_type: dax.r6g.large, nodes: 3, hits: 50% }\n",
+    );
+    Case::new()
+        .args([
+            "estimate",
+            &workload,
+            "--prices",
+            &dir.path().join("aws-us-east-1.yaml").to_string_lossy(),
+        ])
+        .run()
+        .code(1)
+        .stderr_has("dax_node_hour.dax.r6g.large")
+        .stderr_has("t/dax");
+}
+
+#[test]
+fn bad_clusters_are_refused_where_they_are_written() {
+    for (dax, says) in [
+        (
+            "{ node_type: r5.large, nodes: 3, hits: 50% }",
+            "is not a DAX node type",
+        ),
+        (
+            "{ node_type: dax.r5.large, nodes: 12, hits: 50% }",
+            "1 to 11 nodes",
+        ),
+        (
+            "{ node_type: dax.r5.large, nodes: 2.5, hits: 50% }",
+            "whole number",
+        ),
+        (
+            "{ node_type: dax.r5.large, nodes: 3, hits: 120% }",
+            "tables.t.dax.hits",
+        ),
+        (
+            "{ node_type: dax.r5.large, nodes: 3, hours: 800, hits: 50% }",
+            "0 to 744 hours",
+        ),
+        ("{ node_type: dax.r5.large, nodes: 3 }", "hits"),
+        (
+            "{ node_type: dax.r5.large, nodes: 3, hits: 50%, hit: 1 }",
+            "unknown field",
+        ),
+    ] {
+        let (_w, workload) = temp_workload(&format!(
+            "tables:\n  t:\n    storage: 1 GB\n    dax: {dax}\n"
+        ));
+        Case::new()
+            .args(["estimate", &workload, "--prices", "aws-us-east-1"])
+            .run()
+            .code(1)
+            .stderr_has(says);
+    }
+}
