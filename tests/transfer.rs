@@ -356,7 +356,7 @@ fn a_transfer_offer_as_get_products_pages_reads_the_same() {
 fn transfer_prices_alone_make_no_table() {
     let (_dir, out) = import(&[TRANSFER]);
     out.code(1)
-        .stderr_has("data-transfer prices alone make no price table");
+        .stderr_has("data-transfer or DAX prices alone make no price table");
 }
 
 #[test]
