@@ -140,3 +140,46 @@ fn bad_clusters_are_refused_where_they_are_written() {
             .stderr_has(says);
     }
 }
+
+#[test]
+fn advise_proposes_dax_for_a_hot_read_key_when_it_pays() {
+    let dir = imported();
+    let prices_dir = dir.path().to_string_lossy().into_owned();
+    let advise = |share: &str| -> serde_json::Value {
+        let (_w, workload) = temp_workload(&format!(
+            "prices: aws-us-east-1\ntables:\n  catalog:\n    item_size: 1 KB\n    storage: 10 GB\n    patterns:\n      browse: {{ op: get, rate: 5000/s, consistency: eventual, keys: {{ distinct: 100000, busiest_read_share: {share} }} }}\n"
+        ));
+        let out = Case::new()
+            .args([
+                "advise",
+                &workload,
+                "--prices-dir",
+                &prices_dir,
+                "--format",
+                "json",
+            ])
+            .run()
+            .success();
+        serde_json::from_str(&out.stdout).unwrap()
+    };
+    let dax = |doc: &serde_json::Value| {
+        doc["suggestions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["name"] == "dax-catalog")
+            .cloned()
+    };
+    // 5,000 eventual gets/s × 2,628,000 s × ½ = 6,570 M RRU; the busiest key's 40 % hit the
+    // cache: 2,628 M RRU × $0.125 = $328.50 saved, for the cheapest cluster the table
+    // prices, 3 × dax.t3.small × 730 h × $0.04 = $87.60: $240.90 a month.
+    let doc = advise("40%");
+    let s = dax(&doc).expect("DAX is proposed");
+    assert_eq!(dec(s["monthly_saving"].as_str().unwrap()), dec("240.9"));
+    // Its break-even: $87.60 ÷ $0.125 per million = 700.8 M read units saved a month.
+    let assumes = s["assumes"].as_str().unwrap();
+    assert!(assumes.contains("700.8 M read request units"), "{assumes}");
+    assert!(assumes.contains("87.6 USD a month"), "{assumes}");
+    // At 5 %: 328.5 M RRU × $0.125 = $41.06 saved, less than the $87.60 cluster: not proposed.
+    assert!(dax(&advise("5%")).is_none());
+}

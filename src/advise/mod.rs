@@ -86,6 +86,7 @@ pub(crate) fn candidates(
         rules::item_size_boundaries(table, &mut out);
         rules::stream_batching(table, &mut out);
         rules::ttl_for_stale_items(table, &mut out);
+        rules::dax(table, prices, &mut out);
     }
     out
 }

@@ -561,3 +561,124 @@ pub(super) fn stream_batching(table: &Table, out: &mut Vec<Candidate>) {
         patch: table_patch(t, json!({"stream": {"consumers": consumers}})),
     });
 }
+
+/// Nodes the DAX proposal uses: one per Availability Zone, as AWS recommends in production.
+const DAX_NODES: u32 = 3;
+
+/// A DAX cluster for a hot read key. DAX serves repeated eventually consistent reads of an
+/// item from memory, so the busiest key's share of a pattern's eventual reads
+/// (`keys.busiest_read_share`, of the pattern or the table) is the least its cache serves; that
+/// share, weighted by the patterns' eventual reads, is the hit share proposed. The cluster is
+/// the cheapest node type the table's price table states, 3 nodes, the whole month; its fixed
+/// cost and the reads it must save to pay for itself (the break-even) are stated. Whether it
+/// saves at the assumed hits is the engine's to say: the proposal is kept only if it does.
+pub(super) fn dax(table: &Table, prices: &PriceBook, out: &mut Vec<Candidate>) {
+    if table.dax.is_some() || table.observed.read_units.is_some() {
+        return;
+    }
+    let region = table.region.as_deref().unwrap_or(&prices.primary.region);
+    let Some(book) = prices.region(region) else {
+        return;
+    };
+    let Some((node, price)) = book
+        .prices
+        .iter()
+        .filter_map(|(k, p)| match k {
+            crate::model::PriceKey::DaxNodeHour(n) => Some((n, *p)),
+            _ => None,
+        })
+        .min_by(|a, b| a.1.cmp(&b.1).then_with(|| a.0.cmp(b.0)))
+    else {
+        return;
+    };
+    let hours = Decimal::from(730);
+    let (mut eventual, mut hot) = (Decimal::ZERO, Decimal::ZERO);
+    let mut hot_patterns = Vec::new();
+    for p in table.patterns.iter().filter(|p| {
+        matches!(
+            p.operation,
+            Operation::Get | Operation::BatchGet | Operation::Query | Operation::Scan
+        )
+    }) {
+        let share = match p.consistency {
+            Consistency::Strong => continue,
+            Consistency::Eventual => Decimal::ONE,
+            Consistency::Mixed { eventual_share } => eventual_share,
+        };
+        let Some(reads) = p.rate.monthly(hours).and_then(|m| m.checked_mul(share)) else {
+            return;
+        };
+        let busiest = p.keys.as_ref().and_then(|k| k.busiest_reads).or_else(|| {
+            p.index
+                .is_none()
+                .then(|| table.keys.as_ref()?.busiest_reads)
+                .flatten()
+        });
+        eventual = eventual.checked_add(reads).unwrap_or(eventual);
+        if let Some(b) = busiest.filter(|b| *b > Decimal::ZERO) {
+            hot = hot
+                .checked_add(reads.checked_mul(b).unwrap_or_default())
+                .unwrap_or(hot);
+            hot_patterns.push(p.name.clone());
+        }
+    }
+    let Some(hits) = hot
+        .checked_div(eventual)
+        .filter(|h| *h > Decimal::ZERO)
+        .map(|h| h.round_dp(4))
+    else {
+        return;
+    };
+    let nodes = Decimal::from(DAX_NODES);
+    let Some(fixed) = nodes.checked_mul(hours).and_then(|h| h.checked_mul(price)) else {
+        return;
+    };
+    let t = &table.name;
+    let break_even = match &table.capacity {
+        CapacityMode::Provisioned(_) => book
+            .get(&crate::model::PriceKey::RcuHour(table.class))
+            .and_then(|rcu| fixed.checked_div(rcu))
+            .map(|unit_hours| {
+                format!(
+                    "{} RCU-hours a month ({} RCU on average)",
+                    unit_hours.round_dp(0).normalize(),
+                    unit_hours
+                        .checked_div(hours)
+                        .unwrap_or_default()
+                        .round_dp(1)
+                        .normalize()
+                )
+            }),
+        CapacityMode::OnDemand => book
+            .get(&crate::model::PriceKey::ReadPerMillion(table.class))
+            .and_then(|per_million| fixed.checked_div(per_million))
+            .map(|millions| {
+                format!(
+                    "{} M read request units a month",
+                    millions.round_dp(2).normalize()
+                )
+            }),
+    };
+    let Some(break_even) = break_even else {
+        return;
+    };
+    out.push(Candidate {
+        name: format!("dax-{t}"),
+        title: format!(
+            "A DAX cluster ({DAX_NODES} × {node}) in front of `{t}` for its hot read keys ({})",
+            hot_patterns.join(", ")
+        ),
+        rule: "DAX serves repeated eventually consistent reads of an item from memory: at least the busiest key's share of each pattern's eventual reads (`keys.busiest_read_share`) hits its cache; strong and transactional reads and writes pass through.".into(),
+        assumes: format!(
+            "{} of the eventual reads hit the cache (the busiest keys' share; other repeated reads raise it). The cluster costs {} {cur} a month ({DAX_NODES} nodes, one per Availability Zone, × 730 h × {} per node-hour) whatever the traffic: it breaks even when its cache saves {break_even}. The application reads through the DAX client, inside the VPC.",
+            pct1(hits),
+            fixed.round_dp(2).normalize(),
+            price.normalize(),
+            cur = book.currency
+        ),
+        patch: table_patch(
+            t,
+            json!({"dax": {"node_type": node, "nodes": DAX_NODES.to_string(), "hits": pct(hits)}}),
+        ),
+    });
+}
