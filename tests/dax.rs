@@ -183,3 +183,45 @@ fn advise_proposes_dax_for_a_hot_read_key_when_it_pays() {
     // At 5 %: 328.5 M RRU × $0.125 = $41.06 saved, less than the $87.60 cluster: not proposed.
     assert!(dax(&advise("5%")).is_none());
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+
+    /// Behind a cluster serving `hits`, a pattern at a share `e` eventual reaches the table at
+    /// 1 − e + e/2 × (1 − hits) of its strong units, exactly, for every share; the cluster's
+    /// line is nodes × hours × price; a `--set` of the hits prices as if written.
+    #[test]
+    fn reads_behind_dax_follow_the_rule(
+        eventual_pct in 0u32..=100,
+        hits_pct in 0u32..=100,
+        nodes in 1u32..=11,
+        rate in 1u32..10_000,
+    ) {
+        let dir = imported();
+        let prices = dir.path().join("aws-us-east-1.yaml").to_string_lossy().into_owned();
+        let yaml = format!(
+            "tables:\n  t:\n    item_size: 1 KB\n    storage: 1 GB\n    dax: {{ node_type: dax.t3.small, nodes: {nodes}, hits: {hits_pct}% }}\n    patterns:\n      r: {{ op: get, rate: {rate}/s, consistency: {eventual_pct}% eventual }}\n"
+        );
+        let e = estimate_in(&dir, &yaml);
+        let strong = rust_decimal::Decimal::from(rate) * dec("2.628");
+        let e_share = rust_decimal::Decimal::from(eventual_pct) / dec("100");
+        let h = rust_decimal::Decimal::from(hits_pct) / dec("100");
+        let expected = strong
+            * (rust_decimal::Decimal::ONE - e_share + e_share / dec("2") * (rust_decimal::Decimal::ONE - h));
+        proptest::prop_assert_eq!(quantity(&e, "t/reads"), expected);
+        proptest::prop_assert_eq!(
+            cost(&e, "t/dax"),
+            rust_decimal::Decimal::from(nodes) * dec("730") * dec("0.04")
+        );
+        // The same hits set from the command line.
+        let (_w, workload) = temp_workload(&yaml.replace(&format!("hits: {hits_pct}%"), "hits: 0%"));
+        let out = Case::new()
+            .args(["compare", &workload, "--prices", &prices, "--format", "json"])
+            .args(["--set", &format!("tables.t.dax.hits={hits_pct}%")])
+            .run()
+            .success();
+        let doc: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+        let total = dec(doc["scenarios"][0]["total"].as_str().unwrap());
+        proptest::prop_assert_eq!(total, e.total);
+    }
+}

@@ -372,3 +372,71 @@ fn the_focus_fixture_of_tiers_is_the_derived_bill() {
     let e = estimate_with(&text, "aws-us-east-1", free_tier());
     assert_eq!(sum_transfer(&e), dec("11741.21251220703125"));
 }
+
+/// AWS's us-east-1 tiers, as the bundled table states them: (first GB, price per GB).
+const TIERS: [(u64, &str); 4] = [
+    (0, "0.09"),
+    (10_240, "0.085"),
+    (51_200, "0.07"),
+    (153_600, "0.05"),
+];
+
+/// The tiered cost of `gb` GB in a month, tier by tier (independent of the engine).
+fn tiered(gb: rust_decimal::Decimal) -> rust_decimal::Decimal {
+    let mut total = rust_decimal::Decimal::ZERO;
+    for (i, (from, price)) in TIERS.iter().enumerate() {
+        let from = rust_decimal::Decimal::from(*from);
+        let to = TIERS
+            .get(i + 1)
+            .map(|(t, _)| rust_decimal::Decimal::from(*t));
+        let inside = match to {
+            Some(to) => gb.min(to) - from,
+            None => gb - from,
+        };
+        if inside > rust_decimal::Decimal::ZERO {
+            total += inside * dec(price);
+        }
+    }
+    total
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+    /// However the month's GB split over tables, and with or without the free allowance,
+    /// the transfer lines add up to the tiered cost of the region's billed GB.
+    #[test]
+    fn transfer_lines_add_up_to_the_tiered_month(
+        a in 0u64..200_000,
+        b in 0u64..200_000,
+        thousandths in 0u64..1000,
+        free in proptest::prelude::any::<bool>(),
+    ) {
+        let a_gb = format!("{a}.{thousandths:03}");
+        let w = format!(
+            "tables:\n  a:\n    storage: 1 GB\n    transfer_out: {a_gb} GB\n  b:\n    storage: 1 GB\n    transfer_out: {b} GB\n"
+        );
+        let settings = if free { free_tier() } else { Settings::default() };
+        let e = estimate_with(&w, "aws-us-east-1", settings);
+        let month = dec(&a_gb) + rust_decimal::Decimal::from(b);
+        let billed = if free { (month - dec("100")).max(rust_decimal::Decimal::ZERO) } else { month };
+        proptest::prop_assert_eq!(sum_transfer(&e), tiered(billed));
+    }
+
+    /// A `--set` of the size travels to the same figure as the size written in the file.
+    #[test]
+    fn a_set_transfer_out_prices_as_if_written(gb in 1u64..300_000) {
+        let (_w, workload) = temp_workload(
+            "tables:\n  a:\n    storage: 1 GB\n    transfer_out: 1 GB\n",
+        );
+        let out = Case::new()
+            .args(["compare", &workload, "--prices", "aws-us-east-1", "--format", "json"])
+            .args(["--set", &format!("tables.a.transfer_out={gb} GB")])
+            .run()
+            .success();
+        let doc: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+        let total = dec(doc["scenarios"][0]["total"].as_str().unwrap());
+        // Storage 1 GB × $0.25 + the tiered transfer.
+        proptest::prop_assert_eq!(total, dec("0.25") + tiered(rust_decimal::Decimal::from(gb)));
+    }
+}
