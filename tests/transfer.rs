@@ -440,3 +440,13 @@ proptest::proptest! {
         proptest::prop_assert_eq!(total, dec("0.25") + tiered(rust_decimal::Decimal::from(gb)));
     }
 }
+
+#[test]
+fn prices_show_lists_the_tiers_and_the_allowance() {
+    Case::new()
+        .args(["prices", "show", "aws-us-east-1"])
+        .run()
+        .success()
+        .stdout_has("from 10,240 GB 0.085; from 51,200 GB 0.07; from 153,600 GB 0.05")
+        .stdout_has("(`transfer_out_free_gb`): 100 GB");
+}

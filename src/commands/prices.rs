@@ -54,6 +54,29 @@ pub(super) fn show(name: &str, run: &Run) -> Result<(), Error> {
         table.effective,
         table.source
     );
+    if !table.transfer_out_tiers.is_empty() {
+        let tiers: Vec<String> = table
+            .transfer_out_tiers
+            .iter()
+            .map(|(from, price)| {
+                format!(
+                    "from {} GB {}",
+                    crate::report::money::quantity(*from),
+                    price.normalize()
+                )
+            })
+            .collect();
+        text.push_str(&format!(
+            "Transfer out to the internet past the first tier (`transfer_out_tiers`): {}.\n",
+            tiers.join("; ")
+        ));
+    }
+    if let Some(gb) = table.transfer_out_free_gb {
+        text.push_str(&format!(
+            "Transfer out free each month with --free-tier (`transfer_out_free_gb`): {} GB.\n",
+            gb.normalize()
+        ));
+    }
     if absent > 0 {
         text.push_str("A workload that needs an absent price is refused. To fill them from AWS: `ddbcost prices import FILE --output-dir DIR`, then `--prices-dir DIR`.\n");
     }
