@@ -225,3 +225,52 @@ proptest::proptest! {
         proptest::prop_assert_eq!(total, e.total);
     }
 }
+
+#[test]
+fn keys_prices_dax_for_a_key_hot_on_reads() {
+    let dir = imported();
+    let prices = dir
+        .path()
+        .join("aws-us-east-1.yaml")
+        .to_string_lossy()
+        .into_owned();
+    let (wdir, workload) = temp_workload(&format!(
+        "prices: {prices}\ntables:\n  catalog:\n    item_size: 1 KB\n    key: {{ partition: sku }}\n    patterns:\n      view: {{ op: get, rate: 20000/s, consistency: eventual }}\n"
+    ));
+    // Half the items (and so, with no log, half the reads) on one sku.
+    let mut text = String::new();
+    for i in 0..200 {
+        let sku = if i % 2 == 0 {
+            "s-0".to_string()
+        } else {
+            format!("s-{}", i % 50 + 1)
+        };
+        text.push_str(&format!("{{\"sku\":\"{sku}\"}}\n"));
+    }
+    let items = common::write_file(wdir.path(), "items.json", &text);
+    let out = Case::new()
+        .args(["keys", &items, "--workload", &workload, "--format", "json"])
+        .run()
+        .success();
+    let doc: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    let a = &doc["attributes"][0];
+    // 20,000 eventual gets/s of 1 KB = 10,000 RCU/s; the busiest sku's 50 % = 5,000 > 3,000.
+    assert_eq!(a["verdict"], "hot");
+    let d = &a["dax"];
+    assert_eq!(d["node_type"], "dax.t3.small");
+    assert_eq!(dec(&d["hits"].to_string().replace('"', "")), dec("0.5"));
+    // Before: 20,000 × 2,628,000 × ½ = 26,280 M RRU × $0.125 = $3,285; after, half served by
+    // the cache: $1,642.50, plus the cluster, 3 × 730 h × $0.04 = $87.60: Δ = −$1,554.90.
+    let num = |v: &serde_json::Value| dec(&v.to_string().replace('"', ""));
+    assert_eq!(num(&d["monthly_cluster"]), dec("87.6"));
+    assert_eq!(num(&d["monthly_delta"]), dec("-1554.9"));
+    // It pays for itself from 87.60 ÷ 3,285 = 2.666…% of the eventual reads from cache.
+    assert_eq!(num(&d["break_even_hits"]).round_dp(6), dec("0.026667"));
+    Case::new()
+        .args(["keys", &items, "--workload", &workload])
+        .run()
+        .success()
+        .stdout_has("DAX (3 × dax.t3.small) serving the busiest value's 50% of the eventual reads")
+        .stdout_has("(-1,554.90; the cluster 87.60)")
+        .stdout_has("it pays for itself from 2.67% of eventual reads served from cache");
+}

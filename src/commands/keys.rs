@@ -7,6 +7,7 @@ use super::config::Run;
 use super::pricing::Pricing;
 use crate::cli::{KeysArgs, KeysFormat};
 use crate::error::Error;
+use crate::keys::dax::{self, DaxCost};
 use crate::keys::log::LogColumns;
 use crate::keys::sharding::{self, ShardingCost};
 use crate::keys::summary::{KeysSummary, Layout, SummaryIn};
@@ -91,10 +92,15 @@ pub(super) fn run(args: &KeysArgs, run: &Run) -> Result<(), Error> {
         Some(c) => price_sharding(&pricing, c, &reports)?,
         None => vec![None; reports.len()],
     };
+    let dax = match &context {
+        Some(c) => price_dax(&pricing, c, &reports)?,
+        None => vec![None; reports.len()],
+    };
     let page = report::keys::Page {
         summary: &summary,
         reports: &reports,
         sharding: &sharding,
+        dax: &dax,
     };
     match args.format {
         KeysFormat::Json => output::stream(args.output.as_deref(), &mut |out| {
@@ -404,6 +410,42 @@ fn price_sharding(
         )
         .map_err(|e| Error::from(e).file(&c.file))?;
         out.push(Some(cost));
+    }
+    Ok(out)
+}
+
+/// For each key hot on reads (of the table: a cache serves gets and queries of its items), what
+/// a DAX cluster serving the busiest value's share of the reads would do to the bill.
+fn price_dax(
+    pricing: &Pricing<'_>,
+    c: &Context,
+    reports: &[AttributeReport],
+) -> Result<Vec<Option<DaxCost>>, Error> {
+    let mut out = Vec::with_capacity(reports.len());
+    let mut book = None;
+    for r in reports {
+        let hot = r
+            .assessment
+            .reasons
+            .iter()
+            .find_map(|reason| match reason.finding {
+                crate::engine::notice::KeyFinding::HotReads { share, .. } => Some(share),
+                _ => None,
+            });
+        let Some(share) = hot else {
+            out.push(None);
+            continue;
+        };
+        if book.is_none() {
+            book = Some(pricing.book(&c.workload, &c.file)?);
+        }
+        let Some(prices) = book.as_ref() else {
+            out.push(None);
+            continue;
+        };
+        let cost = dax::price_dax(&c.workload, prices, &c.settings, &c.table.name, share)
+            .map_err(|e| Error::from(e).file(&c.file))?;
+        out.push(cost);
     }
     Ok(out)
 }

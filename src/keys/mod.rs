@@ -4,6 +4,7 @@
 //! through the same reader as `size` (`items`), and the mergeable summary (`summary`).
 
 pub(crate) mod counter;
+pub(crate) mod dax;
 pub(crate) mod items;
 pub(crate) mod log;
 pub(crate) mod sharding;

@@ -17,6 +17,7 @@ use tabled::settings::object::Columns;
 use tabled::settings::{Alignment, Style};
 
 use super::{charts, markdown, money};
+use crate::keys::dax::DaxCost;
 use crate::keys::sharding::ShardingCost;
 use crate::keys::spread::{Measure, TOPS, share};
 use crate::keys::summary::{KeysSummary, SCHEMA, Values};
@@ -29,6 +30,9 @@ pub struct Page<'a> {
     /// Per report, the bill before and after write sharding (keys hot on writes, with a
     /// workload).
     pub sharding: &'a [Option<ShardingCost>],
+    /// Per report, what a DAX cluster would do (keys hot on reads, with a workload whose
+    /// price table states DAX nodes).
+    pub dax: &'a [Option<DaxCost>],
 }
 
 const FIGURE_HEADER: [&str; 5] = ["", "Items", "Bytes", "Read units", "Write units"];
@@ -77,10 +81,10 @@ struct View {
     notes: Vec<String>,
 }
 
-fn view(r: &AttributeReport, sharding: Option<&ShardingCost>) -> View {
+fn view(r: &AttributeReport, sharding: Option<&ShardingCost>, dax: Option<&DaxCost>) -> View {
     let s = &r.spread;
     let figures = figures(r);
-    let facts = facts(r, sharding);
+    let facts = facts(r, sharding, dax);
     let busiest = s
         .busiest
         .iter()
@@ -150,7 +154,11 @@ fn figures(r: &AttributeReport) -> Vec<Vec<String>> {
 
 /// What is known of the key besides its figures: distinct values, the peak against a
 /// partition's limits, the largest item collection, and what sharding would cost.
-fn facts(r: &AttributeReport, sharding: Option<&ShardingCost>) -> Vec<String> {
+fn facts(
+    r: &AttributeReport,
+    sharding: Option<&ShardingCost>,
+    dax: Option<&DaxCost>,
+) -> Vec<String> {
     let s = &r.spread;
     let mut facts = vec![format!(
         "Distinct values: {}{}",
@@ -221,10 +229,39 @@ fn facts(r: &AttributeReport, sharding: Option<&ShardingCost>) -> Vec<String> {
             n.normalize()
         ));
     }
+    if let Some(d) = dax {
+        facts.push(dax_fact(d));
+    }
     if let Some(k) = &r.workload_keys {
         facts.push(format!("In a workload: {k}"));
     }
     facts
+}
+
+/// What a DAX cluster would do for a key hot on reads, in words.
+fn dax_fact(d: &DaxCost) -> String {
+    let delta = d.delta();
+    format!(
+        "DAX ({} × {}) serving the busiest value's {} of the eventual reads from its cache: the monthly bill goes from {} to {} {} ({}{}; the cluster {}), priced with the engine; {}",
+        d.nodes.normalize(),
+        d.node_type,
+        pct(Some(d.hits)),
+        money::display(d.before, &d.currency),
+        money::display(d.after, &d.currency),
+        d.currency,
+        if delta.is_sign_negative() { "" } else { "+" },
+        money::display(delta, &d.currency),
+        money::display(d.cluster, &d.currency),
+        match d.break_even {
+            Some(h) if h <= Decimal::ONE => {
+                format!(
+                    "it pays for itself from {} of eventual reads served from cache",
+                    pct(Some(h))
+                )
+            }
+            _ => "it cannot pay for itself: its cache cannot save what it costs".to_string(),
+        }
+    )
 }
 
 fn heading(summary: &KeysSummary) -> String {
@@ -263,8 +300,8 @@ fn grid(header: &[&str], rows: &[Vec<String>], layout: Layout) -> String {
 #[must_use]
 pub(crate) fn table(page: &Page, layout: Layout) -> String {
     let mut out = format!("{}\n", heading(page.summary));
-    for (r, sharding) in page.reports.iter().zip(page.sharding) {
-        let v = view(r, sharding.as_ref());
+    for ((r, sharding), dax) in page.reports.iter().zip(page.sharding).zip(page.dax) {
+        let v = view(r, sharding.as_ref(), dax.as_ref());
         out.push_str(&format!("\n{}: {}\n", v.title, v.verdict));
         out.push_str(&grid(&FIGURE_HEADER, &v.figures, layout));
         out.push('\n');
@@ -292,8 +329,8 @@ pub(crate) fn table(page: &Page, layout: Layout) -> String {
 pub(crate) fn markdown(page: &Page) -> String {
     let mut out = format!("## {}\n", markdown::cell(&heading(page.summary)));
     let right = [false, true, true, true, true];
-    for (r, sharding) in page.reports.iter().zip(page.sharding) {
-        let v = view(r, sharding.as_ref());
+    for ((r, sharding), dax) in page.reports.iter().zip(page.sharding).zip(page.dax) {
+        let v = view(r, sharding.as_ref(), dax.as_ref());
         out.push_str(&format!(
             "\n### {}: {}\n\n",
             markdown::cell(&v.title),
@@ -349,7 +386,11 @@ struct AttributeDoc<'a> {
     values: Values<'a>,
 }
 
-fn report_json(r: &AttributeReport, sharding: Option<&ShardingCost>) -> serde_json::Value {
+fn report_json(
+    r: &AttributeReport,
+    sharding: Option<&ShardingCost>,
+    dax: Option<&DaxCost>,
+) -> serde_json::Value {
     let s = &r.spread;
     let measures: serde_json::Map<String, serde_json::Value> = Measure::ALL
         .iter()
@@ -404,6 +445,11 @@ fn report_json(r: &AttributeReport, sharding: Option<&ShardingCost>) -> serde_js
             "suffixes": c.suffixes, "patterns": c.patterns, "currency": c.currency,
             "monthly_before": c.before, "monthly_after": c.after, "monthly_delta": c.delta(),
         })),
+        "dax": dax.map(|d| serde_json::json!({
+            "node_type": d.node_type, "nodes": d.nodes, "hits": d.hits, "currency": d.currency,
+            "monthly_cluster": d.cluster, "monthly_before": d.before, "monthly_after": d.after,
+            "monthly_delta": d.delta(), "break_even_hits": d.break_even,
+        })),
     })
 }
 
@@ -428,13 +474,14 @@ pub(crate) fn json(page: &Page, out: &mut dyn Write) -> Result<(), serde_json::E
             .iter()
             .zip(page.reports)
             .zip(page.sharding)
-            .map(|((a, r), sh)| AttributeDoc {
+            .zip(page.dax)
+            .map(|(((a, r), sh), dax)| AttributeDoc {
                 attribute: &a.attribute,
                 index: a.index.as_deref(),
                 role: a.role,
                 label: &r.label,
                 items_without_key: a.items_without,
-                report: report_json(r, sh.as_ref()),
+                report: report_json(r, sh.as_ref(), dax.as_ref()),
                 values: Values(&a.counter),
             })
             .collect(),
@@ -455,8 +502,9 @@ pub(crate) fn html(page: &Page) -> String {
         .reports
         .iter()
         .zip(page.sharding)
-        .map(|(r, sh)| {
-            let v = view(r, sh.as_ref());
+        .zip(page.dax)
+        .map(|((r, sh), dax)| {
+            let v = view(r, sh.as_ref(), dax.as_ref());
             let s = &r.spread;
             let what = if s.has_traffic {
                 "read + write units"
