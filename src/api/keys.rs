@@ -84,7 +84,7 @@ pub use crate::model::KeySpread;
 /// ```
 /// use ddbcost::api::keys::{KeysSummary, Layout, Page};
 /// let s = KeysSummary::new(&Layout { partition: "pk".into(), ..Layout::default() });
-/// let page = Page { summary: &s, reports: &[], sharding: &[] };
+/// let page = Page { summary: &s, reports: &[], sharding: &[], dax: &[] };
 /// assert!(page.reports.is_empty());
 /// ```
 pub use crate::report::keys::Page;
@@ -186,7 +186,7 @@ pub fn assess_key(
 /// ```
 /// use ddbcost::api::keys::{KeysSummary, Layout, Page, render_table};
 /// let s = KeysSummary::new(&Layout { partition: "pk".into(), ..Layout::default() });
-/// let page = Page { summary: &s, reports: &[], sharding: &[] };
+/// let page = Page { summary: &s, reports: &[], sharding: &[], dax: &[] };
 /// assert!(!render_table(&page).is_empty());
 /// ```
 #[must_use]
@@ -199,7 +199,7 @@ pub fn render_table(page: &Page) -> String {
 /// ```
 /// use ddbcost::api::keys::{KeysSummary, Layout, Page, render_markdown};
 /// let s = KeysSummary::new(&Layout { partition: "pk".into(), ..Layout::default() });
-/// let page = Page { summary: &s, reports: &[], sharding: &[] };
+/// let page = Page { summary: &s, reports: &[], sharding: &[], dax: &[] };
 /// assert!(render_markdown(&page).starts_with("## "));
 /// ```
 #[must_use]
@@ -212,7 +212,7 @@ pub fn render_markdown(page: &Page) -> String {
 /// ```
 /// use ddbcost::api::keys::{KeysSummary, Layout, Page, render_json};
 /// let s = KeysSummary::new(&Layout { partition: "pk".into(), ..Layout::default() });
-/// let page = Page { summary: &s, reports: &[], sharding: &[] };
+/// let page = Page { summary: &s, reports: &[], sharding: &[], dax: &[] };
 /// let mut out = Vec::new();
 /// render_json(&page, &mut out).unwrap();
 /// assert!(String::from_utf8(out).unwrap().contains("ddbcost-keys/1"));
