@@ -156,6 +156,21 @@ pub enum Label {
     },
     /// A table's data sent out to the internet, at the first tier's price.
     TransferOut,
+    /// A vector index's entries (vectors of `dimensions`).
+    VectorStorage {
+        index: Arc<str>,
+        dimensions: Decimal,
+    },
+    /// The bytes `writes` of vectors a month replicate into the index.
+    VectorWrites {
+        index: Arc<str>,
+        writes: Decimal,
+    },
+    /// The bytes `searches` a month examine and return.
+    VectorSearches {
+        index: Arc<str>,
+        searches: Decimal,
+    },
     /// A DAX cluster in front of a table: `nodes` of `node_type` for `hours`, its cache
     /// serving `hits` of the eventually consistent reads.
     Dax {

@@ -34,6 +34,7 @@ mod throughput;
 mod transfer;
 pub(crate) mod units;
 mod usage;
+mod vector;
 
 pub use commitment_advice::{CommitmentAdvice, CommitmentOption};
 pub(crate) use commitment_advice::{LOWER_TRAFFIC, advise_commitments};
@@ -202,6 +203,7 @@ fn table_lines(
     acc.lines
         .extend(transfer::table_line(pricer, table, &usage)?);
     acc.lines.extend(dax::line(pricer, table)?);
+    acc.lines.extend(vector::lines(pricer, table)?);
     if let Some(p) = plans
         && !workload.reservations.is_empty()
     {

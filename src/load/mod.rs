@@ -19,6 +19,7 @@ pub(crate) mod savings_plan;
 pub(crate) mod schema;
 pub(crate) mod suggest;
 mod table;
+mod vector;
 mod workload;
 pub(crate) mod yaml;
 

@@ -99,6 +99,8 @@ struct RawPriceTable {
     /// GB of transfer out to the internet free each month, across services and regions
     /// (applied with `--free-tier`).
     transfer_out_free_gb: Option<Quantity>,
+    /// The fewest bytes a vector index request (a write of an entry, a search) is billed for.
+    vector_min_request_bytes: Option<Quantity>,
     /// Replication transfer to each region, per GB.
     #[serde(default)]
     inter_region_transfer_gb: IndexMap<String, Quantity>,
@@ -153,6 +155,10 @@ struct RawClassPrices {
     write_per_million: Option<Quantity>,
     /// Replicated write request units, per million.
     replicated_write_per_million: Option<Quantity>,
+    /// Vector index writes, per GB of `VectorWriteRequestBytes`.
+    vector_write_per_gb: Option<Quantity>,
+    /// Vector searches, per GB of `VectorSearchRequestBytes`.
+    vector_search_per_gb: Option<Quantity>,
     /// Provisioned RCU, per hour.
     rcu_hour: Option<Quantity>,
     /// Provisioned WCU, per hour.
@@ -257,6 +263,23 @@ pub(crate) fn parse_price_table(text: &str, file: &str) -> Result<PriceTable, Er
         free_tier,
         transfer_out_tiers,
         transfer_out_free_gb,
+        vector_min_request_bytes: raw
+            .vector_min_request_bytes
+            .as_ref()
+            .map(|q| {
+                crate::load::quantity::parse_size(&q.value)
+                    .ok()
+                    .and_then(crate::model::DataSize::to_bytes)
+                    .ok_or_else(|| {
+                        Error::input(format!("`{}` is not a size", q.value))
+                            .file(file)
+                            .path("vector_min_request_bytes")
+                            .at(position(q))
+                            .quoting(text)
+                            .help("Consider the fewest bytes a request is billed for, e.g. `1 KB`.")
+                    })
+            })
+            .transpose()?,
         savings_plan_rates,
     })
 }
@@ -382,6 +405,14 @@ fn price_map(
             b.replicated_wcu_hour.as_ref(),
         )?;
         put(PriceKey::StorageGbMonth(class), b.storage_gb_month.as_ref())?;
+        put(
+            PriceKey::VectorWriteGb(class),
+            b.vector_write_per_gb.as_ref(),
+        )?;
+        put(
+            PriceKey::VectorSearchGb(class),
+            b.vector_search_per_gb.as_ref(),
+        )?;
     }
     put(PriceKey::PitrGbMonth, raw.pitr_gb_month.as_ref())?;
     put(PriceKey::BackupGbMonth, raw.backup_gb_month.as_ref())?;

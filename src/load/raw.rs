@@ -398,6 +398,9 @@ pub(crate) struct RawTable {
     pub transfer_out: Option<Quantity>,
     /// A DynamoDB Accelerator (DAX) cluster in front of the table.
     pub dax: Option<RawDax>,
+    /// Vector indexes (DynamoDB vector search), by name: an on-demand table's only.
+    #[serde(default)]
+    pub vector_indexes: IndexMap<String, RawVectorIndex>,
     /// The table's region, when not the workload price table's.
     #[schemars(example = &"eu-west-1")]
     pub region: Option<String>,
@@ -622,6 +625,32 @@ pub(crate) struct RawStale {
     pub older_than: Quantity,
     /// The share of stored items older than that nobody reads.
     pub share: Quantity,
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawVectorIndex {
+    /// Dimensions of the embedding, stored as 32-bit floats (4 bytes each) (required).
+    #[schemars(example = &"1536")]
+    pub dimensions: Quantity,
+    /// Bytes of the attributes the index copies besides the vector (keys and projected
+    /// attributes) (default: `0`).
+    #[schemars(example = &"120 B")]
+    pub projected_size: Option<Quantity>,
+    /// The whole entry (vector + copied attributes) stated directly, as
+    /// `VectorWriteRequestBytes` reports a write of it (overrides the derivation).
+    pub entry_size: Option<Quantity>,
+    /// Items holding a vector (default: the table's `items`).
+    pub items: Option<Quantity>,
+    /// Writes that change an indexed vector (a rate: `2M/month`) (default: none).
+    pub writes: Option<Quantity>,
+    /// `SearchVectors` requests (a rate) (default: none).
+    pub searches: Option<Quantity>,
+    /// Bytes one search consumes, as `ReturnConsumedCapacity` reports it
+    /// (`VectorSearchRequestBytes`; it grows with dimensions, `TopK` and what is returned)
+    /// (required with `searches`).
+    #[schemars(example = &"40 KB")]
+    pub search_bytes: Option<Quantity>,
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]

@@ -88,12 +88,15 @@ pub(super) fn table(rd: &Reader<'_>, name: &str, t: &RawTable) -> Result<Table, 
         ttl_deletes: ttl_deletes(rd, t, &path)?,
         transfer_out: rd.size(t.transfer_out.as_ref(), &format!("{path}.transfer_out"))?,
         dax: super::dax::dax(rd, t.dax.as_ref(), &format!("{path}.dax"))?,
+        vector_indexes: Vec::new(),
         indexes,
         patterns: Vec::new(),
         patterns_unknown: t.patterns.placeholder,
         observed: observed(rd, t.observed.as_ref(), &path)?,
     };
     table.replicas = replicas(rd, t, &path)?;
+    table.vector_indexes =
+        super::vector::vector_indexes(rd, &t.vector_indexes, &table.capacity, table.items, &path)?;
     table.stream = stream(rd, t, &path)?;
     if t.patterns.placeholder {
         rd.placeholders

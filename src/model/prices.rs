@@ -30,6 +30,10 @@ pub enum PriceKey {
     InterRegionTransferGb(Option<String>),
     /// A DynamoDB Accelerator (DAX) node of a type (`dax.r5.large`), per hour.
     DaxNodeHour(String),
+    /// Vector index writes, per GB of `VectorWriteRequestBytes`.
+    VectorWriteGb(TableClass),
+    /// Vector searches, per GB of `VectorSearchRequestBytes`.
+    VectorSearchGb(TableClass),
     /// Reserved capacity, per block of 100 units: the upfront fee…
     ReservedUpfront(CapacityKind, ReservedTerm),
     /// …and the hourly fee.
@@ -121,7 +125,10 @@ impl PriceKey {
             PriceKey::KinesisCdcPerMillion => 20,
             PriceKey::TransferOutGb => 21,
             PriceKey::InterRegionTransferGb(None) => 22,
-            PriceKey::InterRegionTransferGb(Some(_)) | PriceKey::DaxNodeHour(_) => return None,
+            PriceKey::InterRegionTransferGb(Some(_))
+            | PriceKey::DaxNodeHour(_)
+            | PriceKey::VectorWriteGb(_)
+            | PriceKey::VectorSearchGb(_) => return None,
             PriceKey::ReservedUpfront(k, t) => 23 + reserved_slot(*k, *t),
             PriceKey::ReservedHourly(k, t) => 27 + reserved_slot(*k, *t),
         })
@@ -159,6 +166,10 @@ impl PriceKey {
                 return Cow::Owned(format!("inter_region_transfer_gb.{r}"));
             }
             PriceKey::DaxNodeHour(node) => return Cow::Owned(format!("dax_node_hour.{node}")),
+            PriceKey::VectorWriteGb(S) => "standard.vector_write_per_gb",
+            PriceKey::VectorWriteGb(Ia) => "standard_ia.vector_write_per_gb",
+            PriceKey::VectorSearchGb(S) => "standard.vector_search_per_gb",
+            PriceKey::VectorSearchGb(Ia) => "standard_ia.vector_search_per_gb",
             PriceKey::ReservedUpfront(k, t) => {
                 return Cow::Owned(format!("reserved.{}_{}.upfront", k.name(), term_code(*t)));
             }
@@ -279,6 +290,8 @@ pub struct PriceTable {
     /// GB of transfer out to the internet free each month (AWS: 100, across services and
     /// regions); applied with `--free-tier`.
     pub transfer_out_free_gb: Option<Decimal>,
+    /// The fewest bytes a vector index request is billed for, where a source states it.
+    pub vector_min_request_bytes: Option<Decimal>,
     /// Database Savings Plan rates for this region, where a source states them.
     pub savings_plan_rates: Option<SavingsPlanRates>,
 }

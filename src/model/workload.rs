@@ -181,6 +181,8 @@ pub struct Table {
     pub transfer_out: Option<DataSize>,
     /// A DynamoDB Accelerator cluster in front of the table.
     pub dax: Option<Dax>,
+    /// Vector indexes (vector search).
+    pub vector_indexes: Vec<VectorIndex>,
     /// How long an item lives before TTL removes it.
     pub ttl: Option<Retention>,
     /// For `advise`: the share of stored items nobody reads once older than an age.
@@ -195,6 +197,24 @@ pub struct Table {
     /// zero).
     pub patterns_unknown: bool,
     pub observed: TableObserved,
+}
+
+/// A vector index: its entries (an f32 vector of `dimensions` plus the attributes it copies)
+/// are stored at the table's storage price, each write of one and each search is metered in
+/// bytes (`VectorWriteRequestBytes`, `VectorSearchRequestBytes`), billed at no less than the
+/// price table's minimum per request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VectorIndex {
+    pub name: String,
+    pub dimensions: Decimal,
+    /// Bytes of one entry: the vector (4 bytes a dimension) and the copied attributes, or as
+    /// stated.
+    pub entry_bytes: Decimal,
+    /// Items holding a vector (`None`: unknown).
+    pub items: Option<Decimal>,
+    pub writes: Option<Rate>,
+    pub searches: Option<Rate>,
+    pub search_bytes: Option<Decimal>,
 }
 
 /// A DAX cluster in front of a table: its nodes, priced per node-hour, and the share of the

@@ -141,9 +141,12 @@ impl fmt::Display for Label {
             Label::ReplicationTransfer { from, to } => {
                 write!(f, "Replication transfer {from} → {to}")
             }
-            Label::TransferOut | Label::TransferOutTier { .. } | Label::Dax { .. } => {
-                beside(f, self)
-            }
+            Label::TransferOut
+            | Label::TransferOutTier { .. }
+            | Label::Dax { .. }
+            | Label::VectorStorage { .. }
+            | Label::VectorWrites { .. }
+            | Label::VectorSearches { .. } => beside(f, self),
             Label::FreeTier { .. }
             | Label::PoolUpfront { .. }
             | Label::PoolHourly { .. }
@@ -300,11 +303,26 @@ fn commitment(f: &mut fmt::Formatter<'_>, label: &Label) -> fmt::Result {
             rate.normalize()
         ),
         // `Label::fmt` sends only the variants above here.
+        Label::VectorStorage { index, dimensions } => write!(
+            f,
+            "Vector index `{index}` storage ({} dimensions)",
+            dimensions.normalize()
+        ),
+        Label::VectorWrites { index, writes } => write!(
+            f,
+            "Vector index `{index}` writes ({} a month, each billed for at least the minimum)",
+            super::money::quantity(*writes)
+        ),
+        Label::VectorSearches { index, searches } => write!(
+            f,
+            "Vector index `{index}` searches ({} a month, each billed for at least the minimum)",
+            super::money::quantity(*searches)
+        ),
         _ => Ok(()),
     }
 }
 
-/// What is billed beside the table: data sent out, a DAX cluster.
+/// What is billed beside the table's requests: data sent out, a DAX cluster, vector indexes.
 fn beside(f: &mut fmt::Formatter<'_>, label: &Label) -> fmt::Result {
     match label {
         Label::TransferOut => f.write_str("Data transfer out to the internet"),
@@ -342,6 +360,21 @@ fn beside(f: &mut fmt::Formatter<'_>, label: &Label) -> fmt::Result {
                 first.normalize()
             )
         }
+        Label::VectorStorage { index, dimensions } => write!(
+            f,
+            "Vector index `{index}` storage ({} dimensions)",
+            dimensions.normalize()
+        ),
+        Label::VectorWrites { index, writes } => write!(
+            f,
+            "Vector index `{index}` writes ({} a month, each billed for at least the minimum)",
+            super::money::quantity(*writes)
+        ),
+        Label::VectorSearches { index, searches } => write!(
+            f,
+            "Vector index `{index}` searches ({} a month, each billed for at least the minimum)",
+            super::money::quantity(*searches)
+        ),
         _ => Ok(()),
     }
 }

@@ -1,0 +1,117 @@
+//! Vector indexes (DynamoDB vector search): entries of an f32 vector (4 bytes a dimension)
+//! plus the attributes copied, stored at the table's storage price; writes and searches
+//! metered in bytes (`VectorWriteRequestBytes`, `VectorSearchRequestBytes`), each request
+//! billed for at least the price table's minimum. No bundled table states vector prices
+//! (no source we can cite gives them): the price table here is made up for the tests —
+//! $0.10 per GB written, $0.01 per GB searched, a 1 KB minimum per request.
+
+mod common;
+
+use common::{Case, cost, dec, quantity, temp_workload};
+
+const PRICES: &str = "id: vec\nregion: us-east-1\ncurrency: USD\nsource: made up for the tests\neffective: 2026-11-01\nstandard: { storage_gb_month: 0.25, read_per_million: 0.125, write_per_million: 0.625, vector_write_per_gb: 0.10, vector_search_per_gb: 0.01 }\nvector_min_request_bytes: 1 KB\n";
+
+fn with_prices(yaml: &str) -> (tempfile::TempDir, String) {
+    let (dir, workload) = temp_workload(yaml);
+    common::write_file(dir.path(), "vec.yaml", PRICES);
+    (dir, workload)
+}
+
+fn estimate(yaml: &str) -> ddbcost::api::Estimate {
+    let dir = tempfile::tempdir().unwrap();
+    let prices = common::write_file(dir.path(), "vec.yaml", PRICES);
+    let (workload, _) = ddbcost::api::load(yaml, "inline.yaml").unwrap();
+    let book = ddbcost::api::prices(&prices).unwrap();
+    ddbcost::api::estimate(&workload, &book, &ddbcost::api::Settings::default()).unwrap()
+}
+
+const DOCS: &str = "tables:\n  docs:\n    item_size: 7 KB\n    items: 1M\n    vector_indexes:\n      embedding: { dimensions: 1536, projected_size: 100 B, writes: 2M/month, searches: 10/s, search_bytes: 40 KB }\n";
+
+#[test]
+fn storage_writes_and_searches_are_metered_in_bytes() {
+    let e = estimate(DOCS);
+    // An entry: 1,536 × 4 B = 6,144 B of vector + 100 B copied = 6,244 B; 1 M of them =
+    // 6,244,000,000 B ÷ 2^30 GB × $0.25.
+    let gb = dec("6244000000") / dec("1073741824");
+    assert_eq!(quantity(&e, "docs/vector/embedding/storage"), gb);
+    assert_eq!(cost(&e, "docs/vector/embedding/storage"), gb * dec("0.25"));
+    // Writes: 2 M × 6,244 B (above the 1 KB minimum) = 12,488,000,000 B ÷ 2^30 × $0.10.
+    let written = dec("12488000000") / dec("1073741824");
+    assert_eq!(quantity(&e, "docs/vector/embedding/writes"), written);
+    assert_eq!(
+        cost(&e, "docs/vector/embedding/writes"),
+        written * dec("0.1")
+    );
+    // Searches: 10/s × 2,628,000 s = 26.28 M × 40 KB (40,960 B) = 1,076,428,800,000 B
+    // ÷ 2^30 = 1,002.50244140625 GB × $0.01 = $10.0250244140625.
+    assert_eq!(
+        quantity(&e, "docs/vector/embedding/searches"),
+        dec("1002.50244140625")
+    );
+    assert_eq!(cost(&e, "docs/vector/embedding/searches"), dec("10.0250244140625"));
+}
+
+#[test]
+fn each_request_is_billed_for_at_least_the_minimum() {
+    // 8 dimensions = 32 B written, searches of 500 B: each billed as 1 KB (1,024 B).
+    // 1 M writes × 1,024 B = 1,024,000,000 B ÷ 2^30 = 0.95367431640625 GB.
+    let e = estimate(
+        "tables:\n  t:\n    storage: 1 GB\n    vector_indexes:\n      v: { dimensions: 8, items: 10, writes: 1M/month, searches: 1M/month, search_bytes: 500 B }\n",
+    );
+    assert_eq!(quantity(&e, "t/vector/v/writes"), dec("0.95367431640625"));
+    assert_eq!(quantity(&e, "t/vector/v/searches"), dec("0.95367431640625"));
+}
+
+#[test]
+fn vector_indexes_are_refused_where_they_cannot_be() {
+    for (yaml, says) in [
+        (
+            "tables:\n  t:\n    storage: 1 GB\n    capacity: { mode: provisioned, rcu: 5, wcu: 5 }\n    vector_indexes:\n      v: { dimensions: 8 }\n",
+            "on-demand capacity mode only",
+        ),
+        (
+            "tables:\n  t:\n    storage: 1 GB\n    vector_indexes:\n      v: { dimensions: 8, searches: 5/s }\n",
+            "searches without `search_bytes`",
+        ),
+        (
+            "tables:\n  t:\n    storage: 1 GB\n    vector_indexes:\n      v: { dimensions: 200000 }\n",
+            "no vector an item of at most 400 KB holds",
+        ),
+        (
+            "tables:\n  t:\n    storage: 1 GB\n    vector_indexes:\n      v: { dimensions: 8, dims: 3 }\n",
+            "unknown field",
+        ),
+    ] {
+        let (dir, workload) = with_prices(yaml);
+        Case::new()
+            .args([
+                "estimate",
+                &workload,
+                "--prices",
+                &dir.path().join("vec.yaml").to_string_lossy(),
+            ])
+            .run()
+            .code(1)
+            .stderr_has(says);
+    }
+    // A bundled table states no vector prices: the line's price is named.
+    let (_d, workload) = temp_workload(DOCS);
+    Case::new()
+        .args(["estimate", &workload, "--prices", "aws-us-east-1"])
+        .run()
+        .code(1)
+        .stderr_has("standard.vector_write_per_gb");
+    // A table with the prices but no minimum per request: named too.
+    let dir = tempfile::tempdir().unwrap();
+    let prices = common::write_file(
+        dir.path(),
+        "p.yaml",
+        &PRICES.replace("vector_min_request_bytes: 1 KB\n", ""),
+    );
+    let (_d, workload) = temp_workload(DOCS);
+    Case::new()
+        .args(["estimate", &workload, "--prices", &prices])
+        .run()
+        .code(1)
+        .stderr_has("vector_min_request_bytes");
+}
