@@ -48,7 +48,10 @@ fn storage_writes_and_searches_are_metered_in_bytes() {
         quantity(&e, "docs/vector/embedding/searches"),
         dec("1002.50244140625")
     );
-    assert_eq!(cost(&e, "docs/vector/embedding/searches"), dec("10.0250244140625"));
+    assert_eq!(
+        cost(&e, "docs/vector/embedding/searches"),
+        dec("10.0250244140625")
+    );
 }
 
 #[test]

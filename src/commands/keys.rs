@@ -88,13 +88,9 @@ pub(super) fn run(args: &KeysArgs, run: &Run) -> Result<(), Error> {
             .map_err(|e| Error::from(e).help("Consider smaller peak rates."))?;
         reports.push(r);
     }
-    let sharding = match &context {
-        Some(c) => price_sharding(&pricing, c, &reports)?,
-        None => vec![None; reports.len()],
-    };
-    let dax = match &context {
-        Some(c) => price_dax(&pricing, c, &reports)?,
-        None => vec![None; reports.len()],
+    let (sharding, dax) = match &context {
+        Some(c) => price_remedies(&pricing, c, &reports)?,
+        None => (vec![None; reports.len()], vec![None; reports.len()]),
     };
     let page = report::keys::Page {
         summary: &summary,
@@ -380,51 +376,22 @@ fn peaks(
     Ok(out)
 }
 
-/// For each key hot on writes, the bill before and after sharding it.
-fn price_sharding(
-    pricing: &Pricing<'_>,
-    c: &Context,
-    reports: &[AttributeReport],
-) -> Result<Vec<Option<ShardingCost>>, Error> {
-    let mut out = Vec::with_capacity(reports.len());
-    let mut book = None;
-    for r in reports {
-        let Some(n) = r.assessment.suffixes else {
-            out.push(None);
-            continue;
-        };
-        if book.is_none() {
-            book = Some(pricing.book(&c.workload, &c.file)?);
-        }
-        let Some(prices) = book.as_ref() else {
-            out.push(None);
-            continue;
-        };
-        let cost = sharding::price_sharding(
-            &c.workload,
-            prices,
-            &c.settings,
-            &c.table.name,
-            r.index.as_deref(),
-            n,
-        )
-        .map_err(|e| Error::from(e).file(&c.file))?;
-        out.push(Some(cost));
-    }
-    Ok(out)
-}
+/// Per report, write sharding's bill and DAX's, where priced.
+type Remedies = (Vec<Option<ShardingCost>>, Vec<Option<DaxCost>>);
 
-/// For each key hot on reads (of the table: a cache serves gets and queries of its items), what
-/// a DAX cluster serving the busiest value's share of the reads would do to the bill.
-fn price_dax(
+/// For each key hot on writes, the bill before and after sharding it; for each key hot on
+/// reads, what a DAX cluster serving the busiest value's share of the reads would do to it.
+/// The price book is read once, and only when a key needs it.
+fn price_remedies(
     pricing: &Pricing<'_>,
     c: &Context,
     reports: &[AttributeReport],
-) -> Result<Vec<Option<DaxCost>>, Error> {
-    let mut out = Vec::with_capacity(reports.len());
+) -> Result<Remedies, Error> {
+    let mut sharded = Vec::with_capacity(reports.len());
+    let mut cached = Vec::with_capacity(reports.len());
     let mut book = None;
     for r in reports {
-        let hot = r
+        let hot_reads = r
             .assessment
             .reasons
             .iter()
@@ -432,20 +399,31 @@ fn price_dax(
                 crate::engine::notice::KeyFinding::HotReads { share, .. } => Some(share),
                 _ => None,
             });
-        let Some(share) = hot else {
-            out.push(None);
-            continue;
-        };
-        if book.is_none() {
+        if (r.assessment.suffixes.is_some() || hot_reads.is_some()) && book.is_none() {
             book = Some(pricing.book(&c.workload, &c.file)?);
         }
-        let Some(prices) = book.as_ref() else {
-            out.push(None);
-            continue;
-        };
-        let cost = dax::price_dax(&c.workload, prices, &c.settings, &c.table.name, share)
-            .map_err(|e| Error::from(e).file(&c.file))?;
-        out.push(cost);
+        let engine_error = |e: crate::engine::EngineError| Error::from(e).file(&c.file);
+        sharded.push(match (r.assessment.suffixes, book.as_ref()) {
+            (Some(n), Some(prices)) => Some(
+                sharding::price_sharding(
+                    &c.workload,
+                    prices,
+                    &c.settings,
+                    &c.table.name,
+                    r.index.as_deref(),
+                    n,
+                )
+                .map_err(engine_error)?,
+            ),
+            _ => None,
+        });
+        cached.push(match (hot_reads, book.as_ref()) {
+            (Some(share), Some(prices)) => {
+                dax::price_dax(&c.workload, prices, &c.settings, &c.table.name, share)
+                    .map_err(engine_error)?
+            }
+            _ => None,
+        });
     }
-    Ok(out)
+    Ok((sharded, cached))
 }

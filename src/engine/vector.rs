@@ -54,41 +54,39 @@ pub(super) fn lines(pricer: &Pricer<'_>, table: &Table) -> Result<Vec<LineItem>,
             stored,
             Weights::NONE,
         )?);
-        if let Some(writes) = v.writes {
-            let n = checked::some(writes.monthly(hours), &base)?;
-            // The price first: a table without vector prices is named for them.
-            pricer.price(&region, &PriceKey::VectorWriteGb(table.class), &base)?;
-            let billed = billed_gb(pricer, &region, v.entry_bytes, n, &base)?;
-            out.push(pricer.line(
-                spec(
-                    "/writes",
-                    Component::IndexWrites,
+        // Writes of an entry and searches: metered bytes, each request at least the minimum.
+        let metered = [
+            v.writes
+                .map(|w| (w, v.entry_bytes, "/writes", Component::IndexWrites, true)),
+            v.searches
+                .zip(v.search_bytes)
+                .map(|(s, b)| (s, b, "/searches", Component::Reads, false)),
+        ];
+        for (rate, bytes, suffix, component, write) in metered.into_iter().flatten() {
+            let n = checked::some(rate.monthly(hours), &base)?;
+            let (key, label) = if write {
+                (
+                    PriceKey::VectorWriteGb(table.class),
                     Label::VectorWrites {
                         index: Arc::clone(&index),
                         writes: n,
                     },
-                    "GB",
-                ),
-                &PriceKey::VectorWriteGb(table.class),
-                Some(billed),
-                Weights::NONE,
-            )?);
-        }
-        if let (Some(searches), Some(bytes)) = (v.searches, v.search_bytes) {
-            let n = checked::some(searches.monthly(hours), &base)?;
-            pricer.price(&region, &PriceKey::VectorSearchGb(table.class), &base)?;
-            let billed = billed_gb(pricer, &region, bytes, n, &base)?;
-            out.push(pricer.line(
-                spec(
-                    "/searches",
-                    Component::Reads,
+                )
+            } else {
+                (
+                    PriceKey::VectorSearchGb(table.class),
                     Label::VectorSearches {
                         index: Arc::clone(&index),
                         searches: n,
                     },
-                    "GB",
-                ),
-                &PriceKey::VectorSearchGb(table.class),
+                )
+            };
+            // The price first: a table without vector prices is named for them.
+            pricer.price(&region, &key, &base)?;
+            let billed = billed_gb(pricer, &region, bytes, n, &base)?;
+            out.push(pricer.line(
+                spec(suffix, component, label, "GB"),
+                &key,
                 Some(billed),
                 Weights::NONE,
             )?);

@@ -4,7 +4,7 @@
 //! counted.
 
 use super::parse::Sku;
-use super::{Import, is_region_code, mapping};
+use super::{Import, mapping};
 
 /// Adds the node prices of `skus` to the tables `out` holds.
 ///
@@ -19,15 +19,10 @@ pub(super) fn add(out: &mut Import, skus: &[Sku]) -> Result<(), String> {
             out.dax_skipped = out.dax_skipped.saturating_add(1);
             continue;
         };
-        let region = sku
-            .region_code
-            .clone()
-            .or_else(|| prefix_region.map(str::to_string))
-            .unwrap_or_default();
-        if !is_region_code(&region) {
+        let Some(region) = super::sku_region(sku, prefix_region) else {
             out.dax_skipped = out.dax_skipped.saturating_add(1);
             continue;
-        }
+        };
         let Some(table) = out.tables.get_mut(&region) else {
             out.dax_regions_skipped.insert(region);
             continue;

@@ -153,6 +153,15 @@ pub(crate) fn import(lists: &[PriceList]) -> Result<Import, String> {
     Ok(out)
 }
 
+/// The region of a SKU: its `regionCode`, else its usage type's prefix, if a region code.
+pub(crate) fn sku_region(sku: &Sku, prefix_region: Option<&str>) -> Option<String> {
+    let region = sku
+        .region_code
+        .clone()
+        .or_else(|| prefix_region.map(str::to_string))?;
+    is_region_code(&region).then_some(region)
+}
+
 /// A region code as AWS writes them (`us-east-1`, `ap-southeast-3`, `us-gov-west-1`).
 pub(crate) fn is_region_code(r: &str) -> bool {
     !r.is_empty()
@@ -181,15 +190,15 @@ fn add_sku(out: &mut Import, sku: &Sku) -> Result<(), String> {
         );
         return Ok(());
     }
-    let region = sku
-        .region_code
-        .clone()
-        .or_else(|| prefix_region.map(str::to_string))
-        .unwrap_or_default();
-    if !is_region_code(&region) {
-        unmapped(out, &format!("`{region}` is not a region code"));
+    let Some(region) = sku_region(sku, prefix_region) else {
+        let named = sku
+            .region_code
+            .as_deref()
+            .or(prefix_region)
+            .unwrap_or_default();
+        unmapped(out, &format!("`{named}` is not a region code"));
         return Ok(());
-    }
+    };
     match row.target {
         Target::Price { path, factor } => add_price(out, sku, row, &region, path, factor)?,
         Target::Reserved { kind } => add_reserved(out, sku, &region, kind)?,

@@ -303,21 +303,6 @@ fn commitment(f: &mut fmt::Formatter<'_>, label: &Label) -> fmt::Result {
             rate.normalize()
         ),
         // `Label::fmt` sends only the variants above here.
-        Label::VectorStorage { index, dimensions } => write!(
-            f,
-            "Vector index `{index}` storage ({} dimensions)",
-            dimensions.normalize()
-        ),
-        Label::VectorWrites { index, writes } => write!(
-            f,
-            "Vector index `{index}` writes ({} a month, each billed for at least the minimum)",
-            super::money::quantity(*writes)
-        ),
-        Label::VectorSearches { index, searches } => write!(
-            f,
-            "Vector index `{index}` searches ({} a month, each billed for at least the minimum)",
-            super::money::quantity(*searches)
-        ),
         _ => Ok(()),
     }
 }
