@@ -450,3 +450,28 @@ fn prices_show_lists_the_tiers_and_the_allowance() {
         .stdout_has("from 10,240 GB 0.085; from 51,200 GB 0.07; from 153,600 GB 0.05")
         .stdout_has("(`transfer_out_free_gb`): 100 GB");
 }
+
+#[test]
+fn a_read_can_send_what_it_returns() {
+    // `transfer_out: returned`: a query of 10 items of 1 KB sends 10,240 B; 1/s × 2,628,000 s
+    // = 26,910,720,000 B; a get of 4 KB sends 4,096 B a request.
+    let e = estimate(
+        "tables:\n  t:\n    item_size: 1 KB\n    storage: 1 GB\n    patterns:\n      list: { op: query, items: 10, rate: 1/s, consistency: eventual, transfer_out: returned }\n      one: { op: get, item_size: 4 KB, rate: 1/s, consistency: eventual, transfer_out: returned }\n",
+        "aws-us-east-1",
+    );
+    // (10,240 + 4,096) × 2,628,000 = 37,675,008,000 B ÷ 2^30 = 35.08758544921875 GB.
+    assert_eq!(
+        quantity(&e, "t/transfer-out"),
+        dec("37675008000") / dec("1073741824")
+    );
+    // A write returns nothing to say `returned` of.
+    let (_d, bad) = temp_workload(
+        "tables:\n  t:\n    item_size: 1 KB\n    storage: 1 GB\n    patterns:\n      w: { op: put, rate: 1/s, transfer_out: returned }\n",
+    );
+    Case::new()
+        .args(["estimate", &bad, "--prices", "aws-us-east-1"])
+        .run()
+        .code(1)
+        .stderr_has("tables.t.patterns.w.transfer_out")
+        .stderr_has("this pattern writes");
+}

@@ -429,10 +429,18 @@ fn pattern_usage(
     let items = pattern.items_per_op;
     let mut usage = PatternUsage::zero(Arc::from(pattern.name.as_str()), table.indexes.len());
     let op = pattern.operation;
-    if let Some(out) = pattern.transfer_out {
+    match pattern.transfer_out {
         // Sizes of data sent are counted as DynamoDB counts sizes: KB = 1,024 B.
-        let per_request = checked::some(out.to_bytes(), context)?;
-        usage.bytes_out = mul(ops, per_request, context)?;
+        Some(crate::model::SentOut::Bytes(out)) => {
+            let per_request = checked::some(out.to_bytes(), context)?;
+            usage.bytes_out = mul(ops, per_request, context)?;
+        }
+        // A read sends what it reads: its items (or their index entries) × the items.
+        Some(crate::model::SentOut::Returned) => {
+            let per_request = mul(read_bytes(size), items, context)?;
+            usage.bytes_out = mul(ops, per_request, context)?;
+        }
+        None => {}
     }
     if op.is_read() {
         let per_op = if matches!(op, Operation::Query | Operation::Scan) {

@@ -73,7 +73,7 @@ pub(super) fn pattern(
         overwrite_changes,
         items_per_op,
         consistency,
-        transfer_out: rd.size(p.transfer_out.as_ref(), &f("transfer_out"))?,
+        transfer_out: sent_out(rd, p, operation, &f("transfer_out"))?,
         index: index.map(|i| i.name.clone()),
         fetches_base_items: p.fetch_base_items,
         description: p.description.clone(),
@@ -485,4 +485,28 @@ fn hidden_attributes(
             hidden.join(", ")
         ),
     ))
+}
+
+/// `transfer_out`: a size per request, or `returned` (what a read returns).
+fn sent_out(
+    rd: &Reader<'_>,
+    p: &RawPattern,
+    operation: Operation,
+    path: &str,
+) -> Result<Option<crate::model::SentOut>, Error> {
+    let Some(q) = p.transfer_out.as_ref() else {
+        return Ok(None);
+    };
+    if q.value.trim() != "returned" {
+        return Ok(rd.size(Some(q), path)?.map(crate::model::SentOut::Bytes));
+    }
+    if !operation.is_read() {
+        return Err(rd.err(
+            path,
+            position(q),
+            "`transfer_out: returned` is what a read returns, and this pattern writes",
+            "Consider the bytes the write sends back (`ReturnValues`) as a size, e.g. `transfer_out: 1 KB`.",
+        ));
+    }
+    Ok(Some(crate::model::SentOut::Returned))
 }

@@ -742,8 +742,9 @@ pub struct RawPattern {
     /// index), `keys` (an index key: 2 writes, delete and put, on each index) or `updates`
     /// (each index's `updates_*` shares) (default: `nothing`).
     pub overwrite_changes: Option<Spanned<RawOverwriteChanges>>,
-    /// Bytes each request sends out to the internet (a client outside AWS reading what it
-    /// returns: `4 KB`), priced at the region's transfer-out tiers (default: none).
+    /// Bytes each request sends out to the internet (`4 KB`), or `returned` for a read (its
+    /// items or index entries × `items`: a client outside AWS reading the results), priced at
+    /// the region's transfer-out tiers (default: none).
     #[schemars(example = &"4 KB")]
     pub transfer_out: Option<Quantity>,
     /// A query or scan on this index.

@@ -24,7 +24,7 @@ pub use workload::{
 pub(crate) use workload::{
     Backups, Consistency, ConsumerKind, Dax, Forecasting, Growth, IndexObserved, KeySchema,
     Operation, OverwriteChanges, PatternNeeds, Reservation, Reserved, Retention, SavingsPlan,
-    SizeClass, SparseRule, Stream, StreamConsumer, TableObserved, TrafficProfile, VectorIndex,
-    is_dynamodb_name,
+    SentOut, SizeClass, SparseRule, Stream, StreamConsumer, TableObserved, TrafficProfile,
+    VectorIndex, is_dynamodb_name,
 };
 pub use workload::{KeySpread, ReservedTerm, TableClass, Workload};

@@ -199,6 +199,14 @@ pub struct Table {
     pub observed: TableObserved,
 }
 
+/// What a request sends out to the internet: a stated size, or what a read returns (its
+/// items, or their index entries, × the items per request).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SentOut {
+    Bytes(DataSize),
+    Returned,
+}
+
 /// A vector index: its entries (an f32 vector of `dimensions` plus the attributes it copies)
 /// are stored at the table's storage price, each write of one and each search is metered in
 /// bytes (`VectorWriteRequestBytes`, `VectorSearchRequestBytes`), billed at no less than the
@@ -569,8 +577,8 @@ pub struct AccessPattern {
     /// Items per operation: returned by a query, evaluated by a scan, in a batch or transaction.
     pub items_per_op: Decimal,
     pub consistency: Consistency,
-    /// Bytes each request sends out to the internet.
-    pub transfer_out: Option<DataSize>,
+    /// What each request sends out to the internet.
+    pub transfer_out: Option<SentOut>,
     /// The index a query or scan runs on.
     pub index: Option<String>,
     /// An LSI query that also fetches non-projected attributes from the base table.
