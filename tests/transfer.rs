@@ -475,3 +475,18 @@ fn a_read_can_send_what_it_returns() {
         .stderr_has("tables.t.patterns.w.transfer_out")
         .stderr_has("this pattern writes");
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+
+    /// `transfer_out: returned` sends a query's items × their size, whatever they are.
+    #[test]
+    fn a_read_sends_its_items(size in 1u32..=409_600, items in 1u32..=100, rate in 1u32..10_000) {
+        let e = estimate(
+            &format!("tables:\n  t:\n    storage: 1 GB\n    patterns:\n      q: {{ op: query, item_size: {size} B, items: {items}, rate: {rate}/month, consistency: eventual, transfer_out: returned }}\n"),
+            "aws-us-east-1",
+        );
+        let bytes = rust_decimal::Decimal::from(size) * rust_decimal::Decimal::from(items) * rust_decimal::Decimal::from(rate);
+        proptest::prop_assert_eq!(quantity(&e, "t/transfer-out"), bytes / dec("1073741824"));
+    }
+}

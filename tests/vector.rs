@@ -118,3 +118,40 @@ fn vector_indexes_are_refused_where_they_cannot_be() {
         .code(1)
         .stderr_has("vector_min_request_bytes");
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+
+    /// For any dimensions, writes and search size, each line is its bytes (at least the 1 KB
+    /// minimum a request) × its requests ÷ 2^30 at its price, exactly; a `--set` of the
+    /// writes prices as if written.
+    #[test]
+    fn vector_lines_follow_the_rule(
+        dims in 1u32..=102_000,
+        writes in 1u32..5_000_000,
+        search in 1u32..200_000,
+    ) {
+        let yaml = format!(
+            "tables:\n  t:\n    storage: 1 GB\n    vector_indexes:\n      v: {{ dimensions: {dims}, items: 1000, writes: {writes}/month, searches: 1M/month, search_bytes: {search} B }}\n"
+        );
+        let e = estimate(&yaml);
+        let gb = dec("1073741824");
+        let entry = rust_decimal::Decimal::from(dims) * dec("4");
+        let billed = |b: rust_decimal::Decimal| b.max(dec("1024"));
+        let w = rust_decimal::Decimal::from(writes) * billed(entry) / gb;
+        proptest::prop_assert_eq!(quantity(&e, "t/vector/v/writes"), w);
+        proptest::prop_assert_eq!(cost(&e, "t/vector/v/writes"), w * dec("0.1"));
+        let s = dec("1000000") * billed(rust_decimal::Decimal::from(search)) / gb;
+        proptest::prop_assert_eq!(quantity(&e, "t/vector/v/searches"), s);
+        proptest::prop_assert_eq!(cost(&e, "t/vector/v/storage"), dec("1000") * entry / gb * dec("0.25"));
+
+        let (dir, workload) = with_prices(&yaml.replace(&format!("writes: {writes}/month"), "writes: 1/month"));
+        let out = Case::new()
+            .args(["compare", &workload, "--prices", &dir.path().join("vec.yaml").to_string_lossy(), "--format", "json"])
+            .args(["--set", &format!("tables.t.vector_indexes.v.writes={writes}/month")])
+            .run()
+            .success();
+        let doc: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+        proptest::prop_assert_eq!(dec(doc["scenarios"][0]["total"].as_str().unwrap()), e.total);
+    }
+}

@@ -52,7 +52,7 @@ pub(super) fn table_line(
                 label: Label::TransferOut,
                 region: &region,
                 unit: "GB",
-                basis: super::estimate::Basis::Derived,
+                basis: Basis::Derived,
             },
             &PriceKey::TransferOutGb,
             Some(gb),
