@@ -16,6 +16,21 @@ pub(crate) struct Cli {
     /// when standard output is one; piped output keeps its natural width).
     #[arg(long, global = true, value_name = "N", value_parser = clap::value_parser!(u16).range(20..))]
     pub width: Option<u16>,
+    /// Read input files only inside DIR: a path elsewhere (absolute, `..` out, a symlink out)
+    /// is refused before it is read (standard input is always allowed).
+    #[arg(long, global = true, value_name = "DIR")]
+    pub root: Option<String>,
+    /// How an error is written on standard error: `text` (default) or `json`, one object
+    /// with schema `ddbcost.error/v1` (kind, message, file, path, line, column, help).
+    #[arg(long, global = true, value_enum, default_value_t = ErrorFormat::Text)]
+    pub error_format: ErrorFormat,
+}
+
+/// How errors are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum ErrorFormat {
+    Text,
+    Json,
 }
 
 impl Cli {
@@ -117,6 +132,70 @@ pub(crate) enum Command {
     /// `serverless.yml`, a Terraform plan as JSON, or `.tf` files; or from live tables as the
     /// AWS CLI describes them (`describe-table` and its neighbours).
     Import(TemplateImportArgs),
+    /// Which DynamoDB rule produced each line item: the rule in words, its units and
+    /// rounding, each access pattern's share with its arithmetic, the unit price and its table.
+    Explain(ExplainArgs),
+    /// Serve the Model Context Protocol on standard input and output, for agents: every
+    /// command as a tool (documents in, ddbcost's JSON out), the bundled price tables,
+    /// examples and schema as resources, and a design prompt.
+    Mcp(McpArgs),
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ExplainArgs {
+    /// Workload file (YAML), or `-` for standard input
+    pub workload: String,
+    /// Only this line item (its key as the estimate's JSON `line_items[].key` names it, e.g.
+    /// `orders/reads`)
+    #[arg(long, value_name = "KEY")]
+    pub line: Option<String>,
+    #[arg(long, value_enum, default_value_t = ExplainFormat::Text)]
+    pub format: ExplainFormat,
+    /// Write the explanation to this file (atomically) instead of standard output
+    #[arg(short, long)]
+    pub output: Option<String>,
+    /// Change a field before estimating, e.g. `--set tables.orders.class=standard-ia` (repeatable).
+    #[arg(long = "set", value_name = "PATH=VALUE")]
+    pub sets: Vec<String>,
+    #[command(flatten)]
+    pub settings: SettingsArgs,
+    #[command(flatten)]
+    pub template: TemplateArgs,
+}
+
+/// How `explain` writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum ExplainFormat {
+    Text,
+    Json,
+}
+
+/// `--timeout SECONDS` (decimal, 0.001 to 3600) in milliseconds.
+fn timeout_ms(text: &str) -> Result<u64, String> {
+    let seconds: rust_decimal::Decimal = text
+        .parse()
+        .map_err(|_| format!("`{text}` is not a number of seconds"))?;
+    let ms = seconds
+        .checked_mul(rust_decimal::Decimal::ONE_THOUSAND)
+        .map(|m| m.round())
+        .and_then(|m| u64::try_from(m).ok())
+        .filter(|m| (1..=3_600_000).contains(m))
+        .ok_or_else(|| format!("`{text}`: a timeout is 0.001 to 3600 seconds"))?;
+    Ok(ms)
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct McpArgs {
+    /// Stop a tool call that runs longer than this many seconds, e.g. `60` or `0.5` (the
+    /// client gets the protocol's error, -32001)
+    #[arg(long, value_name = "SECONDS", default_value = "60", value_parser = timeout_ms)]
+    pub timeout: u64,
+    /// Refuse a request larger than this many bytes (the protocol's error, `-32600`)
+    #[arg(long, value_name = "BYTES", default_value_t = 8 * 1024 * 1024, value_parser = clap::value_parser!(u64).range(1024..=268_435_456))]
+    pub max_request_bytes: u64,
+    /// How many tool calls run at once (others wait)
+    #[arg(long, value_name = "N", default_value_t = 4, value_parser = clap::value_parser!(u64).range(1..=64))]
+    pub jobs: u64,
 }
 
 #[derive(Debug, Args)]

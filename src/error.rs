@@ -212,6 +212,35 @@ impl fmt::Display for Error {
     }
 }
 
+impl Error {
+    /// The error as one JSON object (`--error-format json`, and `ddbcost mcp`'s tool errors):
+    /// schema `ddbcost.error/v1`, with `null` for what is not known.
+    #[must_use]
+    pub fn to_json(&self) -> serde_json::Value {
+        let kind = match self.kind {
+            ErrorKind::Usage => "usage",
+            ErrorKind::Input => "input",
+            ErrorKind::Io => "io",
+            ErrorKind::Engine => "engine",
+            ErrorKind::Budget => "budget",
+            ErrorKind::ClosedPipe => "closed_pipe",
+        };
+        serde_json::json!({
+            "schema": "ddbcost.error/v1",
+            "kind": kind,
+            "exit_code": self.exit_code(),
+            "message": &*self.message,
+            "file": self.file.as_deref(),
+            "path": self.path.as_deref(),
+            "line": self.position.map(|p| p.0),
+            "column": self.position.map(|p| p.1),
+            "source_line": self.source_line.as_deref(),
+            "help": self.help.as_deref(),
+            "text": self.to_string(),
+        })
+    }
+}
+
 impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         self.cause

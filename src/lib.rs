@@ -20,11 +20,14 @@ mod bill;
 mod cli;
 mod cloudwatch;
 mod commands;
+mod confine;
 mod engine;
 mod error;
 mod iac;
 mod keys;
 mod load;
+#[cfg(not(target_arch = "wasm32"))]
+mod mcp;
 mod model;
 mod output;
 mod pricelist;

@@ -482,8 +482,16 @@ where
     I: IntoIterator<Item = S>,
     S: Into<std::ffi::OsString> + Clone,
 {
-    let cli = match Cli::try_parse_ordered_from(args) {
+    let args: Vec<std::ffi::OsString> = args.into_iter().map(Into::into).collect();
+    let cli = match Cli::try_parse_ordered_from(&args) {
         Ok(cli) => cli,
+        Err(e) if e.use_stderr() && wants_json_errors(&args) => {
+            let text = e.to_string();
+            let (first, rest) = text.split_once('\n').unwrap_or((&text, ""));
+            let usage = Error::usage(first.trim_start_matches("error: ").trim()).help(rest.trim());
+            crate::output::warn(&usage.to_json().to_string());
+            return crate::error::exit::USAGE;
+        }
         Err(e) => {
             // --help and --version print and exit 0; real usage errors exit 2.
             let _ = e.print();
@@ -494,16 +502,30 @@ where
             };
         }
     };
-    match commands::run(cli) {
+    let errors = cli.error_format;
+    let outcome = crate::confine::set(cli.root.as_deref()).and_then(|()| commands::run(cli));
+    match outcome {
         Ok(()) => 0,
         Err(e) => {
             // A closed standard output is the reader's choice (`| head`): end quietly.
             if e.kind != ErrorKind::ClosedPipe {
-                crate::output::warn(&e.to_string());
+                crate::output::warn(&match errors {
+                    crate::cli::ErrorFormat::Text => e.to_string(),
+                    crate::cli::ErrorFormat::Json => e.to_json().to_string(),
+                });
             }
             e.exit_code()
         }
     }
+}
+
+/// Whether the command line asks for JSON errors (read before it parses, so that a usage
+/// error is written that way too).
+fn wants_json_errors(args: &[std::ffi::OsString]) -> bool {
+    args.iter()
+        .zip(args.iter().skip(1))
+        .any(|(a, b)| a == "--error-format" && b == "json")
+        || args.iter().any(|a| a == "--error-format=json")
 }
 
 /// Removes the temporary files of atomic writes on SIGINT, SIGTERM, SIGHUP and panics; the

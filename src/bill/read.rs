@@ -51,6 +51,7 @@ fn cannot(path: &Path, e: &dyn std::fmt::Display) -> Error {
 /// # Errors
 /// A path that is neither; a manifest naming a part that is not there.
 pub(crate) fn files(input: &Path) -> Result<Vec<PathBuf>, Error> {
+    crate::confine::check(input)?;
     let meta = std::fs::metadata(input).map_err(|e| cannot(input, &e))?;
     if meta.is_file() {
         return Ok(vec![input.to_path_buf()]);
@@ -162,6 +163,7 @@ fn manifest_parts(path: &Path) -> Result<Vec<String>, Error> {
 /// A file that is not a bill, a column missing, a value that does not parse, a Parquet file
 /// that is truncated.
 pub(crate) fn read(path: &Path, sink: &mut Sink<'_>) -> Result<Dialect, Error> {
+    crate::confine::check(path)?;
     match format_of(path) {
         Some(Format::Parquet) => super::parquet::read(path, sink),
         Some(Format::CsvGz) => {

@@ -78,6 +78,7 @@ impl Input {
                         .file(self.name.as_str())
                         .help("Consider the path of a file the AWS CLI wrote.")
                 };
+                crate::confine::check(path)?;
                 let meta = std::fs::metadata(path).map_err(cannot)?;
                 if !meta.is_file() {
                     return Err(Error::input(format!("`{}` is not a regular file", self.name))

@@ -230,6 +230,7 @@ fn merged(args: &KeysArgs) -> Result<KeysSummary, Error> {
         let reader: Box<dyn std::io::Read> = if file == load::STDIN {
             Box::new(std::io::stdin().lock())
         } else {
+            crate::confine::check(std::path::Path::new(file))?;
             Box::new(std::fs::File::open(file).map_err(|e| {
                 Error::input(format!("`{file}` cannot be read ({e})")).file(file.as_str())
             })?)

@@ -14,6 +14,7 @@ mod compare;
 mod config;
 mod diff;
 mod estimate;
+mod explain;
 mod exports;
 mod forecast;
 mod import;
@@ -45,6 +46,7 @@ use crate::error::Error;
 /// Any user-facing error, carrying its exit code.
 pub(crate) fn run(cli: Cli) -> Result<(), Error> {
     let run = Run::from_environment(cli.width);
+    let cli_root = cli.root.clone();
     match cli.command {
         Command::Estimate(args) => estimate::run(&args, &run),
         Command::Compare(args) => compare::run(&args, &run),
@@ -62,6 +64,18 @@ pub(crate) fn run(cli: Cli) -> Result<(), Error> {
         Command::Schema(args) => schema::run(&args),
         Command::Init(args) => init::run(&args, &run),
         Command::Import(args) => import::run(&args, &run),
+        Command::Explain(args) => explain::run(&args, &run),
+        #[cfg(not(target_arch = "wasm32"))]
+        Command::Mcp(args) => crate::mcp::serve(&crate::mcp::Options {
+            root: cli_root.clone(),
+            timeout: std::time::Duration::from_millis(args.timeout),
+            max_request_bytes: usize::try_from(args.max_request_bytes).unwrap_or(usize::MAX),
+            concurrency: usize::try_from(args.jobs).unwrap_or(1),
+        }),
+        #[cfg(target_arch = "wasm32")]
+        Command::Mcp(_) => Err(Error::usage(
+            "`ddbcost mcp` is not in the WebAssembly build",
+        )),
         Command::Prices(args) => match &args.action {
             Some(PricesAction::Import(import)) => prices_import::run(import),
             Some(PricesAction::Show(show)) => prices::show(&show.table, &run),

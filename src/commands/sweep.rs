@@ -287,6 +287,7 @@ impl Outcome<'_> {
             }
         };
         let doc = json!({
+            "schema": "ddbcost.sweep/v1",
             "workload": self.file,
             "currency": self.currency,
             "baseline_total": self.baseline,

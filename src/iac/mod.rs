@@ -303,6 +303,7 @@ pub(crate) fn import(
     let mut live_inputs = Vec::new();
     for input in inputs {
         let path = Path::new(input);
+        crate::confine::check(path)?;
         let text = if path.is_dir() {
             None
         } else {

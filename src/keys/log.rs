@@ -79,6 +79,7 @@ pub(crate) fn count_log(
     let raw: Box<dyn Read> = if path == crate::load::STDIN {
         Box::new(std::io::stdin().lock())
     } else {
+        crate::confine::check(std::path::Path::new(path))?;
         Box::new(std::fs::File::open(path).map_err(io)?)
     };
     count_reader(path, raw, columns, summary)

@@ -120,6 +120,7 @@ pub(crate) fn read_input(path: &str, kind: InputKind) -> Result<String, Error> {
             .help("Consider UTF-8 text.")
         });
     }
+    crate::confine::check(std::path::Path::new(path))?;
     let meta = std::fs::metadata(path).map_err(|e| io_error(path, &e))?;
     if !meta.is_file() {
         return Err(Error::input(format!("`{path}` is not a regular file"))

@@ -496,6 +496,7 @@ fn bundled_at(i: usize) -> Result<PriceTable, Error> {
 /// # Errors
 /// The folder cannot be listed, or one of its files is not a valid price table.
 pub(crate) fn directory(dir: &str) -> Result<Vec<PriceTable>, Error> {
+    crate::confine::check(std::path::Path::new(dir))?;
     let listing = std::fs::read_dir(dir).map_err(|e| {
         Error::input(format!("price directory `{dir}` cannot be read ({e})"))
             .file(dir)

@@ -238,6 +238,7 @@ pub(crate) fn json(a: &Advice) -> String {
         }))
     });
     let doc = json!({
+        "schema": "ddbcost.advise/v1",
         "workload": a.workload,
         "currency": a.currency(),
         "baseline_total": a.baseline.total,

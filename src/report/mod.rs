@@ -8,6 +8,7 @@ pub(crate) mod bill;
 pub(crate) mod charts;
 pub(crate) mod compare;
 pub(crate) mod csv;
+pub(crate) mod explain;
 pub(crate) mod finance;
 pub(crate) mod focus;
 pub(crate) mod forecast;

@@ -31,6 +31,7 @@ pub(crate) fn buffer_stdin(
             .map_err(|e| Error::input(format!("cannot buffer standard input: {e}")))?;
         std::io::copy(&mut std::io::stdin().lock(), &mut tmp)
             .map_err(|e| Error::input(format!("cannot read standard input: {e}")))?;
+        crate::confine::own(tmp.path());
         Some(tmp)
     } else {
         None
@@ -158,6 +159,7 @@ pub(crate) fn expand(inputs: &[String]) -> Result<Vec<PathBuf>, Error> {
     let mut out = Vec::new();
     for input in inputs {
         let path = Path::new(input);
+        crate::confine::check(path)?;
         let meta = std::fs::metadata(path).map_err(|e| {
             Error::input(format!("`{input}` cannot be read ({e})"))
                 .file(input.as_str())
@@ -189,6 +191,15 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
         .collect::<Result<_, _>>()?;
     entries.sort();
     for p in entries {
+        if crate::confine::check(&p).is_err() {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::PermissionDenied,
+                format!(
+                    "`{}` leads outside the folder this run may read (--root)",
+                    p.display()
+                ),
+            ));
+        }
         let name = p.file_name().and_then(|n| n.to_str()).unwrap_or_default();
         if p.is_dir() {
             walk(&p, out)?;

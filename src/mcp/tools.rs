@@ -1,0 +1,486 @@
+//! The tools `ddbcost mcp` offers, each a command line: its name, what it does (in words an
+//! agent reads), the JSON Schema of its arguments (the workload's own schema for the
+//! `workload` argument, as `ddbcost schema workload` prints it), the schema id of its
+//! structured output, and how its arguments become the command's options. Arguments are
+//! documents, never paths: the workload (YAML or JSON text, or a JSON object), items, a log.
+
+use rmcp::ErrorData;
+use serde_json::{Map, Value, json};
+
+use super::child::Call;
+
+/// One tool.
+pub(super) struct Tool {
+    pub name: &'static str,
+    pub description: &'static str,
+    /// The structured output's `schema` (what the command's JSON says it is).
+    pub output: &'static str,
+    /// The arguments besides the document, as JSON Schema properties.
+    properties: fn() -> Value,
+    /// Required arguments.
+    required: &'static [&'static str],
+    /// The arguments → the command line.
+    build: fn(&Args<'_>) -> Result<Call, ErrorData>,
+}
+
+/// The settings every pricing command takes.
+fn settings() -> Value {
+    json!({
+        "prices": { "type": "string", "description": "Price table: a bundled id (aws-us-east-1, aws-eu-west-1, cloudshop-eur, …; see the ddbcost://prices resources) or a file under the server's --root; overrides the workload's `prices`" },
+        "prices_dir": { "type": "string", "description": "A folder of price tables under the server's --root (written by `ddbcost prices import`)" },
+        "currency": { "type": "string", "description": "Report in this currency (ISO 4217), converted at fx_rate" },
+        "fx_rate": { "type": "string", "description": "Conversion rate `[FROM=]RATE`, e.g. `0.92` or `USD=0.92`" },
+        "free_tier": { "type": "boolean", "description": "Subtract the AWS free tier (off by default)" },
+        "month_hours": { "type": "string", "description": "Hours in a billing month (default 730)" },
+        "gb": { "type": "string", "enum": ["binary", "decimal"], "description": "GB convention for storage (default binary, 2^30 bytes)" },
+        "max_price_age": { "type": "integer", "minimum": 0, "description": "Refuse a price table that took effect more than this many days ago" },
+    })
+}
+
+fn workload_argument() -> Value {
+    json!({
+        "description": "The workload: YAML or JSON text, or a JSON object, in the shape of the workload schema (resource ddbcost://schema/workload). Tables, access patterns with their rates, item sizes and consistency, indexes and projections, capacity, streams, PITR…",
+        "anyOf": [ { "type": "string" }, { "$ref": "#/$defs/Workload" } ]
+    })
+}
+
+fn with(extra: Value) -> Value {
+    let mut out = settings();
+    if let (Some(o), Value::Object(e)) = (out.as_object_mut(), extra) {
+        o.extend(e);
+    }
+    out
+}
+
+fn sets() -> Value {
+    json!({ "type": "array", "items": { "type": "string" }, "description": "Changes before pricing, `PATH=VALUE` each (e.g. `tables.orders.class=standard-ia`)" })
+}
+
+pub(super) const TOOLS: &[Tool] = &[
+    Tool {
+        name: "estimate",
+        description: "Price a DynamoDB workload exactly: the itemized monthly bill per table, line item, access pattern, component and region (exact decimals; `total` and each line's `cost`, with `cost_rounded` to the currency's minor unit). Returns ddbcost's estimate JSON.",
+        output: "ddbcost.estimate/v1",
+        properties: || {
+            with(json!({
+                "period": { "type": "string", "pattern": "^[0-9]{4}-[0-9]{2}$", "description": "Billing month YYYY-MM (prices' age is counted to it)" },
+                "set": sets(),
+                "by": { "type": "string", "enum": ["line", "pattern", "component", "region"], "description": "Also return a Markdown table broken down this way" },
+            }))
+        },
+        required: &["workload"],
+        build: |a| {
+            let mut call = a.priced("estimate")?;
+            a.option(&mut call, "period", "--period")?;
+            a.repeated(&mut call, "set", "--set")?;
+            call.args.extend(["--format".into(), "json".into()]);
+            Ok(call)
+        },
+    },
+    Tool {
+        name: "compare",
+        description: "What-if: price a baseline and its scenarios line by line with deltas. Scenarios come from the workload's `scenarios:` (steps and alternatives), or from `alternatives` here (each a name and its `PATH=VALUE` changes). Returns ddbcost's comparison JSON.",
+        output: "ddbcost.compare/v1",
+        properties: || {
+            with(json!({
+                "scenario": { "type": "array", "items": { "type": "string" }, "description": "Only these scenarios of the workload" },
+                "alternatives": { "type": "array", "items": { "type": "object", "additionalProperties": false, "required": ["name", "set"], "properties": { "name": { "type": "string" }, "set": { "type": "array", "items": { "type": "string" }, "minItems": 1 } } }, "description": "Alternatives to the baseline, each a name and its changes" },
+                "period": { "type": "string", "pattern": "^[0-9]{4}-[0-9]{2}$" },
+            }))
+        },
+        required: &["workload"],
+        build: |a| {
+            let mut call = a.priced("compare")?;
+            a.repeated(&mut call, "scenario", "--scenario")?;
+            a.option(&mut call, "period", "--period")?;
+            for alt in a.array("alternatives")? {
+                let name = alt
+                    .get("name")
+                    .and_then(Value::as_str)
+                    .ok_or_else(|| invalid("alternatives: each needs a string `name`"))?;
+                let changes = alt
+                    .get("set")
+                    .and_then(Value::as_array)
+                    .filter(|s| !s.is_empty())
+                    .ok_or_else(|| {
+                        invalid("alternatives: each needs `set`, a list of PATH=VALUE changes")
+                    })?;
+                call.args.extend(["--alt".into(), name.into()]);
+                for c in changes {
+                    let c = c.as_str().ok_or_else(|| {
+                        invalid("alternatives: each change is a string PATH=VALUE")
+                    })?;
+                    call.args.extend(["--set".into(), c.into()]);
+                }
+            }
+            call.args.extend(["--format".into(), "json".into()]);
+            Ok(call)
+        },
+    },
+    Tool {
+        name: "advise",
+        description: "Suggest changes that lower the bill (capacity mode, table class, projections, consistency, reserved capacity, DAX…), each priced as a what-if with its saving and assumption. Returns ddbcost's advice JSON.",
+        output: "ddbcost.advise/v1",
+        properties: || {
+            with(
+                json!({ "min_saving": { "type": "string", "description": "Only suggestions saving at least this much a month" } }),
+            )
+        },
+        required: &["workload"],
+        build: |a| {
+            let mut call = a.priced("advise")?;
+            a.option(&mut call, "min_saving", "--min-saving")?;
+            call.args.extend(["--format".into(), "json".into()]);
+            Ok(call)
+        },
+    },
+    Tool {
+        name: "forecast",
+        description: "Month-by-month forecast of the bill over `months` from `start`, with the workload's growth (or `growth` here, applied to every table), reserved capacity and Savings Plans. Returns ddbcost's forecast JSON.",
+        output: "ddbcost.forecast/v1",
+        properties: || {
+            with(json!({
+                "months": { "type": "integer", "minimum": 1, "maximum": 120 },
+                "start": { "type": "string", "pattern": "^[0-9]{4}-[0-9]{2}$", "description": "First month YYYY-MM" },
+                "growth": { "type": "string", "description": "Growth of every table, e.g. `3%/month`" },
+                "set": sets(),
+            }))
+        },
+        required: &["workload", "months"],
+        build: |a| {
+            let mut call = a.priced("forecast")?;
+            let months = a
+                .integer("months")?
+                .ok_or_else(|| invalid("`months` is required"))?;
+            call.args.extend(["--months".into(), months.to_string()]);
+            a.option(&mut call, "start", "--start")?;
+            if let Some(g) = a.text("growth")? {
+                for table in a.table_names()? {
+                    call.args
+                        .extend(["--set".into(), format!("tables.{table}.growth={g}")]);
+                }
+            }
+            a.repeated(&mut call, "set", "--set")?;
+            call.args.extend(["--format".into(), "json".into()]);
+            Ok(call)
+        },
+    },
+    Tool {
+        name: "sweep",
+        description: "Price every combination of the varied fields (`vary`: `PATH=V1,V2,…` each; at most 10,000 designs) and return the cheapest `top`. Returns ddbcost's sweep JSON.",
+        output: "ddbcost.sweep/v1",
+        properties: || {
+            with(json!({
+                "vary": { "type": "array", "items": { "type": "string" }, "minItems": 1, "description": "Fields to vary, `PATH=V1,V2,…` each" },
+                "top": { "type": "integer", "minimum": 1, "maximum": 1000, "description": "How many designs to return (default 10)" },
+                "max_total": { "type": "string", "description": "Only designs costing at most this much a month" },
+            }))
+        },
+        required: &["workload", "vary"],
+        build: |a| {
+            let mut call = a.priced("sweep")?;
+            let mut designs: u64 = 1;
+            for v in a.strings("vary")? {
+                let values = v.split_once('=').map_or(1, |(_, vs)| vs.split(',').count());
+                designs = designs.saturating_mul(u64::try_from(values).unwrap_or(u64::MAX));
+                call.args.extend(["--vary".into(), v]);
+            }
+            if designs > MAX_DESIGNS {
+                return Err(invalid(&format!(
+                    "`vary` makes {designs} designs, more than the {MAX_DESIGNS} a call may price; vary fewer values (the command line has no such bound)"
+                )));
+            }
+            a.option(&mut call, "max_total", "--max-total")?;
+            let top = a.integer("top")?.unwrap_or(10);
+            call.args
+                .extend(["--top".into(), top.to_string(), "--jobs".into(), "1".into()]);
+            call.args.extend(["--format".into(), "json".into()]);
+            Ok(call)
+        },
+    },
+    Tool {
+        name: "size",
+        description: "Measure DynamoDB item sizes as DynamoDB bills them (the `items` text: DynamoDB JSON, plain JSON or JSON lines, an export's lines): the size distribution, read and write units per item, and index entry sizes for `key` and `index`. Returns ddbcost's size JSON.",
+        output: "ddbcost.size/v1",
+        properties: || {
+            json!({
+                "items": { "type": "string", "description": "The items, as text" },
+                "key": { "type": "string", "description": "The table's key attributes, `PK[,SK]`" },
+                "index": { "type": "array", "items": { "type": "string" }, "description": "Indexes to measure, `NAME:KEY[,KEY]:keys-only|all|include=ATTR[,ATTR]` each" },
+            })
+        },
+        required: &["items"],
+        build: |a| {
+            let mut call = Call {
+                args: vec!["size".into(), "-".into()],
+                stdin: a.required_text("items")?,
+            };
+            a.option(&mut call, "key", "--key")?;
+            a.repeated(&mut call, "index", "--index")?;
+            call.args.extend(["--format".into(), "json".into()]);
+            Ok(call)
+        },
+    },
+    Tool {
+        name: "keys",
+        description: "How evenly a partition key spreads load (from `items` text and the `key` attribute, or from an access `log` in CSV): the distinct values, the busiest keys' shares of reads and writes, and the verdict against DynamoDB's per-partition limits. Returns ddbcost's keys JSON.",
+        output: "ddbcost-keys/1",
+        properties: || {
+            json!({
+                "items": { "type": "string", "description": "Items as text (as for `size`)" },
+                "key": { "type": "string", "description": "The partition key attribute (with items)" },
+                "sort_key": { "type": "string" },
+                "log": { "type": "string", "description": "An access log as CSV text (instead of items)" },
+                "log_key": { "type": "string", "description": "The log's key column" },
+                "log_operation": { "type": "string", "description": "The log's operation column" },
+            })
+        },
+        required: &[],
+        build: |a| {
+            let mut call = match (a.text("items")?, a.text("log")?) {
+                (Some(items), None) => Call {
+                    args: vec!["keys".into(), "-".into()],
+                    stdin: items,
+                },
+                (None, Some(log)) => Call {
+                    args: vec!["keys".into(), "--log".into(), "-".into()],
+                    stdin: log,
+                },
+                _ => return Err(invalid("give exactly one of `items` and `log`")),
+            };
+            a.option(&mut call, "key", "--key")?;
+            a.option(&mut call, "sort_key", "--sort-key")?;
+            a.option(&mut call, "log_key", "--log-key")?;
+            a.option(&mut call, "log_operation", "--log-operation")?;
+            call.args.extend(["--format".into(), "json".into()]);
+            Ok(call)
+        },
+    },
+    Tool {
+        name: "validate",
+        description: "Check a workload without trusting it: loads and prices it, and returns `valid` and, when it is not, the loader's error as data (message, file, path inside the document such as `tables.orders.patterns.get-order.rate`, line, column, the line quoted, and a suggestion). Never a tool error for a bad workload: the verdict is the result.",
+        output: "ddbcost.validate/v1",
+        properties: settings,
+        required: &["workload"],
+        build: |a| {
+            let mut call = a.priced("estimate")?;
+            call.args.extend(["--format".into(), "json".into()]);
+            Ok(call)
+        },
+    },
+    Tool {
+        name: "explain",
+        description: "Which DynamoDB rule produced a line item (`line`: its key, e.g. `orders/reads`, as the estimate's line_items name it): the rule in words, the units and their rounding, each access pattern's share with its arithmetic, the unit price and the price table it comes from. Returns ddbcost's explain JSON.",
+        output: "ddbcost.explain/v1",
+        properties: || {
+            with(
+                json!({ "line": { "type": "string", "description": "The line item's key as the estimate's line_items[].key names it (`orders/reads`, `orders/gsi/by-date/writes`); omitted: every line" } }),
+            )
+        },
+        required: &["workload"],
+        build: |a| {
+            let mut call = a.priced("explain")?;
+            if let Some(line) = a.text("line")? {
+                call.args.extend(["--line".into(), line]);
+            }
+            call.args.extend(["--format".into(), "json".into()]);
+            Ok(call)
+        },
+    },
+];
+
+/// The most designs one `sweep` call prices.
+const MAX_DESIGNS: u64 = 10_000;
+
+/// The tool named `name`.
+pub(super) fn find(name: &str) -> Option<&'static Tool> {
+    TOOLS.iter().find(|t| t.name == name)
+}
+
+impl Tool {
+    /// The tool as `tools/list` describes it.
+    pub(super) fn listing(&self, workload_schema: &Value) -> Value {
+        let mut properties = (self.properties)();
+        let uses_workload = self.required.contains(&"workload");
+        let mut input = json!({ "type": "object", "additionalProperties": false });
+        if uses_workload && let Some(p) = properties.as_object_mut() {
+            p.insert("workload".into(), workload_argument());
+            let mut defs = workload_schema
+                .get("$defs")
+                .cloned()
+                .unwrap_or_else(|| json!({}));
+            let mut root = workload_schema.clone();
+            if let Some(r) = root.as_object_mut() {
+                r.remove("$defs");
+                r.remove("$schema");
+            }
+            if let Some(d) = defs.as_object_mut() {
+                d.insert("Workload".into(), root);
+            }
+            input["$defs"] = defs;
+        }
+        input["properties"] = properties;
+        input["required"] = json!(self.required);
+        json!({
+            "name": self.name,
+            "title": format!("ddbcost {}", self.name),
+            "description": self.description,
+            "inputSchema": input,
+            "outputSchema": {
+                "type": "object",
+                "properties": { "schema": { "const": self.output } },
+                "required": ["schema"],
+            },
+            "annotations": { "readOnlyHint": true, "openWorldHint": false, "idempotentHint": true },
+        })
+    }
+
+    /// The command line for these arguments.
+    ///
+    /// # Errors
+    /// Invalid params: an unknown argument, one of the wrong type, one missing.
+    pub(super) fn call(&self, arguments: &Map<String, Value>) -> Result<Call, ErrorData> {
+        let known = (self.properties)();
+        for name in arguments.keys() {
+            let listed = known.get(name).is_some()
+                || (name == "workload" && self.required.contains(&"workload"));
+            if !listed {
+                let names: Vec<&String> = known
+                    .as_object()
+                    .map(|o| o.keys().collect())
+                    .unwrap_or_default();
+                return Err(invalid(&format!(
+                    "`{}` has no argument `{name}` (it takes workload and {names:?})",
+                    self.name
+                )));
+            }
+        }
+        for name in self.required {
+            if !arguments.contains_key(*name) {
+                return Err(invalid(&format!(
+                    "`{}` needs the argument `{name}`",
+                    self.name
+                )));
+            }
+        }
+        (self.build)(&Args(arguments))
+    }
+}
+
+pub(super) fn invalid(message: &str) -> ErrorData {
+    ErrorData::invalid_params(format!("Invalid params: {message}"), None)
+}
+
+/// A tool call's arguments, read by type.
+pub(super) struct Args<'a>(&'a Map<String, Value>);
+
+impl Args<'_> {
+    pub(super) fn text(&self, name: &str) -> Result<Option<String>, ErrorData> {
+        match self.0.get(name) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s.clone())),
+            // A number where text is expected (`month_hours: 720`) is read as written.
+            Some(Value::Number(n)) => Ok(Some(n.to_string())),
+            Some(_) => Err(invalid(&format!("`{name}` is a string"))),
+        }
+    }
+
+    fn required_text(&self, name: &str) -> Result<String, ErrorData> {
+        self.text(name)?
+            .ok_or_else(|| invalid(&format!("`{name}` is required")))
+    }
+
+    fn integer(&self, name: &str) -> Result<Option<u64>, ErrorData> {
+        match self.0.get(name) {
+            None | Some(Value::Null) => Ok(None),
+            Some(v) => v
+                .as_u64()
+                .map(Some)
+                .ok_or_else(|| invalid(&format!("`{name}` is a whole number ≥ 0"))),
+        }
+    }
+
+    fn boolean(&self, name: &str) -> Result<bool, ErrorData> {
+        match self.0.get(name) {
+            None | Some(Value::Null) => Ok(false),
+            Some(Value::Bool(b)) => Ok(*b),
+            Some(_) => Err(invalid(&format!("`{name}` is true or false"))),
+        }
+    }
+
+    fn array(&self, name: &str) -> Result<Vec<Value>, ErrorData> {
+        match self.0.get(name) {
+            None | Some(Value::Null) => Ok(Vec::new()),
+            Some(Value::Array(a)) => Ok(a.clone()),
+            Some(_) => Err(invalid(&format!("`{name}` is a list"))),
+        }
+    }
+
+    fn strings(&self, name: &str) -> Result<Vec<String>, ErrorData> {
+        self.array(name)?
+            .into_iter()
+            .map(|v| match v {
+                Value::String(s) => Ok(s),
+                _ => Err(invalid(&format!("`{name}` is a list of strings"))),
+            })
+            .collect()
+    }
+
+    fn option(&self, call: &mut Call, name: &str, flag: &str) -> Result<(), ErrorData> {
+        if let Some(v) = self.text(name)? {
+            call.args.extend([flag.to_string(), v]);
+        }
+        Ok(())
+    }
+
+    fn repeated(&self, call: &mut Call, name: &str, flag: &str) -> Result<(), ErrorData> {
+        for v in self.strings(name)? {
+            call.args.extend([flag.to_string(), v]);
+        }
+        Ok(())
+    }
+
+    /// The workload as text: a string as given, an object as JSON (which YAML reads).
+    pub(super) fn workload(&self) -> Result<String, ErrorData> {
+        match self.0.get("workload") {
+            Some(Value::String(s)) => Ok(s.clone()),
+            Some(v @ Value::Object(_)) => Ok(v.to_string()),
+            _ => Err(invalid(
+                "`workload` is the workload's YAML or JSON text, or a JSON object",
+            )),
+        }
+    }
+
+    /// `command -` with the workload on standard input and the pricing settings.
+    fn priced(&self, command: &str) -> Result<Call, ErrorData> {
+        let mut call = Call {
+            args: vec![command.into(), "-".into()],
+            stdin: self.workload()?,
+        };
+        self.option(&mut call, "prices", "--prices")?;
+        self.option(&mut call, "prices_dir", "--prices-dir")?;
+        self.option(&mut call, "currency", "--currency")?;
+        self.option(&mut call, "fx_rate", "--fx-rate")?;
+        self.option(&mut call, "month_hours", "--month-hours")?;
+        self.option(&mut call, "gb", "--gb")?;
+        if let Some(days) = self.integer("max_price_age")? {
+            call.args
+                .extend(["--max-price-age".into(), days.to_string()]);
+        }
+        if self.boolean("free_tier")? {
+            call.args.push("--free-tier".into());
+        }
+        Ok(call)
+    }
+
+    /// The names of the workload's tables (for an option applied to each).
+    fn table_names(&self) -> Result<Vec<String>, ErrorData> {
+        let doc = crate::load::yaml::parse_value(&self.workload()?, "workload")
+            .map_err(|e| invalid(&e.to_string()))?;
+        Ok(doc
+            .get("tables")
+            .and_then(Value::as_object)
+            .map(|t| t.keys().cloned().collect())
+            .unwrap_or_default())
+    }
+}

@@ -1,0 +1,484 @@
+//! `ddbcost mcp` as agents meet it: the official MCP Python SDK calls every tool on the
+//! bundled examples (`tests/mcp/client.py`, in the venv `.ci/run` makes), and raw JSON-RPC
+//! checks what an SDK would hide — malformed and oversized requests answered with the
+//! protocol's error, the time budget, concurrent calls, files outside `--root` refused,
+//! standard output carrying protocol messages only.
+
+mod common;
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use common::{Case, dec, root};
+use serde_json::{Value, json};
+
+/// A server on pipes, read by a thread (so that a missing reply fails the test instead of
+/// hanging it).
+struct Server {
+    child: Child,
+    stdin: ChildStdin,
+    lines: mpsc::Receiver<String>,
+}
+
+impl Server {
+    fn start(args: &[&str]) -> Server {
+        let mut child = common::ddbcost()
+            .arg("mcp")
+            .args(args)
+            .current_dir(root())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start ddbcost mcp");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { return };
+                if tx.send(line).is_err() {
+                    return;
+                }
+            }
+        });
+        let mut s = Server {
+            child,
+            stdin,
+            lines,
+        };
+        s.send(
+            &json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "raw-test", "version": "0"}}}),
+        );
+        let init = s.reply();
+        assert_eq!(init["result"]["serverInfo"]["name"], "ddbcost", "{init}");
+        s.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        s
+    }
+
+    fn send(&mut self, message: &Value) {
+        self.send_raw(&message.to_string());
+    }
+
+    fn send_raw(&mut self, line: &str) {
+        self.stdin.write_all(line.as_bytes()).unwrap();
+        self.stdin.write_all(b"\n").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// The next message on standard output, which must be a JSON-RPC 2.0 message.
+    fn reply(&self) -> Value {
+        let line = self
+            .lines
+            .recv_timeout(Duration::from_secs(60))
+            .expect("a reply within 60 s");
+        let v: Value = serde_json::from_str(&line)
+            .unwrap_or_else(|e| panic!("standard output carried a non-JSON line ({e}): {line}"));
+        assert_eq!(v["jsonrpc"], "2.0", "{line}");
+        v
+    }
+
+    fn call(&mut self, id: u64, tool: &str, arguments: &Value) -> Value {
+        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": {"name": tool, "arguments": arguments}}));
+        let r = self.reply();
+        assert_eq!(r["id"], id, "{r}");
+        r
+    }
+
+    fn alive(&mut self) {
+        self.send(&json!({"jsonrpc": "2.0", "id": 999, "method": "ping"}));
+        assert_eq!(self.reply()["id"], 999);
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn cloudshop() -> String {
+    std::fs::read_to_string(root().join("workloads/cloudshop.yaml")).unwrap()
+}
+
+#[test]
+fn malformed_and_oversized_requests_get_the_protocols_error() {
+    let mut s = Server::start(&["--max-request-bytes", "4096"]);
+    s.send_raw("{not json");
+    let r = s.reply();
+    assert_eq!(r["error"]["code"], -32700, "{r}");
+    assert_eq!(r["id"], Value::Null);
+    s.send_raw(r#"[{"jsonrpc":"2.0","id":1,"method":"ping"}]"#);
+    assert_eq!(s.reply()["error"]["code"], -32600);
+    s.send_raw(r#"{"jsonrpc":"1.0","id":2,"method":"ping"}"#);
+    let r = s.reply();
+    assert_eq!(
+        (r["id"].clone(), r["error"]["code"].clone()),
+        (json!(2), json!(-32600))
+    );
+    s.send(
+        &json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"nam": "estimate"}}),
+    );
+    assert_eq!(s.reply()["error"]["code"], -32602);
+    // 5,000 bytes of workload: over the 4,096-byte budget; the id is still answered.
+    let r = s.call(4, "estimate", &json!({"workload": "x".repeat(5000)}));
+    assert_eq!(r["error"]["code"], -32600, "{r}");
+    assert!(
+        r["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("4096 bytes"),
+        "{r}"
+    );
+    let r = s.call(5, "no-such-tool", &json!({}));
+    assert_eq!(r["error"]["code"], -32602);
+    let r = s.call(6, "estimate", &json!({"workload": "tables: {}", "rate": 3}));
+    assert_eq!(r["error"]["code"], -32602);
+    assert!(
+        r["error"]["message"].as_str().unwrap().contains("`rate`"),
+        "{r}"
+    );
+    s.send(&json!({"jsonrpc": "2.0", "id": 7, "method": "no/such/method"}));
+    assert_eq!(s.reply()["error"]["code"], -32601);
+    s.alive();
+}
+
+#[test]
+fn a_call_past_the_time_budget_is_stopped_with_the_protocols_error() {
+    // One millisecond: less than starting any process takes.
+    let mut s = Server::start(&["--timeout", "0.001"]);
+    let r = s.call(1, "estimate", &json!({"workload": cloudshop()}));
+    assert_eq!(r["error"]["code"], -32001, "{r}");
+    assert!(
+        r["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("time budget of 1 ms"),
+        "{r}"
+    );
+    s.alive();
+}
+
+#[test]
+fn concurrent_calls_are_each_answered() {
+    let mut s = Server::start(&["--jobs", "2"]);
+    let text = cloudshop();
+    for id in 1..=6 {
+        s.send(&json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": {"name": "estimate", "arguments": {"workload": text}}}));
+    }
+    let mut ids: Vec<u64> = (1..=6)
+        .map(|_| {
+            let r = s.reply();
+            // CloudShop's bill, derived in tests/compare_cli.rs from the seeds' figures.
+            assert_eq!(r["result"]["structuredContent"]["total"], "1243.54", "{r}");
+            r["id"].as_u64().unwrap()
+        })
+        .collect();
+    ids.sort_unstable();
+    assert_eq!(ids, [1, 2, 3, 4, 5, 6]);
+}
+
+#[test]
+fn a_bad_workload_is_a_tool_error_with_the_command_lines_message() {
+    let mut s = Server::start(&[]);
+    let typo =
+        "tables:\n  t:\n    item_size: 1 KB\n    patterns:\n      get: { op: get, rat: 1/s }\n";
+    let r = s.call(1, "estimate", &json!({"workload": typo}));
+    assert_eq!(r["result"]["isError"], true, "{r}");
+    let e = &r["result"]["structuredContent"];
+    assert_eq!(e["path"], "tables.t.patterns.get.rat");
+    assert_eq!(
+        (e["line"].clone(), e["column"].clone()),
+        (json!(5), json!(23))
+    );
+    let cli = Case::new().args(["estimate", "-"]).stdin(typo).run();
+    assert_eq!(cli.code, 1);
+    assert_eq!(
+        r["result"]["content"][0]["text"].as_str().unwrap(),
+        cli.stderr.trim_end(),
+        "the same words as the command line"
+    );
+    // validate answers with the verdict, not a tool error.
+    let r = s.call(2, "validate", &json!({"workload": typo}));
+    assert_eq!(r["result"]["isError"], false);
+    assert_eq!(r["result"]["structuredContent"]["valid"], false);
+    assert_eq!(
+        r["result"]["structuredContent"]["error"]["path"],
+        "tables.t.patterns.get.rat"
+    );
+}
+
+#[test]
+fn files_outside_the_root_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let inside = dir.path().join("root");
+    std::fs::create_dir(&inside).unwrap();
+    std::fs::copy(
+        root().join("workloads/samples/order.json"),
+        inside.join("order.json"),
+    )
+    .unwrap();
+    std::os::unix::fs::symlink("/etc", inside.join("etc")).unwrap();
+    std::fs::write(dir.path().join("secret.json"), "{\"pk\": {\"S\": \"x\"}}").unwrap();
+    let mut s = Server::start(&["--root", inside.to_str().unwrap()]);
+    let with_sample = |sample: &str| {
+        json!({"workload": format!(
+            "prices: aws-us-east-1\ntables:\n  t:\n    item_size: {{ sample: {sample} }}\n    patterns:\n      put: {{ op: put, rate: 1M/month }}\n"
+        )})
+    };
+    // Inside: order.json measures 691 B (README), one write unit: 1 M × 1 WRU × $0.625/M.
+    let r = s.call(1, "estimate", &with_sample("order.json"));
+    let writes = r["result"]["structuredContent"]["line_items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["key"] == "t/writes")
+        .cloned()
+        .unwrap_or_else(|| panic!("{r}"));
+    assert_eq!(writes["cost"], "0.625");
+    for outside in ["../secret.json", "/etc/passwd", "etc/passwd"] {
+        let r = s.call(2, "estimate", &with_sample(outside));
+        assert_eq!(r["result"]["isError"], true, "{outside}: {r}");
+        let message = r["result"]["structuredContent"]["message"]
+            .as_str()
+            .unwrap();
+        assert!(
+            message.contains("outside the folder this run may read"),
+            "{outside}: {message}"
+        );
+    }
+    // A price table path outside is refused the same way.
+    let r = s.call(
+        3,
+        "estimate",
+        &json!({"workload": cloudshop(), "prices": "/work/nothing.yaml"}),
+    );
+    assert_eq!(r["result"]["isError"], true, "{r}");
+}
+
+#[test]
+fn without_a_root_a_document_reads_no_file() {
+    let mut s = Server::start(&[]);
+    let r = s.call(1, "estimate", &json!({"workload": "tables:\n  t:\n    item_size: { sample: workloads/samples/order.json }\n    patterns:\n      put: { op: put, rate: 1/s }\n"}));
+    assert_eq!(r["result"]["isError"], true, "{r}");
+}
+
+#[test]
+fn explain_states_the_rule_and_its_arithmetic() {
+    // 10 strong gets a second of a 6 KB item: ⌈6 KB ÷ 4 KB⌉ = 2 RRU each;
+    // 10 × 3,600 × 730 = 26,280,000 requests → 52,560,000 RRU = 52.56 M × $0.125 = $6.57.
+    let w = "prices: aws-us-east-1\ntables:\n  t:\n    item_size: 6 KB\n    patterns:\n      get: { op: get, rate: 10/s, consistency: strong }\n";
+    let out = Case::new()
+        .args(["explain", "-", "--line", "t/reads", "--format", "json"])
+        .stdin(w)
+        .run();
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let doc: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(doc["schema"], "ddbcost.explain/v1");
+    let line = &doc["lines"][0];
+    assert_eq!(line["cost"], "6.57");
+    assert_eq!(line["price_table"]["id"], "aws-us-east-1");
+    assert!(
+        line["rule"]
+            .as_str()
+            .unwrap()
+            .contains("rounded up to the next 4 KB")
+    );
+    assert_eq!(
+        line["arithmetic"]
+            .as_str()
+            .unwrap()
+            .split(" (")
+            .next()
+            .unwrap(),
+        "52.56 M RRU × 0.125 USD per M RRU = 6.57 USD"
+    );
+    let p = &line["patterns"][0];
+    assert_eq!(p["requests_per_month"], "26280000");
+    assert_eq!(p["units_per_request"], "2");
+    assert_eq!(dec(p["units"].as_str().unwrap()), dec("52560000"));
+    // A line the estimate does not have is refused with the nearest key.
+    let bad = Case::new()
+        .args(["explain", "-", "--line", "t/read"])
+        .stdin(w)
+        .run();
+    assert_eq!(bad.code, 1);
+    assert!(bad.stderr.contains("`t/reads`?"), "{}", bad.stderr);
+}
+
+/// A Python that can `import mcp`: `DDBCOST_PYTHON` (`.ci/run` sets it to its venv's).
+fn mcp_python() -> Option<String> {
+    let python = std::env::var("DDBCOST_PYTHON").unwrap_or_else(|_| "python3".to_string());
+    std::process::Command::new(&python)
+        .args(["-c", "import mcp"])
+        .output()
+        .is_ok_and(|o| o.status.success())
+        .then_some(python)
+}
+
+#[test]
+#[allow(clippy::too_many_lines)] // one client session, every tool in it
+fn the_official_python_sdk_prices_compares_and_advises() {
+    let Some(python) = mcp_python() else {
+        common::skip_without("the MCP Python SDK", "pip install mcp, or DDBCOST_PYTHON");
+        return;
+    };
+    let cloudshop = cloudshop();
+    let marketplace =
+        std::fs::read_to_string(root().join("workloads/marketplace-us-east-1.yaml")).unwrap();
+    let items = std::fs::read_to_string(root().join("workloads/samples/orders.jsonl")).unwrap();
+    let typo =
+        "tables:\n  t:\n    item_size: 1 KB\n    patterns:\n      get: { op: get, rat: 1/s }\n";
+    let calls = json!([
+        {"tool": "estimate", "arguments": {"workload": cloudshop, "by": "component"}},
+        {"tool": "compare", "arguments": {"workload": cloudshop}},
+        {"tool": "advise", "arguments": {"workload": cloudshop}},
+        {"tool": "forecast", "arguments": {"workload": marketplace, "months": 3, "start": "2027-01"}},
+        {"tool": "sweep", "arguments": {"workload": cloudshop, "vary": ["tables.orders.patterns.get-order.consistency=strong,eventual"]}},
+        {"tool": "size", "arguments": {"items": items}},
+        {"tool": "keys", "arguments": {"items": items, "key": "PK"}},
+        {"tool": "validate", "arguments": {"workload": typo}},
+        {"tool": "explain", "arguments": {"workload": cloudshop, "line": "orders/reads"}},
+        {"tool": "estimate", "arguments": {"workload": "tables:\n  t:\n    item_size: { sample: ../README.md }\n    patterns:\n      put: { op: put, rate: 1/s }\n"}},
+        {"tool": "compare", "arguments": {"workload": cloudshop, "alternatives": [{"name": "eventual-gets", "set": ["tables.orders.patterns.get-order.consistency=eventual"]}]}},
+    ]);
+    let dir = tempfile::tempdir().unwrap();
+    let calls_file = dir.path().join("calls.json");
+    std::fs::write(&calls_file, calls.to_string()).unwrap();
+    let out = common::command(&python)
+        .arg(root().join("tests/mcp/client.py"))
+        .arg(env!("CARGO_BIN_EXE_ddbcost"))
+        .arg(root().join("workloads"))
+        .arg(&calls_file)
+        .current_dir(root())
+        .output()
+        .expect("run the Python client");
+    assert!(
+        out.status.success(),
+        "client failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let seen: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(seen["server"], "ddbcost");
+    let tools: Vec<&str> = seen["tools"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    for t in [
+        "estimate", "compare", "advise", "forecast", "sweep", "size", "keys", "validate", "explain",
+    ] {
+        assert!(tools.contains(&t), "{t} listed: {tools:?}");
+    }
+    // The workload argument carries the workload schema.
+    assert!(
+        seen["tools"]["estimate"]["input"]["$defs"]["Workload"]["properties"]["tables"].is_object()
+    );
+    let resources: Vec<&str> = seen["resources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(
+        resources.contains(&"ddbcost://prices/aws-us-east-1"),
+        "{resources:?}"
+    );
+    assert!(resources.contains(&"ddbcost://schema/workload"));
+    assert_eq!(seen["cloudshop_resource"], cloudshop.as_str());
+    assert_eq!(seen["prompts"], json!(["design-table"]));
+    assert!(
+        seen["prompt_text"]
+            .as_str()
+            .unwrap()
+            .contains("Access patterns first")
+    );
+
+    let c = seen["calls"].as_array().unwrap();
+    let ok = |i: usize| {
+        assert_eq!(c[i]["is_error"], false, "{}", c[i]);
+        &c[i]["structured"]
+    };
+    // CloudShop's bill: €1,243.54 (the seeds' case, derived line by line in tests/compare_cli.rs).
+    assert_eq!(ok(0)["total"], "1243.54");
+    assert_eq!(ok(0)["currency"], "EUR");
+    assert!(
+        c[0]["texts"][1]
+            .as_str()
+            .unwrap()
+            .contains("| index-writes"),
+        "{}",
+        c[0]["texts"][1]
+    );
+    // Its story: €928.04 after the sparse GSI (1,243.54 − (410 − 94.50)), then eventual
+    // reads, then provisioned capacity (figures of tests/compare_cli.rs).
+    let steps: Vec<(&str, &str)> = ok(1)["scenarios"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| (s["name"].as_str().unwrap(), s["total"].as_str().unwrap()))
+        .collect();
+    assert_eq!(steps[0], ("sparse-gsi-1", "928.04"));
+    assert_eq!(
+        steps.iter().map(|s| s.0).collect::<Vec<_>>(),
+        ["sparse-gsi-1", "eventual-reads", "provisioned-auto-scaling"]
+    );
+    assert_eq!(ok(2)["schema"], "ddbcost.advise/v1");
+    assert!(!ok(2)["suggestions"].as_array().unwrap().is_empty());
+    assert_eq!(ok(3)["months"].as_array().unwrap().len(), 3);
+    assert_eq!(ok(4)["designs"], 2);
+    assert_eq!(ok(5)["schema"], "ddbcost.size/v1");
+    assert_eq!(ok(6)["schema"], "ddbcost-keys/1");
+    assert_eq!(ok(7)["valid"], false);
+    assert_eq!(ok(7)["error"]["path"], "tables.t.patterns.get.rat");
+    // orders/reads: 972,068,315 RRU × €0.50 per million = €486.0341575.
+    assert_eq!(ok(8)["lines"][0]["cost"], "486.0341575");
+    assert_eq!(c[9]["is_error"], true);
+    assert!(
+        c[9]["structured"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("outside the folder"),
+        "{}",
+        c[9]
+    );
+    // get-order's 388,868,315 strong RRU (explain's line above: 194.4341575 ÷ €0.50 per
+    // million) halve when eventual: −194,434,157.5 RRU × €0.50/M = −€97.21707875.
+    let alt = ok(10)["scenarios"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "eventual-gets")
+        .unwrap_or_else(|| panic!("{}", c[10]));
+    assert_eq!(
+        dec(alt["total"].as_str().unwrap()),
+        dec("1243.54") - dec("97.21707875")
+    );
+
+    // Each tool's figures are the command line's, byte for byte.
+    let cli = |args: &[&str], stdin: &str| -> Value {
+        let o = Case::new().args(args).stdin(stdin).run();
+        assert_eq!(o.code, 0, "{}", o.stderr);
+        serde_json::from_str(&o.stdout).unwrap()
+    };
+    assert_eq!(
+        *ok(0),
+        cli(&["estimate", "-", "--format", "json"], &cloudshop)
+    );
+    assert_eq!(
+        *ok(1),
+        cli(&["compare", "-", "--format", "json"], &cloudshop)
+    );
+    assert_eq!(
+        *ok(2),
+        cli(&["advise", "-", "--format", "json"], &cloudshop)
+    );
+}
