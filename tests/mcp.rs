@@ -150,6 +150,53 @@ fn malformed_and_oversized_requests_get_the_protocols_error() {
 }
 
 #[test]
+fn initialize_answers_the_revision_asked_for() {
+    for (asked, answered) in [
+        ("2024-11-05", "2024-11-05"),
+        ("2025-03-26", "2025-03-26"),
+        ("2025-06-18", "2025-06-18"),
+        ("2025-11-25", "2025-11-25"),
+        ("1999-01-01", "2025-11-25"),
+    ] {
+        let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": asked, "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}});
+        let out = Case::new().args(["mcp"]).stdin(&format!("{init}\n")).run();
+        let reply: Value = serde_json::from_str(out.stdout.lines().next().unwrap()).unwrap();
+        assert_eq!(reply["result"]["protocolVersion"], answered, "{asked}");
+        assert_eq!(
+            out.stdout.lines().count(),
+            1,
+            "protocol messages only: {}",
+            out.stdout
+        );
+    }
+}
+
+/// The README's configuration snippet starts a server that answers.
+#[test]
+fn the_readmes_snippet_starts_the_server() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let block = readme
+        .split("<!-- mcp-config -->\n```json\n")
+        .nth(1)
+        .and_then(|r| r.split("```").next())
+        .expect("the README's MCP snippet");
+    let config: Value = serde_json::from_str(block).unwrap();
+    let server = &config["mcpServers"]["ddbcost"];
+    assert_eq!(server["command"], "ddbcost");
+    let args: Vec<&str> = server["args"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert_eq!(args[0], "mcp");
+    let mut s = Server::start(&args[1..]);
+    let r = s.call(1, "estimate", &json!({"workload": cloudshop()}));
+    assert_eq!(r["result"]["structuredContent"]["total"], "1243.54");
+}
+
+#[test]
 fn a_call_past_the_time_budget_is_stopped_with_the_protocols_error() {
     // One millisecond: less than starting any process takes.
     let mut s = Server::start(&["--timeout", "0.001"]);
@@ -481,4 +528,94 @@ fn the_official_python_sdk_prices_compares_and_advises() {
         *ok(2),
         cli(&["advise", "-", "--format", "json"], &cloudshop)
     );
+}
+
+mod generated {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// A line a client (or a broken one) might send; `Some(id)` when it must be answered
+    /// with that id.
+    fn message(id: u64) -> impl Strategy<Value = (String, Option<u64>)> {
+        let tools = prop::sample::select(vec![
+            "estimate", "compare", "advise", "forecast", "sweep", "size", "keys", "validate",
+            "explain", "nope", "",
+        ]);
+        let values = prop_oneof![
+            Just(json!(null)),
+            Just(json!(true)),
+            any::<i64>().prop_map(|n| json!(n)),
+            "[ -~]{0,40}".prop_map(|s| json!(s)),
+            Just(json!(
+                "tables:\n  t:\n    item_size: 1 KB\n    patterns:\n      g: { op: get, rate: 5/s }\n"
+            )),
+            Just(
+                json!({"tables": {"t": {"item_size": "2 KB", "patterns": {"p": {"op": "put", "rate": "-1/s"}}}}})
+            ),
+            Just(json!(["tables.t.class=standard-ia"])),
+        ];
+        let keys = prop::sample::select(vec![
+            "workload",
+            "months",
+            "vary",
+            "items",
+            "key",
+            "line",
+            "set",
+            "by",
+            "prices",
+            "free_tier",
+            "bogus",
+        ]);
+        let arguments = prop::collection::btree_map(keys, values, 0..4);
+        prop_oneof![
+            (tools, arguments).prop_map(move |(t, a)| (
+                json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": t, "arguments": a}}).to_string(),
+                Some(id)
+            )),
+            "[ -~]{0,30}".prop_map(move |uri| (
+                json!({"jsonrpc": "2.0", "id": id, "method": "resources/read", "params": {"uri": uri}}).to_string(),
+                Some(id)
+            )),
+            prop::sample::select(vec!["tools/list", "resources/list", "prompts/list", "ping", "prompts/get", "x/y"]).prop_map(move |m| (
+                json!({"jsonrpc": "2.0", "id": id, "method": m}).to_string(),
+                Some(id)
+            )),
+            "[ -~]{1,60}".prop_map(|junk| (junk, None)),
+            Just((json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 12345}}).to_string(), None)),
+        ]
+    }
+
+    fn session() -> impl Strategy<Value = Vec<(String, Option<u64>)>> {
+        (1usize..8).prop_flat_map(|n| (1..=n as u64).map(message).collect::<Vec<_>>())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+        #[test]
+        fn generated_requests_never_end_the_server(lines in session()) {
+            let mut s = Server::start(&["--timeout", "10", "--max-request-bytes", "2048"]);
+            let mut pending: Vec<u64> = Vec::new();
+            for (line, id) in &lines {
+                s.send_raw(line);
+                pending.extend(id);
+            }
+            s.send(&json!({"jsonrpc": "2.0", "id": 100_000, "method": "ping"}));
+            let mut answered: Vec<u64> = Vec::new();
+            let mut pinged = false;
+            while !(pinged && answered.len() >= pending.len()) {
+                let r = s.reply();
+                if r["id"] == 100_000 {
+                    prop_assert!(r.get("result").is_some(), "{r}");
+                    pinged = true;
+                } else if let Some(id) = r["id"].as_u64() {
+                    prop_assert!(r.get("result").is_some() || r["error"]["code"].is_i64(), "{r}");
+                    answered.push(id);
+                }
+            }
+            answered.sort_unstable();
+            pending.sort_unstable();
+            prop_assert_eq!(answered, pending);
+        }
+    }
 }

@@ -519,6 +519,15 @@ where
     }
 }
 
+/// `ddbcost mcp`'s framing of standard input, for the fuzz target: the bytes forwarded to
+/// the MCP SDK and the protocol errors sent for refused lines.
+#[doc(hidden)]
+#[cfg(not(target_arch = "wasm32"))]
+#[must_use]
+pub fn mcp_frames(input: &[u8], budget: usize) -> (Vec<u8>, Vec<String>) {
+    crate::mcp::frames(input, budget)
+}
+
 /// Whether the command line asks for JSON errors (read before it parses, so that a usage
 /// error is written that way too).
 fn wants_json_errors(args: &[std::ffi::OsString]) -> bool {

@@ -70,6 +70,35 @@ pub(crate) fn serve(options: &Options) -> Result<(), Error> {
     Ok(())
 }
 
+/// The framing alone, for the fuzz target: `input` read as the server reads standard input;
+/// returns what reaches the SDK and the replies sent for refused lines.
+///
+/// # Panics
+/// Never on any input (that is what the fuzz target checks); only if a runtime cannot start.
+pub(crate) fn frames(input: &[u8], budget: usize) -> (Vec<u8>, Vec<String>) {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    runtime.block_on(async {
+        let (sdk_in, to_sdk) = tokio::io::duplex(1 << 16);
+        let (replies, mut ours) = tokio::sync::mpsc::unbounded_channel();
+        let collect = tokio::spawn(async move {
+            let mut got = Vec::new();
+            let mut sdk_in = sdk_in;
+            let _ = tokio::io::AsyncReadExt::read_to_end(&mut sdk_in, &mut got).await;
+            got
+        });
+        wire::read(input, to_sdk, replies, budget).await;
+        let forwarded = collect.await.unwrap_or_default();
+        let mut said = Vec::new();
+        while let Ok(r) = ours.try_recv() {
+            said.push(r);
+        }
+        (forwarded, said)
+    })
+}
+
 #[derive(Clone)]
 struct Server {
     runner: Arc<Runner>,

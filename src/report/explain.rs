@@ -206,7 +206,7 @@ fn states(p: &AccessPattern) -> Value {
         "op": p.operation.name(),
         "item_size_bytes": p.item_size_bytes.map(|d| d.normalize()),
         "items_per_request": p.items_per_op.normalize(),
-        "consistency": consistency,
+        "consistency": p.operation.is_read().then_some(consistency),
         "index": p.index,
     })
 }
@@ -244,10 +244,13 @@ pub(crate) fn text(doc: &Value) -> String {
                 ));
             }
             if let Some(st) = p.get("states") {
+                let consistency = st["consistency"]
+                    .as_str()
+                    .map(|c| format!(", {c} consistency"))
+                    .unwrap_or_default();
                 part.push_str(&format!(
-                    " ({}, {} consistency, {} item(s) per request{})",
+                    " ({}{consistency}, {} item(s) per request{})",
                     s(&st["op"]),
-                    s(&st["consistency"]),
                     s(&st["items_per_request"]),
                     st["item_size_bytes"]
                         .as_str()
