@@ -236,6 +236,8 @@ impl Error {
             "column": self.position.map(|p| p.1),
             "source_line": self.source_line.as_deref(),
             "help": self.help.as_deref(),
+            // What the input should have been, where the message says (`…, expected …`).
+            "expected": self.message.split_once("expected ").map(|(_, e)| e),
             "text": self.to_string(),
         })
     }
