@@ -256,10 +256,16 @@ fn a_bad_workload_is_a_tool_error_with_the_command_lines_message() {
     let r = s.call(2, "validate", &json!({"workload": typo}));
     assert_eq!(r["result"]["isError"], false);
     assert_eq!(r["result"]["structuredContent"]["valid"], false);
-    assert_eq!(
-        r["result"]["structuredContent"]["error"]["path"],
-        "tables.t.patterns.get.rat"
+    let e = &r["result"]["structuredContent"]["error"];
+    assert_eq!(e["path"], "tables.t.patterns.get.rat");
+    assert!(
+        e["expected"]
+            .as_str()
+            .unwrap()
+            .starts_with("one of keys, op, rate"),
+        "{e}"
     );
+    assert!(e["help"].as_str().unwrap().contains("`rate`"), "{e}");
 }
 
 #[test]
