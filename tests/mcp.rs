@@ -12,6 +12,7 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use common::{Case, dec, root};
+use rust_decimal::Decimal;
 use serde_json::{Value, json};
 
 /// A server on pipes, read by a thread (so that a missing reply fails the test instead of
@@ -624,4 +625,42 @@ mod generated {
             prop_assert_eq!(answered, pending);
         }
     }
+}
+
+#[test]
+fn forecast_growth_and_the_sweep_bound() {
+    let mut s = Server::start(&[]);
+    let w = "prices: aws-us-east-1\ntables:\n  t:\n    item_size: 1 KB\n    patterns:\n      get: { op: get, rate: 10M/month, consistency: strong }\n";
+    let r = s.call(
+        1,
+        "forecast",
+        &json!({"workload": w, "months": 3, "start": "2027-01", "growth": "10%/month"}),
+    );
+    let months = r["result"]["structuredContent"]["months"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{r}"));
+    // 10 M strong 1 KB gets × 1 RRU × $0.125 per million = $1.25, then × 1.1 a month.
+    let totals: Vec<Decimal> = months
+        .iter()
+        .map(|m| dec(m["total"].as_str().unwrap()))
+        .collect();
+    assert_eq!(totals, [dec("1.25"), dec("1.375"), dec("1.5125")]);
+    // 101 × 100 = 10,100 designs: over the 10,000 a call may price.
+    let many = |n: usize| (1..=n).map(|i| i.to_string()).collect::<Vec<_>>().join(",");
+    let r = s.call(
+        2,
+        "sweep",
+        &json!({"workload": w, "vary": [
+            format!("tables.t.patterns.get.items={}", many(101)),
+            format!("tables.t.item_size={}", many(100)),
+        ]}),
+    );
+    assert_eq!(r["error"]["code"], -32602, "{r}");
+    assert!(
+        r["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("10100 designs"),
+        "{r}"
+    );
 }
