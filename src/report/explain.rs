@@ -18,13 +18,13 @@ fn rule(component: Component, provisioned: bool) -> &'static str {
             "On demand, DynamoDB bills reads in read request units (RRU): a strongly consistent read of an item takes its size rounded up to the next 4 KB, one unit per 4 KB; an eventually consistent read half of that; a transactional read twice. A query or scan reads the summed size of the items it returns or evaluates, rounded up to 4 KB once per request; a batch get rounds each item. A read on an index is sized by the index entry (keys and projected attributes)."
         }
         (Component::Reads, true) => {
-            "Provisioned, DynamoDB bills the read capacity units (RCU) held each hour: one RCU serves one strongly consistent read of up to 4 KB a second (two eventually consistent, half a transactional one); the units come from the patterns' rate at the hour's traffic, sized as for request units, and are held (or auto scaled) every hour of the month."
+            "Provisioned, DynamoDB bills the read capacity units (RCU) held each hour: one RCU serves one strongly consistent read of up to 4 KB a second (two eventually consistent, half a transactional one). The units are those provisioned — as stated, or, under auto scaling, what the patterns need hour by hour (their rate at that hour's traffic, sized as for request units) above the target utilization — billed for every hour they are held."
         }
         (Component::Writes, false) => {
             "On demand, DynamoDB bills writes in write request units (WRU): a write takes the item's size (the larger of before and after) rounded up to the next 1 KB, one unit per KB; a transactional write twice; a batch write rounds each item."
         }
         (Component::Writes, true) => {
-            "Provisioned, DynamoDB bills the write capacity units (WCU) held each hour: one WCU serves one write of up to 1 KB a second (half a transactional one), held (or auto scaled) every hour of the month."
+            "Provisioned, DynamoDB bills the write capacity units (WCU) held each hour: one WCU serves one write of up to 1 KB a second (half a transactional one). The units are those provisioned — as stated, or, under auto scaling, what the patterns need hour by hour above the target utilization — billed for every hour they are held."
         }
         (Component::IndexWrites, _) => {
             "Every write to the table is also written into each global secondary index that holds the item, sized by the index entry (its keys and projected attributes) rounded up to 1 KB: a put that adds an entry writes once, an update that changes the index key twice (the old entry deleted, the new one put), an update that touches nothing the index projects not at all. Transactions do not double index writes."
