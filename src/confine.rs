@@ -51,6 +51,11 @@ pub(crate) fn set(dir: Option<&str>) -> Result<(), Error> {
     Ok(())
 }
 
+/// The folder this run may read, resolved (`None`: no confinement).
+pub(crate) fn root() -> Option<PathBuf> {
+    ROOT.read().unwrap_or_else(PoisonError::into_inner).clone()
+}
+
 /// Refuses `path` when a root is set and `path` is not inside it.
 ///
 /// # Errors

@@ -145,6 +145,12 @@ fn malformed_and_oversized_requests_get_the_protocols_error() {
         r["error"]["message"].as_str().unwrap().contains("`rate`"),
         "{r}"
     );
+    let r = s.call(
+        8,
+        "estimate",
+        &json!({"workload": "tables: {}", "by": "table"}),
+    );
+    assert_eq!(r["error"]["code"], -32602, "{r}");
     s.send(&json!({"jsonrpc": "2.0", "id": 7, "method": "no/such/method"}));
     assert_eq!(s.reply()["error"]["code"], -32601);
     s.alive();
@@ -464,6 +470,19 @@ fn the_official_python_sdk_prices_compares_and_advises() {
     // CloudShop's bill: €1,243.54 (the seeds' case, derived line by line in tests/compare_cli.rs).
     assert_eq!(ok(0)["total"], "1243.54");
     assert_eq!(ok(0)["currency"], "EUR");
+    // The notes come last: cloudshop-eur took effect on 2025-03-01, over 365 days ago.
+    assert!(
+        c[0]["texts"]
+            .as_array()
+            .unwrap()
+            .last()
+            .unwrap()
+            .as_str()
+            .unwrap()
+            .contains("took effect on 2025-03-01"),
+        "{}",
+        c[0]["texts"]
+    );
     assert!(
         c[0]["texts"][1]
             .as_str()
@@ -663,4 +682,103 @@ fn forecast_growth_and_the_sweep_bound() {
             .contains("10100 designs"),
         "{r}"
     );
+}
+
+/// The two options every command takes that the server relies on, from the command line.
+#[test]
+fn root_and_json_errors_on_the_command_line() {
+    // A usage error as JSON: exit 2, kind usage, clap's words in the message.
+    let out = Case::new()
+        .args(["estimate", "--bogus", "--error-format", "json"])
+        .run();
+    assert_eq!(out.code, 2);
+    let e: Value = serde_json::from_str(out.stderr.trim()).unwrap();
+    assert_eq!(
+        (e["schema"].clone(), e["kind"].clone()),
+        (json!("ddbcost.error/v1"), json!("usage"))
+    );
+    assert!(e["message"].as_str().unwrap().contains("--bogus"), "{e}");
+    // An input error as JSON: the path, line, column and what was expected.
+    let typo =
+        "tables:\n  t:\n    item_size: 1 KB\n    patterns:\n      get: { op: get, rat: 1/s }\n";
+    let out = Case::new()
+        .args(["estimate", "-", "--error-format", "json"])
+        .stdin(typo)
+        .run();
+    assert_eq!(out.code, 1);
+    let e: Value = serde_json::from_str(out.stderr.trim()).unwrap();
+    assert_eq!(e["path"], "tables.t.patterns.get.rat");
+    assert_eq!(
+        (
+            e["line"].clone(),
+            e["column"].clone(),
+            e["exit_code"].clone()
+        ),
+        (json!(5), json!(23), json!(1))
+    );
+    // --root: a file inside is read, one outside refused (exit 1), standard input allowed.
+    let inside = Case::new()
+        .args([
+            "estimate",
+            "workloads/cloudshop.yaml",
+            "--root",
+            "workloads",
+            "--format",
+            "json",
+        ])
+        .run();
+    assert_eq!(inside.code, 0, "{}", inside.stderr);
+    let outside = Case::new()
+        .args(["estimate", "README.md", "--root", "workloads"])
+        .run();
+    assert_eq!(outside.code, 1);
+    assert!(
+        outside
+            .stderr
+            .contains("outside the folder this run may read"),
+        "{}",
+        outside.stderr
+    );
+    let stdin = Case::new()
+        .args(["estimate", "-", "--root", "workloads", "--format", "json"])
+        .stdin(&cloudshop())
+        .run();
+    assert_eq!(stdin.code, 0, "{}", stdin.stderr);
+    let missing = Case::new()
+        .args(["estimate", "-", "--root", "no-such-folder"])
+        .stdin("x")
+        .run();
+    assert_eq!(missing.code, 2, "{}", missing.stderr);
+}
+
+mod explained {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
+        /// Any get: explain's units per request are DynamoDB's rule (⌈size ÷ 4 KB⌉, halved
+        /// when eventual), its requests the rate over a 730-hour month, its cost units ×
+        /// $0.125 per million — and `--set` of the rate reaches it the same way.
+        #[test]
+        fn explain_is_the_rule_for_any_get(bytes in 1u32..=400_000, rate in 1u32..=5000, set_rate in proptest::option::of(1u32..=5000), eventual in any::<bool>()) {
+            let consistency = if eventual { "eventual" } else { "strong" };
+            let w = format!("prices: aws-us-east-1\ntables:\n  t:\n    item_size: {bytes} B\n    patterns:\n      get: {{ op: get, rate: {rate}/s, consistency: {consistency} }}\n");
+            let mut args = vec!["explain".to_string(), "-".into(), "--line".into(), "t/reads".into(), "--format".into(), "json".into()];
+            if let Some(r) = set_rate {
+                args.extend(["--set".into(), format!("tables.t.patterns.get.rate={r}/s")]);
+            }
+            let out = Case::new().args(&args).stdin(&w).run();
+            prop_assert_eq!(out.code, 0, "{}", out.stderr);
+            let doc: Value = serde_json::from_str(&out.stdout).unwrap();
+            let p = &doc["lines"][0]["patterns"][0];
+            let per = Decimal::from(bytes.div_ceil(4096)) * if eventual { dec("0.5") } else { Decimal::ONE };
+            let requests = Decimal::from(set_rate.unwrap_or(rate)) * Decimal::from(3600 * 730);
+            prop_assert_eq!(dec(p["units_per_request"].as_str().unwrap()), per);
+            prop_assert_eq!(dec(p["requests_per_month"].as_str().unwrap()), requests);
+            let cost = per * requests / Decimal::from(1_000_000) * dec("0.125");
+            prop_assert_eq!(dec(doc["lines"][0]["cost"].as_str().unwrap()), cost);
+            prop_assert_eq!(dec(p["cost"].as_str().unwrap()), cost);
+        }
+    }
 }

@@ -46,7 +46,6 @@ use crate::error::Error;
 /// Any user-facing error, carrying its exit code.
 pub(crate) fn run(cli: Cli) -> Result<(), Error> {
     let run = Run::from_environment(cli.width);
-    let cli_root = cli.root.clone();
     match cli.command {
         Command::Estimate(args) => estimate::run(&args, &run),
         Command::Compare(args) => compare::run(&args, &run),
@@ -67,7 +66,6 @@ pub(crate) fn run(cli: Cli) -> Result<(), Error> {
         Command::Explain(args) => explain::run(&args, &run),
         #[cfg(not(target_arch = "wasm32"))]
         Command::Mcp(args) => crate::mcp::serve(&crate::mcp::Options {
-            root: cli_root.clone(),
             timeout: std::time::Duration::from_millis(args.timeout),
             max_request_bytes: usize::try_from(args.max_request_bytes).unwrap_or(usize::MAX),
             concurrency: usize::try_from(args.jobs).unwrap_or(1),

@@ -12,7 +12,6 @@ mod child;
 mod tools;
 mod wire;
 
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -31,8 +30,6 @@ use child::{Outcome, Runner};
 
 /// How the server runs.
 pub(crate) struct Options {
-    /// The folder tools may read (`--root`); `None`: none.
-    pub root: Option<String>,
     pub timeout: Duration,
     pub max_request_bytes: usize,
     pub concurrency: usize,
@@ -109,14 +106,9 @@ impl Server {
     fn new(options: &Options) -> Result<Self, Error> {
         let exe = std::env::current_exe()
             .map_err(|e| Error::io(format!("cannot find the ddbcost program: {e}"), e))?;
-        let (root, empty) = match &options.root {
-            Some(r) => (
-                PathBuf::from(r).canonicalize().map_err(|e| {
-                    Error::usage(format!("--root `{r}` cannot be used ({e})"))
-                        .help("Consider an existing folder.")
-                })?,
-                None,
-            ),
+        // `--root` is the run's confinement, resolved once by `confine::set`.
+        let (root, empty) = match crate::confine::root() {
+            Some(r) => (r, None),
             None => {
                 let dir = tempfile::Builder::new()
                     .prefix("ddbcost-mcp-")
@@ -190,10 +182,9 @@ impl Server {
         let mut args = arguments.clone();
         args.remove("by");
         let mut call = tools::find("estimate")
-            .map(|t| t.call(&args))
+            .map(|t| t.command(&args))
             .transpose()?
             .ok_or_else(|| ErrorData::internal_error("no estimate tool", None))?;
-        call.args.truncate(call.args.len().saturating_sub(2));
         call.args.extend([
             "--format".into(),
             "markdown".into(),

@@ -73,7 +73,13 @@ pub(super) const TOOLS: &[Tool] = &[
             let mut call = a.priced("estimate")?;
             a.option(&mut call, "period", "--period")?;
             a.repeated(&mut call, "set", "--set")?;
-            call.args.extend(["--format".into(), "json".into()]);
+            if let Some(by) = a.text("by")?
+                && !["line", "pattern", "component", "region"].contains(&by.as_str())
+            {
+                return Err(invalid(&format!(
+                    "`by` is line, pattern, component or region, not `{by}`"
+                )));
+            }
             Ok(call)
         },
     },
@@ -113,7 +119,6 @@ pub(super) const TOOLS: &[Tool] = &[
                     call.args.extend(["--set".into(), c.into()]);
                 }
             }
-            call.args.extend(["--format".into(), "json".into()]);
             Ok(call)
         },
     },
@@ -130,7 +135,6 @@ pub(super) const TOOLS: &[Tool] = &[
         build: |a| {
             let mut call = a.priced("advise")?;
             a.option(&mut call, "min_saving", "--min-saving")?;
-            call.args.extend(["--format".into(), "json".into()]);
             Ok(call)
         },
     },
@@ -161,7 +165,6 @@ pub(super) const TOOLS: &[Tool] = &[
                 }
             }
             a.repeated(&mut call, "set", "--set")?;
-            call.args.extend(["--format".into(), "json".into()]);
             Ok(call)
         },
     },
@@ -194,7 +197,6 @@ pub(super) const TOOLS: &[Tool] = &[
             let top = a.integer("top")?.unwrap_or(10);
             call.args
                 .extend(["--top".into(), top.to_string(), "--jobs".into(), "1".into()]);
-            call.args.extend(["--format".into(), "json".into()]);
             Ok(call)
         },
     },
@@ -217,7 +219,6 @@ pub(super) const TOOLS: &[Tool] = &[
             };
             a.option(&mut call, "key", "--key")?;
             a.repeated(&mut call, "index", "--index")?;
-            call.args.extend(["--format".into(), "json".into()]);
             Ok(call)
         },
     },
@@ -252,7 +253,6 @@ pub(super) const TOOLS: &[Tool] = &[
             a.option(&mut call, "sort_key", "--sort-key")?;
             a.option(&mut call, "log_key", "--log-key")?;
             a.option(&mut call, "log_operation", "--log-operation")?;
-            call.args.extend(["--format".into(), "json".into()]);
             Ok(call)
         },
     },
@@ -262,11 +262,7 @@ pub(super) const TOOLS: &[Tool] = &[
         output: "ddbcost.validate/v1",
         properties: settings,
         required: &["workload"],
-        build: |a| {
-            let mut call = a.priced("estimate")?;
-            call.args.extend(["--format".into(), "json".into()]);
-            Ok(call)
-        },
+        build: |a| a.priced("estimate"),
     },
     Tool {
         name: "explain",
@@ -283,7 +279,6 @@ pub(super) const TOOLS: &[Tool] = &[
             if let Some(line) = a.text("line")? {
                 call.args.extend(["--line".into(), line]);
             }
-            call.args.extend(["--format".into(), "json".into()]);
             Ok(call)
         },
     },
@@ -335,11 +330,21 @@ impl Tool {
         })
     }
 
-    /// The command line for these arguments.
+    /// The command line for these arguments, printing the command's JSON.
     ///
     /// # Errors
     /// Invalid params: an unknown argument, one of the wrong type, one missing.
     pub(super) fn call(&self, arguments: &Map<String, Value>) -> Result<Call, ErrorData> {
+        let mut call = self.command(arguments)?;
+        call.args.extend(["--format".into(), "json".into()]);
+        Ok(call)
+    }
+
+    /// The command line for these arguments, without its format.
+    ///
+    /// # Errors
+    /// As `call`.
+    pub(super) fn command(&self, arguments: &Map<String, Value>) -> Result<Call, ErrorData> {
         let known = (self.properties)();
         for name in arguments.keys() {
             let listed = known.get(name).is_some()
