@@ -19,7 +19,7 @@ fn imported() -> String {
 fn a_folder_of_cli_outputs_becomes_a_workload_with_its_measured_figures() {
     let yaml = imported();
     let (w, _) = ddbcost::api::load(&yaml, "live.yaml").expect("the imported workload loads");
-    let table = |n: &str| w.tables.iter().find(|t| t.name == n).unwrap();
+    let table = |n: &str| w.tables.iter().find(|t| *t.name == *n).unwrap();
     let (orders, events) = (table("orders"), table("events"));
     // ItemCount, stated as items.
     assert!(
@@ -61,7 +61,7 @@ fn a_folder_of_cli_outputs_becomes_a_workload_with_its_measured_figures() {
     }
     assert!(orders.pitr && !events.pitr);
     assert_eq!(orders.replicas, ["us-east-2"]);
-    assert_eq!(events.indexes[0].name, "by-kind");
+    assert_eq!(&*events.indexes[0].name, "by-kind");
 }
 
 #[test]

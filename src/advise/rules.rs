@@ -76,7 +76,7 @@ pub(super) fn capacity_mode(table: &Table, prices: &PriceBook, out: &mut Vec<Can
             let mut indexes = Map::new();
             for i in table.indexes.iter().filter(|i| i.kind == IndexKind::Global) {
                 indexes.insert(
-                    i.name.clone(),
+                    i.name.to_string(),
                     json!({"rcu": null, "wcu": null, "auto_scaling": null}),
                 );
             }
@@ -206,7 +206,7 @@ pub(super) fn projections(table: &Table, out: &mut Vec<Candidate>) {
             title: format!("Project {what} in index `{}` of `{t}`", index.name),
             rule: format!("The index's queries read only {}: an entry that projects just that is smaller to store and to copy on every write.", if needed.is_empty() { "keys".to_string() } else { needed.join(", ") }),
             assumes: "The patterns' `reads_attributes` are complete: a query that needs another attribute must then fetch it from the table (a second read). Changing a projection means rebuilding the index.".into(),
-            patch: table_patch(t, json!({"indexes": {index.name.clone(): patch}})),
+            patch: table_patch(t, json!({"indexes": {index.name.to_string(): patch}})),
         });
     }
 }
@@ -228,13 +228,13 @@ pub(super) fn unread_index(table: &Table, out: &mut Vec<Candidate>) {
         if read {
             continue;
         }
-        let mut inner = json!({"indexes": {index.name.clone(): null}});
+        let mut inner = json!({"indexes": {index.name.to_string(): null}});
         let mut effects = Map::new();
         for p in &table.patterns {
-            if p.index_effects.iter().any(|(n, _)| *n == index.name) {
+            if p.index_effects.iter().any(|(n, _)| **n == *index.name) {
                 effects.insert(
-                    p.name.clone(),
-                    json!({"index_effects": {index.name.clone(): null}}),
+                    p.name.to_string(),
+                    json!({"index_effects": {index.name.to_string(): null}}),
                 );
             }
         }
@@ -264,9 +264,9 @@ pub(super) fn sparse_index(table: &Table, out: &mut Vec<Candidate>) {
         let mut patterns = Map::new();
         let mut changes = false;
         for p in table.patterns.iter().filter(|p| !p.operation.is_read()) {
-            let effect = if rule.added_by.contains(&p.name) {
+            let effect = if rule.added_by.iter().any(|n| **n == *p.name) {
                 ("add", Decimal::ONE)
-            } else if rule.removed_by.contains(&p.name) {
+            } else if rule.removed_by.iter().any(|n| **n == *p.name) {
                 ("remove", Decimal::ONE)
             } else {
                 ("none", Decimal::ZERO)
@@ -274,14 +274,14 @@ pub(super) fn sparse_index(table: &Table, out: &mut Vec<Candidate>) {
             let current = p
                 .index_effects
                 .iter()
-                .find(|(n, _)| *n == index.name)
+                .find(|(n, _)| **n == *index.name)
                 .map(|(_, e)| *e);
             if current != Some(effect.1) {
                 changes = true;
             }
             patterns.insert(
-                p.name.clone(),
-                json!({"index_effects": {index.name.clone(): effect.0}}),
+                p.name.to_string(),
+                json!({"index_effects": {index.name.to_string(): effect.0}}),
             );
         }
         if !changes {
@@ -293,7 +293,7 @@ pub(super) fn sparse_index(table: &Table, out: &mut Vec<Candidate>) {
             rule: format!("An item is in a GSI only while it carries the index key: set the key only on the items the index's queries need ({} add it, {} remove it), and the other writes skip the index.", rule.added_by.join(", "), rule.removed_by.join(", ")),
             assumes: "The application sets the index key attribute in the writes named by `sparse.added_by` and removes it in those named by `sparse.removed_by`; the index's storage shrinks too, which is not counted unless its `key_share` or observed storage says so.".into(),
             patch: table_patch(t, json!({
-                "indexes": {index.name.clone(): {"updates_moving_key": "0", "updates_adding_key": "0", "updates_removing_key": "0"}},
+                "indexes": {index.name.to_string(): {"updates_moving_key": "0", "updates_adding_key": "0", "updates_removing_key": "0"}},
                 "patterns": patterns,
             })),
         });
@@ -318,7 +318,7 @@ pub(super) fn eventual_reads(table: &Table, out: &mut Vec<Candidate>) {
             table
                 .indexes
                 .iter()
-                .any(|i| &i.name == n && i.kind == IndexKind::Global)
+                .any(|i| *i.name == **n && i.kind == IndexKind::Global)
         });
         if on_gsi {
             continue;
@@ -339,7 +339,7 @@ pub(super) fn eventual_reads(table: &Table, out: &mut Vec<Candidate>) {
         } else {
             format!("{} eventual", pct(target))
         };
-        patterns.insert(p.name.clone(), json!({"consistency": text}));
+        patterns.insert(p.name.to_string(), json!({"consistency": text}));
     }
     if patterns.is_empty() {
         return;
@@ -378,7 +378,7 @@ pub(super) fn transactions(table: &Table, out: &mut Vec<Candidate>) {
             title: format!("A batch instead of a transaction for `{}` of `{t}`", p.name),
             rule: "A transaction costs two units per item, a batch one: a pattern not declared `transaction_required` does not need all-or-nothing.".into(),
             assumes: "The items need not succeed together: a batch can partly fail and its unprocessed items are retried; batch-write holds puts and deletes only (no conditions, no updates).".into(),
-            patch: table_patch(t, json!({"patterns": {p.name.clone(): patch}})),
+            patch: table_patch(t, json!({"patterns": {p.name.to_string(): patch}})),
         });
     }
 }

@@ -464,7 +464,7 @@ fn table_facts(
     let Some(w) = workload else {
         return Ok((TableClass::Standard, default));
     };
-    let t = w.tables.iter().find(|t| t.name == k.table).ok_or_else(|| {
+    let t = w.tables.iter().find(|t| *t.name == *k.table).ok_or_else(|| {
         Error::input(format!("table `{}` is measured, and the workload does not describe it", k.table))
             .help("Consider `ddbcost import` of its describe-table into the workload, or leaving its metrics out.")
     })?;
@@ -474,7 +474,7 @@ fn table_facts(
             CapacityMode::OnDemand => None,
         },
         Some(i) => {
-            let index = t.indexes.iter().find(|x| &x.name == i).ok_or_else(|| {
+            let index = t.indexes.iter().find(|x| *x.name == **i).ok_or_else(|| {
                 Error::input(format!(
                     "index `{i}` of table `{}` is measured, and the workload does not describe it",
                     k.table
@@ -509,7 +509,7 @@ fn prices(
     class: TableClass,
 ) -> Result<DimensionPrices, Error> {
     let region = workload
-        .and_then(|w| w.tables.iter().find(|t| t.name == k.table))
+        .and_then(|w| w.tables.iter().find(|t| *t.name == *k.table))
         .and_then(|t| t.region.clone())
         .unwrap_or_else(|| book.primary.region.clone());
     let table = book.region(&region).ok_or_else(|| {

@@ -270,10 +270,9 @@ fn usage(
         .iter()
         .filter(|i| i.name != TABLE_KEY)
         .filter(|i| {
-            table
-                .indexes
-                .iter()
-                .any(|t| t.name == i.name && !matches!(t.projection, crate::model::Projection::All))
+            table.indexes.iter().any(|t| {
+                *t.name == *i.name && !matches!(t.projection, crate::model::Projection::All)
+            })
         })
         .collect();
     if !indexes.is_empty() {

@@ -25,7 +25,7 @@ pub(super) fn line(pricer: &Pricer<'_>, table: &Table) -> Result<Option<LineItem
         .line(
             LineSpec {
                 key: cat!(t, "/dax"),
-                table: &Arc::from(t.as_str()),
+                table: t,
                 component: Component::Dax,
                 label: Label::Dax {
                     node_type: Arc::from(dax.node_type.as_str()),

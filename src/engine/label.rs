@@ -21,7 +21,7 @@ impl IndexRef {
     pub fn of(index: &Index) -> Self {
         IndexRef {
             kind: index.kind,
-            name: Arc::from(index.name.as_str()),
+            name: Arc::clone(&index.name),
         }
     }
 }

@@ -168,7 +168,7 @@ fn index_peaks(
                 )?,
             ),
         };
-        out.push((index.name.clone(), index.kind, r, w));
+        out.push((index.name.to_string(), index.kind, r, w));
     }
     Ok(out)
 }
@@ -220,7 +220,7 @@ pub(super) fn table_partitions(
         None => Decimal::ZERO,
     };
     Ok(TablePartitions {
-        table: table.name.clone(),
+        table: table.name.to_string(),
         stored_gb,
         peak_rcu: rcu,
         peak_wcu: wcu,
@@ -423,7 +423,7 @@ pub(super) fn key_warnings(
     let hours = settings.month_hours;
     if let Some(spread) = &table.keys {
         check(
-            &KeySubject::Table(Arc::from(table.name.as_str())),
+            &KeySubject::Table(Arc::clone(&table.name)),
             spread,
             parts.peak_rcu,
             parts.peak_wcu,
@@ -457,7 +457,7 @@ pub(super) fn key_warnings(
             )
         };
         check(
-            &KeySubject::Pattern(Arc::from(pattern.name.as_str())),
+            &KeySubject::Pattern(Arc::clone(&pattern.name)),
             spread,
             at_peak(r)?,
             at_peak(w)?,

@@ -27,7 +27,7 @@ pub(super) fn lines(
     sizes: &TableSizes,
     plans: Option<&TablePlans>,
 ) -> Result<Vec<LineItem>, EngineError> {
-    let t = Arc::<str>::from(table.name.as_str());
+    let t = Arc::clone(&table.name);
     let mut out = Vec::new();
     for region_name in &table.replicas {
         let region = Arc::<str>::from(region_name.as_str());
@@ -177,7 +177,7 @@ impl Replica<'_> {
                     Component::ReplicaIndexWrites,
                     Label::ReplicaGsiWcu {
                         region: Arc::clone(region),
-                        index: Arc::from(index.name.as_str()),
+                        index: Arc::clone(&index.name),
                     },
                     "WCU-hour",
                     Basis::Derived,

@@ -97,7 +97,7 @@ pub(super) fn table_shapes(
     month_hours: Decimal,
     out: &mut Shapes,
 ) -> Result<(), EngineError> {
-    let t = table.name.as_str();
+    let t = &*table.name;
     let demand = |metric: Metric, observed: Option<Decimal>| {
         capacity::hourly_demand(table, usage, metric, observed, month_hours)
     };

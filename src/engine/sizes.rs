@@ -59,7 +59,7 @@ pub(super) fn stated_gb(
 
 /// Table storage in GB: observed, stated, or items × (size + overhead). `None` if unknown.
 pub(super) fn table_gb(table: &Table, settings: &Settings) -> Result<Option<Decimal>, EngineError> {
-    let context = table.name.as_str();
+    let context = &*table.name;
     if let Some(size) = table.observed.storage.or(table.storage) {
         return stated_gb(size, settings, context).map(Some);
     }
@@ -82,7 +82,7 @@ pub(super) fn index_gb(
     index: &Index,
     settings: &Settings,
 ) -> Result<Option<Decimal>, EngineError> {
-    let context = index.name.as_str();
+    let context = &*index.name;
     if let Some(size) = index.observed.storage {
         return stated_gb(size, settings, context).map(Some);
     }

@@ -27,7 +27,7 @@ pub(super) fn lines(
         pricer,
         table,
         sizes,
-        name: Arc::<str>::from(table.name.as_str()),
+        name: Arc::clone(&table.name),
         region: pricer.region_of(table),
     };
     let mut out = vec![cx.table_storage()?];

@@ -22,7 +22,7 @@ pub(super) fn lines(
     table: &Table,
     usage: &TableUsage,
 ) -> Result<Vec<LineItem>, EngineError> {
-    let t = &Arc::<str>::from(table.name.as_str());
+    let t = &Arc::clone(&table.name);
     let home = pricer.region_of(table);
     let region = &home;
     let month_hours = pricer.settings.month_hours;

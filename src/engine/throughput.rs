@@ -26,7 +26,7 @@ pub(super) fn lines(
     out: &mut Vec<LineItem>,
     warnings: &mut Vec<Notice>,
 ) -> Result<(), EngineError> {
-    let t = &Arc::<str>::from(table.name.as_str());
+    let t = &Arc::clone(&table.name);
     match plans {
         None => {
             on_demand_peaks(table, parts, warnings);
@@ -47,7 +47,7 @@ fn on_demand_peaks(table: &Table, parts: &TablePartitions, warnings: &mut Vec<No
         let limit = Decimal::from(limit);
         if peak > limit {
             warnings.push(Notice::OnDemandPeak {
-                table: Arc::from(table.name.as_str()),
+                table: Arc::clone(&table.name),
                 kind,
                 peak,
                 limit,
@@ -206,7 +206,7 @@ fn provisioned(
         let index = &table.indexes[*pos];
         groups.push((
             cat!(t, "/gsi/", index.name),
-            Some(Arc::<str>::from(index.name.as_str())),
+            Some(Arc::clone(&index.name)),
             read,
             write,
             Metric::IndexReads(*pos),

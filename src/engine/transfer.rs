@@ -47,7 +47,7 @@ pub(super) fn table_line(
         .line(
             LineSpec {
                 key: cat!(t, "/transfer-out"),
-                table: &Arc::from(t.as_str()),
+                table: t,
                 component: Component::Transfer,
                 label: Label::TransferOut,
                 region: &region,

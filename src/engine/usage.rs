@@ -15,6 +15,10 @@ use crate::model::{
     Table,
 };
 
+/// Units per index, inline for the few indexes most tables have (no allocation per pattern
+/// per estimate); a table with more spills to the heap.
+pub(super) type IndexUnits = smallvec::SmallVec<[Decimal; 3]>;
+
 /// What one pattern consumes in a month.
 #[derive(Debug, Clone)]
 pub(super) struct PatternUsage {
@@ -24,9 +28,9 @@ pub(super) struct PatternUsage {
     /// Write units on the base table (transactions at 2×).
     pub write_units: Decimal,
     /// Read units per index, in the table's index order.
-    pub index_read_units: Vec<Decimal>,
+    pub index_read_units: IndexUnits,
     /// Write units per index, in the table's index order (never 2×).
-    pub index_write_units: Vec<Decimal>,
+    pub index_write_units: IndexUnits,
     /// Item-level writes: stream records, CDC and replication events.
     pub items_written: Decimal,
     /// Write units of the same writes without the transaction factor (what a replica gets,
@@ -48,8 +52,8 @@ impl PatternUsage {
             name,
             read_units: Decimal::ZERO,
             write_units: Decimal::ZERO,
-            index_read_units: vec![Decimal::ZERO; indexes],
-            index_write_units: vec![Decimal::ZERO; indexes],
+            index_read_units: smallvec::smallvec![Decimal::ZERO; indexes],
+            index_write_units: smallvec::smallvec![Decimal::ZERO; indexes],
             items_written: Decimal::ZERO,
             plain_write_units: Decimal::ZERO,
             bytes_written: Decimal::ZERO,
@@ -241,7 +245,7 @@ pub(crate) fn item_flows(
     let mut out = Vec::with_capacity(table.patterns.len());
     for pattern in &table.patterns {
         let p = pattern_usage(table, pattern, settings)?;
-        let context = pattern.name.as_str();
+        let context = &*pattern.name;
         out.push(match pattern.operation {
             Operation::Put | Operation::BatchWrite | Operation::TransactWrite => (
                 mul(
@@ -260,10 +264,11 @@ pub(crate) fn item_flows(
 
 pub(super) fn table_usage(table: &Table, settings: &Settings) -> Result<TableUsage, EngineError> {
     let n = table.indexes.len();
-    let total_name: Arc<str> = Arc::from("(total)");
+    // The totals' name is never shown: the table's own (a reference count, not a copy).
+    let total_name = &table.name;
     let mut usage = TableUsage {
         patterns: Vec::with_capacity(table.patterns.len()),
-        totals: PatternUsage::zero(Arc::clone(&total_name), n),
+        totals: PatternUsage::zero(Arc::clone(total_name), n),
         lsis: (0..n)
             .filter(|&i| table.indexes[i].kind == IndexKind::Local)
             .collect(),
@@ -281,7 +286,7 @@ pub(super) fn table_usage(table: &Table, settings: &Settings) -> Result<TableUsa
                 Operation::Put | Operation::BatchWrite | Operation::TransactWrite
             )
         {
-            let context = pattern.name.as_str();
+            let context = &*pattern.name;
             let new = mul(
                 p.items_written,
                 checked::sub(Decimal::ONE, pattern.overwrites, context)?,
@@ -294,7 +299,7 @@ pub(super) fn table_usage(table: &Table, settings: &Settings) -> Result<TableUsa
     }
     let totals = std::mem::replace(
         &mut usage.totals,
-        PatternUsage::zero(Arc::clone(&total_name), 0),
+        PatternUsage::zero(Arc::clone(total_name), 0),
     );
     usage.totals = totals.with_base(&usage.lsis, &table.name)?;
     // Stated TTL deletes, or with a retention the steady state: every month, what was inserted
@@ -308,7 +313,7 @@ pub(super) fn table_usage(table: &Table, settings: &Settings) -> Result<TableUsa
         (None, None) => None,
     };
     if let Some(deletes) = ttl_deletes {
-        let context = table.name.as_str();
+        let context = &*table.name;
         let size = table.item_size_bytes.unwrap_or_default();
         usage.ttl_deletes = deletes;
         usage.ttl_delete_units = mul(
@@ -407,12 +412,12 @@ fn pattern_usage(
     pattern: &AccessPattern,
     settings: &Settings,
 ) -> Result<PatternUsage, EngineError> {
-    let context = pattern.name.as_str();
+    let context = &*pattern.name;
     let ops = checked::some(pattern.rate.monthly(settings.month_hours), context)?;
     let index_pos = pattern
         .index
         .as_ref()
-        .and_then(|name| table.indexes.iter().position(|i| &i.name == name));
+        .and_then(|name| table.indexes.iter().position(|i| *i.name == **name));
     let index = index_pos.map(|i| &table.indexes[i]);
     // The mean size: right for a Query or Scan (their items are summed, then rounded once per
     // page) and for bytes; per-item rules average over the size classes.
@@ -427,7 +432,7 @@ fn pattern_usage(
         _ => bytes,
     };
     let items = pattern.items_per_op;
-    let mut usage = PatternUsage::zero(Arc::from(pattern.name.as_str()), table.indexes.len());
+    let mut usage = PatternUsage::zero(Arc::clone(&pattern.name), table.indexes.len());
     let op = pattern.operation;
     match pattern.transfer_out {
         // Sizes of data sent are counted as DynamoDB counts sizes: KB = 1,024 B.
@@ -519,7 +524,7 @@ fn pattern_usage(
         let writes_per_item = pattern
             .index_effects
             .iter()
-            .find(|(name, _)| *name == index.name)
+            .find(|(name, _)| **name == *index.name)
             .map_or_else(
                 || index_writes_per_item(op, index, pattern.overwrites, pattern.overwrite_changes),
                 |(_, w)| Some(*w),

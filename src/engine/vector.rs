@@ -19,7 +19,7 @@ use crate::model::{PriceKey, Table};
 /// The lines of every vector index of `table`.
 pub(super) fn lines(pricer: &Pricer<'_>, table: &Table) -> Result<Vec<LineItem>, EngineError> {
     let mut out = Vec::new();
-    let t: Arc<str> = Arc::from(table.name.as_str());
+    let t: Arc<str> = Arc::clone(&table.name);
     let region = pricer.region_of(table);
     let gb = pricer.settings.gb.gb_bytes();
     let hours = pricer.settings.month_hours;

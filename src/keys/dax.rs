@@ -49,7 +49,7 @@ pub(crate) fn price_dax(
     table: &str,
     hits: Decimal,
 ) -> Result<Option<DaxCost>, EngineError> {
-    let Some(t) = workload.tables.iter().find(|t| t.name == table) else {
+    let Some(t) = workload.tables.iter().find(|t| *t.name == *table) else {
         return Ok(None);
     };
     if t.dax.is_some() {
@@ -69,7 +69,7 @@ pub(crate) fn price_dax(
     };
     let before = engine::estimate(workload, prices, settings)?;
     let mut cached = workload.clone();
-    for t in cached.tables.iter_mut().filter(|t| t.name == table) {
+    for t in cached.tables.iter_mut().filter(|t| *t.name == *table) {
         t.dax = Some(Dax {
             node_type: node.0.clone(),
             nodes: Decimal::from(NODES),

@@ -41,7 +41,7 @@ pub(crate) fn sharded(
 ) -> Result<(Workload, Vec<String>), EngineError> {
     let mut out = workload.clone();
     let mut changed = Vec::new();
-    for t in out.tables.iter_mut().filter(|t| t.name == table) {
+    for t in out.tables.iter_mut().filter(|t| *t.name == *table) {
         for p in &mut t.patterns {
             let reads_key = matches!(
                 p.operation,
@@ -55,7 +55,7 @@ pub(crate) fn sharded(
                 p.items_per_op =
                     engine::checked::div(p.items_per_op, suffixes, &p.name)?.max(Decimal::ONE);
             }
-            changed.push(p.name.clone());
+            changed.push(p.name.to_string());
         }
     }
     Ok((out, changed))

@@ -102,7 +102,7 @@ pub(super) fn index(
         ));
     }
     Ok(Index {
-        name: name.to_string(),
+        name: name.into(),
         sparse: i.sparse.as_ref().map(|s| crate::model::SparseRule {
             added_by: s.added_by.iter().map(|a| a.value.clone()).collect(),
             removed_by: s.removed_by.iter().map(|a| a.value.clone()).collect(),

@@ -63,7 +63,7 @@ pub(super) fn pattern(
     }
     Ok(AccessPattern {
         needs,
-        name: name.to_string(),
+        name: name.into(),
         keys: super::keys::key_spread(rd, p.keys.as_ref(), &format!("{path}.keys"))?,
         operation,
         rate,
@@ -74,7 +74,7 @@ pub(super) fn pattern(
         items_per_op,
         consistency,
         transfer_out: sent_out(rd, p, operation, &f("transfer_out"))?,
-        index: index.map(|i| i.name.clone()),
+        index: index.map(|i| i.name.to_string()),
         fetches_base_items: p.fetch_base_items,
         description: p.description.clone(),
         index_effects,
@@ -196,8 +196,8 @@ fn pattern_index<'t>(
     let index = match &p.index {
         None => None,
         Some(iname) => {
-            let Some(index) = table.indexes.iter().find(|i| i.name == iname.value) else {
-                let names: Vec<&str> = table.indexes.iter().map(|i| i.name.as_str()).collect();
+            let Some(index) = table.indexes.iter().find(|i| *i.name == *iname.value) else {
+                let names: Vec<&str> = table.indexes.iter().map(|i| &*i.name).collect();
                 let help = suggest::consider(&iname.value, &names, "the table's indexes");
                 return Err(rd.err(
                     &f("index"),
@@ -261,7 +261,7 @@ fn consistency(
             })?;
             let on_gsi = index.is_some_and(|i| i.kind == IndexKind::Global);
             if on_gsi && parsed != Consistency::Eventual {
-                return Err(rd.err(&f("consistency"), position(c), format!("a strongly consistent read on GSI `{}`: GSIs support eventual consistency only", index.map_or("", |i| i.name.as_str())), "Consider `consistency: eventual`, or querying the table or an LSI."));
+                return Err(rd.err(&f("consistency"), position(c), format!("a strongly consistent read on GSI `{}`: GSIs support eventual consistency only", index.map_or("", |i| &*i.name)), "Consider `consistency: eventual`, or querying the table or an LSI."));
             }
             parsed
         }
@@ -289,8 +289,8 @@ fn index_effects(
     let mut index_effects = Vec::new();
     for (iname, effect) in &p.index_effects {
         let epath = f(&format!("index_effects.{iname}"));
-        if !table.indexes.iter().any(|i| &i.name == iname) {
-            let names: Vec<&str> = table.indexes.iter().map(|i| i.name.as_str()).collect();
+        if !table.indexes.iter().any(|i| *i.name == **iname) {
+            let names: Vec<&str> = table.indexes.iter().map(|i| &*i.name).collect();
             return Err(rd.err(
                 &epath,
                 position(effect),

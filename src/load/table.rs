@@ -58,7 +58,7 @@ pub(super) fn table(rd: &Reader<'_>, name: &str, t: &RawTable) -> Result<Table, 
     }
     let mut table = Table {
         attribute_sizes,
-        name: name.to_string(),
+        name: name.into(),
         forecast,
         key,
         attributes,
@@ -317,13 +317,13 @@ fn check_sparse(
                 let known = table
                     .patterns
                     .iter()
-                    .any(|p| p.name == n.value && !p.operation.is_read());
+                    .any(|p| *p.name == *n.value && !p.operation.is_read());
                 if !known {
                     let writes: Vec<&str> = table
                         .patterns
                         .iter()
                         .filter(|p| !p.operation.is_read())
-                        .map(|p| p.name.as_str())
+                        .map(|p| &*p.name)
                         .collect();
                     return Err(rd.err(
                         &format!("{path}.indexes.{iname}.sparse.{field}"),
@@ -475,7 +475,7 @@ pub(super) fn consumer(
         }
     };
     Ok(StreamConsumer {
-        name: name.to_string(),
+        name: name.into(),
         kind,
     })
 }

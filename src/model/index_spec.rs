@@ -168,7 +168,7 @@ impl IndexSpec {
                 Projection::Include { .. } => IndexProjection::Include(i.include.clone()),
             };
             specs.push(IndexSpec {
-                name: i.name.clone(),
+                name: i.name.to_string(),
                 keys,
                 projection,
             });

@@ -32,9 +32,9 @@ impl Workload {
     /// No table of that name, or several tables and no name: the message (with `file`, the
     /// workload's label) and a suggestion naming the tables.
     pub fn pick_table(&self, file: &str, name: Option<&str>) -> Result<&Table, (String, String)> {
-        let names: Vec<&str> = self.tables.iter().map(|t| t.name.as_str()).collect();
+        let names: Vec<&str> = self.tables.iter().map(|t| &*t.name).collect();
         match (name, self.tables.as_slice()) {
-            (Some(n), _) => self.tables.iter().find(|t| t.name == n).ok_or_else(|| {
+            (Some(n), _) => self.tables.iter().find(|t| *t.name == *n).ok_or_else(|| {
                 (
                     format!("--table `{n}` is not in `{file}`"),
                     format!("Consider one of: {}.", names.join(", ")),
@@ -140,7 +140,7 @@ pub struct TrafficProfile {
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Table {
-    pub name: String,
+    pub name: std::sync::Arc<str>,
     /// For `advise`: sizes (name + value, bytes) of named attributes.
     pub attribute_sizes: Vec<(String, Decimal)>,
     /// The key schema's attribute names, where stated.
@@ -401,7 +401,7 @@ pub struct IndexObserved {
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Index {
-    pub name: String,
+    pub name: std::sync::Arc<str>,
     /// For `advise`: the writes that make an item needed by the index and no longer needed.
     pub sparse: Option<SparseRule>,
     /// The spread of the index's partition key, where known.
@@ -561,7 +561,7 @@ pub enum OverwriteChanges {
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct AccessPattern {
-    pub name: String,
+    pub name: std::sync::Arc<str>,
     pub operation: Operation,
     pub rate: Rate,
     /// Bytes per item read or written (for writes: the larger of before and after); `None`

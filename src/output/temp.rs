@@ -14,6 +14,9 @@ use tempfile::NamedTempFile;
 
 static LIVE: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 static INSTALL: Once = Once::new();
+static SIGNALS: Once = Once::new();
+/// `install_cleanup` was called: the first temporary file starts the signal listener.
+static WANT_SIGNALS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 thread_local! {
     /// This thread runs code whose panic is caught and turned into an error (`contained`):
@@ -53,8 +56,11 @@ pub(super) fn remove_all() {
     }
 }
 
-/// Installs the signal and panic handlers, once per process. The binary calls it first; a
-/// library user who never does still gets removal on errors and panics that unwind.
+/// Installs the panic handler, once per process, and asks for the signal handlers: those
+/// start with the first temporary file (a thread listening for signals costs a run that
+/// writes no file a millisecond or more of its start, for nothing to remove). The binary
+/// calls it first; a library user who never does still gets removal on errors and panics
+/// that unwind.
 pub(crate) fn install_cleanup() {
     INSTALL.call_once(|| {
         let previous = std::panic::take_hook();
@@ -65,6 +71,18 @@ pub(crate) fn install_cleanup() {
             remove_all();
             previous(info);
         }));
+        WANT_SIGNALS.store(true, std::sync::atomic::Ordering::SeqCst);
+    });
+}
+
+/// Starts the thread that removes the listed files on SIGINT, SIGTERM and SIGHUP, once per
+/// process, if `install_cleanup` asked for it: called before a temporary file is created, so
+/// no file lives unguarded.
+fn listen_for_signals() {
+    if !WANT_SIGNALS.load(std::sync::atomic::Ordering::SeqCst) {
+        return;
+    }
+    SIGNALS.call_once(|| {
         #[cfg(unix)]
         {
             use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
@@ -98,6 +116,7 @@ impl Temp {
     /// The directory is not writable.
     pub(super) fn create_in(dir: &Path) -> std::io::Result<Temp> {
         remove_stale(dir);
+        listen_for_signals();
         let mut list = live();
         let file = tempfile::Builder::new()
             .prefix(&format!("{PREFIX}{}-", std::process::id()))

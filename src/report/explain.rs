@@ -169,7 +169,7 @@ fn pattern_share(e: &Estimate, w: &Workload, l: &LineItem, name: &str, cost: Dec
         .tables
         .iter()
         .find(|t| *t.name == *l.table)
-        .and_then(|t| t.patterns.iter().find(|p| p.name == name));
+        .and_then(|t| t.patterns.iter().find(|p| &*p.name == name));
     let requests = pattern.and_then(|p| p.rate.monthly(e.settings.month_hours));
     let per_request = match (units, requests, l.unit.starts_with("M ")) {
         (Some(u), Some(r), true) if !r.is_zero() => u.checked_div(r).map(|d| d.normalize()),
