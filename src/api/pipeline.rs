@@ -19,7 +19,7 @@ use crate::scenario::{self, Comparison, ScenarioDoc, ScenarioInput};
 ///
 /// ```
 /// let (w, _) = ddbcost::api::load("tables:\n  t:\n    item_size: 1 KB\n", "w.yaml")?;
-/// assert_eq!(w.tables[0].name, "t");
+/// assert_eq!(&*w.tables[0].name, "t");
 /// let typo = ddbcost::api::load("tables:\n  t:\n    item_sise: 1 KB\n", "w.yaml").unwrap_err();
 /// assert!(typo.to_string().contains("item_sise"));
 /// # Ok::<(), ddbcost::api::Error>(())
