@@ -8,6 +8,9 @@ use std::hint::black_box;
 use criterion::{Criterion, criterion_group, criterion_main};
 use ddbcost::api::{self as engine, PriceBook, Settings};
 
+#[path = "common/typical.rs"]
+mod typical;
+
 /// Five tables with every feature the engine prices, on every table: two GSIs (ALL and a
 /// sparse KEYS_ONLY) and an LSI, six patterns each (30 in all, one an LSI query fetching base
 /// items), a stream with a Lambda and a billed reader, Kinesis CDC, PITR, on-demand backups
@@ -62,27 +65,7 @@ fn five_tables_thirty_patterns() -> String {
 fn five_typical_tables() -> String {
     let mut y = String::from("prices: aws-us-east-1\ntables:\n");
     for t in 0..5 {
-        let _ = write!(
-            y,
-            "  t{t}:
-    items: {items}M
-    item_size: {size} B
-    key_size: 40 B
-    pitr: true
-    indexes:
-      by-owner: {{ type: gsi, projection: include, projected_size: 120 B, key_size: 30 B }}
-    patterns:
-      get: {{ op: get, rate: {r}00/s, consistency: eventual }}
-      list: {{ op: query, rate: 50/s, items: 25, consistency: strong }}
-      by-owner: {{ op: query, index: by-owner, rate: 20/s, items: 10 }}
-      put: {{ op: put, rate: 10/s }}
-      update: {{ op: update, rate: 30/s }}
-      delete: {{ op: delete, rate: 2/s }}
-",
-            items = t + 1,
-            size = 700 + 300 * t,
-            r = t + 1,
-        );
+        typical::table(&mut y, t, t + 1, 700 + 300 * t, t + 1);
     }
     y
 }

@@ -12,8 +12,10 @@
 //! steps change the first table (a rate, a projection, the capacity mode), so `compare`
 //! prices four estimates.
 
-use std::fmt::Write as _;
 use std::io::Write as _;
+
+#[path = "../benches/common/typical.rs"]
+mod typical;
 
 fn main() {
     let n: u64 = std::env::args()
@@ -22,27 +24,7 @@ fn main() {
         .unwrap_or(10);
     let mut y = String::from("prices: aws-us-east-1\ntables:\n");
     for t in 0..n {
-        let _ = write!(
-            y,
-            "  t{t}:
-    items: {items}M
-    item_size: {size} B
-    key_size: 40 B
-    pitr: true
-    indexes:
-      by-owner: {{ type: gsi, projection: include, projected_size: 120 B, key_size: 30 B }}
-    patterns:
-      get: {{ op: get, rate: {r}00/s, consistency: eventual }}
-      list: {{ op: query, rate: 50/s, items: 25, consistency: strong }}
-      by-owner: {{ op: query, index: by-owner, rate: 20/s, items: 10 }}
-      put: {{ op: put, rate: 10/s }}
-      update: {{ op: update, rate: 30/s }}
-      delete: {{ op: delete, rate: 2/s }}
-",
-            items = t % 50 + 1,
-            size = 700 + 300 * (t % 7),
-            r = t % 9 + 1,
-        );
+        typical::table(&mut y, t, t % 50 + 1, 700 + 300 * (t % 7), t % 9 + 1);
     }
     y.push_str(
         "scenarios:
