@@ -371,12 +371,51 @@ impl DocumentPricer<'_> {
     /// # Errors
     /// A document the loader refuses, or one the engine cannot price.
     pub(crate) fn estimate(&self, doc: serde_json::Value, label: &str) -> Result<Estimate, Error> {
-        let (w, _) = load::workload_from_value(doc, &self.base, label, self.samples)?;
-        let e = engine::estimate(&w, &self.book, &self.settings)
+        self.price(&self.load(doc, label)?, label)
+    }
+
+    /// The workload a document holds (labelled `label` in errors).
+    ///
+    /// # Errors
+    /// A document the loader refuses.
+    pub(crate) fn load(&self, doc: serde_json::Value, label: &str) -> Result<Workload, Error> {
+        load::workload_from_value(doc, &self.base, label, self.samples).map(|(w, _)| w)
+    }
+
+    /// The estimate of a loaded workload, converted as the run asks.
+    ///
+    /// # Errors
+    /// A workload the engine cannot price, or a conversion out of range.
+    pub(crate) fn price(&self, w: &Workload, label: &str) -> Result<Estimate, Error> {
+        let e = engine::estimate(w, &self.book, &self.settings)
             .map_err(|e| Error::from(e).file(label))?;
         match &self.fx {
             Some(fx) => engine::convert(e, fx).map_err(|e| Error::from(e).file(label)),
             None => Ok(e),
+        }
+    }
+
+    /// As `price` with the lines and total only (`engine::Detail::Totals`: no partition
+    /// estimate or peak warning), and the line costs (those that have one, in order) before
+    /// the conversion when the run converts: the figures the engine's own total was summed
+    /// from.
+    ///
+    /// # Errors
+    /// As `price`.
+    pub(crate) fn price_with_costs(
+        &self,
+        w: &Workload,
+        label: &str,
+    ) -> Result<(Estimate, Option<Vec<Decimal>>), Error> {
+        let e = engine::estimate_with(w, &self.book, &self.settings, engine::Detail::Totals)
+            .map_err(|e| Error::from(e).file(label))?;
+        match &self.fx {
+            Some(fx) => {
+                let before = e.line_items.iter().filter_map(|l| l.cost).collect();
+                let e = engine::convert(e, fx).map_err(|e| Error::from(e).file(label))?;
+                Ok((e, Some(before)))
+            }
+            None => Ok((e, None)),
         }
     }
 }

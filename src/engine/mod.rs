@@ -64,6 +64,30 @@ pub(crate) fn estimate(
     prices: &PriceBook,
     settings: &Settings,
 ) -> Result<Estimate, EngineError> {
+    estimate_with(workload, prices, settings, Detail::Full)
+}
+
+/// What an estimate works out besides its lines and total.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Detail {
+    /// Everything: each table's partitions, and the peak and key warnings.
+    Full,
+    /// The lines and the total: an on-demand table gets no partition estimate, no peak and
+    /// no key warning — figures that never change a cost, from its hour-by-hour demand
+    /// (what `sweep` ranks thousands of designs by needs none of them).
+    Totals,
+}
+
+/// `estimate`, working out `detail`.
+///
+/// # Errors
+/// As `estimate`.
+pub(crate) fn estimate_with(
+    workload: &Workload,
+    prices: &PriceBook,
+    settings: &Settings,
+    detail: Detail,
+) -> Result<Estimate, EngineError> {
     let pricer = line::Pricer::new(prices, settings);
     let mut acc = Bill {
         // Roughly 16 lines per table with every feature on; avoids regrowing a vector.
@@ -74,7 +98,7 @@ pub(crate) fn estimate(
         partitions: Vec::with_capacity(workload.tables.len()),
     };
     for table in &workload.tables {
-        table_lines(&pricer, workload, table, &mut acc)?;
+        table_lines(&pricer, workload, table, detail, &mut acc)?;
     }
     let plan_use = account_lines(&pricer, workload, &mut acc)?;
     let Bill {
@@ -144,6 +168,7 @@ fn table_lines(
     pricer: &line::Pricer<'_>,
     workload: &Workload,
     table: &crate::model::Table,
+    detail: Detail,
     acc: &mut Bill,
 ) -> Result<(), EngineError> {
     let settings = pricer.settings;
@@ -157,7 +182,23 @@ fn table_lines(
     });
     let sizes = sizes::TableSizes::of(sized.as_ref().unwrap_or(table), settings)?;
     let plans = capacity::table_plans(table, &usage, settings.month_hours)?;
-    let parts = partitions::table_partitions(table, &usage, &sizes, plans.as_ref(), settings)?;
+    // Provisioned plans already hold the peaks (and their partitions are cheap); an
+    // on-demand table's are summed hour by hour, for diagnostics only. They cannot fail
+    // where the lines succeed — each hour's demand is at most the month's units (already
+    // computed) over its seconds times a multiplier of a profile normalized to a mean of 1,
+    // the key checks multiply it by shares of at most 1 and divide by constants — so leaving
+    // them out changes no outcome: the same lines, the same total, the same errors.
+    let parts = if detail == Detail::Full || plans.is_some() {
+        Some(partitions::table_partitions(
+            table,
+            &usage,
+            &sizes,
+            plans.as_ref(),
+            settings,
+        )?)
+    } else {
+        None
+    };
     if workload.savings_plan.is_some() {
         savings_plan::table_shapes(
             table,
@@ -172,12 +213,14 @@ fn table_lines(
         table,
         &usage,
         plans.as_ref(),
-        &parts,
+        parts.as_ref(),
         &mut acc.lines,
         &mut acc.warnings,
     )?;
-    partitions::key_warnings(table, &usage, &parts, settings, &mut acc.warnings)?;
-    acc.partitions.push(parts);
+    if let Some(parts) = parts {
+        partitions::key_warnings(table, &usage, &parts, settings, &mut acc.warnings)?;
+        acc.partitions.push(parts);
+    }
     let storage_lines = storage::lines(pricer, table, &sizes)?;
     acc.lines.extend(storage_lines.into_iter().map(|mut l| {
         if let (Some(items), Some(ttl)) = (retained, table.ttl)

@@ -384,11 +384,9 @@ pub(crate) fn assess_key(
         if share < CONCENTRATED_SHARE {
             continue;
         }
-        let headroom = if busiest.is_zero() {
-            None
-        } else {
-            Some(checked::div(limit, busiest, what)?)
-        };
+        // No figure for a busiest value of zero, nor for one so small that the ratio has no
+        // exact decimal (a key barely used is not a risk worth failing the estimate over).
+        let headroom = limit.checked_div(busiest);
         out.push(reason(KeyFinding::AtRisk {
             share,
             kind,
@@ -407,6 +405,13 @@ pub(crate) fn assess_key(
 ///
 /// # Errors
 /// A figure too large to compute.
+/// Whether the workload states a key spread anywhere on `table` (the key warnings' input).
+fn keys_stated(table: &Table) -> bool {
+    table.keys.is_some()
+        || table.indexes.iter().any(|i| i.keys.is_some())
+        || table.patterns.iter().any(|p| p.keys.is_some())
+}
+
 pub(super) fn key_warnings(
     table: &Table,
     usage: &TableUsage,
@@ -414,10 +419,7 @@ pub(super) fn key_warnings(
     settings: &Settings,
     out: &mut Vec<Notice>,
 ) -> Result<(), EngineError> {
-    let stated = table.keys.is_some()
-        || table.indexes.iter().any(|i| i.keys.is_some())
-        || table.patterns.iter().any(|p| p.keys.is_some());
-    if !stated {
+    if !keys_stated(table) {
         return Ok(());
     }
     let hours = settings.month_hours;

@@ -22,14 +22,16 @@ pub(super) fn lines(
     table: &Table,
     usage: &TableUsage,
     plans: Option<&TablePlans>,
-    parts: &TablePartitions,
+    parts: Option<&TablePartitions>,
     out: &mut Vec<LineItem>,
     warnings: &mut Vec<Notice>,
 ) -> Result<(), EngineError> {
     let t = &Arc::clone(&table.name);
     match plans {
         None => {
-            on_demand_peaks(table, parts, warnings);
+            if let Some(parts) = parts {
+                on_demand_peaks(table, parts, warnings);
+            }
             on_demand(pricer, table, t, usage, out)
         }
         Some(plans) => provisioned(pricer, table, t, usage, plans, out, warnings),

@@ -1,0 +1,229 @@
+//! The sweep's report: the `--top` cheapest designs (kept in a bounded heap while the grid is
+//! read, never by sorting it), the first refusals, and the whole grid as CSV or JSON written
+//! row by row to the output. A design's values are read back from its place in the grid.
+
+use std::collections::BinaryHeap;
+use std::io::Write;
+
+use rust_decimal::Decimal;
+use serde::ser::{SerializeSeq, SerializeStruct};
+use serde_json::{Value, json};
+
+use super::Axis;
+use super::grid::{Priced, decode};
+use crate::error::Error;
+use crate::report::money;
+
+/// Every design priced, and the ones kept (cheapest first), for the report.
+pub(super) struct Outcome<'a> {
+    pub(super) file: &'a str,
+    pub(super) currency: &'a str,
+    pub(super) baseline: Decimal,
+    pub(super) max_total: Option<Decimal>,
+    pub(super) count: u64,
+    pub(super) axes: &'a [Axis],
+    pub(super) designs: &'a [Priced],
+    refused: usize,
+    /// Designs priced within `max_total` (all priced ones without it).
+    within: usize,
+    /// The `top` cheapest of those, cheapest first (ties: grid order).
+    cheapest: Vec<(Decimal, usize)>,
+}
+
+impl<'a> Outcome<'a> {
+    #[allow(clippy::too_many_arguments)] // each is a different part of the report's header
+    pub(super) fn new(
+        file: &'a str,
+        currency: &'a str,
+        baseline: Decimal,
+        max_total: Option<Decimal>,
+        count: u64,
+        axes: &'a [Axis],
+        designs: &'a [Priced],
+        top: usize,
+    ) -> Self {
+        let mut heap: BinaryHeap<(Decimal, usize)> = BinaryHeap::new();
+        let (mut refused, mut within) = (0usize, 0usize);
+        for (k, d) in designs.iter().enumerate() {
+            match d {
+                Priced::Refused(_) => refused = refused.saturating_add(1),
+                Priced::Total(t) if max_total.is_none_or(|m| *t <= m) => {
+                    within = within.saturating_add(1);
+                    if heap.len() < top {
+                        heap.push((*t, k));
+                    } else if heap.peek().is_some_and(|worst| (*t, k) < *worst) {
+                        heap.pop();
+                        heap.push((*t, k));
+                    }
+                }
+                Priced::Total(_) => {}
+            }
+        }
+        Outcome {
+            file,
+            currency,
+            baseline,
+            max_total,
+            count,
+            axes,
+            designs,
+            refused,
+            within,
+            cheapest: heap.into_sorted_vec(),
+        }
+    }
+
+    /// Whether every design was refused, and the first one's reason.
+    pub(super) fn all_refused(&self) -> Option<&str> {
+        match self.designs.first() {
+            Some(Priced::Refused(why)) if self.refused == self.designs.len() => Some(why),
+            _ => None,
+        }
+    }
+
+    /// Design `k`'s value on each axis, as written.
+    fn values(&self, k: usize) -> Vec<&str> {
+        let mut choice = Vec::with_capacity(self.axes.len());
+        decode(self.axes, k, &mut choice);
+        self.axes
+            .iter()
+            .zip(&choice)
+            .map(|(a, &i)| a.values[i].0.as_str())
+            .collect()
+    }
+
+    /// The cheapest designs, and the first refusals.
+    pub(super) fn table(&self, layout: crate::report::layout::Layout) -> String {
+        let mut out = format!(
+            "Sweep of {}: {} design(s) priced ({} refused), baseline {} {} a month{}\n",
+            self.file,
+            self.count,
+            self.refused,
+            money::display(self.baseline, self.currency),
+            self.currency,
+            self.max_total
+                .map(|m| format!(
+                    "; {} within {} {}",
+                    self.within,
+                    money::display(m, self.currency),
+                    self.currency
+                ))
+                .unwrap_or_default()
+        );
+        let mut header: Vec<String> = self.axes.iter().map(|a| a.path.clone()).collect();
+        header.push(format!("Monthly ({})", self.currency));
+        header.push("Δ vs baseline".to_string());
+        let mut b = tabled::builder::Builder::default();
+        b.push_record(header);
+        for &(total, k) in &self.cheapest {
+            let mut row: Vec<String> = self.values(k).into_iter().map(str::to_string).collect();
+            row.push(money::display(total, self.currency));
+            row.push(money::display(
+                total.saturating_sub(self.baseline),
+                self.currency,
+            ));
+            b.push_record(row);
+        }
+        let mut t = b.build();
+        t.with(tabled::settings::Style::rounded());
+        layout.fit(&mut t);
+        out.push_str(&t.to_string());
+        out.push('\n');
+        let refusals = self.designs.iter().enumerate().filter_map(|(k, d)| match d {
+            Priced::Refused(why) => Some((k, why)),
+            Priced::Total(_) => None,
+        });
+        for (k, why) in refusals.take(3) {
+            out.push_str(&format!("Refused: {} — {why}\n", self.values(k).join(", ")));
+        }
+        out.push_str(&format!("{}.\n", money::policy(self.currency)));
+        out
+    }
+
+    /// Every design, one row each.
+    ///
+    /// # Errors
+    /// The output cannot be written.
+    pub(super) fn csv(&self, out: &mut dyn Write) -> Result<(), Error> {
+        let broken = |e: csv::Error| match e.into_kind() {
+            csv::ErrorKind::Io(e) => Error::writing("the grid", &e),
+            other => Error::input(format!("cannot write CSV: {other:?}")),
+        };
+        let mut w = csv::Writer::from_writer(out);
+        let mut header: Vec<String> = self.axes.iter().map(|a| a.path.clone()).collect();
+        header.extend(["monthly_total".into(), "currency".into(), "refused".into()]);
+        w.write_record(&header).map_err(broken)?;
+        for (k, d) in self.designs.iter().enumerate() {
+            let mut row: Vec<String> = self.values(k).into_iter().map(str::to_string).collect();
+            match d {
+                Priced::Total(t) => row.extend([
+                    t.normalize().to_string(),
+                    self.currency.to_string(),
+                    String::new(),
+                ]),
+                Priced::Refused(why) => {
+                    row.extend([String::new(), self.currency.to_string(), why.to_string()]);
+                }
+            }
+            w.write_record(&row).map_err(broken)?;
+        }
+        w.flush().map_err(|e| Error::writing("the grid", &e))
+    }
+
+    /// One design as the JSON report shows it.
+    fn design(&self, k: usize) -> Value {
+        let chosen: serde_json::Map<String, Value> = self
+            .axes
+            .iter()
+            .zip(self.values(k))
+            .map(|(a, v)| (a.path.clone(), json!(v)))
+            .collect();
+        match &self.designs[k] {
+            Priced::Total(t) => json!({"values": chosen, "monthly_total": t}),
+            Priced::Refused(why) => json!({"values": chosen, "refused": &**why}),
+        }
+    }
+
+    /// Every design, with the cheapest first, written as it is serialized.
+    ///
+    /// # Errors
+    /// The output cannot be written.
+    pub(super) fn json(&self, out: &mut dyn Write) -> Result<(), Error> {
+        let broken = |e: std::io::Error| Error::writing("the grid", &e);
+        serde_json::to_writer_pretty(&mut *out, self)
+            .map_err(|e| broken(std::io::Error::from(e)))?;
+        out.write_all(b"\n").map_err(broken)
+    }
+}
+
+/// The grid, one design at a time.
+struct Grid<'o, 'a>(&'o Outcome<'a>);
+
+impl serde::Serialize for Grid<'_, '_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut seq = s.serialize_seq(Some(self.0.designs.len()))?;
+        for k in 0..self.0.designs.len() {
+            seq.serialize_element(&self.0.design(k))?;
+        }
+        seq.end()
+    }
+}
+
+impl serde::Serialize for Outcome<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let cheapest: Vec<Value> = self.cheapest.iter().map(|&(_, k)| self.design(k)).collect();
+        let varied: Vec<&str> = self.axes.iter().map(|a| a.path.as_str()).collect();
+        let mut doc = s.serialize_struct("Sweep", 10)?;
+        doc.serialize_field("schema", "ddbcost.sweep/v1")?;
+        doc.serialize_field("workload", self.file)?;
+        doc.serialize_field("currency", self.currency)?;
+        doc.serialize_field("baseline_total", &self.baseline)?;
+        doc.serialize_field("varied", &varied)?;
+        doc.serialize_field("designs", &self.count)?;
+        doc.serialize_field("refused", &self.refused)?;
+        doc.serialize_field("max_total", &self.max_total)?;
+        doc.serialize_field("cheapest", &cheapest)?;
+        doc.serialize_field("grid", &Grid(self))?;
+        doc.end()
+    }
+}
