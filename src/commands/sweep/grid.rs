@@ -10,8 +10,8 @@ use std::sync::Arc;
 use rust_decimal::Decimal;
 use serde_json::Value;
 
-use super::{Axis, Sweep};
 use super::parts::Plan;
+use super::{Axis, Sweep};
 use crate::commands::pricing::DocumentPricer;
 use crate::error::Error;
 use crate::scenario;
@@ -51,7 +51,8 @@ pub(super) fn decode(axes: &[Axis], mut k: usize, choice: &mut Vec<usize>) {
 /// # Errors
 /// A worker panicked: its designs are lost, so the run fails rather than report fewer.
 pub(super) fn price_all(sweep: &Sweep<'_>, jobs: usize, path: Path) -> Result<Vec<Priced>, Error> {
-    let (axes, base, model, pricer) = (&sweep.axes[..], &sweep.base, &sweep.workload, &sweep.pricer);
+    let (axes, base, model, pricer) =
+        (&sweep.axes[..], &sweep.base, &sweep.workload, &sweep.pricer);
     let n = usize::try_from(sweep.count).unwrap_or(usize::MAX);
     let jobs = if jobs == 0 {
         std::thread::available_parallelism().map_or(1, std::num::NonZero::get)

@@ -11,6 +11,8 @@
 mod grid;
 mod parts;
 mod report;
+#[cfg(test)]
+mod tests;
 
 use rust_decimal::Decimal;
 use serde_json::Value;

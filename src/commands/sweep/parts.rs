@@ -205,12 +205,23 @@ impl<'a> Plan<'a> {
         Some(plan)
     }
 
+    /// How many axes are rates set on the model.
+    #[cfg(test)]
+    pub(super) fn typed_rates(&self) -> usize {
+        self.tables.iter().map(|t| t.rates.len()).sum()
+    }
+
     /// The rate a pattern's value loads to in the table's document, if the loader takes it.
     fn rate_alone(&self, alone: &Value, patch: &Value, pattern: &str) -> Option<Rate> {
         let mut doc = alone.clone();
         scenario::apply(&mut doc, patch);
         let w = self.pricer.load(doc, self.label).ok()?;
-        let p = w.tables.first()?.patterns.iter().find(|p| *p.name == *pattern)?;
+        let p = w
+            .tables
+            .first()?
+            .patterns
+            .iter()
+            .find(|p| *p.name == *pattern)?;
         Some(p.rate)
     }
 
@@ -381,7 +392,11 @@ impl<'a> Plan<'a> {
     fn price(&self, table: Table, worker: &mut Worker) -> (Part, Table) {
         worker.shell.tables.push(table);
         let priced = self.pricer.price_with_costs(&worker.shell, self.label);
-        let table = worker.shell.tables.pop().unwrap_or_else(|| self.tables[0].base.clone());
+        let table = worker
+            .shell
+            .tables
+            .pop()
+            .unwrap_or_else(|| self.tables[0].base.clone());
         let transfer = PriceKey::TransferOutGb.path();
         let part = match priced {
             Err(e) => Part::Refused(Arc::from(&*e.message)),

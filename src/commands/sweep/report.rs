@@ -129,10 +129,14 @@ impl<'a> Outcome<'a> {
         layout.fit(&mut t);
         out.push_str(&t.to_string());
         out.push('\n');
-        let refusals = self.designs.iter().enumerate().filter_map(|(k, d)| match d {
-            Priced::Refused(why) => Some((k, why)),
-            Priced::Total(_) => None,
-        });
+        let refusals = self
+            .designs
+            .iter()
+            .enumerate()
+            .filter_map(|(k, d)| match d {
+                Priced::Refused(why) => Some((k, why)),
+                Priced::Total(_) => None,
+            });
         for (k, why) in refusals.take(3) {
             out.push_str(&format!("Refused: {} — {why}\n", self.values(k).join(", ")));
         }
