@@ -57,6 +57,16 @@ for designs in 1000 10000 100000 1000000; do
     --vary "tables.t0.patterns.get.rate=$(rates 1000)" \
     --vary "tables.t1.patterns.get.rate=$(rates "$a")"
 done
+# Both axes on one table (CloudShop's orders): every design prices that table again.
+for designs in 1000 10000 100000 1000000; do
+  [ "$designs" -le "$max_sweep" ] || continue
+  a=$((designs / 1000))
+  [ "$a" -ge 1 ] || a=1
+  measure sweep "$designs CloudShop designs (two rates of one table), top 10" \
+    $bin sweep workloads/cloudshop.yaml \
+    --vary "tables.orders.patterns.create-order.rate=$(rates 1000)" \
+    --vary "tables.orders.patterns.ship-order.rate=$(rates "$a")"
+done
 for size in 10MB 100MB 1GB 10GB; do
   [ "$(bytes "$size")" -le "$(bytes "$max_size")" ] || continue
   $ex/gen_export "$size" realistic > "$dir/export.json"
