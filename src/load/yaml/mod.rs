@@ -122,6 +122,16 @@ pub(crate) fn parse<T: DeserializeOwned>(text: &str, file: &str) -> Result<T, Er
             max_recorded_anchor_bytes: 1024 * 1024,
         },
     };
+    // Most documents are valid: read them without tracking the path (a third of the time);
+    // only a refused one is read again, tracked, for the path its error names.
+    let untracked = serde_saphyr::with_deserializer_from_str_with_options(
+        text,
+        options.clone(),
+        |de| T::deserialize(de),
+    );
+    if let Ok(value) = untracked {
+        return Ok(value);
+    }
     let result = serde_saphyr::with_deserializer_from_str_with_options(text, options, |de| {
         serde_path_to_error::deserialize::<_, T>(de).map_err(|e| {
             path = Some(e.path().to_string());
