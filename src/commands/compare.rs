@@ -105,8 +105,14 @@ fn break_even_notes(
     name: &str,
 ) -> Vec<String> {
     let mut out = Vec::new();
+    // By name, once: a scan per table made a 10,000-table comparison quadratic.
+    let before_of: std::collections::HashMap<&str, &crate::model::Table> = baseline
+        .tables
+        .iter()
+        .map(|t| (&*t.name, t))
+        .collect();
     for table in &scenario.tables {
-        let Some(before) = baseline.tables.iter().find(|t| t.name == table.name) else {
+        let Some(before) = before_of.get(&*table.name) else {
             continue;
         };
         let differs = matches!(
