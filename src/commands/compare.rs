@@ -106,11 +106,8 @@ fn break_even_notes(
 ) -> Vec<String> {
     let mut out = Vec::new();
     // By name, once: a scan per table made a 10,000-table comparison quadratic.
-    let before_of: std::collections::HashMap<&str, &crate::model::Table> = baseline
-        .tables
-        .iter()
-        .map(|t| (&*t.name, t))
-        .collect();
+    let before_of: std::collections::HashMap<&str, &crate::model::Table> =
+        baseline.tables.iter().map(|t| (&*t.name, t)).collect();
     for table in &scenario.tables {
         let Some(before) = before_of.get(&*table.name) else {
             continue;

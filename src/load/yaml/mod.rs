@@ -124,11 +124,10 @@ pub(crate) fn parse<T: DeserializeOwned>(text: &str, file: &str) -> Result<T, Er
     };
     // Most documents are valid: read them without tracking the path (a third of the time);
     // only a refused one is read again, tracked, for the path its error names.
-    let untracked = serde_saphyr::with_deserializer_from_str_with_options(
-        text,
-        options.clone(),
-        |de| T::deserialize(de),
-    );
+    let untracked =
+        serde_saphyr::with_deserializer_from_str_with_options(text, options.clone(), |de| {
+            T::deserialize(de)
+        });
     if let Ok(value) = untracked {
         return Ok(value);
     }
