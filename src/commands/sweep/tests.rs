@@ -269,33 +269,36 @@ fn the_per_table_path_is_taken_where_nothing_is_pooled() {
     assert_eq!(plan_of(&MENUS[5], &["tables.events.pitr=true,false"]), None);
     // A sweep of the settings is not on a table.
     assert_eq!(plan_of(&MENUS[1], &["settings.month_hours=720,730"]), None);
-    let vary = [
-        "tables.orders.patterns.create-order.rate=1/s,2/s".to_string(),
-        "tables.orders.patterns.create-order=[{rate: 7/s}, {op: get}]".to_string(),
-    ];
-    let sweep = prepared(&MENUS[0], &vary, &run).unwrap();
-    assert_eq!(
-        grid::price_all(&sweep, 2, Path::Fastest).unwrap(),
-        grid::price_all(&sweep, 1, Path::Documents).unwrap()
+    // The outcomes both ways, for a rate beside its whole pattern replaced, for transfer out
+    // (tiered over the account: tables that send out are priced together), and for a refusal.
+    let both_ways = |menu: &Menu, vary: &[&str]| {
+        let vary: Vec<String> = vary.iter().map(|v| (*v).to_string()).collect();
+        let sweep = prepared(menu, &vary, &run).expect("a sweep");
+        let fast = grid::price_all(&sweep, 2, Path::Fastest).unwrap();
+        assert_eq!(fast, grid::price_all(&sweep, 1, Path::Documents).unwrap());
+        fast
+    };
+    both_ways(
+        &MENUS[0],
+        &[
+            "tables.orders.patterns.create-order.rate=1/s,2/s",
+            "tables.orders.patterns.create-order=[{rate: 7/s}, {op: get}]",
+        ],
     );
-    // Transfer out is tiered over the account: tables that send out are priced together.
-    let vary = [
-        "tables.listings.transfer_out=[0 GB, 10 TB]".to_string(),
-        "tables.orders.transfer_out=[1 GB, 100 TB]".to_string(),
-    ];
-    let sweep = prepared(&MENUS[1], &vary, &run).unwrap();
-    assert_eq!(
-        grid::price_all(&sweep, 2, Path::Fastest).unwrap(),
-        grid::price_all(&sweep, 1, Path::Documents).unwrap()
+    both_ways(
+        &MENUS[1],
+        &[
+            "tables.listings.transfer_out=[0 GB, 10 TB]",
+            "tables.orders.transfer_out=[1 GB, 100 TB]",
+        ],
     );
-    // The outcomes of the first, both ways.
-    let vary = [
-        "tables.orders.patterns.create-order.rate=1/s,2/s".to_string(),
-        "tables.orders.patterns.ship-order.rate=1/s,-2/s".to_string(),
-    ];
-    let sweep = prepared(&MENUS[0], &vary, &run).unwrap();
-    let fast = grid::price_all(&sweep, 2, Path::Fastest).unwrap();
-    assert_eq!(fast, grid::price_all(&sweep, 1, Path::Documents).unwrap());
+    let fast = both_ways(
+        &MENUS[0],
+        &[
+            "tables.orders.patterns.create-order.rate=1/s,2/s",
+            "tables.orders.patterns.ship-order.rate=1/s,-2/s",
+        ],
+    );
     assert!(matches!(fast[0], Priced::Total(_)));
     assert!(
         matches!(&fast[1], Priced::Refused(why) if why.contains("`-2` is negative")),
