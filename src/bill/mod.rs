@@ -9,6 +9,7 @@ pub(crate) mod columns;
 pub(crate) mod commit;
 pub(crate) mod ledger;
 pub(crate) mod map;
+#[cfg(not(target_arch = "wasm32"))]
 pub(crate) mod parquet;
 pub(crate) mod parse;
 pub(crate) mod read;

@@ -165,7 +165,14 @@ fn manifest_parts(path: &Path) -> Result<Vec<String>, Error> {
 pub(crate) fn read(path: &Path, sink: &mut Sink<'_>) -> Result<Dialect, Error> {
     crate::confine::check(path)?;
     match format_of(path) {
+        #[cfg(not(target_arch = "wasm32"))]
         Some(Format::Parquet) => super::parquet::read(path, sink),
+        #[cfg(target_arch = "wasm32")]
+        Some(Format::Parquet) => Err(Error::input(format!(
+            "`{}` is Parquet, which the WebAssembly build does not read",
+            path.display()
+        ))
+        .help("Consider the command line, or the export as CSV.")),
         Some(Format::CsvGz) => {
             let f = std::fs::File::open(path).map_err(|e| cannot(path, &e))?;
             csv(

@@ -227,7 +227,7 @@ fn usage(
          # unit (means to 0.001 B, shares to 10^-12, the last taking the rest); key and entry sizes\n\
          # are means. Merge with `--usage`, or paste.\ntables:\n  {}:\n",
         inputs.join(", "),
-        serde_json::to_string(&table.name).unwrap_or_default()
+        serde_json::to_string(&*table.name).unwrap_or_default()
     );
     if items == 0 {
         out.push_str("    # no item was measured\n");

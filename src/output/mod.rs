@@ -16,7 +16,9 @@ use std::path::{Path, PathBuf};
 use crate::error::Error;
 pub(crate) use diagnostics::Diagnostics;
 pub(crate) use target::{Target, resolve};
-pub(crate) use temp::{contained, install_cleanup};
+#[cfg(not(target_arch = "wasm32"))]
+pub(crate) use temp::contained;
+pub(crate) use temp::install_cleanup;
 
 /// A line on standard error. A closed or full standard error must not end the command (the
 /// report on standard output still matters), so a failure to write it is ignored.
