@@ -34,3 +34,4 @@ mod pricelist;
 mod report;
 mod scenario;
 mod size;
+mod streams;

@@ -33,8 +33,8 @@ pub mod usage;
 
 pub mod model;
 pub use pipeline::{
-    advice_candidates, advise_commitments, compare, convert, estimate, forecast, load, load_value,
-    merge_patch, parse_fx_rate, parse_price_table, parse_yaml, price_table, prices,
+    advice_candidates, advise_commitments, apply_patch, compare, convert, estimate, forecast, load,
+    load_value, merge_patch, parse_fx_rate, parse_price_table, parse_yaml, price_table, prices,
     scenario_workload, scenarios, schema,
 };
 
@@ -483,14 +483,81 @@ where
     S: Into<std::ffi::OsString> + Clone,
 {
     let args: Vec<std::ffi::OsString> = args.into_iter().map(Into::into).collect();
-    let cli = match Cli::try_parse_ordered_from(&args) {
+    run_with(&args, |cli| Run::from_environment(cli.width))
+}
+
+/// What a run in memory printed, and its exit code (as `run` returns it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Output {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+/// The command line in memory, as the WebAssembly page runs it: `args` as `run` takes them,
+/// `stdin` the text a `-` argument reads, `today` the day (since 1970-01-01) the run falls
+/// on (the default `--period` and `--start`, the prices' age). Nothing is read from the
+/// process's standard streams, the clock or the environment, and nothing is printed: what
+/// the command writes to standard output and error comes back, byte for byte what the binary
+/// prints for the same arguments on that day (tables at their natural width, without colour,
+/// unless `--width`). Files named on the command line or in the workload are still read
+/// where there is a file system (not in a browser).
+///
+/// ```
+/// let text = std::fs::read_to_string("workloads/cloudshop.yaml").unwrap();
+/// let out = ddbcost::api::run_in_memory(["ddbcost", "estimate", "-", "--format", "json"], &text, 20_789);
+/// assert_eq!(out.code, 0);
+/// assert!(out.stdout.contains("\"currency\": \"EUR\""));
+/// let typo = ddbcost::api::run_in_memory(["ddbcost", "estimate", "-", "--error-format", "json"], "tables: { t: { itemz: 1 } }\n", 20_789);
+/// assert_eq!(typo.code, 1);
+/// let e: serde_json::Value = serde_json::from_str(&typo.stderr).unwrap();
+/// assert_eq!(e["line"], 1);
+/// ```
+pub fn run_in_memory<I, S>(args: I, stdin: &str, today: i64) -> Output
+where
+    I: IntoIterator<Item = S>,
+    S: Into<std::ffi::OsString> + Clone,
+{
+    let args: Vec<std::ffi::OsString> = args.into_iter().map(Into::into).collect();
+    let (code, captured) = crate::streams::in_memory(stdin, || {
+        run_with(&args, |cli| Run {
+            layout: Layout {
+                width: cli.width.map(usize::from),
+                color: false,
+            },
+            today,
+            ..Run::default()
+        })
+    });
+    Output {
+        code,
+        stdout: String::from_utf8_lossy(&captured.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&captured.stderr).into_owned(),
+    }
+}
+
+fn run_with(args: &[std::ffi::OsString], world: impl FnOnce(&Cli) -> Run) -> i32 {
+    let cli = match Cli::try_parse_ordered_from(args) {
         Ok(cli) => cli,
-        Err(e) if e.use_stderr() && wants_json_errors(&args) => {
+        Err(e) if e.use_stderr() && wants_json_errors(args) => {
             let text = e.to_string();
             let (first, rest) = text.split_once('\n').unwrap_or((&text, ""));
             let usage = Error::usage(first.trim_start_matches("error: ").trim()).help(rest.trim());
             crate::output::warn(&usage.to_json().to_string());
             return crate::error::exit::USAGE;
+        }
+        Err(e) if crate::streams::is_in_memory() => {
+            let text = e.render().to_string();
+            if e.use_stderr() {
+                crate::output::warn(text.trim_end());
+                return crate::error::exit::USAGE;
+            }
+            // --help and --version, to the captured standard output.
+            let printed = crate::streams::to_stdout::<std::io::Error>(
+                &mut |w| std::io::Write::write_all(w, text.as_bytes()),
+                |e| std::io::Error::new(e.kind(), e.to_string()),
+            );
+            return i32::from(printed.is_err());
         }
         Err(e) => {
             // --help and --version print and exit 0; real usage errors exit 2.
@@ -503,7 +570,8 @@ where
         }
     };
     let errors = cli.error_format;
-    let outcome = crate::confine::set(cli.root.as_deref()).and_then(|()| commands::run(cli));
+    let run = world(&cli);
+    let outcome = crate::confine::set(cli.root.as_deref()).and_then(|()| commands::run(cli, &run));
     match outcome {
         Ok(()) => 0,
         Err(e) => {

@@ -283,6 +283,36 @@ pub fn merge_patch(target: &mut Value, patch: &Value) {
     scenario::merge_patch(target, patch);
 }
 
+/// A workload's text with a merge patch applied (an advisor's suggestion, say), written
+/// back as YAML: every number keeps the text it was written as, and the YAML reads back as
+/// the patched document (checked). Comments and layout are not kept.
+///
+/// ```
+/// let text = "tables:\n  t:\n    item_size: 1 KB # small\n    items: 1000\n";
+/// let patch = serde_json::json!({"tables": {"t": {"items": "2000.50", "class": "standard-ia"}}});
+/// let yaml = ddbcost::api::apply_patch(text, "w.yaml", &patch)?;
+/// assert_eq!(yaml, "tables:\n  t:\n    item_size: 1 KB\n    items: 2000.50\n    class: standard-ia\n");
+/// # Ok::<(), ddbcost::api::Error>(())
+/// ```
+///
+/// # Errors
+/// Text that is not YAML; a document the writer could not write back exactly.
+pub fn apply_patch(text: &str, file: &str, patch: &Value) -> Result<String, Error> {
+    use crate::load::yaml;
+    let mut doc = yaml::parse_value(text, file)?;
+    scenario::merge_patch(&mut doc, patch);
+    let written = yaml::write::to_yaml(&doc, &Vec::new(), &[]);
+    let back = yaml::parse_value(&written, file)?;
+    yaml::write::reads_back(&doc, &back).map_err(|at| {
+        Error::input(format!(
+            "the patched workload does not write back as YAML exactly (at `{at}`)"
+        ))
+        .file(file)
+        .help("Consider applying the change by hand; this is ddbcost's bug, please report it.")
+    })?;
+    Ok(written)
+}
+
 /// The baseline beside each priced scenario, line by line, with deltas.
 ///
 /// ```

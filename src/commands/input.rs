@@ -62,7 +62,23 @@ pub(crate) fn is_template(file: &str, args: &TemplateArgs) -> bool {
     iac::is_template(path, text.as_deref())
 }
 
+/// Templates are imported by the command line: the WebAssembly build has no file system
+/// to read a template's folder from, and leaves the importers out.
+#[cfg(target_arch = "wasm32")]
+pub(crate) fn document(
+    _: &[String],
+    _: &TemplateArgs,
+    _: Option<&str>,
+    _: Option<&str>,
+    _: &Diagnostics,
+) -> Result<(Imported, String), Error> {
+    Err(Error::usage("a template is not read in the WebAssembly build").help(
+        "Consider `ddbcost import TEMPLATE` on the command line, and pasting the workload it writes.",
+    ))
+}
+
 /// The workload document and its YAML for `inputs`, with `--usage` merged in.
+#[cfg(not(target_arch = "wasm32"))]
 pub(crate) fn document(
     inputs: &[String],
     args: &TemplateArgs,

@@ -228,7 +228,7 @@ fn merged(args: &KeysArgs) -> Result<KeysSummary, Error> {
                 .help("Consider summaries printed by this version's `ddbcost keys --format json`, unedited.")
         };
         let reader: Box<dyn std::io::Read> = if file == load::STDIN {
-            Box::new(std::io::stdin().lock())
+            crate::streams::stdin()
         } else {
             crate::confine::check(std::path::Path::new(file))?;
             Box::new(std::fs::File::open(file).map_err(|e| {

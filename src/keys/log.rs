@@ -77,7 +77,7 @@ pub(crate) fn count_log(
             .help("Consider checking the path.")
     };
     let raw: Box<dyn Read> = if path == crate::load::STDIN {
-        Box::new(std::io::stdin().lock())
+        crate::streams::stdin()
     } else {
         crate::confine::check(std::path::Path::new(path))?;
         Box::new(std::fs::File::open(path).map_err(io)?)

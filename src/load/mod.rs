@@ -103,11 +103,7 @@ pub(crate) fn read_input(path: &str, kind: InputKind) -> Result<String, Error> {
         .help(kind.help())
     };
     if path == STDIN {
-        let mut bytes = Vec::new();
-        std::io::stdin()
-            .lock()
-            .take(max.saturating_add(1))
-            .read_to_end(&mut bytes)
+        let bytes = crate::streams::read_stdin(max.saturating_add(1))
             .map_err(|e| Error::input(format!("cannot read standard input: {e}")))?;
         if u64::try_from(bytes.len()).unwrap_or(u64::MAX) > max {
             return Err(too_large("standard input holds more".into()));

@@ -23,8 +23,7 @@ pub(crate) use temp::install_cleanup;
 /// A line on standard error. A closed or full standard error must not end the command (the
 /// report on standard output still matters), so a failure to write it is ignored.
 pub(crate) fn warn(line: &str) {
-    let mut err = std::io::stderr().lock();
-    let _ = writeln!(err, "{line}");
+    crate::streams::error_line(line);
 }
 
 fn io_fail(path: &str, e: &std::io::Error) -> Error {
@@ -87,10 +86,7 @@ pub(crate) fn emit(output: Option<&str>, contents: &str) -> Result<(), Error> {
 }
 
 fn to_stdout(write: &mut dyn FnMut(&mut dyn Write) -> Result<(), Error>) -> Result<(), Error> {
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    write(&mut out)?;
-    out.flush()
-        .map_err(|e| Error::writing("to standard output", &e))
+    crate::streams::to_stdout(write, |e| Error::writing("to standard output", e))
 }
 
 fn in_place(

@@ -29,7 +29,7 @@ pub(crate) fn buffer_stdin(
     let stdin_copy = if inputs.iter().any(|i| i == crate::load::STDIN) {
         let mut tmp = tempfile::NamedTempFile::new()
             .map_err(|e| Error::input(format!("cannot buffer standard input: {e}")))?;
-        std::io::copy(&mut std::io::stdin().lock(), &mut tmp)
+        std::io::copy(&mut crate::streams::stdin(), &mut tmp)
             .map_err(|e| Error::input(format!("cannot read standard input: {e}")))?;
         crate::confine::own(tmp.path());
         Some(tmp)

@@ -123,13 +123,18 @@ pub(crate) fn parse<T: DeserializeOwned>(text: &str, file: &str) -> Result<T, Er
         },
     };
     // Most documents are valid: read them without tracking the path (a third of the time);
-    // only a refused one is read again, tracked, for the path its error names.
-    let untracked =
-        serde_saphyr::with_deserializer_from_str_with_options(text, options.clone(), |de| {
-            T::deserialize(de)
-        });
-    if let Ok(value) = untracked {
-        return Ok(value);
+    // only a refused one is read again, tracked, for the path its error names. The
+    // WebAssembly build reads once, tracked: a second copy of every reader would double the
+    // largest part of the page's download.
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let untracked =
+            serde_saphyr::with_deserializer_from_str_with_options(text, options.clone(), |de| {
+                T::deserialize(de)
+            });
+        if let Ok(value) = untracked {
+            return Ok(value);
+        }
     }
     let result = serde_saphyr::with_deserializer_from_str_with_options(text, options, |de| {
         serde_path_to_error::deserialize::<_, T>(de).map_err(|e| {
