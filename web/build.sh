@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Builds the static page into web/dist/: index.html, its scripts and style, the engine as
+# ddbcost_web_bg.wasm, and the same bytes base64-encoded in a classic script (a page opened
+# from disk may neither fetch a file nor import a module, so that is how it loads there).
+# Needs the Rust toolchain and Python 3; installs the wasm32 target and wasm-bindgen-cli at
+# the version web/engine pins (with cargo) when they are missing. Prints the sizes, and fails
+# when the .wasm is over its budget (3 MB, 1 MB gzipped: web/budget.txt).
+set -euo pipefail
+cd "$(dirname "$0")"
+
+bindgen_version=0.2.130 # = the `wasm-bindgen` pinned in engine/Cargo.toml
+if command -v rustup >/dev/null 2>&1; then
+  rustup target add wasm32-unknown-unknown >/dev/null 2>&1 || true
+fi
+if ! wasm-bindgen --version 2>/dev/null | grep -qx "wasm-bindgen $bindgen_version"; then
+  echo "== installing wasm-bindgen-cli $bindgen_version (cargo install)"
+  # Not --locked: its lock file names a webpki-roots this machine's registry lacks; the
+  # version of the tool itself is what must match the crate.
+  cargo install --quiet wasm-bindgen-cli --version "$bindgen_version"
+fi
+
+echo "== the engine for wasm32-unknown-unknown"
+cargo build --quiet --release --target wasm32-unknown-unknown --manifest-path engine/Cargo.toml
+target="${CARGO_TARGET_DIR:-engine/target}"
+case $target in /*) ;; *) target="$PWD/$target" ;; esac
+
+rm -rf dist.tmp
+mkdir -p dist.tmp
+wasm-bindgen --target no-modules --no-typescript --remove-name-section --remove-producers-section \
+  --out-dir dist.tmp "$target/wasm32-unknown-unknown/release/ddbcost_web.wasm"
+cp src/index.html src/app.js src/engine.js src/style.css dist.tmp/
+python3 embed.py dist.tmp ../workloads
+rm -rf dist
+mv dist.tmp dist
+
+python3 - <<'PY'
+import gzip, pathlib, sys
+wasm = pathlib.Path("dist/ddbcost_web_bg.wasm").read_bytes()
+budget = dict(line.split("=") for line in pathlib.Path("budget.txt").read_text().split() if "=" in line)
+raw, gz = len(wasm), len(gzip.compress(wasm, 9))
+print(f"web/dist/ddbcost_web_bg.wasm: {raw} bytes ({raw / 1e6:.2f} MB), {gz} gzipped ({gz / 1e6:.2f} MB)")
+over = [f"{what} {size} > {int(budget[what])}" for what, size in (("wasm_bytes", raw), ("wasm_gzip_bytes", gz)) if size > int(budget[what])]
+if over:
+    sys.exit("web/build.sh: over budget: " + "; ".join(over))
+PY
+echo "== built web/dist (open web/dist/index.html)"
