@@ -8,6 +8,7 @@ use rust_decimal::Decimal;
 use rust_decimal::prelude::ToPrimitive;
 
 use super::money;
+use super::svg_backend::Svg;
 
 const WIDTH: u32 = 760;
 const BAR_HEIGHT: u32 = 26;
@@ -74,7 +75,7 @@ pub(crate) fn count_bars(title: &str, items: &[(String, Decimal)]) -> String {
 /// A horizontal-bar chart's drawing area: x the amounts, y one unit a row (row 0 on top).
 type Bars<'a, 'b> = ChartContext<
     'a,
-    SVGBackend<'b>,
+    Svg<'b>,
     Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>,
 >;
 
@@ -91,7 +92,7 @@ fn bar_frame(
     let min = values.iter().copied().fold(0.0_f64, f64::min);
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (WIDTH, height)).into_drawing_area();
+        let root = Svg::with_string(&mut svg, (WIDTH, height)).into_drawing_area();
         let _ = root.fill(&WHITE);
         let chart = ChartBuilder::on(&root)
             .caption(title, font(18.0))
@@ -212,7 +213,7 @@ pub(crate) fn waterfall(
     let n = bars.len();
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (WIDTH, 340)).into_drawing_area();
+        let root = Svg::with_string(&mut svg, (WIDTH, 340)).into_drawing_area();
         let _ = root.fill(&WHITE);
         let chart = ChartBuilder::on(&root)
             .caption(title, font(18.0))
@@ -291,7 +292,7 @@ pub(crate) fn stacked(
     let rows = series.len().div_ceil(4).max(1) as f64;
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (WIDTH, 420)).into_drawing_area();
+        let root = Svg::with_string(&mut svg, (WIDTH, 420)).into_drawing_area();
         let _ = root.fill(&WHITE);
         let chart = ChartBuilder::on(&root)
             .caption(title, font(18.0))
@@ -372,7 +373,7 @@ pub(crate) fn curve(title: &str, points: &[Decimal]) -> String {
     let last = points.len().saturating_sub(1).max(1) as f64;
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (WIDTH, 380)).into_drawing_area();
+        let root = Svg::with_string(&mut svg, (WIDTH, 380)).into_drawing_area();
         let _ = root.fill(&WHITE);
         let chart = ChartBuilder::on(&root)
             .caption(title, font(18.0))
@@ -426,7 +427,7 @@ pub(crate) fn measured(title: &str, hours: &[(Decimal, Decimal, bool)], fixed: D
         * 1.15;
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (WIDTH, 380)).into_drawing_area();
+        let root = Svg::with_string(&mut svg, (WIDTH, 380)).into_drawing_area();
         let _ = root.fill(&WHITE);
         let chart = ChartBuilder::on(&root)
             .caption(title, font(18.0))

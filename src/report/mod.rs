@@ -22,6 +22,7 @@ pub(crate) mod money;
 pub(crate) mod notices;
 pub(crate) mod reconcile;
 pub(crate) mod size;
+mod svg_backend;
 pub(crate) mod table;
 pub(crate) mod usage;
 

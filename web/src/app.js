@@ -90,7 +90,9 @@
       body.appendChild(row);
     }
     t.appendChild(body);
-    return t;
+    // A wide table scrolls on its own on a narrow screen; the page does not.
+    const wrap = el("div", { class: "scroll", tabindex: "0", role: "region", "aria-label": caption }, [t]);
+    return wrap;
   }
 
   function csvRows(text) {
@@ -170,7 +172,8 @@
 
   // The dotted path of the key on the caret's line, from indentation.
   function pathAtCaret() {
-    const before = editor.value.slice(0, editor.selectionStart).split("\n");
+    const end = editor.value.indexOf("\n", editor.selectionStart);
+    const before = editor.value.slice(0, end < 0 ? editor.value.length : end).split("\n");
     const stack = [];
     for (const line of before) {
       const m = line.match(/^(\s*)(?:-\s+)?["']?([A-Za-z0-9_.\-]+)["']?\s*:/);
