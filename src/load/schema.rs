@@ -73,6 +73,7 @@ impl JsonSchema for RawItemSize {
 }
 
 /// The workload file's schema.
+#[cfg(not(target_arch = "wasm32"))]
 #[must_use]
 pub(crate) fn workload() -> serde_json::Value {
     titled(
@@ -82,9 +83,30 @@ pub(crate) fn workload() -> serde_json::Value {
 }
 
 /// A price table's schema.
+#[cfg(not(target_arch = "wasm32"))]
 #[must_use]
 pub(crate) fn price_table() -> serde_json::Value {
     titled(super::prices::schema(), "ddbcost price table")
+}
+
+/// The WebAssembly build reads the schemas from the committed files rather than building
+/// them (which would put the schema generator in the page's download); `tests/schema.rs`
+/// checks that the committed files are what the native build generates.
+#[cfg(target_arch = "wasm32")]
+#[must_use]
+pub(crate) fn workload() -> serde_json::Value {
+    committed(include_str!("../../docs/schema/workload.json"))
+}
+
+#[cfg(target_arch = "wasm32")]
+#[must_use]
+pub(crate) fn price_table() -> serde_json::Value {
+    committed(include_str!("../../docs/schema/price-table.json"))
+}
+
+#[cfg(target_arch = "wasm32")]
+fn committed(text: &str) -> serde_json::Value {
+    serde_json::from_str(text).unwrap_or(serde_json::Value::Null)
 }
 
 fn titled(schema: Schema, title: &str) -> serde_json::Value {

@@ -36,6 +36,23 @@ const browser = await chromium.launch({
     "--disable-sync", "--no-first-run", "--disable-quic"],
 });
 const problems = [];
+let server = null;
+
+// The page's folder on a static host (any will do: this one knows four types).
+async function serve() {
+  const { createServer } = await import("node:http");
+  const types = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".wasm": "application/wasm" };
+  const http = createServer((req, res) => {
+    const name = decodeURIComponent(new URL(req.url, "http://x").pathname).replace(/^\/+/, "") || "index.html";
+    if (name.includes("..")) { res.writeHead(403).end(); return; }
+    try {
+      const body = readFileSync(join(dist, name));
+      res.writeHead(200, { "content-type": types[name.slice(name.lastIndexOf("."))] || "application/octet-stream" }).end(body);
+    } catch { res.writeHead(404).end(); }
+  });
+  await new Promise((r) => http.listen(0, "127.0.0.1", r));
+  return { http, origin: `http://127.0.0.1:${http.address().port}` };
+}
 const results = [];
 
 async function open(url, viewport) {
@@ -45,7 +62,8 @@ async function open(url, viewport) {
   page.on("pageerror", (e) => problems.push("page error: " + e.message));
   page.on("request", (r) => {
     const u = r.url();
-    if (!(u.startsWith(pathToFileURL(dist).href + "/") || u.startsWith("data:") || u.startsWith("blob:"))) {
+    const own = [pathToFileURL(dist).href + "/", "data:", "blob:"].concat(server ? [server.origin + "/"] : []);
+    if (!own.some((prefix) => u.startsWith(prefix))) {
       problems.push("request outside the page's files: " + u);
     }
   });
@@ -224,7 +242,7 @@ try {
     const wasm = readFileSync(join(dist, "ddbcost_web_bg.wasm"));
     const { gzipSync } = await import("node:zlib");
     const gz = gzipSync(wasm, { level: 9 }).length;
-    console.log(`  .wasm ${wasm.length} bytes, ${gz} gzipped`);
+    console.log(`  .wasm ${wasm.length} bytes (target ${budget.target_wasm_bytes}), ${gz} gzipped (target ${budget.target_wasm_gzip_bytes})`);
     assert.ok(wasm.length <= Number(budget.wasm_bytes), `the .wasm is ${wasm.length} bytes`);
     assert.ok(gz <= Number(budget.wasm_gzip_bytes), `the .wasm is ${gz} bytes gzipped`);
     const fresh = await open(page_url);
@@ -232,6 +250,14 @@ try {
     console.log(`  engine started ${t.engineMs.toFixed(0)} ms, first estimate ${t.firstEstimateMs.toFixed(0)} ms after, ${t.sinceOpenMs.toFixed(0)} ms after opening`);
     assert.ok(t.firstEstimateMs <= Number(budget.first_estimate_ms), `first estimate ${t.firstEstimateMs} ms`);
     await fresh.context().close();
+  });
+
+  await step("served by a static host, the page fetches the .wasm and prices the same", async () => {
+    server = await serve();
+    const served = await open(server.origin + "/index.html");
+    assert.equal(await served.textContent("#total"), "1,243.54 EUR");
+    await served.context().close();
+    server.http.close();
   });
 
   if (process.env.DDBCOST_UPDATE_SCREENSHOTS === "1") {

@@ -35,9 +35,8 @@ pub fn run(args: &str, stdin: &str, today: i32) -> String {
 #[wasm_bindgen]
 #[must_use]
 pub fn apply_patch(text: &str, patch: &str) -> String {
-    let patch = serde_json::from_str::<serde_json::Value>(patch).map_err(|e| {
-        ddbcost::api::Error::usage(format!("the patch is not JSON: {e}"))
-    });
+    let patch = serde_json::from_str::<serde_json::Value>(patch)
+        .map_err(|e| ddbcost::api::Error::usage(format!("the patch is not JSON: {e}")));
     let answer = patch.and_then(|p| ddbcost::api::apply_patch(text, "-", &p));
     match answer {
         Ok(text) => serde_json::json!({"code": 0, "text": text}),
@@ -54,8 +53,7 @@ mod tests {
             serde_json::from_str(&super::run(r#"["prices"]"#, "", 20_791)).unwrap();
         assert_eq!(out["code"], 0);
         assert!(out["stdout"].as_str().unwrap().contains("cloudshop-eur"));
-        let bad: serde_json::Value =
-            serde_json::from_str(&super::run("[1]", "", 20_791)).unwrap();
+        let bad: serde_json::Value = serde_json::from_str(&super::run("[1]", "", 20_791)).unwrap();
         assert_eq!(bad["code"], 2);
     }
 
