@@ -228,6 +228,20 @@
     holder.textContent = "";
     holder.appendChild(table("Per table", ["Table", "Monthly cost"],
       doc.tables.map(function (t) { return [t.name, money(round(t.subtotal, dp), doc.currency)]; }), [false, true]));
+    $("lines").textContent = "";
+    $("lines").appendChild(table("Line items", ["Line", "Table", "Quantity", "Unit price", "Cost"],
+      doc.line_items.map(function (l) {
+        return [l.label, l.table || "", l.quantity === null ? "unknown" : l.quantity + " " + l.unit,
+          l.unit_price === null ? "" : l.unit_price, l.cost_rounded === null ? "unknown" : money(l.cost_rounded, doc.currency)];
+      }), [false, false, true, true, true]));
+    return doc;
+  }
+
+  // Per component and per access pattern (ddbcost's own `--by` breakdowns), and the charts
+  // of its HTML report.
+  function breakdownView(text, o) {
+    const holder = $("breakdowns");
+    holder.textContent = "";
     for (const by of ["component", "pattern"]) {
       const csv = DDBCost.breakdown(text, o, by);
       if (csv.error) continue;
@@ -235,15 +249,9 @@
       holder.appendChild(table("Per " + (by === "pattern" ? "access pattern" : by), [by === "pattern" ? "Access pattern" : "Component", "Monthly cost"],
         rows.map(function (r) { return [r[0], money(r[2], r[3])]; }), [false, true]));
     }
-    holder.appendChild(table("Line items", ["Line", "Table", "Quantity", "Unit price", "Cost"],
-      doc.line_items.map(function (l) {
-        return [l.label, l.table || "", l.quantity === null ? "unknown" : l.quantity + " " + l.unit,
-          l.unit_price === null ? "" : l.unit_price, l.cost_rounded === null ? "unknown" : money(l.cost_rounded, doc.currency)];
-      }), [false, false, true, true, true]));
     const html = DDBCost.estimate(text, o, "html");
     $("charts").textContent = "";
     if (!html.error) for (const c of charts(html.stdout)) $("charts").appendChild(c.figure);
-    return doc;
   }
 
   function whatIfView(text, o) {
@@ -339,6 +347,7 @@
     };
     if (!doc) { done(); return; }
     state.rest = setTimeout(function () {
+      breakdownView(text, o);
       whatIfView(text, o);
       forecastView(text, o);
       adviceView(text, o);
