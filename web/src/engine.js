@@ -46,7 +46,15 @@ window.DDBCost = (function () {
   // `ddbcost ARGS…` with `stdin`; `error` is the parsed JSON error of a refused run.
   function run(args, stdin) {
     const all = args.concat(["--error-format", "json"]);
-    const out = JSON.parse(wasm_bindgen.run(JSON.stringify(all), stdin || "", today()));
+    let out;
+    try {
+      out = JSON.parse(wasm_bindgen.run(JSON.stringify(all), stdin || "", today()));
+    } catch (e) {
+      // A trap is a bug in ddbcost (it is built to refuse, never to panic): say so, and
+      // that the page must be reloaded (the engine's memory may be inconsistent after it).
+      return { args: args, code: 101, stdout: "", stderr: String(e), notes: [],
+        error: { message: "the engine failed (" + e + "): this is a bug in ddbcost; reload the page", help: null, line: null } };
+    }
     out.args = args;
     out.notes = [];
     out.error = null;

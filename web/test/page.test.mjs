@@ -97,6 +97,13 @@ try {
     // The CloudShop case of the seeds: reads 490 + writes 205 + index writes 410 + storage
     // 52.50 + PITR 68 + stream reads 18.04 = 1,243.54 € (the README's CloudShop section).
     assert.equal(await page.textContent("#total"), "1,243.54 EUR");
+    // Per table (rounded in the page, half away from zero): the one table is the whole bill,
+    // as the command line's "Subtotal orders 1,243.54" says; per component, reads are
+    // 972.068315 M RRU × 0.50 + 7.884 M + 0.0477 M (the GSIs) = 490.00 €.
+    const rows = await page.$$eval("#tables tbody tr, #breakdowns tbody tr", (trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
+    assert.deepEqual(rows.find((r) => r[0] === "orders"), ["orders", "1,243.54 EUR"]);
+    assert.deepEqual(rows.find((r) => r[0] === "reads"), ["reads", "490.00 EUR"]);
+    assert.match(ddbcost(["estimate", "workloads/cloudshop.yaml"]).toString(), /Subtotal orders +│ +│ +│ +│ +1,243\.54/);
   });
 
   const cloudshop = readFileSync(join(root, "workloads", "cloudshop.yaml"), "utf8");
@@ -248,7 +255,10 @@ try {
     const fresh = await open(page_url);
     const t = await fresh.evaluate(() => window.DDBCOST_TIMING);
     console.log(`  engine started ${t.engineMs.toFixed(0)} ms, first estimate ${t.firstEstimateMs.toFixed(0)} ms after, ${t.sinceOpenMs.toFixed(0)} ms after opening`);
-    assert.ok(t.firstEstimateMs <= Number(budget.first_estimate_ms), `first estimate ${t.firstEstimateMs} ms`);
+    // After load: from the page's own script starting the engine (the .wasm read and
+    // compiled, the engine instantiated) to the first estimate on the page.
+    const afterLoad = t.engineMs + t.firstEstimateMs;
+    assert.ok(afterLoad <= Number(budget.first_estimate_ms), `first estimate ${afterLoad} ms after load`);
     await fresh.context().close();
   });
 
