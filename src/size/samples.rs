@@ -30,6 +30,11 @@ impl SampleCache {
 
 impl SampleReader for SampleCache {
     fn measure(&self, path: &str) -> Result<SampleSizes, String> {
+        if cfg!(target_arch = "wasm32") {
+            return Err(format!(
+                "`{path}` is not read in the browser (the page has no file system): give the item size instead (`ddbcost size {path}` measures it)"
+            ));
+        }
         let mut measured = self.measured.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some(known) = measured.get(path) {
             return known.clone();
