@@ -8,7 +8,7 @@
 (function () {
   const $ = function (id) { return document.getElementById(id); };
   const editor = $("editor");
-  const state = { schema: null, timer: null, rest: null, lastEstimate: null, updates: 0 };
+  const state = { schema: null, timer: null, rest: null, lastEstimate: null, updates: 0, undo: null };
 
   // ---- settings ----------------------------------------------------------------------
   function options() {
@@ -321,9 +321,12 @@
 
   function applySuggestion(s, saving) {
     const before = state.lastEstimate;
-    const out = DDBCost.applyPatch(editor.value, s.patch);
+    const previous = editor.value;
+    const out = DDBCost.applyPatch(previous, s.patch);
     if (out.code !== 0) { $("status").textContent = "Could not apply " + s.name + ": " + out.error.message; return; }
     editor.value = out.text;
+    state.undo = previous;
+    $("undo").hidden = false;
     $("example").value = "";
     update();
     const after = state.lastEstimate;
@@ -464,6 +467,14 @@
       b.addEventListener("click", function () { exportAs(b.dataset.export); });
     }
     $("share").addEventListener("click", share);
+    $("undo").addEventListener("click", function () {
+      if (state.undo === null) return;
+      editor.value = state.undo;
+      state.undo = null;
+      $("undo").hidden = true;
+      update();
+      $("status").textContent = "Undone: the workload is as it was before the suggestion.";
+    });
     window.addEventListener("hashchange", async function () { if (await restore()) update(); });
     const began = performance.now();
     update();

@@ -173,6 +173,12 @@ try {
     const applied = await page.inputValue("#editor");
     const cli = JSON.parse(execFileSync(bin, ["estimate", "-", "--format", "json"], { cwd: root, input: applied, stdio: ["pipe", "pipe", "ignore"] }).toString());
     assert.equal(cli.total_rounded, "601.43");
+    // Undo puts the workload back as it was.
+    await page.click("#undo");
+    updates = await ready(page, updates);
+    assert.equal(await page.inputValue("#editor"), cloudshop);
+    assert.equal(await page.textContent("#total"), "1,243.54 EUR");
+    assert.equal(await page.isHidden("#undo"), true);
   });
 
   await step("what-if: set lines give the comparison and its waterfall", async () => {
