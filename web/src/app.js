@@ -380,8 +380,10 @@
     a.click();
     a.remove();
     setTimeout(function () { URL.revokeObjectURL(url); }, 1000);
+    // The command line's advice to write HTML to a file is what a download does already.
+    const notes = out.notes.filter(function (n) { return !n.startsWith("note: an HTML report is meant for a file"); });
     $("export-status").textContent = "Exported " + name + " (" + out.stdout.length + " characters)" +
-      (out.notes.length ? "; " + out.notes.join(" ") : "");
+      (notes.length ? "; " + notes.join(" ") : "") + ".";
   }
 
   // ---- share links: the page's state, deflated, base64url, in the fragment -----------
