@@ -323,3 +323,93 @@ fn a_malformed_price_table_is_refused() {
         .stderr_has("is negative")
         .stderr_has("standard.read_per_million");
 }
+
+/// A value of the wrong shape is refused in the words of the file, never with the name of a
+/// type inside ddbcost (`struct RawPattern`, `enum RawOperation`).
+#[test]
+fn a_value_of_the_wrong_shape_is_named_in_the_files_words() {
+    let cases = [
+        // (pattern, what the message says)
+        (
+            "      g: 5\n",
+            "invalid type: integer `5`, expected a mapping",
+        ),
+        (
+            "      g: [1]\n",
+            "invalid type: sequence, expected a mapping",
+        ),
+        // A number is named as written, never as a float would read it (`inf`).
+        (
+            "      g: 1e400\n",
+            "invalid type: floating point `1e400`, expected a mapping",
+        ),
+        (
+            "      g: { op: ~, rate: 1/s }\n",
+            "invalid type: null, expected one of get, batch-get, query, scan, put, update, delete, batch-write, transact-get, transact-write",
+        ),
+        (
+            "      g: { op: get, rate: { a: 1 } }\n",
+            "invalid type: map, expected a string",
+        ),
+    ];
+    for (pattern, message) in cases {
+        let out = estimate(&orders(&format!("    patterns:\n{pattern}")))
+            .code(1)
+            .stderr_has(message)
+            .stderr_has("at tables.orders.patterns.g")
+            .stderr_has("workload.yaml:6:");
+        assert!(!out.stderr.contains("Raw"), "{}", out.stderr);
+    }
+}
+
+/// What the parser refuses before any field is read — a duplicate key, an alias of no anchor,
+/// malformed YAML — is named at the path the parser was reading.
+#[test]
+fn what_the_parser_refuses_is_named_at_its_path() {
+    estimate(&orders("    items: 5\n    items: 6\n"))
+        .code(1)
+        .stderr_has("duplicate mapping key: items")
+        .stderr_has("workload.yaml:6:5")
+        .stderr_has("at tables.orders\n");
+    estimate(&orders(
+        "    patterns:\n      g: { op: get, rate: *nowhere }\n",
+    ))
+    .code(1)
+    .stderr_has("alias references unknown anchor")
+    .stderr_has("at tables.orders.patterns.g.rate");
+    estimate(&orders(
+        "    patterns:\n      - a\n      - b: [1, *nowhere]\n",
+    ))
+    .code(1)
+    .stderr_has("at tables.orders.patterns[1].b[1]");
+    estimate(&orders("    patterns:\n      g: 1.5\n        op: get\n"))
+        .code(1)
+        .stderr_has("mapping values are not allowed in this context")
+        .stderr_has("workload.yaml:7:11")
+        .stderr_has("at tables.orders.patterns");
+}
+
+/// A non-finite number where any value is read (a growth rate) is read as its text and
+/// refused at its path and line, as in a scenario's document.
+#[test]
+fn a_non_finite_growth_is_refused_at_its_path() {
+    estimate(&orders("    growth: .nan\n"))
+        .code(1)
+        .stderr_has("`.nan` is not a growth rate")
+        .stderr_has("workload.yaml:5:13")
+        .stderr_has("at tables.orders.growth");
+}
+
+/// A growth that is not a rate is refused where it was written, with its line.
+#[test]
+fn a_growth_that_is_not_a_rate_is_refused_at_its_line() {
+    estimate(&orders("    growth: 5\n"))
+        .code(1)
+        .stderr_has("`5` is not a growth rate")
+        .stderr_has("workload.yaml:5:13")
+        .stderr_has("at tables.orders.growth");
+    estimate(&orders("    growth: []\n"))
+        .code(1)
+        .stderr_has("an empty list of growth factors")
+        .stderr_has("workload.yaml:5:13");
+}

@@ -200,19 +200,6 @@ impl Reader<'_> {
             RawItemSize::Text(text) => Ok(self
                 .item_bytes(Some(&spanned(text.clone())), path)?
                 .map(|b| (b, Vec::new()))),
-            RawItemSize::Number => {
-                let text = yaml::source_text(s, self.text).ok_or_else(|| {
-                    self.err(
-                        path,
-                        position(s),
-                        "this size cannot be read from its text",
-                        "Consider quoting it with its unit, e.g. `\"3.5 KB\"`.",
-                    )
-                })?;
-                Ok(self
-                    .item_bytes(Some(&spanned(text.to_string())), path)?
-                    .map(|b| (b, Vec::new())))
-            }
             RawItemSize::Classes(classes) => self.size_classes(classes, path, s).map(Some),
             RawItemSize::Sample(file) => {
                 let Some(base) = &self.base_dir else {

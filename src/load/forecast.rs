@@ -5,6 +5,7 @@ use rust_decimal::Decimal;
 
 use super::context::Reader;
 use super::raw::{Quantity, RawGrowth};
+use super::yaml::Spanned;
 use super::yaml::position;
 use crate::error::Error;
 use crate::model::{Forecasting, Growth};
@@ -59,7 +60,7 @@ const MONTH_NAMES: [&str; 12] = [
 /// `growth`, `seasonal` and `from` of a table or pattern at `path`.
 pub(super) fn forecasting(
     rd: &Reader<'_>,
-    growth: Option<&RawGrowth>,
+    growth: Option<&Spanned<RawGrowth>>,
     seasonal: &indexmap::IndexMap<String, Quantity>,
     from: Option<&Quantity>,
     path: &str,
@@ -81,15 +82,16 @@ pub(super) fn forecasting(
         }
         Ok(f)
     };
-    let growth = match growth {
+    let growth = match growth.map(|g| (&g.value, g)) {
         None => None,
-        Some(RawGrowth::Rate(s)) => Some(Growth::Monthly(rd.scalar(
-            s,
+        Some((RawGrowth::Rate(s), at)) => Some(Growth::Monthly(rd.scalar(
+            // The rate is refused where the growth was written.
+            &Quantity::at(s.value.clone(), at.referenced, at.defined),
             &format!("{path}.growth"),
             parse_growth_rate,
             "a monthly growth such as `3%/month`",
         )?)),
-        Some(RawGrowth::Factors(list)) => {
+        Some((RawGrowth::Factors(list), at)) => {
             let mut out = Vec::new();
             for (i, s) in list.iter().enumerate() {
                 out.push(factor(s, &format!("{path}.growth[{i}]"))?);
@@ -97,7 +99,7 @@ pub(super) fn forecasting(
             if out.is_empty() {
                 return Err(rd.err(
                     &format!("{path}.growth"),
-                    None,
+                    position(at),
                     "an empty list of growth factors",
                     "Consider one factor per month of the forecast, or `3%/month`.",
                 ));

@@ -6,6 +6,8 @@
 
 mod capacity;
 mod commitments;
+#[cfg(any(target_arch = "wasm32", test))]
+mod compact_json;
 mod context;
 mod dax;
 mod forecast;

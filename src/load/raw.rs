@@ -413,7 +413,7 @@ pub(crate) struct RawTable {
     /// How the table's traffic spreads over the day or week (see below) (default: flat).
     pub traffic: Option<Spanned<RawTraffic>>,
     /// How the table's traffic changes over a forecast.
-    pub growth: Option<RawGrowth>,
+    pub growth: Option<Spanned<RawGrowth>>,
     /// How the table's rates change month by month in a forecast, and its first month.
     #[serde(default)]
     pub seasonal: IndexMap<String, Quantity>,
@@ -770,7 +770,7 @@ pub struct RawPattern {
     /// only these serves it).
     pub reads_attributes: Option<Vec<Spanned<String>>>,
     /// How the pattern's rate changes over a forecast (`3%/month` or factors per month).
-    pub growth: Option<RawGrowth>,
+    pub growth: Option<Spanned<RawGrowth>>,
     /// Factors for named months (`{ nov: 1.4, dec: 1.8 }`).
     #[serde(default)]
     pub seasonal: IndexMap<String, Quantity>,
@@ -824,10 +824,9 @@ fn text_scalar(value: String) -> Quantity {
 /// (`{ sample: samples/order.json }`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RawItemSize {
+    /// A size as written (a plain number too: the YAML reader hands numbers over as their
+    /// text, never through a float).
     Text(String),
-    /// A plain number: its text is taken from the source at the node's span, never read
-    /// through a float.
-    Number,
     Sample(String),
     /// Items of several sizes: `[{ size: 1.8 KB, share: 90% }, { size: 4.5 KB, share: 10% }]`.
     Classes(Vec<RawSizeClass>),
@@ -852,17 +851,6 @@ impl<'de> Deserialize<'de> for RawItemSize {
             }
             fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<RawItemSize, E> {
                 Ok(RawItemSize::Text(v.to_string()))
-            }
-            // Plain numbers: the value is dropped unread; the loader takes the text at the
-            // node's span (sizes are read exactly from their text).
-            fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<RawItemSize, E> {
-                Ok(RawItemSize::Number)
-            }
-            fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<RawItemSize, E> {
-                Ok(RawItemSize::Number)
-            }
-            fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<RawItemSize, E> {
-                Ok(RawItemSize::Number)
             }
             fn visit_seq<A: serde::de::SeqAccess<'de>>(
                 self,

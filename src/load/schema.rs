@@ -90,23 +90,31 @@ pub(crate) fn price_table() -> serde_json::Value {
 }
 
 /// The WebAssembly build reads the schemas from the committed files rather than building
-/// them (which would put the schema generator in the page's download); `tests/schema.rs`
-/// checks that the committed files are what the native build generates.
+/// them (which would put the schema generator in the page's download), compacted at compile
+/// time; `tests/schema.rs` checks that the committed files are what the native build
+/// generates.
 #[cfg(target_arch = "wasm32")]
 #[must_use]
 pub(crate) fn workload() -> serde_json::Value {
-    committed(include_str!("../../docs/schema/workload.json"))
+    const PRETTY: &[u8] = include_bytes!("../../docs/schema/workload.json");
+    static COMPACT: [u8; compact_len(PRETTY)] = compact(PRETTY);
+    committed(&COMPACT)
 }
 
 #[cfg(target_arch = "wasm32")]
 #[must_use]
 pub(crate) fn price_table() -> serde_json::Value {
-    committed(include_str!("../../docs/schema/price-table.json"))
+    const PRETTY: &[u8] = include_bytes!("../../docs/schema/price-table.json");
+    static COMPACT: [u8; compact_len(PRETTY)] = compact(PRETTY);
+    committed(&COMPACT)
 }
 
 #[cfg(target_arch = "wasm32")]
-fn committed(text: &str) -> serde_json::Value {
-    serde_json::from_str(text).unwrap_or(serde_json::Value::Null)
+use super::compact_json::{compact, compact_len};
+
+#[cfg(target_arch = "wasm32")]
+fn committed(json: &[u8]) -> serde_json::Value {
+    serde_json::from_slice(json).unwrap_or(serde_json::Value::Null)
 }
 
 fn titled(schema: Schema, title: &str) -> serde_json::Value {

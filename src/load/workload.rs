@@ -146,15 +146,7 @@ pub(crate) fn workload_from_value(
 ) -> Result<(Workload, SettingsOverrides), Error> {
     // Quantities are read from their text: `yaml::parse_value` keeps every number as the text
     // it was written as, so no number (and no float) reaches this point.
-    let raw: RawWorkload = serde_path_to_error::deserialize(doc).map_err(|e| {
-        let path = e.path().to_string();
-        let message = e.into_inner().to_string();
-        let path = path.strip_suffix(".value").unwrap_or(&path).to_string();
-        Error::input(message)
-            .file(label)
-            .path(path)
-            .help("Consider checking the value against the README's workload reference.")
-    })?;
+    let raw: RawWorkload = yaml::parse_document(doc, label)?;
     let base = std::path::Path::new(file)
         .parent()
         .map(std::path::Path::to_path_buf);

@@ -3,6 +3,7 @@
 //! parser and type errors into our `Error`: file, path inside the document, line and column,
 //! and a "did you mean" for unknown fields and values. Writing is `write`.
 
+mod tree;
 pub(crate) mod write;
 
 use serde::de::DeserializeOwned;
@@ -13,28 +14,128 @@ use crate::error::Error;
 /// The node budget of a small document (larger ones get one node per byte).
 const MIN_NODE_BUDGET: usize = 50_000;
 
-/// A value with the position it was written at (`value`, `referenced`, `defined` through
-/// `Deref`). Its JSON Schema is its value's: a spanned field needs no schema of its own, so
-/// the schema cannot drift from what the loader reads.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
-#[serde(transparent)]
-pub struct Spanned<T>(pub serde_saphyr::Spanned<T>);
+/// Where a parsed value was written: 1-based line and column (0 when unknown) and, when
+/// known, the bytes of the source it spans.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Location {
+    line: u64,
+    column: u64,
+    bytes: Option<(u64, u64)>,
+}
+
+impl Location {
+    /// No position (a value from a document without text).
+    pub const UNKNOWN: Location = Location {
+        line: 0,
+        column: 0,
+        bytes: None,
+    };
+
+    /// 1-based line, 0 when unknown.
+    #[must_use]
+    pub fn line(&self) -> u64 {
+        self.line
+    }
+
+    /// 1-based column, 0 when unknown.
+    #[must_use]
+    pub fn column(&self) -> u64 {
+        self.column
+    }
+
+    /// Line, column, whether the bytes are known, offset, length: how `Spanned` is handed
+    /// its positions by the tree's deserializer.
+    fn to_numbers(self) -> [u64; 5] {
+        let (known, (at, len)) = match self.bytes {
+            Some(b) => (1, b),
+            None => (0, (0, 0)),
+        };
+        [self.line, self.column, known, at, len]
+    }
+
+    fn from_numbers(n: &[u64]) -> Location {
+        match n {
+            [line, column, known, at, len] => Location {
+                line: *line,
+                column: *column,
+                bytes: (*known == 1).then_some((*at, *len)),
+            },
+            _ => Location::UNKNOWN,
+        }
+    }
+}
+
+impl From<serde_saphyr::Location> for Location {
+    fn from(l: serde_saphyr::Location) -> Location {
+        let span = l.span();
+        Location {
+            line: l.line(),
+            column: l.column(),
+            bytes: span.byte_offset().zip(span.byte_len()),
+        }
+    }
+}
+
+/// The name `Spanned` asks the tree's deserializer for, to be handed its positions.
+const SPANNED: &str = "$ddbcost::Spanned";
+
+/// A value with the position it was written at: where it is used (`referenced`: an alias)
+/// and where it is defined (`defined`: its anchor). Its JSON Schema is its value's: a
+/// spanned field needs no schema of its own, so the schema cannot drift from what the
+/// loader reads.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Spanned<T> {
+    pub value: T,
+    pub referenced: Location,
+    pub defined: Location,
+}
 
 impl<T> Spanned<T> {
     /// `value`, at the positions of another node.
     pub fn at(value: T, referenced: Location, defined: Location) -> Self {
-        Spanned(serde_saphyr::Spanned {
+        Spanned {
             value,
             referenced,
             defined,
-        })
+        }
     }
 }
 
-impl<T> std::ops::Deref for Spanned<T> {
-    type Target = serde_saphyr::Spanned<T>;
-    fn deref(&self) -> &Self::Target {
-        &self.0
+/// From the tree's deserializer: the positions, then the value; from any other (a value
+/// buffered by serde), the value alone, at no position.
+impl<'de, T: serde::Deserialize<'de>> serde::Deserialize<'de> for Spanned<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<T>(std::marker::PhantomData<T>);
+        impl<'de, T: serde::Deserialize<'de>> serde::de::Visitor<'de> for V<T> {
+            type Value = Spanned<T>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a value")
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<Spanned<T>, A::Error> {
+                let numbers: [u64; 10] = seq
+                    .next_element()?
+                    .ok_or_else(|| serde::de::Error::custom("a value without its positions"))?;
+                let value = seq
+                    .next_element()?
+                    .ok_or_else(|| serde::de::Error::custom("positions without their value"))?;
+                let (referenced, defined) = numbers.split_at(5);
+                Ok(Spanned::at(
+                    value,
+                    Location::from_numbers(referenced),
+                    Location::from_numbers(defined),
+                ))
+            }
+            fn visit_newtype_struct<D: serde::Deserializer<'de>>(
+                self,
+                d: D,
+            ) -> Result<Spanned<T>, D::Error> {
+                T::deserialize(d).map(|v| Spanned::at(v, Location::UNKNOWN, Location::UNKNOWN))
+            }
+        }
+        d.deserialize_newtype_struct(SPANNED, V(std::marker::PhantomData))
     }
 }
 
@@ -60,9 +161,6 @@ impl<T: serde::Serialize> serde::Serialize for Spanned<T> {
     }
 }
 
-/// Where a parsed value was written.
-pub(crate) use serde_saphyr::Location;
-
 /// A value that knows where it was written.
 pub(crate) trait Located {
     /// Where it is used (an alias) and where it is defined (its anchor).
@@ -75,9 +173,9 @@ impl<T> Located for Spanned<T> {
     }
 }
 
-impl<T> Located for serde_saphyr::Spanned<T> {
+impl Located for (Location, Location) {
     fn locations(&self) -> (Location, Location) {
-        (self.referenced, self.defined)
+        *self
     }
 }
 
@@ -90,9 +188,9 @@ pub(crate) fn position(value: &impl Located) -> Option<(u64, u64)> {
 /// The text a spanned node was written as in `source` (where it is defined: an alias points
 /// back to its anchor), trimmed. `None` when the span has no byte offsets.
 pub(crate) fn source_text<'a>(value: &impl Located, source: &'a str) -> Option<&'a str> {
-    let span = value.locations().1.span();
-    let at = usize::try_from(span.byte_offset()?).ok()?;
-    let len = usize::try_from(span.byte_len()?).ok()?;
+    let (at, len) = value.locations().1.bytes?;
+    let at = usize::try_from(at).ok()?;
+    let len = usize::try_from(len).ok()?;
     let text = source.get(at..at.checked_add(len)?)?.trim();
     (!text.is_empty()).then_some(text)
 }
@@ -102,16 +200,80 @@ pub(crate) fn source_text<'a>(value: &impl Located, source: &'a str) -> Option<&
 /// # Errors
 /// Malformed YAML, a value of the wrong type, an unknown field or value.
 pub(crate) fn parse<T: DeserializeOwned>(text: &str, file: &str) -> Result<T, Error> {
-    let mut path = None;
+    let tree = read_tree(text, file)?;
+    T::deserialize(tree::TreeDeserializer::root(&tree, text)).map_err(|e| refused(e, file, text))
+}
+
+/// Deserializes a document without text (a scenario's merged workload) into `T`, as `parse`
+/// does: the same reader, the same errors, without positions.
+///
+/// # Errors
+/// A value of the wrong type, an unknown field or value.
+pub(crate) fn parse_document<T: DeserializeOwned>(
+    doc: serde_json::Value,
+    file: &str,
+) -> Result<T, Error> {
+    let tree = tree::Tree::from_value(doc);
+    T::deserialize(tree::TreeDeserializer::root(&tree, "")).map_err(|e| refused(e, file, ""))
+}
+
+/// A value the typed reader refused, as our `Error`.
+fn refused(e: tree::TreeError, file: &str, text: &str) -> Error {
+    let position =
+        e.at.filter(|l| l.line() > 0)
+            .map(|l| (l.line(), l.column()));
+    let mut err = Error::input(e.message.clone())
+        .file(file)
+        .at(position)
+        .quoting(text);
+    if let Some(p) = e.path.filter(|p| !p.is_empty()) {
+        err = err.path(p);
+    }
+    err.help(help_for(&e.message))
+}
+
+/// Parses `text` into the tree. A non-finite number (`.nan`, `1e400`) is kept, to be refused
+/// by the typed reader at its path, or kept as its text in an untyped document.
+///
+/// # Errors
+/// Malformed YAML, a breached budget, a duplicate key: at the path the parser was reading.
+fn read_tree(text: &str, file: &str) -> Result<tree::Tree, Error> {
+    let mut at = String::new();
+    let options = options(text, serde_saphyr::NonFiniteFloatPolicy::PassThrough);
+    serde_saphyr::with_deserializer_from_str_with_options(text, options, |de| {
+        tree::build(de).map_err(|(e, path)| {
+            at = path;
+            e
+        })
+    })
+    .map_err(|e| {
+        let err = unparsed(&e, file, text);
+        if at.is_empty() { err } else { err.path(at) }
+    })
+}
+
+/// Parses `text` with serde-saphyr into `T` (a template), within the input budgets.
+///
+/// # Errors
+/// Malformed YAML, a breached budget, a duplicate key, a non-finite number.
+fn read<T: DeserializeOwned>(text: &str, file: &str) -> Result<T, Error> {
+    let options = options(text, serde_saphyr::NonFiniteFloatPolicy::Reject);
+    serde_saphyr::with_deserializer_from_str_with_options(text, options, |de| T::deserialize(de))
+        .map_err(|e| unparsed(&e, file, text))
+}
+
+/// The parser's options for `text`: YAML 1.2 booleans and the input budgets.
+fn options(text: &str, non_finite: serde_saphyr::NonFiniteFloatPolicy) -> serde_saphyr::Options {
     // A budget that scales with the input: an honest document has at most about one node per
     // byte it is written in (a node takes at least a character and a separator), so a
     // 1,000-table workload passes, while an alias bomb — many nodes out of few bytes — is
     // stopped after as many nodes as its text has bytes, early and in little memory.
     let max_nodes = text.len().max(MIN_NODE_BUDGET);
-    let options = serde_saphyr::options! {
+    serde_saphyr::options! {
         // YAML 1.2 booleans only (`true`/`false`): `on`, `yes` or `no` are text, so a scenario
         // named `on` or a country code `NO` is never read as a boolean.
         strict_booleans: true,
+        non_finite_float_policy: non_finite,
         budget: serde_saphyr::budget! {
             max_nodes: max_nodes,
             // Parser events grow with nodes (a start and an end per collection).
@@ -121,42 +283,19 @@ pub(crate) fn parse<T: DeserializeOwned>(text: &str, file: &str) -> Result<T, Er
             max_total_scalar_bytes: text.len().max(16 * 1024 * 1024),
             max_recorded_anchor_bytes: 1024 * 1024,
         },
-    };
-    // Most documents are valid: read them without tracking the path (a third of the time);
-    // only a refused one is read again, tracked, for the path its error names. The
-    // WebAssembly build reads once, tracked: a second copy of every reader would double the
-    // largest part of the page's download.
-    #[cfg(not(target_arch = "wasm32"))]
-    {
-        let untracked =
-            serde_saphyr::with_deserializer_from_str_with_options(text, options.clone(), |de| {
-                T::deserialize(de)
-            });
-        if let Ok(value) = untracked {
-            return Ok(value);
-        }
     }
-    let result = serde_saphyr::with_deserializer_from_str_with_options(text, options, |de| {
-        serde_path_to_error::deserialize::<_, T>(de).map_err(|e| {
-            path = Some(e.path().to_string());
-            e.into_inner()
-        })
-    });
-    result.map_err(|e| {
-        let position = e.location().map(|l| (l.line(), l.column()));
-        let raw = e.without_snippet().to_string();
-        let message = strip_position(&raw);
-        let mut err = Error::input(message.clone())
-            .file(file)
-            .at(position)
-            .quoting(text);
-        if let Some(p) = path.filter(|p| p != "." && !p.is_empty()) {
-            // `Spanned` wraps scalars in a `value` field of its own; users never wrote it.
-            let p = p.strip_suffix(".value").unwrap_or(&p).to_string();
-            err = err.path(p);
-        }
-        err.help(help_for(&message))
-    })
+}
+
+/// A text serde-saphyr refused, as our `Error`.
+fn unparsed(e: &serde_saphyr::Error, file: &str, text: &str) -> Error {
+    let position = e.location().map(|l| (l.line(), l.column()));
+    let raw = e.without_snippet().to_string();
+    let message = strip_position(&raw);
+    Error::input(message.clone())
+        .file(file)
+        .at(position)
+        .quoting(text)
+        .help(help_for(&message))
 }
 
 /// serde-saphyr prefixes "error: line L column C: "; we print the position ourselves.
@@ -206,6 +345,9 @@ fn help_for(message: &str) -> String {
     if message.starts_with("budget breached") {
         return "Consider a document without runaway aliases or nesting: ddbcost refuses YAML that expands to more nodes than it has bytes (at least 50,000), uses more than 1,000 aliases, or nests deeper than 48 levels (a guard against alias bombs).".to_string();
     }
+    if message.starts_with("alias references unknown anchor") {
+        return "Consider defining the anchor (`&name value`) before the alias that uses it (`*name`): YAML reads an alias only after its anchor.".to_string();
+    }
     if message.starts_with("duplicate mapping key") {
         return "Consider giving each entry a distinct name: a repeated key would silently replace the first.".to_string();
     }
@@ -221,37 +363,27 @@ fn help_for(message: &str) -> String {
 /// # Errors
 /// Malformed YAML, or a number whose text cannot be located in the input.
 pub(crate) fn parse_value(text: &str, file: &str) -> Result<serde_json::Value, Error> {
-    let node: serde_saphyr::Spanned<Node> = parse(text, file)?;
-    to_value(node, text).map_err(|why| {
+    let tree = read_tree(text, file)?;
+    to_value(tree, text).map_err(|why| {
         Error::input(why)
             .file(file)
             .help("Consider quoting the number (`\"1.5\"`): quantities are read from their text.")
     })
 }
 
-/// An untyped YAML node whose numbers are only located, never converted.
-#[derive(Debug)]
-enum Node {
-    Null,
-    Bool(bool),
-    Number,
-    Text(String),
-    Seq(Vec<serde_saphyr::Spanned<Node>>),
-    Map(Vec<(String, serde_saphyr::Spanned<Node>)>),
-}
-
-/// The JSON value of `node`: numbers become the text `source` has at their span.
-fn to_value(node: serde_saphyr::Spanned<Node>, source: &str) -> Result<serde_json::Value, String> {
+/// The JSON value of a node: numbers become the text `source` has at their span.
+fn to_value(tree: tree::Tree, source: &str) -> Result<serde_json::Value, String> {
     use serde_json::Value;
-    Ok(match node.value {
+    use tree::Node;
+    Ok(match tree.node {
         Node::Null => Value::Null,
         Node::Bool(b) => Value::Bool(b),
         Node::Text(t) => Value::String(t),
-        Node::Number => {
-            let raw = source_text(&node, source).ok_or_else(|| {
+        Node::Number { .. } => {
+            let raw = source_text(&(tree.referenced, tree.defined), source).ok_or_else(|| {
                 format!(
                     "the number at line {} cannot be read from its text",
-                    node.defined.line()
+                    tree.defined.line()
                 )
             })?;
             Value::String(raw.to_string())
@@ -265,85 +397,12 @@ fn to_value(node: serde_saphyr::Spanned<Node>, source: &str) -> Result<serde_jso
         Node::Map(entries) => {
             let mut map = serde_json::Map::with_capacity(entries.len());
             for (k, v) in entries {
-                map.insert(k, to_value(v, source)?);
+                let Node::Text(key) = k.node else { continue };
+                map.insert(key, to_value(v, source)?);
             }
             Value::Object(map)
         }
     })
-}
-
-impl<'de> serde::Deserialize<'de> for Node {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_any(NodeVisitor)
-    }
-}
-
-struct NodeVisitor;
-
-impl<'de> serde::de::Visitor<'de> for NodeVisitor {
-    type Value = Node;
-
-    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str("a YAML value")
-    }
-    fn visit_unit<E>(self) -> Result<Node, E> {
-        Ok(Node::Null)
-    }
-    fn visit_none<E>(self) -> Result<Node, E> {
-        Ok(Node::Null)
-    }
-    fn visit_some<D: serde::Deserializer<'de>>(self, d: D) -> Result<Node, D::Error> {
-        serde::Deserialize::deserialize(d)
-    }
-    fn visit_bool<E>(self, b: bool) -> Result<Node, E> {
-        Ok(Node::Bool(b))
-    }
-    // Numbers: the value is dropped unread; `to_value` takes the text at the node's span.
-    fn visit_i64<E>(self, _: i64) -> Result<Node, E> {
-        Ok(Node::Number)
-    }
-    fn visit_u64<E>(self, _: u64) -> Result<Node, E> {
-        Ok(Node::Number)
-    }
-    fn visit_i128<E>(self, _: i128) -> Result<Node, E> {
-        Ok(Node::Number)
-    }
-    fn visit_u128<E>(self, _: u128) -> Result<Node, E> {
-        Ok(Node::Number)
-    }
-    fn visit_f64<E>(self, _: f64) -> Result<Node, E> {
-        Ok(Node::Number)
-    }
-    fn visit_str<E>(self, v: &str) -> Result<Node, E> {
-        Ok(Node::Text(v.to_string()))
-    }
-    fn visit_string<E>(self, v: String) -> Result<Node, E> {
-        Ok(Node::Text(v))
-    }
-    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Node, A::Error> {
-        let mut items = Vec::new();
-        while let Some(item) = seq.next_element::<serde_saphyr::Spanned<Node>>()? {
-            items.push(item);
-        }
-        Ok(Node::Seq(items))
-    }
-    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Node, A::Error> {
-        let mut entries = Vec::new();
-        while let Some(key) = map.next_key::<Key>()? {
-            entries.push((key.0, map.next_value::<serde_saphyr::Spanned<Node>>()?));
-        }
-        Ok(Node::Map(entries))
-    }
-}
-
-/// A mapping key as text, whatever YAML would type it as (`2024:` names a table too).
-struct Key(String);
-
-impl<'de> serde::Deserialize<'de> for Key {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let key: serde_saphyr::Spanned<String> = serde::Deserialize::deserialize(d)?;
-        Ok(Key(key.value))
-    }
 }
 
 /// `value` as YAML text (the advisor's scenarios).
@@ -380,6 +439,16 @@ mod tests {
     }
 }
 
+/// A mapping key as text, whatever YAML would type it as (`2024:` names a resource too).
+struct Key(String);
+
+impl<'de> serde::Deserialize<'de> for Key {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let key: serde_saphyr::Spanned<String> = serde::Deserialize::deserialize(d)?;
+        Ok(Key(key.value))
+    }
+}
+
 /// A CloudFormation-style document (YAML with short-form intrinsics, or JSON) as JSON in the
 /// long form: `!Ref X` becomes `{"Ref": "X"}`, `!GetAtt A.B` `{"Fn::GetAtt": ["A", "B"]}`,
 /// `!Sub`, `!If`, `!Join`, `!Select`, … `{"Fn::Sub": …}`; numbers keep their text (as
@@ -396,7 +465,7 @@ pub(crate) struct Template {
 /// # Errors
 /// Malformed YAML or JSON, or a number whose text cannot be located.
 pub(crate) fn parse_template(text: &str, file: &str) -> Result<Template, Error> {
-    let node: TNode = parse(text, file)?;
+    let node: TNode = read(text, file)?;
     let mut lines = std::collections::HashMap::new();
     let value = tnode_value(node, text, "", &mut lines).map_err(|why| {
         Error::input(why)
@@ -437,7 +506,7 @@ fn tnode_value(
         TInner::Bool(b) => Value::Bool(b),
         TInner::Text(t) => Value::String(t),
         TInner::Number => {
-            let raw = source_text(&spanned, source)
+            let raw = source_text(&(spanned.referenced.into(), spanned.defined.into()), source)
                 .ok_or_else(|| format!("the number at line {line} cannot be read from its text"))?;
             Value::String(raw.to_string())
         }
