@@ -3,7 +3,7 @@
 // example, edit the workload, make a typo, apply a suggestion, share a link, export — and
 // every figure read is checked against the rule that makes it or against what the `ddbcost`
 // binary prints for the same input. It fails on any console error, page error or request
-// for anything but the page's own files, and past the size ceilings of web/budget.txt (the
+// for anything but the page's own files, and past the size budgets of web/budget.txt (the
 // first estimate's time is measured and printed, not asserted). Screenshots go
 // to target/web/, and to docs/web/ (the README's) with DDBCOST_UPDATE_SCREENSHOTS=1.
 //
