@@ -184,29 +184,43 @@ impl Error {
 }
 
 impl fmt::Display for Error {
+    /// The error as a terminal shows it. What it quotes from the input (a name in the
+    /// message, the path, the line) is written with its control characters and
+    /// bidirectional overrides escaped (`\u{1b}`, see `crate::text`): a hostile file cannot
+    /// act on the terminal through its own refusal.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "error: {}", self.message)?;
+        use crate::text::{one_line, shown};
+        write!(f, "error: {}", shown(&self.message))?;
         if let Some(file) = &self.file {
-            write!(f, "\n  --> {file}")?;
+            write!(f, "\n  --> {}", one_line(file))?;
             if let Some((line, column)) = self.position {
                 write!(f, ":{line}:{column}")?;
             }
         }
         if let Some(path) = &self.path {
-            write!(f, "\n   at {path}")?;
+            write!(f, "\n   at {}", one_line(path))?;
         }
         if let (Some(line), Some((number, column))) = (&self.source_line, self.position) {
             let gutter = number.to_string();
             let pad = " ".repeat(gutter.len());
-            let caret = " ".repeat(
-                usize::try_from(column.saturating_sub(1))
-                    .unwrap_or(0)
-                    .min(200),
-            );
-            write!(f, "\n {pad} |\n {gutter} | {line}\n {pad} | {caret}^")?;
+            // The caret stands under the column: each character before it that is written
+            // as its escape takes the escape's width.
+            let before = usize::try_from(column.saturating_sub(1)).unwrap_or(0);
+            let width: usize = line
+                .chars()
+                .take(before)
+                .map(|c| one_line(c.encode_utf8(&mut [0; 4])).chars().count())
+                .sum::<usize>()
+                .saturating_add(before.saturating_sub(line.chars().count()));
+            let caret = " ".repeat(width.min(400));
+            write!(
+                f,
+                "\n {pad} |\n {gutter} | {}\n {pad} | {caret}^",
+                one_line(line)
+            )?;
         }
         if let Some(help) = &self.help {
-            write!(f, "\n  = help: {help}")?;
+            write!(f, "\n  = help: {}", shown(help))?;
         }
         Ok(())
     }
@@ -266,5 +280,43 @@ impl From<crate::engine::EngineError> for Error {
             ..Error::input(e.to_string())
         }
         .help(help)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn what_an_error_quotes_from_a_file_cannot_act_on_the_terminal() {
+        // A line of a hostile file, quoted under its position: the escape sequence is shown
+        // as `\u{1b}` (6 characters for 1), and the caret still stands under column 8.
+        let text = "tables:\n  a\u{1b}[2Jz: x\n";
+        let e = Error::input("unexpected character `\u{1b}`")
+            .file("w\u{1b}]0;title\u{7}.yaml")
+            .path("tables.a\u{1b}[2Jz")
+            .at(Some((2, 8)))
+            .quoting(text)
+            .help("remove \u{202E}it");
+        let shown = e.to_string();
+        assert!(!shown.chars().any(crate::text::acts), "{shown:?}");
+        assert!(
+            shown.contains("error: unexpected character `\\u{1b}`"),
+            "{shown}"
+        );
+        assert!(
+            shown.contains("--> w\\u{1b}]0;title\\u{7}.yaml:2:8"),
+            "{shown}"
+        );
+        assert!(shown.contains("at tables.a\\u{1b}[2Jz"), "{shown}");
+        assert!(shown.contains("remove \\u{202e}it"), "{shown}");
+        let lines: Vec<&str> = shown.lines().collect();
+        let quoted = lines.iter().find(|l| l.starts_with(" 2 | ")).unwrap();
+        let caret = lines.iter().find(|l| l.ends_with('^')).unwrap();
+        // `  a\u{1b}[2Jz`: columns 1–7 are `  a`, ESC, `[2J`, so the 8th character, `z`,
+        // sits after 3 + 6 + 3 = 12 shown characters.
+        assert_eq!(quoted.find('z').unwrap(), caret.find('^').unwrap());
+        // The JSON form keeps the text (JSON escapes control characters itself).
+        assert_eq!(e.to_json()["path"], "tables.a\u{1b}[2Jz");
     }
 }

@@ -38,3 +38,4 @@ mod report;
 mod scenario;
 mod size;
 mod streams;
+mod text;

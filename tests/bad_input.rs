@@ -413,3 +413,71 @@ fn a_growth_that_is_not_a_rate_is_refused_at_its_line() {
         .stderr_has("an empty list of growth factors")
         .stderr_has("workload.yaml:5:13");
 }
+
+/// Text that would act on a terminal is refused on every way in: a workload's name or
+/// description, a scenario's `--set` line, an alternative's name; and the refusal shows it
+/// escaped.
+#[test]
+fn text_that_would_act_on_a_terminal_is_refused_on_every_way_in() {
+    let ok = orders("    patterns:\n      g: { op: get, rate: 1 M, consistency: eventual }\n");
+    let out = estimate(&format!("name: \"shop\\e]0;pwned\\a\"\n{ok}"))
+        .code(1)
+        .stderr_has("the name \"shop\\u{1b}]0;pwned\\u{7}\" holds a control character (U+001B) at character 5")
+        .stderr_has("workload.yaml:1:7")
+        .stderr_has("at name");
+    assert!(!out.stderr.contains('\u{1b}'), "{}", out.stderr);
+    // A carriage return would let a name print over what came before it.
+    estimate(&orders(
+        "    patterns:\n      \"get\\rPAID\": { op: get, rate: 1 M, consistency: eventual }\n",
+    ))
+    .code(1)
+    .stderr_has("the name \"get\\u{d}PAID\" holds a line break (U+000D) at character 4")
+    .stderr_has("at tables.orders.patterns.get\\u{d}PAID");
+    // A description may take two lines and a tab.
+    estimate(&orders(
+        "    patterns:\n      g: { op: get, rate: 1 M, consistency: eventual, description: \"two\\nlines\\tok\" }\n",
+    ))
+    .code(0);
+    // Through a scenario's `--set` (a document without text: the path, no line).
+    let (_dir, path) = temp_workload(&ok);
+    let out = Case::new()
+        .args([
+            "compare",
+            &path,
+            "--prices",
+            "aws-us-east-1",
+            "--alt",
+            "x",
+            "--set",
+        ])
+        .args(["tables.orders.patterns.g.description=\"\\u202Eevil\""])
+        .run()
+        .code(1)
+        .stderr_has("holds a bidirectional override (U+202E)")
+        .stderr_has("at tables.orders.patterns.g.description");
+    assert!(!out.stderr.contains('\u{202E}'), "{}", out.stderr);
+    // A scenario's name is a name: it may not break its line in the comparison.
+    let (_dir, path) = temp_workload(&format!(
+        "{ok}scenarios:\n  alternatives:\n    - name: \"two\\nlines\"\n      patch: {{}}\n"
+    ));
+    Case::new()
+        .args(["compare", &path, "--prices", "aws-us-east-1"])
+        .run()
+        .code(1)
+        .stderr_has("the name \"two\\u{a}lines\" holds a line break (U+000A)")
+        .stderr_has("at scenarios.alternatives[0].name");
+    let (_dir, path) = temp_workload(&ok);
+    Case::new()
+        .args([
+            "compare",
+            &path,
+            "--prices",
+            "aws-us-east-1",
+            "--alt",
+            "a\u{1b}[2J",
+        ])
+        .args(["--set", "tables.orders.patterns.g.rate=2 M"])
+        .run()
+        .code(2)
+        .stderr_has("--alt: the name \"a\\u{1b}[2J\" holds a control character (U+001B)");
+}

@@ -584,3 +584,41 @@ fn a_gzip_log_and_a_log_on_standard_input_count_the_same() {
         assert_eq!(a["distinct"], 2);
     }
 }
+
+#[test]
+fn key_values_are_shown_without_acting_on_the_terminal() {
+    // An export whose busiest value holds an escape sequence (written `\u001b` in its JSON)
+    // and another a right-to-left override: the table, Markdown and HTML show them escaped,
+    // the JSON summary keeps the values as they are (the summary `--merge` reads back).
+    let dir = tempfile::tempdir().unwrap();
+    let mut counts = vec![
+        ("red\\u001b[31m".to_string(), 30),
+        ("abc\u{202E}fed".to_string(), 20),
+    ];
+    counts.extend((0..10).map(|i| (format!("v{i}"), 1)));
+    let file = write(dir.path(), "items.json", &items(&counts));
+    for format in ["table", "markdown", "html"] {
+        let out = Case::new()
+            .args(["keys", &file, "--key", "pk", "--format", format])
+            .run()
+            .success();
+        assert!(
+            !out.stdout.contains('\u{1b}') && !out.stdout.contains('\u{202E}'),
+            "{format}: {}",
+            out.stdout
+        );
+        assert!(
+            out.stdout.contains("red\\u{1b}"),
+            "{format}: {}",
+            out.stdout
+        );
+        assert!(
+            out.stdout.contains("abc\\u{202e}fed"),
+            "{format}: {}",
+            out.stdout
+        );
+    }
+    let doc = keys_json(&[&file, "--key", "pk"]);
+    let values = doc["attributes"][0]["values"].to_string();
+    assert!(values.contains("red\\u001b[31m"), "{values}");
+}

@@ -796,3 +796,48 @@ fn common_iso(t: i64) -> String {
         s % 60
     )
 }
+
+#[test]
+fn measured_names_are_shown_without_acting_on_the_terminal() {
+    // A week of minutes for a table and a GSI whose names hold an escape sequence and a
+    // right-to-left override: the table and Markdown show them escaped, the JSON keeps them.
+    let dir = tempfile::tempdir().unwrap();
+    let t = points(10_080, 60, "6000");
+    let file = write_file(
+        dir.path(),
+        "m.json",
+        &page(&[
+            result(
+                "ddbcost:orders\u{1b}[2J::ConsumedWriteCapacityUnits:Sum:60",
+                &t,
+            ),
+            result(
+                "ddbcost:orders\u{1b}[2J:by\u{202E}status:ConsumedWriteCapacityUnits:Sum:60",
+                &t,
+            ),
+        ]),
+    );
+    for format in ["table", "markdown", "html"] {
+        let out = Case::new()
+            .args(["usage", &file, "--format", format])
+            .run()
+            .success();
+        assert!(
+            !out.stdout.contains('\u{1b}') && !out.stdout.contains('\u{202E}'),
+            "{format}: {}",
+            out.stdout
+        );
+        assert!(
+            out.stdout.contains("orders\\u{1b}"),
+            "{format}: {}",
+            out.stdout
+        );
+        assert!(
+            out.stdout.contains("by\\u{202e}status"),
+            "{format}: {}",
+            out.stdout
+        );
+    }
+    let doc = usage_json(&[file], &[]);
+    assert_eq!(doc["tables"][0]["table"], "orders\u{1b}[2J");
+}

@@ -2,7 +2,8 @@
 //! (a comparison prices the same tables many times, and a note is also a report warning).
 //! A `Diagnostics` is a value owned by one run and passed down, so a library caller that
 //! prices two workloads in one process gets two independent sets; it is `Sync` because
-//! `sweep` prices on every core.
+//! `sweep` prices on every core. What a message quotes from a file (a bad line of a sample,
+//! a name) is printed with its control characters escaped (`crate::text::shown`).
 
 use std::sync::{Mutex, PoisonError};
 
@@ -30,7 +31,7 @@ impl Diagnostics {
         if !said.iter().any(|m| m == message) {
             said.push(message.to_string());
             if !self.quiet {
-                super::warn(&format!("{kind}: {message}"));
+                super::warn(&format!("{kind}: {}", crate::text::shown(message)));
             }
         }
     }
@@ -40,7 +41,7 @@ impl Diagnostics {
         if self.quiet {
             self.once(kind, message);
         } else {
-            super::warn(&format!("{kind}: {message}"));
+            super::warn(&format!("{kind}: {}", crate::text::shown(message)));
         }
     }
 

@@ -88,12 +88,15 @@ const HEAD: [&str; 8] = [
     "Effective",
 ];
 
+/// A line's cells; the bill's names are shown on one line with their control characters
+/// escaped (`text::one_line`): they are the bill file's, not ours.
 fn cells(line: &Line, cur: &str) -> Vec<String> {
+    let shown = |s: &str| crate::text::one_line(s).into_owned();
     vec![
-        line.owner.clone(),
-        line.region.clone(),
+        shown(&line.owner),
+        shown(&line.region),
         line.component.clone(),
-        line.meter.clone(),
+        shown(&line.meter),
         line.sums.rows.to_string(),
         money::quantity(line.sums.amount),
         money::display(line.sums.unblended, cur),

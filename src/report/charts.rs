@@ -1,7 +1,8 @@
 //! Charts for the HTML report, drawn as inline SVG with plotters: horizontal bars (cost by
 //! component, by table, by access pattern) and a waterfall of cumulative steps. Chart
 //! geometry is floating point; the amounts printed beside the bars come from the exact
-//! figures, rounded by `money`.
+//! figures, rounded by `money`. Names in labels and titles are written on one line with their control
+//! characters escaped (`crate::text::one_line`): a chart may show a bill's or a key's data.
 
 use plotters::prelude::*;
 use rust_decimal::Decimal;
@@ -95,7 +96,7 @@ fn bar_frame(
         let root = Svg::with_string(&mut svg, (WIDTH, height)).into_drawing_area();
         let _ = root.fill(&WHITE);
         let chart = ChartBuilder::on(&root)
-            .caption(title, font(18.0))
+            .caption(crate::text::one_line(title), font(18.0))
             .margin(10)
             .x_label_area_size(20)
             .y_label_area_size(10)
@@ -139,7 +140,7 @@ fn horizontal(
                 color.filled(),
             )));
             let _ = chart.draw_series(std::iter::once(Text::new(
-                format!("{name}  {}", label(*value)),
+                format!("{}  {}", crate::text::one_line(name), label(*value)),
                 (v.max(0.0) + max * 0.01, top - 0.35),
                 font(14.0),
             )));
@@ -174,7 +175,8 @@ pub(crate) fn paired(title: &str, items: &[(String, Decimal, Decimal)], currency
                 )));
                 let _ = chart.draw_series(std::iter::once(Text::new(
                     format!(
-                        "{name} {what}  {} {currency}",
+                        "{} {what}  {} {currency}",
+                        crate::text::one_line(name),
                         money::display(value, currency)
                     ),
                     (v.max(0.0) + max * 0.01, y - 0.12),
@@ -201,7 +203,13 @@ pub(crate) fn waterfall(
     let mut from = f(start);
     for (name, delta, running) in steps {
         let color = if *delta < Decimal::ZERO { GREEN } else { RED };
-        bars.push((name.clone(), from, f(*running), color, *delta));
+        bars.push((
+            crate::text::one_line(name).into_owned(),
+            from,
+            f(*running),
+            color,
+            *delta,
+        ));
         from = f(*running);
     }
     bars.push(("end".into(), 0.0, f(end), GREY, end));
@@ -216,7 +224,7 @@ pub(crate) fn waterfall(
         let root = Svg::with_string(&mut svg, (WIDTH, 340)).into_drawing_area();
         let _ = root.fill(&WHITE);
         let chart = ChartBuilder::on(&root)
-            .caption(title, font(18.0))
+            .caption(crate::text::one_line(title), font(18.0))
             .margin(10)
             .x_label_area_size(40)
             .y_label_area_size(60)
@@ -295,7 +303,7 @@ pub(crate) fn stacked(
         let root = Svg::with_string(&mut svg, (WIDTH, 420)).into_drawing_area();
         let _ = root.fill(&WHITE);
         let chart = ChartBuilder::on(&root)
-            .caption(title, font(18.0))
+            .caption(crate::text::one_line(title), font(18.0))
             .margin(10)
             .x_label_area_size(40)
             .y_label_area_size(60)
@@ -376,7 +384,7 @@ pub(crate) fn curve(title: &str, points: &[Decimal]) -> String {
         let root = Svg::with_string(&mut svg, (WIDTH, 380)).into_drawing_area();
         let _ = root.fill(&WHITE);
         let chart = ChartBuilder::on(&root)
-            .caption(title, font(18.0))
+            .caption(crate::text::one_line(title), font(18.0))
             .margin(10)
             .x_label_area_size(40)
             .y_label_area_size(50)
@@ -430,7 +438,7 @@ pub(crate) fn measured(title: &str, hours: &[(Decimal, Decimal, bool)], fixed: D
         let root = Svg::with_string(&mut svg, (WIDTH, 380)).into_drawing_area();
         let _ = root.fill(&WHITE);
         let chart = ChartBuilder::on(&root)
-            .caption(title, font(18.0))
+            .caption(crate::text::one_line(title), font(18.0))
             .margin(10)
             .x_label_area_size(40)
             .y_label_area_size(60)

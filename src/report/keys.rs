@@ -90,7 +90,8 @@ fn view(r: &AttributeReport, sharding: Option<&ShardingCost>, dax: Option<&DaxCo
         .iter()
         .map(|b| {
             vec![
-                b.value.clone(),
+                // A key value is the data's: on one line, control characters escaped.
+                crate::text::one_line(&b.value).into_owned(),
                 n(b.counts.items),
                 n(b.counts.bytes),
                 money::quantity(units(b.counts.read_halves)),

@@ -9,7 +9,9 @@ use crate::engine::Estimate;
 /// Escapes a cell: `|` would end it, a newline would end the row; and, outside code spans,
 /// what a Markdown renderer (a pull-request comment) would turn into HTML, a link or an image:
 /// `<`, `>` and `&` as entities, `[`, `]` and `!` with a backslash. A name from a workload or
-/// template is shown as text, never run as markup. Inside backticks nothing is interpreted, so
+/// template is shown as text, never run as markup; a character that would act on a terminal
+/// (`crate::text::acts`: an escape sequence, a bidirectional override) is written as its
+/// escape, `\u{1b}`. Inside backticks nothing is interpreted, so
 /// nothing there is escaped (but `|`, which ends a cell even there).
 #[must_use]
 pub(crate) fn cell(text: &str) -> String {
@@ -23,6 +25,7 @@ pub(crate) fn cell(text: &str) -> String {
             match c {
                 '|' => out.push_str("\\|"),
                 '\n' | '\r' => out.push(' '),
+                c if crate::text::acts(c) => out.extend(c.escape_unicode()),
                 '<' if !code => out.push_str("&lt;"),
                 '>' if !code => out.push_str("&gt;"),
                 '&' if !code => out.push_str("&amp;"),

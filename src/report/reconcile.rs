@@ -78,14 +78,16 @@ fn cells(r: &Row, cur: &str) -> Vec<String> {
     let e = r.estimated.as_ref();
     let b = r.billed.as_ref();
     let dash = || "—".to_string();
+    // The names are the bill's: shown on one line, control characters escaped.
+    let shown = |s: &str| crate::text::one_line(s).into_owned();
     vec![
         r.key
             .table
-            .clone()
-            .unwrap_or_else(|| "(account)".to_string()),
-        r.key.region.clone(),
-        r.key.component.clone(),
-        r.key.meter.clone(),
+            .as_deref()
+            .map_or_else(|| "(account)".to_string(), shown),
+        shown(&r.key.region),
+        shown(&r.key.component),
+        shown(&r.key.meter),
         e.map_or_else(dash, |e| money::quantity(e.quantity)),
         e.map_or_else(dash, |e| {
             let mut s = money::display(e.cost, cur);

@@ -186,9 +186,11 @@ fn rows(r: &Report) -> Vec<[String; 7]> {
     for t in &r.tables {
         for d in &t.dimensions {
             let x = &d.decision;
+            // The names are the measurements' (CloudWatch's files): on one line, control
+            // characters escaped.
             out.push([
-                t.name.clone(),
-                d.name(),
+                crate::text::one_line(&t.name).into_owned(),
+                crate::text::one_line(&d.name()).into_owned(),
                 format!(
                     "{} units, peak {}/s, {} of {} points",
                     money::quantity(x.consumed),
@@ -236,16 +238,18 @@ pub(crate) fn table(r: &Report) -> String {
         b.build().with(tabled::settings::Style::rounded())
     );
     for t in &r.tables {
-        let _ = writeln!(out, "{}: {}", t.name, verdict(t, &r.currency).text);
+        let name = crate::text::one_line(&t.name);
+        let _ = writeln!(out, "{name}: {}", verdict(t, &r.currency).text);
     }
     for (k, total) in &r.counts {
         let _ = writeln!(
             out,
             "measured on table `{}`{}: {} {} in the window",
-            k.table,
-            k.index
-                .as_ref()
-                .map_or_else(String::new, |i| format!(", GSI `{i}`")),
+            crate::text::one_line(&k.table),
+            k.index.as_ref().map_or_else(String::new, |i| format!(
+                ", GSI `{}`",
+                crate::text::one_line(i)
+            )),
             money::quantity(*total),
             k.metric.name()
         );
@@ -393,10 +397,10 @@ pub(crate) fn html(r: &Report) -> String {
                 .collect();
             let rows: Vec<Vec<String>> = all
                 .iter()
-                .filter(|row| row[0] == t.name)
+                .filter(|row| row[0] == crate::text::one_line(&t.name))
                 .map(|row| row.iter().map(|c| super::html::plain(c)).collect())
                 .collect();
-            context! { name => t.name.clone(), verdict => verdict(t, &r.currency).text, rows => rows, charts => charts }
+            context! { name => crate::text::one_line(&t.name), verdict => verdict(t, &r.currency).text, rows => rows, charts => charts }
         })
         .collect();
     let mut env = Environment::new();

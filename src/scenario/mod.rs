@@ -150,6 +150,14 @@ pub(crate) fn scenario_documents(
         }
     }
     for (name, sets) in command_line {
+        if let Some(c) = name.chars().find(|&c| crate::text::unfit_for_name(c)) {
+            return Err(Error::usage(format!(
+                "--alt: the name \"{}\" holds {}",
+                crate::text::one_line(name),
+                crate::text::describe(c)
+            ))
+            .help("Consider a name of printable characters: it is printed on terminals and in reports."));
+        }
         let mut doc = base.clone();
         for arg in sets {
             let patch = parse_set(arg)?;

@@ -229,7 +229,8 @@ fn refused(e: tree::TreeError, file: &str, text: &str) -> Error {
     if let Some(p) = e.path.filter(|p| !p.is_empty()) {
         err = err.path(p);
     }
-    err.help(help_for(&e.message))
+    let help = e.help.unwrap_or_else(|| help_for(&e.message));
+    err.help(help)
 }
 
 /// Parses `text` into the tree. A non-finite number (`.nan`, `1e400`) is kept, to be refused
@@ -347,6 +348,9 @@ fn help_for(message: &str) -> String {
     }
     if message.starts_with("alias references unknown anchor") {
         return "Consider defining the anchor (`&name value`) before the alias that uses it (`*name`): YAML reads an alias only after its anchor.".to_string();
+    }
+    if message.starts_with("unexpected character") {
+        return "Consider removing it: YAML allows no control character in its text, and names and text are printed on terminals and in reports, where one would act instead of being shown.".to_string();
     }
     if message.starts_with("duplicate mapping key") {
         return "Consider giving each entry a distinct name: a repeated key would silently replace the first.".to_string();

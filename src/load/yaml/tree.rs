@@ -153,7 +153,7 @@ fn write_path<'a>(
                 if n > 0 {
                     out.write_char('.')?;
                 }
-                out.write_str(key)?;
+                out.write_str(&crate::text::one_line(key))?;
             }
             StepRef::Index(i) => write!(out, "[{i}]")?,
         }
@@ -167,6 +167,8 @@ pub(crate) struct TreeError {
     pub(crate) message: String,
     pub(crate) at: Option<Location>,
     pub(crate) path: Option<String>,
+    /// A suggestion of the refusal's own (else one is chosen from the message).
+    pub(crate) help: Option<String>,
 }
 
 impl TreeError {
@@ -196,6 +198,7 @@ impl de::Error for TreeError {
             message: msg.to_string(),
             at: None,
             path: None,
+            help: None,
         }
     }
     fn invalid_type(unexpected: Unexpected<'_>, expected: &dyn de::Expected) -> Self {
@@ -245,6 +248,9 @@ pub(crate) struct TreeDeserializer<'a, 'p> {
     path: Path<'p>,
     /// The document itself: an empty one reads as an empty mapping.
     root: bool,
+    /// A name — a mapping's key, or the value of a `name` field — held to
+    /// `text::unfit_for_name`.
+    name: bool,
 }
 
 impl<'a> TreeDeserializer<'a, 'static> {
@@ -255,6 +261,7 @@ impl<'a> TreeDeserializer<'a, 'static> {
             source,
             path: Path::Root,
             root: true,
+            name: false,
         }
     }
 }
@@ -262,6 +269,31 @@ impl<'a> TreeDeserializer<'a, 'static> {
 impl<'a> TreeDeserializer<'a, '_> {
     fn locate<T>(&self, result: Result<T, TreeError>) -> Result<T, TreeError> {
         result.map_err(|e| e.within(&self.path, self.tree))
+    }
+
+    /// `text` as a reader may take it: refused, at its path and position, when it holds a
+    /// character that would act on a terminal or reorder a report rather than be shown
+    /// (`crate::text`) — in a name, any control character at all.
+    fn checked<'t>(&self, text: &'t str) -> Result<&'t str, TreeError> {
+        let unfit = if self.name {
+            crate::text::unfit_for_name
+        } else {
+            crate::text::acts
+        };
+        let Some((n, c)) = text.chars().enumerate().find(|&(_, c)| unfit(c)) else {
+            return Ok(text);
+        };
+        let what = if self.name { "the name" } else { "the text" };
+        let shown: String = crate::text::one_line(text).chars().take(80).collect();
+        let mut e = <TreeError as de::Error>::custom(format_args!(
+            "{what} \"{shown}\" holds {} at character {}",
+            crate::text::describe(c),
+            n.saturating_add(1)
+        ));
+        e.help = Some(
+            "Consider removing it: names and text are printed on terminals and in reports, where a control character or a bidirectional override would act (recolour, move the cursor, reorder the line) instead of being shown. In a double-quoted YAML string an escape such as `\\e` or `\\u202E` writes one.".to_string(),
+        );
+        self.locate(Err(e))
     }
 
     fn refuse<T>(&self, expected: &dyn de::Expected) -> Result<T, TreeError> {
@@ -325,7 +357,7 @@ impl<'de> de::Deserializer<'de> for TreeDeserializer<'_, '_> {
                     "a number whose text cannot be located in the file",
                 )),
             },
-            Node::Text(s) => v.visit_str(s),
+            Node::Text(s) => v.visit_str(self.checked(s)?),
             Node::Seq(items) => return self.visit_seq(items, v),
             Node::Map(entries) => return self.visit_map(entries, v),
         };
@@ -342,7 +374,10 @@ impl<'de> de::Deserializer<'de> for TreeDeserializer<'_, '_> {
     /// Text: a string as read, a number or boolean as written (`1_000`, `2.50` stay so).
     fn deserialize_str<V: Visitor<'de>>(self, v: V) -> Result<V::Value, TreeError> {
         match self.tree.scalar_text(self.source) {
-            Some(text) => self.locate(v.visit_str(&text)),
+            Some(text) => {
+                let text = self.checked(&text)?;
+                self.locate(v.visit_str(text))
+            }
             None => self.refuse(&v),
         }
     }
@@ -502,6 +537,7 @@ impl<'de> de::MapAccess<'de> for Entries<'_, '_> {
             source: self.source,
             path,
             root: false,
+            name: true,
         };
         seed.deserialize(de).map(Some)
     }
@@ -517,6 +553,8 @@ impl<'de> de::MapAccess<'de> for Entries<'_, '_> {
             source: self.source,
             path,
             root: false,
+            // The value of a `name` field is a name too (a workload's, a scenario's).
+            name: key_text(key) == "name",
         };
         seed.deserialize(de)
     }
@@ -548,6 +586,7 @@ impl<'de> de::SeqAccess<'de> for Items<'_, '_> {
             source: self.source,
             path: Path::Index(self.path, i),
             root: false,
+            name: false,
         };
         seed.deserialize(de).map(Some)
     }
@@ -604,6 +643,7 @@ impl<'de, 'a, 'p> de::EnumAccess<'de> for Variant<'a, 'p> {
             source: self.source,
             path: *self.path,
             root: false,
+            name: false,
         };
         let variant = seed.deserialize(name)?;
         let content = Content {
@@ -653,6 +693,7 @@ impl<'de> de::VariantAccess<'de> for Content<'_, '_> {
             source: self.source,
             path,
             root: false,
+            name: false,
         })
     }
 
@@ -912,5 +953,47 @@ mod tests {
         let e = parse_document::<Doc>(serde_json::json!({"a": [1]}), "merged").unwrap_err();
         let json = e.to_json();
         assert_eq!(json["path"], "a", "{json}");
+    }
+
+    #[derive(Debug, serde::Deserialize)]
+    struct Named {
+        names: indexmap::IndexMap<String, String>,
+    }
+
+    #[test]
+    fn text_that_would_act_on_a_terminal_is_refused_where_it_is_written() {
+        // A value may lay itself out (a description over two lines, a tab)...
+        let doc: Named = parse("names:\n  a: \"two\\nlines\\tx\"\n", "t.yaml").unwrap();
+        assert_eq!(doc.names["a"], "two\nlines\tx");
+        // ...but not hold an escape sequence, at line 2 column 6 where the value starts.
+        let e = parse::<Named>("names:\n  a: \"x\\e[2J\"\n", "t.yaml").unwrap_err();
+        let json = e.to_json();
+        assert_eq!(json["path"], "names.a", "{json}");
+        assert_eq!(
+            (json["line"].clone(), json["column"].clone()),
+            (2.into(), 6.into())
+        );
+        assert!(
+            e.message.contains(
+                "the text \"x\\u{1b}[2J\" holds a control character (U+001B) at character 2"
+            ),
+            "{e}"
+        );
+        // A name (a key) may not hold a line break, and the path shows it escaped.
+        let e = parse::<Named>("names:\n  \"a\\nb\": x\n", "t.yaml").unwrap_err();
+        assert!(
+            e.message
+                .contains("the name \"a\\u{a}b\" holds a line break (U+000A)"),
+            "{e}"
+        );
+        assert_eq!(e.to_json()["path"], "names.a\\u{a}b");
+        // A document without text (a scenario's) is held to the same rule, at its path.
+        let e = parse_document::<Named>(serde_json::json!({"names": {"a": "\u{202E}x"}}), "merged")
+            .unwrap_err();
+        assert!(
+            e.message.contains("a bidirectional override (U+202E)"),
+            "{e}"
+        );
+        assert_eq!(e.to_json()["path"], "names.a");
     }
 }

@@ -1,0 +1,139 @@
+//! Text from a user's files on its way to a terminal or a report: which characters act on
+//! the screen instead of being shown — control characters (an escape sequence recolours,
+//! moves the cursor or rewrites the title; a carriage return writes over what was printed),
+//! bidirectional overrides and isolates (they reorder what a reader sees, the "Trojan
+//! source" trick) and the Unicode line and paragraph separators — and how such a character
+//! is shown instead: as its escape, `\u{1b}`. The loader refuses them in the documents it
+//! reads (names and text, see `load::yaml::tree`); the reports show the data of other files
+//! (key values, attribute names, a bill's names) through `one_line`.
+
+use std::borrow::Cow;
+
+/// Whether `c` acts on a terminal or on the order of the text around it, rather than being
+/// shown. Tab and line feed lay text out and are not counted here.
+#[must_use]
+pub(crate) fn acts(c: char) -> bool {
+    (c.is_control() && c != '\t' && c != '\n') || is_layout_control(c)
+}
+
+/// Bidirectional embeddings, overrides and isolates, and the line and paragraph separators.
+fn is_layout_control(c: char) -> bool {
+    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{2028}' | '\u{2029}')
+}
+
+/// Whether `c` may not stand in a name (a table's, a pattern's, an index's, a scenario's):
+/// every character that `acts`, and tab and line feed, which would break the name's line.
+#[must_use]
+pub(crate) fn unfit_for_name(c: char) -> bool {
+    c.is_control() || is_layout_control(c)
+}
+
+/// What kind of character `c` is, for a refusal: `a control character (U+001B)`.
+#[must_use]
+pub(crate) fn describe(c: char) -> String {
+    let kind = match c {
+        '\u{202A}'..='\u{202E}' => "a bidirectional override",
+        '\u{2066}'..='\u{2069}' => "a bidirectional isolate",
+        '\u{2028}' => "a line separator",
+        '\u{2029}' => "a paragraph separator",
+        '\t' => "a tab",
+        '\n' | '\r' => "a line break",
+        _ => "a control character",
+    };
+    format!("{kind} (U+{:04X})", u32::from(c))
+}
+
+/// `text` with every character that `acts` written as its escape (`\u{1b}`); tab and line
+/// feed are kept. Borrowed when nothing needed escaping.
+#[must_use]
+pub(crate) fn shown(text: &str) -> Cow<'_, str> {
+    escaped(text, acts)
+}
+
+/// `text` on one line: as `shown`, and tab and line feed escaped too (a table cell, a name).
+#[must_use]
+pub(crate) fn one_line(text: &str) -> Cow<'_, str> {
+    escaped(text, unfit_for_name)
+}
+
+fn escaped(text: &str, escape: fn(char) -> bool) -> Cow<'_, str> {
+    if !text.chars().any(escape) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len().saturating_add(8));
+    for c in text.chars() {
+        if escape(c) {
+            out.extend(c.escape_unicode());
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escape_sequences_and_overrides_are_shown_not_obeyed() {
+        assert_eq!(shown("orders\u{1b}[31m"), "orders\\u{1b}[31m");
+        assert_eq!(shown("a\u{202E}b"), "a\\u{202e}b");
+        assert_eq!(shown("over\rwrite"), "over\\u{d}write");
+        // C1 controls: U+009B is a one-character escape sequence introducer on some terminals.
+        assert_eq!(shown("\u{9b}31m"), "\\u{9b}31m");
+    }
+
+    #[test]
+    fn layout_is_kept_by_shown_and_escaped_on_one_line() {
+        assert!(matches!(shown("two\nlines\tand a tab"), Cow::Borrowed(_)));
+        assert_eq!(one_line("two\nlines\tx"), "two\\u{a}lines\\u{9}x");
+        assert!(matches!(
+            one_line("plain — text, ünïcode 😀"),
+            Cow::Borrowed(_)
+        ));
+    }
+
+    #[test]
+    fn refusals_name_the_kind_and_code_point() {
+        assert_eq!(describe('\u{1b}'), "a control character (U+001B)");
+        assert_eq!(describe('\u{202E}'), "a bidirectional override (U+202E)");
+        assert_eq!(describe('\n'), "a line break (U+000A)");
+        // Joiners and marks that scripts need are ordinary text.
+        assert!(!acts('\u{200D}') && !unfit_for_name('\u{200C}') && !acts('\u{200F}'));
+    }
+
+    proptest::proptest! {
+        /// Any text at all: what `shown` writes holds nothing that acts, what `one_line`
+        /// writes no control character; text with nothing to escape is passed as it is, and
+        /// every escape reads back to its character.
+        #[test]
+        fn nothing_that_acts_gets_through(text in "(\\PC|\\pC|[\u{202A}-\u{202E}\u{2066}-\u{2069}\u{2028}\u{2029}\t\n\r])*") {
+            let shown = shown(&text);
+            let line = one_line(&text);
+            proptest::prop_assert!(!shown.chars().any(acts));
+            proptest::prop_assert!(!line.chars().any(unfit_for_name));
+            if !text.chars().any(unfit_for_name) {
+                proptest::prop_assert_eq!(&*line, &*text);
+            }
+            if !text.contains('\\') {
+                proptest::prop_assert_eq!(unescape(&line), text);
+            }
+        }
+    }
+
+    /// `\u{…}` escapes back to their characters (the test's own reading of the format, for
+    /// text that held no backslash of its own).
+    fn unescape(text: &str) -> String {
+        let mut out = String::new();
+        let mut rest = text;
+        while let Some((head, tail)) = rest.split_once("\\u{") {
+            out.push_str(head);
+            let (code, after) = tail.split_once('}').unwrap();
+            out.push(char::from_u32(u32::from_str_radix(code, 16).unwrap()).unwrap());
+            rest = after;
+        }
+        out.push_str(rest);
+        out
+    }
+}
