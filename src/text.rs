@@ -3,7 +3,8 @@
 //! moves the cursor or rewrites the title; a carriage return writes over what was printed),
 //! bidirectional overrides and isolates (they reorder what a reader sees, the "Trojan
 //! source" trick) and the Unicode line and paragraph separators — and how such a character
-//! is shown instead: as its escape, `\u{1b}`. The loader refuses them in the documents it
+//! is shown instead: as its escape, `\u{1b}`. A name also may not hold an invisible character
+//! (a zero-width space): two names would look alike. The loader refuses them in the documents it
 //! reads (names and text, see `load::yaml::tree`); the reports show the data of other files
 //! (key values, attribute names, a bill's names) through `one_line`.
 
@@ -21,11 +22,21 @@ fn is_layout_control(c: char) -> bool {
     matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{2028}' | '\u{2029}')
 }
 
+/// Characters that show nothing at all (a zero-width space, a soft hyphen, a word joiner, a
+/// byte-order mark inside the text): two names that differ only by one look the same.
+fn is_invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{AD}' | '\u{180E}' | '\u{200B}' | '\u{2060}'..='\u{2064}' | '\u{FEFF}'
+    )
+}
+
 /// Whether `c` may not stand in a name (a table's, a pattern's, an index's, a scenario's):
-/// every character that `acts`, and tab and line feed, which would break the name's line.
+/// every character that `acts`, tab and line feed, which would break the name's line, and
+/// the invisible ones, which would make two names look alike.
 #[must_use]
 pub(crate) fn unfit_for_name(c: char) -> bool {
-    c.is_control() || is_layout_control(c)
+    c.is_control() || is_layout_control(c) || is_invisible(c)
 }
 
 /// What kind of character `c` is, for a refusal: `a control character (U+001B)`.
@@ -38,6 +49,7 @@ pub(crate) fn describe(c: char) -> String {
         '\u{2029}' => "a paragraph separator",
         '\t' => "a tab",
         '\n' | '\r' => "a line break",
+        c if is_invisible(c) => "an invisible character",
         _ => "a control character",
     };
     format!("{kind} (U+{:04X})", u32::from(c))
@@ -99,6 +111,11 @@ mod tests {
         assert_eq!(describe('\u{1b}'), "a control character (U+001B)");
         assert_eq!(describe('\u{202E}'), "a bidirectional override (U+202E)");
         assert_eq!(describe('\n'), "a line break (U+000A)");
+        assert_eq!(describe('\u{200B}'), "an invisible character (U+200B)");
+        // `orders` and `orders` + a zero-width space would look alike: the name is refused,
+        // and shown on one line the space is seen; in a description it is text.
+        assert!(unfit_for_name('\u{200B}') && !acts('\u{200B}'));
+        assert_eq!(one_line("orders\u{200B}"), "orders\\u{200b}");
         // Joiners and marks that scripts need are ordinary text.
         assert!(!acts('\u{200D}') && !unfit_for_name('\u{200C}') && !acts('\u{200F}'));
     }
@@ -108,7 +125,7 @@ mod tests {
         /// writes no control character; text with nothing to escape is passed as it is, and
         /// every escape reads back to its character.
         #[test]
-        fn nothing_that_acts_gets_through(text in "(\\PC|\\pC|[\u{202A}-\u{202E}\u{2066}-\u{2069}\u{2028}\u{2029}\t\n\r])*") {
+        fn nothing_that_acts_gets_through(text in "(\\PC|\\pC|[\u{202A}-\u{202E}\u{2066}-\u{2069}\u{2028}\u{2029}\u{200B}\u{FEFF}\t\n\r])*") {
             let shown = shown(&text);
             let line = one_line(&text);
             proptest::prop_assert!(!shown.chars().any(acts));

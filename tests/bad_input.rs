@@ -481,3 +481,26 @@ fn text_that_would_act_on_a_terminal_is_refused_on_every_way_in() {
         .code(2)
         .stderr_has("--alt: the name \"a\\u{1b}[2J\" holds a control character (U+001B)");
 }
+
+/// A field spelt out in full (`operation` for `op`) is refused with the short form offered.
+#[test]
+fn a_field_spelt_out_in_full_is_offered_its_short_form() {
+    estimate(&orders(
+        "    patterns:\n      g: { operation: get, rate: 1 M, consistency: eventual }\n",
+    ))
+    .code(1)
+    .stderr_has("unknown field `operation`")
+    .stderr_has("Consider `op` (did you mean it?)");
+}
+
+/// Two names that would look alike — `g` and `g` with a zero-width space — cannot both be
+/// written: a name holds no invisible character.
+#[test]
+fn a_name_with_an_invisible_character_is_refused() {
+    estimate(&orders(
+        "    patterns:\n      g: { op: get, rate: 1 M, consistency: eventual }\n      \"g\\u200B\": { op: get, rate: 1 M, consistency: eventual }\n",
+    ))
+    .code(1)
+    .stderr_has("the name \"g\\u{200b}\" holds an invisible character (U+200B) at character 2")
+    .stderr_has("at tables.orders.patterns.g\\u{200b}");
+}
