@@ -55,6 +55,29 @@ pub(crate) fn describe(c: char) -> String {
     format!("{kind} (U+{:04X})", u32::from(c))
 }
 
+/// Why to take such a character out, for a refusal.
+pub(crate) const HELP: &str = "Consider removing it: names and text are printed on terminals and in reports, where a control character or a bidirectional override would act (recolour, move the cursor, reorder the line) and an invisible character would make two names look alike. In a double-quoted YAML string an escape such as `\\e` or `\\u202E` writes one.";
+
+/// `text` as a file may state it: a name (`name`) holds no character `unfit_for_name`, other
+/// text none that `acts`. The refusal names the first one and where it is:
+/// `the name "orders\u{1b}[31m" holds a control character (U+001B) at character 7`.
+///
+/// # Errors
+/// The refusal's message.
+pub(crate) fn check(text: &str, name: bool) -> Result<(), String> {
+    let unfit = if name { unfit_for_name } else { acts };
+    let Some((n, c)) = text.chars().enumerate().find(|&(_, c)| unfit(c)) else {
+        return Ok(());
+    };
+    let what = if name { "the name" } else { "the text" };
+    let shown: String = one_line(text).chars().take(80).collect();
+    Err(format!(
+        "{what} \"{shown}\" holds {} at character {}",
+        describe(c),
+        n.saturating_add(1)
+    ))
+}
+
 /// `text` with every character that `acts` written as its escape (`\u{1b}`); tab and line
 /// feed are kept. Borrowed when nothing needed escaping.
 #[must_use]

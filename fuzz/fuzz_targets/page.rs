@@ -3,7 +3,10 @@
 //! FOCUS and HTML, a breakdown, compare with a `--set` alternative, forecast, advise), and
 //! the Apply button's patch (`api::apply_patch`). Nothing may panic; a run ends 0, 1 or 2;
 //! a refusal's last line on standard error is the `ddbcost.error/v1` object the page reads;
-//! and a workload written back by `apply_patch` loads as the patched document does.
+//! and a workload written back by `apply_patch` loads as the patched document does. The
+//! commands that print for a terminal (a table, Markdown, a text error) never print a
+//! character that would act on it (an escape sequence, a carriage return, a bidirectional
+//! override): whatever the workload holds, it is refused or shown escaped.
 //!
 //! Input: the first byte picks the command, the rest is the workload.
 #![no_main]
@@ -20,10 +23,35 @@ const COMMANDS: &[&[&str]] = &[
     &["advise", "-", "--format", "json", "--prices", "aws-us-east-1"],
 ];
 
+/// Commands whose output and errors are text for a terminal.
+const TERMINAL: &[&[&str]] = &[
+    &["estimate", "-"],
+    &["estimate", "-", "--format", "markdown", "--by", "pattern"],
+    &["compare", "-", "--alt", "a", "--set", "tables.t.items=2000"],
+    &["advise", "-", "--prices", "aws-us-east-1"],
+];
+
+/// A character that acts on a terminal instead of being shown (as `ddbcost`'s `text::acts`,
+/// written again here).
+fn acts(c: char) -> bool {
+    (c.is_control() && c != '\t' && c != '\n')
+        || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{2028}' | '\u{2029}')
+}
+
 fuzz_target!(|data: &[u8]| {
     let Some((&pick, rest)) = data.split_first() else { return };
     let Ok(text) = std::str::from_utf8(rest) else { return };
-    let command = COMMANDS[usize::from(pick) % COMMANDS.len()];
+    let all = COMMANDS.len() + TERMINAL.len();
+    let pick = usize::from(pick) % all;
+    if let Some(command) = pick.checked_sub(COMMANDS.len()).map(|i| TERMINAL[i]) {
+        let args = std::iter::once("ddbcost").chain(command.iter().copied());
+        let out = ddbcost::api::run_in_memory(args, text, 20_791);
+        assert!(matches!(out.code, 0..=2), "exit code {}", out.code);
+        assert!(!out.stdout.chars().any(acts), "stdout acts: {:?}", out.stdout);
+        assert!(!out.stderr.chars().any(acts), "stderr acts: {:?}", out.stderr);
+        return;
+    }
+    let command = COMMANDS[pick];
     let args = std::iter::once("ddbcost")
         .chain(command.iter().copied())
         .chain(["--error-format", "json"]);

@@ -120,6 +120,22 @@ pub(crate) fn scenario_documents(
                 .and_then(Value::as_str)
                 .unwrap_or_default()
                 .to_string();
+            // As the typed loader holds them (`advise` and `usage` read only these documents).
+            for (field, value, is_name) in [
+                ("name", Some(name.as_str()), true),
+                (
+                    "description",
+                    s.get("description").and_then(Value::as_str),
+                    false,
+                ),
+            ] {
+                if let Some(Err(message)) = value.map(|v| crate::text::check(v, is_name)) {
+                    return Err(Error::input(message)
+                        .file(file)
+                        .path(format!("scenarios.{key}[{i}].{field}"))
+                        .help(crate::text::HELP));
+                }
+            }
             let origin = format!("scenario `{name}` (scenarios.{key}[{i}])");
             let patch = s.get("patch").cloned().unwrap_or(Value::Null);
             let start = if kind == ScenarioKind::Step {
@@ -156,7 +172,7 @@ pub(crate) fn scenario_documents(
                 crate::text::one_line(name),
                 crate::text::describe(c)
             ))
-            .help("Consider a name of printable characters: it is printed on terminals and in reports."));
+            .help(crate::text::HELP));
         }
         let mut doc = base.clone();
         for arg in sets {

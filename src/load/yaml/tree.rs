@@ -275,24 +275,11 @@ impl<'a> TreeDeserializer<'a, '_> {
     /// character that would act on a terminal or reorder a report rather than be shown
     /// (`crate::text`) — in a name, any control character at all.
     fn checked<'t>(&self, text: &'t str) -> Result<&'t str, TreeError> {
-        let unfit = if self.name {
-            crate::text::unfit_for_name
-        } else {
-            crate::text::acts
-        };
-        let Some((n, c)) = text.chars().enumerate().find(|&(_, c)| unfit(c)) else {
+        let Err(message) = crate::text::check(text, self.name) else {
             return Ok(text);
         };
-        let what = if self.name { "the name" } else { "the text" };
-        let shown: String = crate::text::one_line(text).chars().take(80).collect();
-        let mut e = <TreeError as de::Error>::custom(format_args!(
-            "{what} \"{shown}\" holds {} at character {}",
-            crate::text::describe(c),
-            n.saturating_add(1)
-        ));
-        e.help = Some(
-            "Consider removing it: names and text are printed on terminals and in reports, where a control character or a bidirectional override would act (recolour, move the cursor, reorder the line) instead of being shown. In a double-quoted YAML string an escape such as `\\e` or `\\u202E` writes one.".to_string(),
-        );
+        let mut e = <TreeError as de::Error>::custom(message);
+        e.help = Some(crate::text::HELP.to_string());
         self.locate(Err(e))
     }
 
