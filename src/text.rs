@@ -3,10 +3,11 @@
 //! moves the cursor or rewrites the title; a carriage return writes over what was printed),
 //! bidirectional overrides and isolates (they reorder what a reader sees, the "Trojan
 //! source" trick) and the Unicode line and paragraph separators — and how such a character
-//! is shown instead: as its escape, `\u{1b}`. A name also may not hold an invisible character
-//! (a zero-width space): two names would look alike. The loader refuses them in the documents it
-//! reads (names and text, see `load::yaml::tree`); the reports show the data of other files
-//! (key values, attribute names, a bill's names) through `one_line`.
+//! is shown instead: as its escape, `\u{1b}`. A name also may not hold an invisible
+//! character (a zero-width space): two names would look alike. The loader refuses them in
+//! the documents it reads (`check`, from `load::yaml::tree` and `scenario`); errors,
+//! warnings and reports show the data of other files (key values, a bill's names,
+//! CloudWatch's) through `shown` and `one_line`.
 
 use std::borrow::Cow;
 

@@ -1,8 +1,9 @@
 //! Charts for the HTML report, drawn as inline SVG with plotters: horizontal bars (cost by
 //! component, by table, by access pattern) and a waterfall of cumulative steps. Chart
 //! geometry is floating point; the amounts printed beside the bars come from the exact
-//! figures, rounded by `money`. Names in labels and titles are written on one line with their control
-//! characters escaped (`crate::text::one_line`): a chart may show a bill's or a key's data.
+//! figures, rounded by `money`. Names in labels and titles are written on one line with
+//! their control characters escaped (`crate::text::one_line`): a chart may show a bill's or
+//! a key's data.
 
 use plotters::prelude::*;
 use rust_decimal::Decimal;
