@@ -1280,39 +1280,34 @@ fn a_parquet_file_that_makes_the_decoder_panic_is_refused_quietly() {
 #[test]
 fn a_bills_names_are_shown_without_acting_on_the_terminal() {
     // The same month, with an escape sequence in every ARN's table name (`orders\e[2J`): the
-    // table and Markdown show it as `\u{1b}`, the JSON and CSV keep the bill's text.
+    // table, Markdown and HTML of `bill` and `reconcile` show it as `\u{1b}`, the JSON keeps
+    // the bill's text.
     let dir = tempfile::tempdir().unwrap();
     let mut rows = rows();
     for r in &mut rows {
         r[8] = r[8].replace("table/orders", "table/orders\u{1b}[2J");
     }
     let f = write_file(dir.path(), "cur.csv", &csv_of(&CUR2, &rows));
-    for format in ["table", "markdown", "html"] {
-        let out = Case::new()
-            .args(["bill", &f, "--format", format])
-            .run()
-            .success();
-        assert!(!out.stdout.contains('\u{1b}'), "{format}: {}", out.stdout);
-        assert!(
-            out.stdout.contains("orders\\u{1b}"),
-            "{format}: {}",
-            out.stdout
-        );
-    }
     // Reconciled with a workload, the bill's `orders\e[2J` is a table the workload lacks:
     // its rows are billed only, and shown escaped too.
     let w = write_file(dir.path(), "w.yaml", WORKLOAD);
-    for format in ["table", "markdown", "html"] {
-        let out = Case::new()
-            .args(["reconcile", &w, "--bill", &f, "--format", format])
-            .run()
-            .success();
-        assert!(!out.stdout.contains('\u{1b}'), "{format}: {}", out.stdout);
-        assert!(
-            out.stdout.contains("orders\\u{1b}"),
-            "{format}: {}",
-            out.stdout
-        );
+    let bill = ["bill", f.as_str()];
+    let reconcile = ["reconcile", w.as_str(), "--bill", f.as_str()];
+    for command in [&bill[..], &reconcile[..]] {
+        for format in ["table", "markdown", "html"] {
+            let out = Case::new()
+                .args(command)
+                .args(["--format", format])
+                .run()
+                .success();
+            let what = format!("{} {format}", command[0]);
+            assert!(!out.stdout.contains('\u{1b}'), "{what}: {}", out.stdout);
+            assert!(
+                out.stdout.contains("orders\\u{1b}"),
+                "{what}: {}",
+                out.stdout
+            );
+        }
     }
     let doc = bill_json(&[&f]);
     // orders' reads, as before: 30 × 10,000,000 = 300,000,000 units, under the bill's name.
