@@ -1280,8 +1280,8 @@ fn a_parquet_file_that_makes_the_decoder_panic_is_refused_quietly() {
 #[test]
 fn a_bills_names_are_shown_without_acting_on_the_terminal() {
     // The same month, with an escape sequence in every ARN's table name (`orders\e[2J`): the
-    // table, Markdown and HTML of `bill` and `reconcile` show it as `\u{1b}`, the JSON keeps
-    // the bill's text.
+    // table, Markdown and HTML of `bill` and `reconcile` show it as `\u{1b}`, the CSV and
+    // JSON keep the bill's text.
     let dir = tempfile::tempdir().unwrap();
     let mut rows = rows();
     for r in &mut rows {
@@ -1309,6 +1309,12 @@ fn a_bills_names_are_shown_without_acting_on_the_terminal() {
             );
         }
     }
+    // The CSV keeps the bill's text, as the JSON below does.
+    let csv = Case::new()
+        .args(["bill", &f, "--format", "csv"])
+        .run()
+        .success();
+    assert!(csv.stdout.contains("orders\u{1b}[2J,"), "{}", csv.stdout);
     let doc = bill_json(&[&f]);
     // orders' reads, as before: 30 × 10,000,000 = 300,000,000 units, under the bill's name.
     let reads = line(&doc, Some("orders\u{1b}[2J"), "reads", "ReadRequestUnits");
