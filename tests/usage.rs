@@ -55,7 +55,7 @@ fn s(v: &Value) -> rust_decimal::Decimal {
 }
 
 #[test]
-fn a_stable_fortnight_switches_to_auto_scaling_and_pages_may_come_in_any_order() {
+fn a_stable_fortnight_on_demand_switches_to_auto_scaling_and_pages_may_come_in_any_order() {
     let dir = tempfile::tempdir().unwrap();
     // 14 days of 5-minute points (4,032): 100 WCU/s (30,000 units a point) and 50 RCU/s
     // (15,000), split into two pages that overlap by one point, given newest page first.
@@ -74,7 +74,7 @@ fn a_stable_fortnight_switches_to_auto_scaling_and_pages_may_come_in_any_order()
         &page(&[result(wl, &w[..2_016]), result(rl, &r[..2_016])]),
     );
     let doc = usage_json(&[later, earlier], &[]);
-    assert_eq!(doc["schema"], "ddbcost.usage/v1");
+    assert_eq!(doc["schema"], "ddbcost.usage/v2");
     // 4,032 × 2 points used, the overlapping one read twice and counted as duplicated.
     assert_eq!(doc["points"]["read"], 8_065);
     assert_eq!(doc["points"]["used"], 8_064);
@@ -92,24 +92,64 @@ fn a_stable_fortnight_switches_to_auto_scaling_and_pages_may_come_in_any_order()
     assert_eq!(s(&writes["auto_scaling"]["cost"]), dec("31.2312"));
     assert_eq!(s(&writes["auto_scaling"]["monthly"]), dec("67.8535"));
     assert_eq!(s(&writes["auto_scaling"]["throttle_minutes"]), dec("0"));
-    // Fixed at the peak, 100 WCU: 100 × 730 × 0.00065 = $47.45 a month.
-    assert_eq!(s(&writes["fixed"]["cost"]["monthly"]), dec("47.45"));
+    // Fixed with auto scaling's headroom: the smallest capacity that serves 100 ÷ 0.7 =
+    // 142.86 WCU/s, 143 (the curve is flat: burst adds nothing): $67.8535 a month, as auto
+    // scaling — which the verdict prefers on a tie, since it follows any change.
+    assert_eq!(s(&writes["fixed"]["units"]), dec("143"));
+    assert_eq!(s(&writes["fixed"]["cost"]["monthly"]), dec("67.8535"));
+    // Today: nothing measured nor stated, so on demand, assumed, at the on-demand cost.
+    assert_eq!(writes["today"]["setting"]["mode"], "on-demand");
+    assert_eq!(writes["today"]["source"], "assumed");
+    assert_eq!(s(&writes["current"]["monthly"]), dec("164.25"));
     let reads = dims.iter().find(|d| d["dimension"] == "reads").unwrap();
     // Reads: 50 × 1,209,600 = 60,480,000 RRU × 0.125 / M = $7.56 → × 730 ÷ 336 = $16.425;
     // auto scaling ⌈50 ÷ 0.7⌉ = 72 RCU × 730 × 0.00013 = $6.8328 a month.
     assert_eq!(s(&reads["on_demand"]["monthly"]), dec("16.425"));
     assert_eq!(s(&reads["auto_scaling"]["monthly"]), dec("6.8328"));
     // The verdict: two identical weeks (0 % apart); provisioned (auto scaling, no throttle)
-    // 67.8535 + 6.8328 = 74.6863 against 164.25 + 16.425 = 180.675 on demand: saves
-    // 105.9887 a month, 58.66… %.
+    // 67.8535 + 6.8328 = 74.6863 against today's 164.25 + 16.425 = 180.675 on demand:
+    // saves 105.9887 a month, 58.66… %.
     let v = &doc["tables"][0]["verdict"];
+    assert_eq!(v["choice"], "provisioned");
+    assert_eq!(v["today"], "on-demand");
+    assert_eq!(v["today_assumed"], true);
+    assert_eq!(s(&v["today_monthly"]), dec("180.675"));
     assert_eq!(s(&v["on_demand_monthly"]), dec("180.675"));
     assert_eq!(s(&v["provisioned_monthly"]), dec("74.6863"));
+    assert_eq!(s(&v["proposed_monthly"]), dec("74.6863"));
     assert_eq!(s(&v["saving_monthly"]), dec("105.9887"));
     assert_eq!(s(&v["weekly_variation"]), dec("0"));
+    let plans = v["plans"].as_array().unwrap();
+    let plan = |dim: &str| plans.iter().find(|p| p["dimension"] == dim).unwrap();
+    let auto = json!({"mode": "auto-scaling", "target": "0.7", "min": "1", "max": "40000"});
+    assert_eq!(plan("writes")["setting"], auto);
+    assert_eq!(plan("reads")["setting"], auto);
+    // The commands: provisioned at where auto scaling holds the curve now (72 and 143),
+    // then a scalable target and a target-tracking policy per dimension.
+    let commands: Vec<&str> = v["commands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap())
+        .collect();
+    assert_eq!(
+        commands[0],
+        "aws dynamodb update-table --table-name orders --billing-mode PROVISIONED --provisioned-throughput ReadCapacityUnits=72,WriteCapacityUnits=143"
+    );
+    assert_eq!(commands.len(), 5);
+    assert!(commands.contains(&"aws application-autoscaling register-scalable-target --service-namespace dynamodb --resource-id table/orders --scalable-dimension dynamodb:table:WriteCapacityUnits --min-capacity 1 --max-capacity 40000"));
+    assert!(commands.contains(&"aws application-autoscaling put-scaling-policy --service-namespace dynamodb --resource-id table/orders --scalable-dimension dynamodb:table:ReadCapacityUnits --policy-name orders-read-target-tracking --policy-type TargetTrackingScaling --target-tracking-scaling-policy-configuration '{\"TargetValue\":70,\"PredefinedMetricSpecification\":{\"PredefinedMetricType\":\"DynamoDBReadCapacityUtilization\"}}'"));
     let text = v["text"].as_str().unwrap();
     assert!(
-        text.starts_with("switch to provisioned capacity: saves 105.99 a month (58.7 %"),
+        text.starts_with(
+            "switch to provisioned capacity: saves 105.99 a month (58.7 % of today's 180.68)"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "reads auto scaling at 70 % (1–40000 RCU); writes auto scaling at 70 % (1–40000 WCU)"
+        ),
         "{text}"
     );
     assert!(
@@ -441,10 +481,11 @@ fn the_hourly_series_adds_up_to_the_window() {
     assert_eq!(rows.len(), 3);
     for r in &rows {
         // Each hour: 50 × 3,600 = 180,000 units; auto scaling ⌈50 ÷ 0.7⌉ = 72 RCU for the
-        // hour = 72 unit-hours; fixed at the peak 50.
+        // hour = 72 unit-hours — written exactly `72` (60 × 72 × 60 ÷ 3,600, divided once);
+        // fixed with the same headroom, 72.
         assert_eq!(dec(&r[col("consumed_units")]), dec("180000"));
-        assert_eq!(dec(&r[col("auto_scaling_unit_hours")]), dec("72"));
-        assert_eq!(dec(&r[col("fixed_unit_hours")]), dec("50"));
+        assert_eq!(&r[col("auto_scaling_unit_hours")], "72");
+        assert_eq!(&r[col("fixed_unit_hours")], "72");
     }
     assert_eq!(&rows[1][col("hour_start")], "2026-11-01T01:00:00Z");
 }

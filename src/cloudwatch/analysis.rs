@@ -10,8 +10,11 @@ use rust_decimal::Decimal;
 
 use super::input::Input;
 use super::{Hold, Key, Metric, Reading};
-use crate::engine::measured::{DimensionDecision, DimensionPrices, Measured, decide};
+use crate::engine::measured::{
+    DimensionDecision, DimensionPrices, Measured, Setting, Today, decide,
+};
 use crate::engine::simulate::{Curve, Policy};
+use crate::engine::verdict::{TableVerdict, decide_table};
 use crate::error::Error;
 use crate::model::{Capacity, CapacityMode, PriceBook, PriceKey, TableClass, Workload};
 
@@ -31,6 +34,8 @@ pub(crate) struct TableReport {
     /// Units consumed (reads and writes, the table's and its GSIs') in each hour of the week
     /// (0 = Monday 00:00 UTC), and whether any period of that hour was measured.
     pub(crate) week: Vec<(Decimal, bool)>,
+    /// The verdict on the table (`engine::verdict`), its plans in `dimensions`' order.
+    pub(crate) verdict: TableVerdict,
 }
 
 /// The most periods a window may span (two years of minutes; 455 days of hours is 10,920):
@@ -276,7 +281,7 @@ fn analyse(
                 "Consider `Stat: Sum` for consumed capacity (`ddbcost usage query` writes it).",
             ));
         }
-        let (class, policy) = table_facts(facts.workload, k, facts.target)?;
+        let (class, policy, stated) = table_facts(facts.workload, k, facts.target)?;
         let mut demand = vec![Decimal::ZERO; steps];
         let mut present = 0usize;
         for (t, v) in &s.points {
@@ -313,8 +318,12 @@ fn analyse(
                 period,
                 demand: &demand,
                 initial: provisioned.as_ref().and_then(|p| p.first().copied()),
+                burst_seconds: crate::engine::burst::BURST_SECONDS,
             },
-            provisioned: provisioned.as_deref(),
+            today: Today {
+                stated,
+                measured: provisioned.as_deref(),
+            },
             policy,
             prices,
             month_hours: facts.month_hours,
@@ -326,6 +335,7 @@ fn analyse(
                 name: k.table.clone(),
                 dimensions: Vec::new(),
                 week: vec![(Decimal::ZERO, false); WEEK_HOURS],
+                verdict: decide_table(&[]),
             });
         add_week(&mut report.week, &demand, start, period);
         report.dimensions.push(Dimension {
@@ -336,6 +346,14 @@ fn analyse(
             policy,
             decision: d,
         });
+    }
+    for t in tables.values_mut() {
+        let dims: Vec<(bool, &DimensionDecision)> = t
+            .dimensions
+            .iter()
+            .map(|d| (d.index.is_none(), &d.decision))
+            .collect();
+        t.verdict = decide_table(&dims);
     }
     // Points used: the consumed series and the provisioned capacity read beside them.
     let used: u64 = reading
@@ -449,20 +467,22 @@ fn dense(points: &[(i64, Decimal)], start: i64, period: u32, steps: usize) -> Ve
     out
 }
 
-/// A measured table's class and the auto-scaling policy of the dimension measured: the
-/// workload's (which must describe the table and its GSI), else `--target` within 1–40,000.
+/// A measured table's class, the auto-scaling policy of the dimension measured — the
+/// workload's (which must describe the table and its GSI), else `--target` within 1–40,000 —
+/// and the dimension's setting as the workload states it (`None` without a workload, or for
+/// a capacity still to fill).
 fn table_facts(
     workload: Option<&Workload>,
     k: &Key,
     target: Decimal,
-) -> Result<(TableClass, Policy), Error> {
+) -> Result<(TableClass, Policy, Option<Setting>), Error> {
     let default = Policy {
         target,
         min: Decimal::ONE,
         max: Decimal::from(40_000),
     };
     let Some(w) = workload else {
-        return Ok((TableClass::Standard, default));
+        return Ok((TableClass::Standard, default, None));
     };
     let t = w.tables.iter().find(|t| *t.name == *k.table).ok_or_else(|| {
         Error::input(format!("table `{}` is measured, and the workload does not describe it", k.table))
@@ -498,7 +518,13 @@ fn table_facts(
         Some(Capacity::AutoScaling { target, min, max }) => Policy { target, min, max },
         _ => default,
     };
-    Ok((t.class, policy))
+    let stated = match dim {
+        None => Some(Setting::OnDemand),
+        Some(Capacity::Fixed(units)) => Some(Setting::Fixed(units)),
+        Some(Capacity::AutoScaling { .. }) => Some(Setting::AutoScaling(policy)),
+        Some(Capacity::Unknown) => None,
+    };
+    Ok((t.class, policy, stated))
 }
 
 /// The request and unit-hour prices of a dimension, in the table's region.

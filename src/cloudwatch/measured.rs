@@ -11,8 +11,9 @@ use serde_json::{Map, Value, json};
 
 use super::analysis::{Dimension, Report, TableReport};
 use super::timestamp;
+use crate::engine::measured::Setting;
+use crate::engine::verdict::{Move, Plan};
 use crate::load::yaml::write::{Comments, SEP, to_yaml};
-use crate::report::usage::{Choice, verdict};
 
 /// The name of the scenario that applies the verdicts.
 pub(crate) const VERDICT: &str = "measured-verdict";
@@ -96,70 +97,101 @@ fn share(x: Decimal) -> Value {
     ))
 }
 
-/// One measured capacity (a table's or a GSI's) as the verdict buys it: each dimension auto
-/// scaled by its policy when that never throttled, else fixed at ⌈its peak⌉; a dimension not
-/// measured auto scales from 1 unit at the default target.
-fn capacity(dims: &[&Dimension], default_target: Decimal) -> Map<String, Value> {
+/// One measured capacity (a table's or a GSI's) as the verdict's plans set it, as a merge
+/// patch: a fixed dimension gets its units (and loses its auto-scaling fields), an auto-scaled
+/// one its target and bounds; a dimension kept as it is is left alone; one not measured, on a
+/// table leaving on demand, auto scales from 1 unit at the default target.
+fn capacity(
+    dims: &[(&Dimension, &Plan)],
+    from_on_demand: bool,
+    default_target: Decimal,
+) -> Map<String, Value> {
     let mut out = Map::new();
     let mut auto = Map::new();
+    let mut scaled = false;
     for (writes, unit) in [(false, "rcu"), (true, "wcu")] {
-        match dims.iter().find(|d| d.writes == writes) {
-            Some(d) if d.provisioned().0 == "auto scaling" => {
-                auto.insert(format!("target_{unit}"), share(d.policy.target));
-                auto.insert(
-                    format!("min_{unit}"),
-                    json!(d.policy.min.normalize().to_string()),
-                );
-                auto.insert(
-                    format!("max_{unit}"),
-                    json!(d.policy.max.normalize().to_string()),
-                );
+        let mut scale = |target: Value, min: Value, max: Value| {
+            auto.insert(format!("target_{unit}"), target);
+            auto.insert(format!("min_{unit}"), min);
+            auto.insert(format!("max_{unit}"), max);
+        };
+        match dims
+            .iter()
+            .find(|(d, _)| d.writes == writes)
+            .map(|(_, p)| *p)
+        {
+            Some(p) if p.keep => {}
+            Some(Plan {
+                setting: Setting::Fixed(u),
+                ..
+            }) => {
+                out.insert(unit.to_string(), json!(u.normalize().to_string()));
+                scale(Value::Null, Value::Null, Value::Null);
+            }
+            Some(Plan {
+                setting: Setting::AutoScaling(p),
+                ..
+            }) => {
                 out.insert(unit.to_string(), Value::Null);
-            }
-            Some(d) => {
-                out.insert(
-                    unit.to_string(),
-                    json!(d.decision.fixed_units.normalize().to_string()),
+                scale(
+                    share(p.target),
+                    json!(p.min.normalize().to_string()),
+                    json!(p.max.normalize().to_string()),
                 );
+                scaled = true;
             }
-            None => {
-                auto.insert(format!("target_{unit}"), share(default_target));
-                auto.insert(format!("min_{unit}"), json!("1"));
+            Some(_) => {}
+            None if from_on_demand => {
                 out.insert(unit.to_string(), Value::Null);
+                scale(share(default_target), json!("1"), Value::Null);
+                scaled = true;
             }
+            None => {}
         }
     }
-    out.insert(
-        "auto_scaling".to_string(),
-        if auto.is_empty() {
-            Value::Null
-        } else {
-            Value::Object(auto)
-        },
-    );
+    if !auto.is_empty() {
+        // Each dimension states its own target: a shared `target` would apply to neither.
+        auto.insert("target".to_string(), Value::Null);
+        out.insert(
+            "auto_scaling".to_string(),
+            if scaled {
+                Value::Object(auto)
+            } else {
+                Value::Null
+            },
+        );
+    }
     out
 }
 
 /// The patch that applies `t`'s verdict, and its words; `None` when there is nothing to do
-/// (measure longer, or on demand already).
-fn verdict_patch(t: &TableReport, doc: &Value, report: &Report) -> Option<(Value, String)> {
-    let v = verdict(t, &report.currency);
-    let now = &doc["tables"][t.name.as_str()]["capacity"];
-    let provisioned_now = now.get("mode").and_then(Value::as_str) == Some("provisioned");
+/// (measure longer, or keep).
+fn verdict_patch(t: &TableReport, report: &Report) -> Option<(Value, String)> {
+    let v = &t.verdict;
+    let name = crate::text::one_line(&t.name);
     match v.choice {
-        Choice::MeasureLonger => None,
-        Choice::OnDemand if !provisioned_now => None,
-        Choice::OnDemand => Some((
+        Move::MeasureLonger | Move::Keep => None,
+        Move::ToOnDemand => Some((
             json!({"capacity": {"mode": "on-demand", "rcu": null, "wcu": null, "auto_scaling": null, "reserved": null}}),
-            format!("`{}` on demand", t.name),
+            format!("`{name}` on demand"),
         )),
-        Choice::Provisioned => {
-            let own: Vec<&Dimension> = t.dimensions.iter().filter(|d| d.index.is_none()).collect();
-            let mut cap = capacity(&own, report.target);
-            cap.insert("mode".to_string(), json!("provisioned"));
-            cap.insert("max_read_units".to_string(), Value::Null);
-            cap.insert("max_write_units".to_string(), Value::Null);
-            let mut patch = json!({ "capacity": cap });
+        Move::Provision => {
+            let planned: Vec<(&Dimension, &Plan)> = t.dimensions.iter().zip(&v.plans).collect();
+            let own: Vec<(&Dimension, &Plan)> = planned
+                .iter()
+                .filter(|(d, _)| d.index.is_none())
+                .copied()
+                .collect();
+            let mut cap = capacity(&own, v.on_demand_today, report.target);
+            if v.on_demand_today {
+                cap.insert("mode".to_string(), json!("provisioned"));
+                cap.insert("max_read_units".to_string(), Value::Null);
+                cap.insert("max_write_units".to_string(), Value::Null);
+            }
+            let mut patch = json!({});
+            if !cap.is_empty() {
+                patch["capacity"] = Value::Object(cap);
+            }
             let mut gsis: Vec<&str> = t
                 .dimensions
                 .iter()
@@ -167,20 +199,36 @@ fn verdict_patch(t: &TableReport, doc: &Value, report: &Report) -> Option<(Value
                 .collect();
             gsis.dedup();
             for g in gsis {
-                let dims: Vec<&Dimension> = t
-                    .dimensions
+                let dims: Vec<(&Dimension, &Plan)> = planned
                     .iter()
-                    .filter(|d| d.index.as_deref() == Some(g))
+                    .filter(|(d, _)| d.index.as_deref() == Some(g))
+                    .copied()
                     .collect();
-                patch["indexes"][g] = Value::Object(capacity(&dims, report.target));
+                let cap = capacity(&dims, v.on_demand_today, report.target);
+                if !cap.is_empty() {
+                    patch["indexes"][g] = Value::Object(cap);
+                }
             }
-            Some((
-                patch,
-                format!(
-                    "`{}` provisioned as measured (auto scaling where it never throttled, else fixed at the peak)",
-                    t.name
-                ),
-            ))
+            let words: Vec<String> = planned
+                .iter()
+                .filter(|(_, p)| !p.keep)
+                .map(|(d, p)| {
+                    format!(
+                        "{} {}",
+                        d.index.as_ref().map_or_else(String::new, |i| format!(
+                            "GSI `{}` ",
+                            crate::text::one_line(i)
+                        )),
+                        crate::report::usage::setting_words(
+                            p.setting,
+                            if d.writes { "WCU writes" } else { "RCU reads" }
+                        )
+                    )
+                    .trim()
+                    .to_string()
+                })
+                .collect();
+            Some((patch, format!("`{name}` provisioned: {}", words.join(", "))))
         }
     }
 }
@@ -190,7 +238,7 @@ fn add_verdicts(doc: &mut Value, report: &Report) {
     let mut patch = json!({});
     let mut words = Vec::new();
     for t in &report.tables {
-        if let Some((p, w)) = verdict_patch(t, doc, report) {
+        if let Some((p, w)) = verdict_patch(t, report) {
             patch["tables"][t.name.as_str()] = p;
             words.push(w);
         }

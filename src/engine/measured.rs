@@ -1,13 +1,15 @@
-//! The capacity decision on a measured curve, for one table or GSI and one dimension (reads
+//! The capacity options on a measured curve, for one table or GSI and one dimension (reads
 //! or writes): what the measured demand costs on demand (Σ consumed units × the request
 //! price), provisioned with auto scaling (simulated step by step, `simulate`), provisioned at
-//! a fixed capacity that serves the peak, and as currently provisioned where the provisioned
-//! capacity was measured — each with its cost for the window and per month, its utilization
-//! and its throttle-risk minutes (never counted as served).
+//! the smallest fixed capacity that serves the curve with the target's headroom once burst
+//! capacity is counted (`burst`), and as it runs today — measured (`Provisioned…CapacityUnits`), or as the workload states it — each
+//! with its cost for the window and per month, its utilization, its minutes served from burst
+//! and its throttle-risk minutes (never counted as served). `verdict` chooses among them.
 
 use rust_decimal::Decimal;
 
 use super::EngineError;
+use super::burst::{self, BURST_SECONDS};
 use super::checked;
 use super::simulate::{Curve, Policy, Simulation, simulate};
 
@@ -16,6 +18,38 @@ use super::simulate::{Curve, Policy, Simulation, simulate};
 pub(crate) struct DimensionPrices {
     pub per_million: Decimal,
     pub unit_hour: Decimal,
+}
+
+/// How a dimension's capacity is bought.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Setting {
+    OnDemand,
+    /// Provisioned at this many units every hour.
+    Fixed(Decimal),
+    /// Provisioned, with Application Auto Scaling's target tracking.
+    AutoScaling(Policy),
+    /// Provisioned at a capacity that changed over the window, by a policy nothing states.
+    Varying,
+}
+
+/// Where today's setting was learnt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Source {
+    /// `Provisioned…CapacityUnits` measured (the cost is the capacity measured).
+    Measured,
+    /// The workload's `capacity:` (no provisioned capacity measured).
+    Workload,
+    /// Nothing says: taken as on demand.
+    Assumed,
+}
+
+/// What runs today, as given to `decide`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Today<'a> {
+    /// The setting the workload states, if any.
+    pub stated: Option<Setting>,
+    /// The capacity CloudWatch measured per step, if any.
+    pub measured: Option<&'a [Decimal]>,
 }
 
 /// One way of buying the dimension, over the window measured.
@@ -27,7 +61,9 @@ pub(crate) struct OptionCost {
     pub monthly: Decimal,
     /// Consumed ÷ provisioned (`None` on demand).
     pub utilization: Option<Decimal>,
-    /// Minutes whose demand exceeded the capacity in force.
+    /// Minutes whose demand above capacity burst capacity served.
+    pub burst_minutes: Decimal,
+    /// Minutes whose demand exceeded the capacity in force and what burst had banked.
     pub throttle_minutes: Decimal,
 }
 
@@ -40,11 +76,20 @@ pub(crate) struct DimensionDecision {
     pub peak: Decimal,
     pub window_hours: Decimal,
     pub on_demand: OptionCost,
+    /// The auto-scaling option's policy (today's where today auto scales).
+    pub policy: Policy,
     pub auto_scaling: OptionCost,
     pub auto_scaling_changes: (usize, usize),
+    /// Auto scaling's capacity at the window's last step: where it would start today.
+    pub auto_scaling_last: Decimal,
+    /// The smallest fixed capacity that serves the curve ÷ the policy's target with burst
+    /// (⌈peak ÷ target⌉ at most): the headroom auto scaling keeps, held still.
     pub fixed_units: Decimal,
     pub fixed: OptionCost,
-    pub current: Option<OptionCost>,
+    /// Today's setting, where it was learnt, and what it cost.
+    pub today: Setting,
+    pub source: Source,
+    pub current: OptionCost,
     /// Σ consumed of each complete week from the window's start.
     pub weekly: Vec<Decimal>,
     /// Hour by hour from the window's start: what was consumed and what each provisioned
@@ -61,65 +106,85 @@ pub(crate) struct Hour {
     /// Unit-hours auto scaling held, and its throttle-risk minutes.
     pub(crate) auto_unit_hours: Decimal,
     pub(crate) auto_throttle_minutes: Decimal,
-    /// Unit-hours the measured capacity held, where measured.
+    /// Unit-hours today's provisioned capacity held (`None` on demand today).
     pub(crate) current_unit_hours: Option<Decimal>,
+}
+
+/// Σ capacity × period ÷ 3,600, divided once: whole capacities over whole minutes give
+/// whole unit-hours (143 units for an hour is 143, not 142.99…).
+fn unit_hours_of(
+    capacity: impl IntoIterator<Item = Decimal>,
+    period: u32,
+    what: &str,
+) -> Result<Decimal, EngineError> {
+    let sum = checked::sum(capacity, what)?;
+    checked::div(
+        checked::mul(sum, Decimal::from(period), what)?,
+        Decimal::from(3_600),
+        what,
+    )
+}
+
+/// Units consumed over `demand` (units a second per step of `period` seconds): Σ demand ×
+/// period, step by step (each step's demand is its Sum ÷ period).
+fn units(demand: &[Decimal], period: Decimal, what: &str) -> Result<Decimal, EngineError> {
+    checked::sum(
+        demand
+            .iter()
+            .map(|d| d.checked_mul(period).unwrap_or(Decimal::MAX)),
+        what,
+    )
 }
 
 /// The curve hour by hour: Σ over each hour's steps.
 fn hours(
     c: &Curve<'_>,
     sim: &Simulation,
-    provisioned: Option<&[Decimal]>,
+    today: Option<&[Decimal]>,
 ) -> Result<Vec<Hour>, EngineError> {
     let what = "the hourly series";
     let per_hour = usize::try_from(3_600u32.checked_div(c.period).unwrap_or(1).max(1)).unwrap_or(1);
     let period = Decimal::from(c.period);
-    let unit_hours = |units: Decimal| -> Result<Decimal, EngineError> {
-        checked::div(
-            checked::mul(units, period, what)?,
-            Decimal::from(3_600),
-            what,
-        )
-    };
     let mut out = Vec::with_capacity(c.demand.len().div_ceil(per_hour));
+    // Throttle risk per step of the auto-scaled capacity, with burst, over the whole curve (the
+    // bank carries from one hour to the next).
+    let mut bank = burst::Bank::new(c.burst_seconds);
     for (h, demand) in c.demand.chunks(per_hour).enumerate() {
         let from = h.saturating_mul(per_hour);
-        let caps = sim
-            .capacity
-            .get(from..from.saturating_add(demand.len()))
-            .unwrap_or_default();
-        let mut hour = Hour {
-            span: unit_hours(Decimal::from(demand.len()))?,
-            consumed: Decimal::ZERO,
-            auto_unit_hours: Decimal::ZERO,
-            auto_throttle_minutes: Decimal::ZERO,
-            current_unit_hours: provisioned.map(|_| Decimal::ZERO),
-        };
+        let to = from.saturating_add(demand.len());
+        let caps = sim.capacity.get(from..to).unwrap_or_default();
         let mut at_risk = 0usize;
-        for (i, (d, cap)) in demand.iter().zip(caps).enumerate() {
-            hour.consumed = checked::add(hour.consumed, checked::mul(*d, period, what)?, what)?;
-            hour.auto_unit_hours = checked::add(hour.auto_unit_hours, unit_hours(*cap)?, what)?;
-            if d > cap {
+        for (d, cap) in demand.iter().zip(caps) {
+            if bank.step(*d, *cap, c.period, what)? == burst::Step::AtRisk {
                 at_risk = at_risk.saturating_add(1);
             }
-            if let (Some(p), Some(sum)) = (provisioned, hour.current_unit_hours.as_mut())
-                && let Some(u) = p.get(from.saturating_add(i))
-            {
-                *sum = checked::add(*sum, unit_hours(*u)?, what)?;
-            }
         }
-        hour.auto_throttle_minutes = minutes(at_risk, c.period, what)?;
-        out.push(hour);
+        out.push(Hour {
+            span: unit_hours_of([Decimal::from(demand.len())], c.period, what)?,
+            consumed: units(demand, period, what)?,
+            auto_unit_hours: unit_hours_of(caps.iter().copied(), c.period, what)?,
+            auto_throttle_minutes: minutes(at_risk, c.period, what)?,
+            current_unit_hours: today
+                .map(|p| {
+                    unit_hours_of(
+                        p.get(from..to).unwrap_or_default().iter().copied(),
+                        c.period,
+                        what,
+                    )
+                })
+                .transpose()?,
+        });
     }
     Ok(out)
 }
 
-/// What `decide` needs: the curve (demand a second per step), the capacity measured per step
-/// (`Provisioned…CapacityUnits`, where given), the policy, prices, hours in a month.
+/// What `decide` needs: the curve (demand a second per step), what runs today, the
+/// auto-scaling policy to simulate (today's where today auto scales), prices, hours in a
+/// month.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Measured<'a> {
     pub curve: Curve<'a>,
-    pub provisioned: Option<&'a [Decimal]>,
+    pub today: Today<'a>,
     pub policy: Policy,
     pub prices: DimensionPrices,
     pub month_hours: Decimal,
@@ -145,13 +210,38 @@ fn minutes(steps: usize, period: u32, what: &str) -> Result<Decimal, EngineError
     )
 }
 
-/// The decision's figures for one dimension.
+/// Today's setting from what the workload states and what was measured: the measured
+/// capacity is what runs (a constant one is fixed at it unless the workload says it auto
+/// scales; one that changed is auto scaling where the workload says so, else `Varying`);
+/// without it, the workload's word; without either, on demand, assumed.
+fn today_setting(today: &Today<'_>) -> (Setting, Source) {
+    match (today.measured, today.stated) {
+        (Some(cap), stated) if cap.iter().any(|c| !c.is_zero()) => {
+            let first = cap.first().copied().unwrap_or_default();
+            let constant = cap.iter().all(|c| *c == first);
+            let setting = match stated {
+                Some(Setting::AutoScaling(p)) => Setting::AutoScaling(p),
+                _ if constant => Setting::Fixed(first),
+                _ => Setting::Varying,
+            };
+            (setting, Source::Measured)
+        }
+        (Some(_), _) => (Setting::OnDemand, Source::Measured),
+        (None, Some(s)) => (s, Source::Workload),
+        (None, None) => (Setting::OnDemand, Source::Assumed),
+    }
+}
+
+/// The options' figures for one dimension.
 ///
 /// # Errors
 /// A policy the simulation refuses, or a figure too large to compute.
 pub(crate) fn decide(m: Measured<'_>) -> Result<DimensionDecision, EngineError> {
     let what = "the capacity decision";
-    let c = m.curve;
+    let c = Curve {
+        burst_seconds: BURST_SECONDS,
+        ..m.curve
+    };
     let period = Decimal::from(c.period);
     let steps = Decimal::from(c.demand.len());
     let window_hours = checked::div(
@@ -159,19 +249,24 @@ pub(crate) fn decide(m: Measured<'_>) -> Result<DimensionDecision, EngineError> 
         Decimal::from(3_600),
         what,
     )?;
-    let consumed = checked::sum(
-        c.demand
-            .iter()
-            .map(|d| d.checked_mul(period).unwrap_or(Decimal::MAX)),
-        what,
-    )?;
+    let consumed = units(c.demand, period, what)?;
     let peak = c.demand.iter().copied().max().unwrap_or_default();
     let on_demand_cost = checked::mul(
         checked::div(consumed, Decimal::from(1_000_000), what)?,
         m.prices.per_million,
         what,
     )?;
-    let provisioned = |unit_hours: Decimal, throttle: usize| -> Result<OptionCost, EngineError> {
+    let on_demand = OptionCost {
+        unit_hours: None,
+        cost: on_demand_cost,
+        monthly: monthly(on_demand_cost, m.month_hours, window_hours, what)?,
+        utilization: None,
+        burst_minutes: Decimal::ZERO,
+        throttle_minutes: Decimal::ZERO,
+    };
+    let provisioned = |unit_hours: Decimal,
+                       (throttle, burst): (usize, usize)|
+     -> Result<OptionCost, EngineError> {
         let cost = checked::mul(unit_hours, m.prices.unit_hour, what)?;
         let seconds = checked::mul(unit_hours, Decimal::from(3_600), what)?;
         Ok(OptionCost {
@@ -181,29 +276,59 @@ pub(crate) fn decide(m: Measured<'_>) -> Result<DimensionDecision, EngineError> 
             utilization: (!seconds.is_zero())
                 .then(|| checked::div(consumed, seconds, what))
                 .transpose()?,
+            burst_minutes: minutes(burst, c.period, what)?,
             throttle_minutes: minutes(throttle, c.period, what)?,
         })
     };
-    let sim: Simulation = simulate(c, m.policy)?;
-    let hourly = hours(&c, &sim, m.provisioned)?;
-    let fixed_units = peak.ceil().max(Decimal::ONE);
-    let fixed = provisioned(checked::mul(fixed_units, window_hours, what)?, 0)?;
-    let current = match m.provisioned {
-        Some(cap) => {
-            let mut sum = Decimal::ZERO;
-            let mut throttle = 0usize;
-            for (d, u) in c.demand.iter().zip(cap) {
-                sum = checked::add(sum, *u, what)?;
-                if d > u {
-                    throttle = throttle.saturating_add(1);
-                }
-            }
-            let unit_hours =
-                checked::div(checked::mul(sum, period, what)?, Decimal::from(3_600), what)?;
-            Some(provisioned(unit_hours, throttle)?)
-        }
-        None => None,
+    // Capacity held step by step, priced with burst.
+    let held = |caps: &[Decimal]| -> Result<OptionCost, EngineError> {
+        let risk = burst::replay(
+            c.demand,
+            caps.iter().copied(),
+            c.period,
+            c.burst_seconds,
+            what,
+        )?;
+        provisioned(unit_hours_of(caps.iter().copied(), c.period, what)?, risk)
     };
+    let sim: Simulation = simulate(c, m.policy)?;
+    let auto_scaling = provisioned(sim.unit_hours, (sim.throttle_steps, sim.burst_steps))?;
+    // Fixed capacity keeps the headroom the auto-scaling target keeps: the smallest capacity
+    // that serves the curve ÷ the target with burst.
+    let headroom = c
+        .demand
+        .iter()
+        .map(|d| checked::div(*d, m.policy.target, what))
+        .collect::<Result<Vec<_>, _>>()?;
+    let fixed_units = burst::smallest_fixed(&headroom, c.period, c.burst_seconds, what)?;
+    let fixed = held(&vec![fixed_units; c.demand.len()])?;
+    let (today, source) = today_setting(&m.today);
+    // Today's capacity step by step (`None` on demand), and what it cost.
+    let (today_caps, current): (Option<Vec<Decimal>>, OptionCost) = match (today, m.today.measured)
+    {
+        (Setting::OnDemand, _) => (None, on_demand.clone()),
+        (_, Some(cap)) if source == Source::Measured => {
+            let cap = cap.to_vec();
+            let cost = held(&cap)?;
+            (Some(cap), cost)
+        }
+        (Setting::Fixed(u), _) => {
+            let cap = vec![u; c.demand.len()];
+            let cost = held(&cap)?;
+            (Some(cap), cost)
+        }
+        (Setting::AutoScaling(p), _) => {
+            let s = if p == m.policy {
+                sim.clone()
+            } else {
+                simulate(c, p)?
+            };
+            let cost = provisioned(s.unit_hours, (s.throttle_steps, s.burst_steps))?;
+            (Some(s.capacity), cost)
+        }
+        (Setting::Varying, _) => (None, on_demand.clone()),
+    };
+    let hourly = hours(&c, &sim, today_caps.as_deref())?;
     let week = usize::try_from(604_800u32.checked_div(c.period).unwrap_or(1))
         .unwrap_or(usize::MAX)
         .max(1);
@@ -211,29 +336,21 @@ pub(crate) fn decide(m: Measured<'_>) -> Result<DimensionDecision, EngineError> 
         .demand
         .chunks(week)
         .filter(|w| w.len() == week)
-        .map(|w| {
-            checked::sum(
-                w.iter()
-                    .map(|d| d.checked_mul(period).unwrap_or(Decimal::MAX)),
-                what,
-            )
-        })
+        .map(|w| units(w, period, what))
         .collect::<Result<_, _>>()?;
     Ok(DimensionDecision {
         consumed,
         peak,
         window_hours,
-        on_demand: OptionCost {
-            unit_hours: None,
-            cost: on_demand_cost,
-            monthly: monthly(on_demand_cost, m.month_hours, window_hours, what)?,
-            utilization: None,
-            throttle_minutes: Decimal::ZERO,
-        },
-        auto_scaling: provisioned(sim.unit_hours, sim.throttle_steps)?,
+        on_demand,
+        policy: m.policy,
+        auto_scaling,
         auto_scaling_changes: (sim.increases, sim.decreases),
+        auto_scaling_last: sim.capacity.last().copied().unwrap_or(m.policy.min),
         fixed_units,
         fixed,
+        today,
+        source,
         current,
         weekly,
         hourly,
@@ -274,8 +391,12 @@ mod tests {
                 period: 60,
                 demand: &demand,
                 initial: None,
+                burst_seconds: 0,
             },
-            provisioned: None,
+            today: Today {
+                stated: None,
+                measured: None,
+            },
             policy: Policy {
                 target: dec("0.7"),
                 min: dec("1"),
@@ -303,10 +424,10 @@ mod tests {
             Some(dec("60480000") / dec("86486400"))
         );
         assert_eq!(d.auto_scaling.throttle_minutes, Decimal::ZERO);
-        // Fixed at the peak: 100 WCU × 168 h = 16,800 WCU-hours × 0.00065 = $10.92, 100 %.
-        assert_eq!(d.fixed_units, dec("100"));
-        assert_eq!(d.fixed.cost, dec("10.92"));
-        assert_eq!(d.fixed.utilization, Some(Decimal::ONE));
+        // Fixed with the target's headroom: a flat 100 ÷ 0.7 = 142.86 → 143 WCU (at 142 the
+        // bank, empty at the start, never fills: 142 < 142.86), as auto scaling holds.
+        assert_eq!(d.fixed_units, dec("143"));
+        assert_eq!(d.fixed.cost, dec("15.6156"));
         assert_eq!(d.weekly, [dec("60480000")]);
     }
 
@@ -322,8 +443,12 @@ mod tests {
                 period: 300,
                 demand: &demand,
                 initial: Some(dec("40")),
+                burst_seconds: 0,
             },
-            provisioned: Some(&cap),
+            today: Today {
+                stated: None,
+                measured: Some(&cap),
+            },
             policy: Policy {
                 target: dec("0.7"),
                 min: dec("1"),
@@ -336,7 +461,11 @@ mod tests {
             month_hours: dec("730"),
         })
         .unwrap();
-        let current = d.current.unwrap();
+        let current = d.current;
+        assert_eq!(
+            (d.today, d.source),
+            (Setting::Fixed(dec("40")), Source::Measured)
+        );
         assert_eq!(current.throttle_minutes, dec("50"));
         assert_eq!(
             current.unit_hours,
@@ -363,8 +492,8 @@ mod tests {
                 let demand: Vec<Decimal> = sums.iter().map(|s| Decimal::from(*s) / Decimal::from(60)).collect();
                 let per_million = Decimal::new(i64::from(price), 4);
                 let d = decide(Measured {
-                    curve: Curve { start: 0, period: 60, demand: &demand, initial: None },
-                    provisioned: None,
+                    curve: Curve { start: 0, period: 60, demand: &demand, initial: None, burst_seconds: 0 },
+                    today: Today { stated: None, measured: None },
                     policy: Policy { target: dec("0.7"), min: dec("1"), max: dec("40000") },
                     prices: DimensionPrices { per_million, unit_hour: dec("0.00013") },
                     month_hours: dec("730"),

@@ -8,6 +8,7 @@
 //! PITR, backups, restores, S3 export/import), `streams` (DynamoDB Streams, Kinesis CDC, TTL),
 //! `replicas` (global tables) and `free_tier`; `fx` shows an estimate in another currency; `forecast` prices month after month.
 
+pub(crate) mod burst;
 mod capacity;
 pub(crate) mod checked;
 mod commitment_advice;
@@ -35,6 +36,7 @@ mod transfer;
 pub(crate) mod units;
 mod usage;
 mod vector;
+pub(crate) mod verdict;
 
 pub use commitment_advice::{CommitmentAdvice, CommitmentOption};
 pub(crate) use commitment_advice::{LOWER_TRAFFIC, advise_commitments};

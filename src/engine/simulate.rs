@@ -9,19 +9,22 @@
 //!   consecutive minutes, to ⌈the highest demand of those minutes ÷ target⌉ (at least `min`);
 //! - decreases per UTC day: 4 at any time, then one more for each hour since the last, 27 at
 //!   most;
-//! - a change takes effect from the next step; demand above capacity is throttle risk, never
-//!   counted as served.
+//! - a change takes effect from the next step; demand above capacity is served from burst
+//!   capacity while the bank holds (`burst`: up to 300 s of unused capacity), and otherwise is
+//!   throttle risk, never counted as served.
 //!
 //! Conventions the simulation chooses (the README states them): "2 minutes" and "15 minutes"
 //! are ⌈120 ÷ period⌉ and ⌈900 ÷ period⌉ steps (at least 1: one 300-second point is above the
 //! target for "2 minutes", three points for 15); the first step starts at the stated initial
 //! capacity (the `Provisioned…CapacityUnits` measured, else ⌈first demand ÷ target⌉), clamped
-//! to [min, max]; burst capacity is not modelled (demand above capacity is all at risk).
-//! Provisioned capacity is billed in unit-hours: Σ capacity × period ÷ 3,600, exactly.
+//! to [min, max]; burst is accounted as `burst` states (the bank starts empty). Scaling decides
+//! on the demand measured whether burst served it or not. Provisioned capacity is billed in
+//! unit-hours: Σ capacity × period ÷ 3,600, exactly.
 
 use rust_decimal::Decimal;
 
 use super::EngineError;
+use super::burst::{Bank, Step};
 use super::checked;
 
 /// A target-tracking policy: the target utilization (a share in (0, 1]) and the bounds.
@@ -41,6 +44,8 @@ pub(crate) struct Curve<'a> {
     pub demand: &'a [Decimal],
     /// The capacity provisioned at the first step, where measured.
     pub initial: Option<Decimal>,
+    /// Seconds of unused capacity banked for bursts (`burst::BURST_SECONDS`; 0: none).
+    pub burst_seconds: u32,
 }
 
 /// What the simulation did.
@@ -50,8 +55,10 @@ pub(crate) struct Simulation {
     pub capacity: Vec<Decimal>,
     /// Σ capacity × period ÷ 3,600.
     pub unit_hours: Decimal,
-    /// Steps whose demand exceeded the capacity in force.
+    /// Steps whose demand exceeded the capacity in force and what burst had banked.
     pub throttle_steps: usize,
+    /// Steps whose demand exceeded the capacity in force, served from burst.
+    pub burst_steps: usize,
     pub increases: usize,
     pub decreases: usize,
     /// The most decreases in one UTC day.
@@ -109,6 +116,7 @@ pub(crate) fn simulate(curve: Curve<'_>, policy: Policy) -> Result<Simulation, E
         capacity: Vec::with_capacity(curve.demand.len()),
         unit_hours: Decimal::ZERO,
         throttle_steps: 0,
+        burst_steps: 0,
         increases: 0,
         decreases: 0,
         most_decreases_in_a_day: 0,
@@ -117,6 +125,7 @@ pub(crate) fn simulate(curve: Curve<'_>, policy: Policy) -> Result<Simulation, E
     let (mut day, mut today, mut last_decrease) = (i64::MIN, 0u32, i64::MIN);
     let period = i64::from(curve.period);
     let mut sum = Decimal::ZERO;
+    let mut bank = Bank::new(curve.burst_seconds);
     for (i, d) in curve.demand.iter().enumerate() {
         let t = i64::try_from(i)
             .ok()
@@ -131,8 +140,10 @@ pub(crate) fn simulate(curve: Curve<'_>, policy: Policy) -> Result<Simulation, E
         }
         out.capacity.push(current);
         sum = checked::add(sum, current, what)?;
-        if *d > current {
-            out.throttle_steps = out.throttle_steps.saturating_add(1);
+        match bank.step(*d, current, curve.period, what)? {
+            Step::Served => {}
+            Step::Burst => out.burst_steps = out.burst_steps.saturating_add(1),
+            Step::AtRisk => out.throttle_steps = out.throttle_steps.saturating_add(1),
         }
         // Utilization above the target, or well below it (demand against target × capacity).
         let high = *d > checked::mul(policy.target, current, what)?;
@@ -200,6 +211,7 @@ mod tests {
                 period: 60,
                 demand: &demand,
                 initial: None,
+                burst_seconds: 0,
             },
             policy("0.7", 1, 40_000),
         )
@@ -224,6 +236,7 @@ mod tests {
                 period: 60,
                 demand: &demand,
                 initial: Some(dec("100")),
+                burst_seconds: 0,
             },
             policy("0.7", 1, 1_000),
         )
@@ -256,6 +269,7 @@ mod tests {
                 period: 300,
                 demand: &demand,
                 initial: Some(dec("20")),
+                burst_seconds: 0,
             },
             policy("0.5", 1, 1_000),
         )
@@ -283,6 +297,7 @@ mod tests {
                 period: 60,
                 demand: &demand,
                 initial: None,
+                burst_seconds: 0,
             },
             policy("0.7", 1, 10_000),
         )
@@ -322,13 +337,13 @@ mod tests {
                     max: Decimal::from(min.saturating_add(span)),
                 };
                 let period = if five { 300 } else { 60 };
-                let s = simulate(Curve { start, period, demand: &demand, initial: None }, p).unwrap();
+                let s = simulate(Curve { start, period, demand: &demand, initial: None, burst_seconds: 300 }, p).unwrap();
                 prop_assert!(s.capacity.iter().all(|c| *c >= p.min && *c <= p.max));
                 prop_assert!(s.most_decreases_in_a_day <= MAX_DECREASES_A_DAY);
                 let sum: Decimal = s.capacity.iter().copied().sum();
                 prop_assert_eq!(s.unit_hours, sum * Decimal::from(period) / Decimal::from(3_600));
                 let quiet: Vec<Decimal> = demand.iter().map(|d| (*d).min(p.target * p.min)).collect();
-                let q = simulate(Curve { start, period, demand: &quiet, initial: None }, p).unwrap();
+                let q = simulate(Curve { start, period, demand: &quiet, initial: None, burst_seconds: 300 }, p).unwrap();
                 prop_assert_eq!(q.throttle_steps, 0);
             }
         }
@@ -342,6 +357,7 @@ mod tests {
             period: 60,
             demand: &demand,
             initial: None,
+            burst_seconds: 0,
         };
         for p in [
             policy("0", 1, 10),

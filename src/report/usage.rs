@@ -1,11 +1,10 @@
 //! `ddbcost usage`'s report: per table, GSI and dimension the measured consumption and what
-//! each way of buying it costs a month (on demand, auto scaling simulated, fixed at the peak,
-//! the current capacity), with utilization and throttle-risk minutes; then each table's
-//! verdict by the seeds' rule — "start on demand, measure a month, and switch if the pattern
-//! is stable and the saving is real" — stated in numbers: the saving a month and as a share,
-//! the week-over-week variation, the cheaper option's throttle risk, and the switching quota.
-//! Thresholds: stable when the complete weeks' totals vary by at most 25 % of their mean (two
-//! weeks at least); real when the saving is at least 5 % of the on-demand cost.
+//! each way of buying it costs a month (on demand, auto scaling simulated, the smallest fixed
+//! capacity burst lets serve the curve, and today's capacity), with utilization, minutes served
+//! from burst and throttle-risk minutes; then each table's verdict (`engine::verdict`, decided
+//! there and only worded here): what to do per dimension with its exact settings, the saving
+//! against today's cost, the week-over-week variation, the risk, the switching quota, and the
+//! AWS CLI commands that apply it.
 
 use std::fmt::Write as _;
 
@@ -15,12 +14,8 @@ use serde_json::json;
 use super::money;
 use crate::cloudwatch::analysis::{Commitments, Dimension, Report, TableReport};
 use crate::cloudwatch::timestamp;
-use crate::engine::measured::{OptionCost, weekly_variation};
-
-/// Weekly totals may vary by this share of their mean for the pattern to count as stable.
-pub(crate) const STABLE: Decimal = Decimal::from_parts(25, 0, 0, false, 2);
-/// The saving must be at least this share of the on-demand cost to count as real.
-pub(crate) const REAL: Decimal = Decimal::from_parts(5, 0, 0, false, 2);
+use crate::engine::measured::{OptionCost, Setting, Source};
+use crate::engine::verdict::{Move, Plan, REAL, STABLE, TableVerdict};
 
 impl Dimension {
     fn name(&self) -> String {
@@ -31,40 +26,9 @@ impl Dimension {
         }
     }
 
-    /// The provisioned option to compare: auto scaling when it never throttles, else fixed at
-    /// the peak (which never does at the data's resolution).
-    pub(crate) fn provisioned(&self) -> (&'static str, &OptionCost) {
-        let d = &self.decision;
-        if d.auto_scaling.throttle_minutes.is_zero() {
-            ("auto scaling", &d.auto_scaling)
-        } else {
-            ("fixed at the peak", &d.fixed)
-        }
+    fn unit(&self) -> &'static str {
+        if self.writes { "WCU" } else { "RCU" }
     }
-}
-
-/// What the verdict says to do.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Choice {
-    /// Under two complete weeks, or weeks too unlike: decide later.
-    MeasureLonger,
-    /// The provisioned option saves enough.
-    Provisioned,
-    /// No real saving: on demand.
-    OnDemand,
-}
-
-/// A table's verdict, in numbers.
-pub(crate) struct Verdict {
-    pub(crate) choice: Choice,
-    pub(crate) on_demand: Decimal,
-    pub(crate) provisioned: Decimal,
-    pub(crate) current: Option<Decimal>,
-    pub(crate) saving: Decimal,
-    pub(crate) share: Option<Decimal>,
-    pub(crate) variation: Option<Decimal>,
-    pub(crate) throttle_minutes: Decimal,
-    pub(crate) text: String,
 }
 
 fn pct(x: Decimal) -> String {
@@ -75,73 +39,339 @@ fn pct(x: Decimal) -> String {
         .to_string()
 }
 
-fn sum(values: impl Iterator<Item = Decimal>) -> Decimal {
-    values.fold(Decimal::ZERO, |a, v| {
-        a.checked_add(v).unwrap_or(Decimal::MAX)
-    })
+/// A setting in words: `auto scaling at 70 % (1–40000 WCU)`, `fixed at 120 RCU`.
+pub(crate) fn setting_words(setting: Setting, unit: &str) -> String {
+    match setting {
+        Setting::OnDemand => "on demand".to_string(),
+        Setting::Fixed(u) => format!("fixed at {} {unit}", u.normalize()),
+        Setting::AutoScaling(p) => format!(
+            "auto scaling at {} % ({}–{} {unit})",
+            pct(p.target),
+            p.min.normalize(),
+            p.max.normalize()
+        ),
+        Setting::Varying => {
+            "provisioned as today (a capacity that changed, by no stated policy)".to_string()
+        }
+    }
 }
 
-pub(crate) fn verdict(t: &TableReport, currency: &str) -> Verdict {
-    let on_demand = sum(t.dimensions.iter().map(|d| d.decision.on_demand.monthly));
-    let provisioned = sum(t.dimensions.iter().map(|d| d.provisioned().1.monthly));
-    let current = t
-        .dimensions
-        .iter()
-        .map(|d| d.decision.current.as_ref().map(|c| c.monthly))
-        .collect::<Option<Vec<_>>>()
-        .map(|v| sum(v.into_iter()));
-    let saving = on_demand.checked_sub(provisioned).unwrap_or_default();
-    let share = (!on_demand.is_zero()).then(|| saving.checked_div(on_demand).unwrap_or_default());
-    let variation = t
-        .dimensions
-        .iter()
-        .map(|d| weekly_variation(&d.decision.weekly))
-        .collect::<Option<Vec<_>>>()
-        .and_then(|v| v.into_iter().max());
-    let throttle_minutes = sum(t
-        .dimensions
-        .iter()
-        .map(|d| d.provisioned().1.throttle_minutes));
-    let show = |d: Decimal| money::display(d, currency);
-    let choice = match (variation, share) {
-        (None, _) => Choice::MeasureLonger,
-        (Some(v), _) if v > STABLE => Choice::MeasureLonger,
-        (Some(_), Some(s)) if s >= REAL => Choice::Provisioned,
-        _ => Choice::OnDemand,
+/// What the plan does with each dimension: `writes: fixed at 120 WCU (was auto scaling …)`.
+fn plan_words(t: &TableReport, plans: &[Plan]) -> String {
+    let mut parts = Vec::new();
+    for (d, p) in t.dimensions.iter().zip(plans) {
+        let mut s = format!("{} {}", d.name(), setting_words(p.setting, d.unit()));
+        if p.keep {
+            s.push_str(" (as today)");
+        } else if d.decision.today != Setting::OnDemand || p.setting == Setting::OnDemand {
+            let _ = write!(s, " (today {})", setting_words(d.decision.today, d.unit()));
+        }
+        if !p.burst_minutes.is_zero() {
+            let _ = write!(s, ", {} min served from burst", p.burst_minutes.normalize());
+        }
+        if !p.throttle_minutes.is_zero() {
+            let _ = write!(
+                s,
+                ", {} min at risk of throttling",
+                p.throttle_minutes.normalize()
+            );
+        }
+        if let Some(o) = p.passed_over {
+            let _ = write!(
+                s,
+                "; {} would cost {} less with {} min at risk of throttling",
+                setting_words(o.setting, d.unit()),
+                money::quantity(
+                    p.monthly
+                        .checked_sub(o.monthly)
+                        .unwrap_or_default()
+                        .round_dp(2)
+                ),
+                o.throttle_minutes.normalize()
+            );
+        }
+        parts.push(s);
+    }
+    parts.join("; ")
+}
+
+/// Today in words: `on demand (assumed: no provisioned capacity measured and no --workload)`.
+fn today_words(v: &TableVerdict, currency: &str) -> String {
+    let how = if v.on_demand_today {
+        if v.assumed {
+            "on demand (assumed: no Provisioned…CapacityUnits measured and no --workload)"
+        } else {
+            "on demand"
+        }
+    } else {
+        "provisioned"
     };
-    let text = match (variation, share) {
-        (None, _) => "measure longer: under two complete weeks of data (the seeds' rule asks for a month before deciding)".to_string(),
-        (Some(v), _) if v > STABLE => format!(
-            "measure longer: the weekly totals varied by {} % of their mean (more than {} %): not a stable pattern",
-            pct(v),
+    let mut s = format!("today {how}, {} a month", money::display(v.today, currency));
+    if !v.today_throttle_minutes.is_zero() {
+        let _ = write!(
+            s,
+            ", at risk of throttling for {} min in the window",
+            v.today_throttle_minutes.normalize()
+        );
+    }
+    s
+}
+
+/// The saving against today in words.
+fn saving_words(v: &TableVerdict, currency: &str) -> String {
+    if v.saving < Decimal::ZERO {
+        format!(
+            "costs {} more a month than today's {}, and cuts the throttle risk from {} to {} min",
+            money::display(
+                v.proposed.checked_sub(v.today).unwrap_or_default(),
+                currency
+            ),
+            money::display(v.today, currency),
+            v.today_throttle_minutes.normalize(),
+            v.proposed_throttle_minutes.normalize()
+        )
+    } else {
+        format!(
+            "saves {} a month ({} % of today's {})",
+            money::display(v.saving, currency),
+            v.share.map_or_else(|| "0".to_string(), pct),
+            money::display(v.today, currency)
+        )
+    }
+}
+
+/// The table's verdict in one line.
+pub(crate) fn verdict_text(t: &TableReport, currency: &str) -> String {
+    let v = &t.verdict;
+    let show = |d: Decimal| money::display(d, currency);
+    let today = today_words(v, currency);
+    let weeks = v
+        .variation
+        .map(|x| format!("weekly totals within {} %", pct(x)))
+        .unwrap_or_default();
+    match v.choice {
+        Move::MeasureLonger => format!(
+            "measure longer: under two complete weeks of data (the seeds' rule asks for a month before deciding); {today}"
+        ),
+        Move::Keep if v.on_demand_today && !v.stable => format!(
+            "keep on demand: the weekly totals varied by {} % of their mean (more than {} %): not a stable pattern to provision for; {today}",
+            pct(v.variation.unwrap_or_default()),
             pct(STABLE)
         ),
-        (Some(_), Some(s)) if s >= REAL => format!(
-            "switch to provisioned capacity: saves {} a month ({} % of on demand's {}); weekly totals within {} %; throttle risk of the provisioned option {} minutes; moving back to on demand is allowed 4 times in 24 hours",
-            show(saving),
-            pct(s),
-            show(on_demand),
-            pct(variation.unwrap_or_default()),
-            throttle_minutes.normalize()
-        ),
-        _ => format!(
-            "stay on demand: provisioned would cost {} a month against {} on demand — no real saving (under {} %)",
-            show(provisioned),
-            show(on_demand),
+        Move::Keep if v.on_demand_today => format!(
+            "keep on demand: provisioned ({}) would cost {} a month against {} today — no real saving within the throttle-risk tolerance of {} min (under {} % saved, or at risk)",
+            plan_words(t, &v.provision),
+            show(v.provisioned),
+            show(v.today),
+            v.tolerance.round_dp(1).normalize(),
             pct(REAL)
         ),
-    };
-    Verdict {
-        choice,
-        on_demand,
-        provisioned,
-        current,
-        saving,
-        share,
-        variation,
-        throttle_minutes,
-        text,
+        Move::Keep => format!(
+            "keep the provisioned capacity as it is: {today}; on demand would cost {}, the best provisioned settings {} ({}) — no change saves {} % within the throttle-risk tolerance of {} min",
+            show(v.on_demand),
+            show(v.provisioned),
+            plan_words(t, &v.provision),
+            pct(REAL),
+            v.tolerance.round_dp(1).normalize()
+        ),
+        Move::Provision if v.on_demand_today => format!(
+            "switch to provisioned capacity: {}; {weeks}; {}; throttle risk {} min; moving back to on demand is allowed 4 times in 24 hours",
+            saving_words(v, currency),
+            plan_words(t, &v.plans),
+            v.proposed_throttle_minutes.normalize()
+        ),
+        Move::Provision => format!(
+            "change the provisioned capacity: {}; {}; throttle risk {} min (today {} min)",
+            saving_words(v, currency),
+            plan_words(t, &v.plans),
+            v.proposed_throttle_minutes.normalize(),
+            v.today_throttle_minutes.normalize()
+        ),
+        Move::ToOnDemand => format!(
+            "switch to on demand: {}; {}; it uses one of the 4 switches to on demand allowed in 24 hours (back to provisioned is allowed at any time)",
+            saving_words(v, currency),
+            today
+        ),
     }
+}
+
+/// A word for the shell: as is when it is plain, else in single quotes.
+fn shell_word(s: &str) -> String {
+    if !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '/' | ':'))
+    {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
+}
+
+/// The AWS CLI commands that apply the verdict (none to keep or measure longer). Provisioned
+/// capacity is set by `update-table` (every measured GSI in the same call, as a switch from
+/// on demand requires); an auto-scaled dimension starts at where auto scaling would hold it
+/// now and gets `register-scalable-target` and a target-tracking `put-scaling-policy`; a
+/// dimension leaving auto scaling is deregistered first.
+pub(crate) fn commands(t: &TableReport) -> Vec<String> {
+    let v = &t.verdict;
+    let table = shell_word(&t.name);
+    let mut out = Vec::new();
+    match v.choice {
+        Move::MeasureLonger | Move::Keep => return out,
+        Move::ToOnDemand => {
+            for d in &t.dimensions {
+                if matches!(d.decision.today, Setting::AutoScaling(_)) {
+                    out.push(deregister(t, d));
+                }
+            }
+            out.push(format!(
+                "aws dynamodb update-table --table-name {table} --billing-mode PAY_PER_REQUEST"
+            ));
+            return out;
+        }
+        Move::Provision => {}
+    }
+    // Leaving auto scaling first, then the capacities, then the new policies.
+    for (d, p) in t.dimensions.iter().zip(&v.plans) {
+        if !p.keep && matches!(d.decision.today, Setting::AutoScaling(_)) {
+            out.push(deregister(t, d));
+        }
+    }
+    let units = |index: Option<&str>, writes: bool| -> Option<Decimal> {
+        t.dimensions
+            .iter()
+            .zip(&v.plans)
+            .find(|(d, _)| d.index.as_deref() == index && d.writes == writes)
+            .and_then(|(d, p)| match p.setting {
+                Setting::Fixed(u) => Some(u),
+                Setting::AutoScaling(_) => Some(d.decision.auto_scaling_last),
+                _ => None,
+            })
+    };
+    let throughput = |index: Option<&str>, json: bool| -> Option<String> {
+        let (r, w) = (units(index, false), units(index, true));
+        if r.is_none() && w.is_none() {
+            return None;
+        }
+        // A dimension not measured keeps 1 unit until measured (an update must state both).
+        let (r, w) = (r.unwrap_or(Decimal::ONE), w.unwrap_or(Decimal::ONE));
+        Some(if json {
+            format!(
+                "{{\"ReadCapacityUnits\":{},\"WriteCapacityUnits\":{}}}",
+                r.normalize(),
+                w.normalize()
+            )
+        } else {
+            format!(
+                "ReadCapacityUnits={},WriteCapacityUnits={}",
+                r.normalize(),
+                w.normalize()
+            )
+        })
+    };
+    let changed = |index: Option<&str>| {
+        t.dimensions
+            .iter()
+            .zip(&v.plans)
+            .any(|(d, p)| d.index.as_deref() == index && !p.keep)
+    };
+    let mut gsis: Vec<&str> = t
+        .dimensions
+        .iter()
+        .filter_map(|d| d.index.as_deref())
+        .collect();
+    gsis.dedup();
+    let updates: Vec<String> = gsis
+        .iter()
+        .filter(|g| v.on_demand_today || changed(Some(g)))
+        .filter_map(|g| {
+            throughput(Some(g), true).map(|tp| {
+                format!(
+                    "{{\"Update\":{{\"IndexName\":{},\"ProvisionedThroughput\":{tp}}}}}",
+                    serde_json::Value::String((*g).to_string())
+                )
+            })
+        })
+        .collect();
+    let mut update = format!("aws dynamodb update-table --table-name {table}");
+    let mut any = false;
+    if v.on_demand_today {
+        update.push_str(" --billing-mode PROVISIONED");
+    }
+    if v.on_demand_today || changed(None) {
+        if let Some(tp) = throughput(None, false) {
+            let _ = write!(update, " --provisioned-throughput {tp}");
+            any = true;
+        }
+    }
+    if !updates.is_empty() {
+        let _ = write!(
+            update,
+            " --global-secondary-index-updates {}",
+            shell_word(&format!("[{}]", updates.join(",")))
+        );
+        any = true;
+    }
+    if any {
+        out.push(update);
+    }
+    for (d, p) in t.dimensions.iter().zip(&v.plans) {
+        if let (false, Setting::AutoScaling(policy)) = (p.keep, p.setting) {
+            let (resource, dimension) = scalable(t, d);
+            out.push(format!(
+                "aws application-autoscaling register-scalable-target --service-namespace dynamodb --resource-id {resource} --scalable-dimension {dimension} --min-capacity {} --max-capacity {}",
+                policy.min.normalize(),
+                policy.max.normalize()
+            ));
+            let metric = if d.writes {
+                "DynamoDBWriteCapacityUtilization"
+            } else {
+                "DynamoDBReadCapacityUtilization"
+            };
+            let name = format!(
+                "{}-{}{}-target-tracking",
+                t.name,
+                d.index
+                    .as_deref()
+                    .map_or_else(String::new, |i| format!("{i}-")),
+                if d.writes { "write" } else { "read" }
+            );
+            let config = format!(
+                "{{\"TargetValue\":{},\"PredefinedMetricSpecification\":{{\"PredefinedMetricType\":\"{metric}\"}}}}",
+                policy
+                    .target
+                    .checked_mul(Decimal::ONE_HUNDRED)
+                    .unwrap_or_default()
+                    .normalize()
+            );
+            out.push(format!(
+                "aws application-autoscaling put-scaling-policy --service-namespace dynamodb --resource-id {resource} --scalable-dimension {dimension} --policy-name {} --policy-type TargetTrackingScaling --target-tracking-scaling-policy-configuration {}",
+                shell_word(&name),
+                shell_word(&config)
+            ));
+        }
+    }
+    out
+}
+
+/// The Application Auto Scaling resource and dimension of `d`.
+fn scalable(t: &TableReport, d: &Dimension) -> (String, String) {
+    let (resource, kind) = match &d.index {
+        None => (format!("table/{}", t.name), "table"),
+        Some(i) => (format!("table/{}/index/{i}", t.name), "index"),
+    };
+    let unit = if d.writes { "Write" } else { "Read" };
+    (
+        shell_word(&resource),
+        format!("dynamodb:{kind}:{unit}CapacityUnits"),
+    )
+}
+
+fn deregister(t: &TableReport, d: &Dimension) -> String {
+    let (resource, dimension) = scalable(t, d);
+    format!(
+        "aws application-autoscaling deregister-scalable-target --service-namespace dynamodb --resource-id {resource} --scalable-dimension {dimension}"
+    )
 }
 
 fn header(r: &Report) -> String {
@@ -172,6 +402,9 @@ fn option(o: &OptionCost, currency: &str) -> String {
     let mut s = money::display(o.monthly, currency);
     if let Some(u) = o.utilization {
         let _ = write!(s, " ({} % used", pct(u));
+        if !o.burst_minutes.is_zero() {
+            let _ = write!(s, ", {} min from burst", o.burst_minutes.normalize());
+        }
         if !o.throttle_minutes.is_zero() {
             let _ = write!(s, ", {} min at risk", o.throttle_minutes.normalize());
         }
@@ -207,9 +440,17 @@ fn rows(r: &Report) -> Vec<[String; 7]> {
                     d.policy.max.normalize()
                 ),
                 format!("{} × {}", option(&x.fixed, cur), x.fixed_units.normalize()),
-                x.current
-                    .as_ref()
-                    .map_or_else(|| "—".to_string(), |c| option(c, cur)),
+                format!(
+                    "{} ({}{}): {}",
+                    setting_words(x.today, d.unit()),
+                    match x.source {
+                        Source::Measured => "measured",
+                        Source::Workload => "the workload's",
+                        Source::Assumed => "assumed",
+                    },
+                    "",
+                    option(&x.current, cur)
+                ),
             ]);
         }
     }
@@ -223,7 +464,7 @@ const HEAD: [&str; 7] = [
     "On demand /month",
     "Auto scaling /month",
     "Fixed /month",
-    "Current /month",
+    "Today /month",
 ];
 
 pub(crate) fn table(r: &Report) -> String {
@@ -239,7 +480,14 @@ pub(crate) fn table(r: &Report) -> String {
     );
     for t in &r.tables {
         let name = crate::text::one_line(&t.name);
-        let _ = writeln!(out, "{name}: {}", verdict(t, &r.currency).text);
+        let _ = writeln!(
+            out,
+            "{name}: {}",
+            crate::text::one_line(&verdict_text(t, &r.currency))
+        );
+        for c in commands(t) {
+            let _ = writeln!(out, "  $ {}", crate::text::one_line(&c));
+        }
     }
     for (k, total) in &r.counts {
         let _ = writeln!(
@@ -254,7 +502,7 @@ pub(crate) fn table(r: &Report) -> String {
             k.metric.name()
         );
     }
-    out.push_str("Auto scaling is simulated step by step by Application Auto Scaling's documented rules (see the README); a period without a point is taken as 0 consumed.\n");
+    out.push_str("Auto scaling is simulated step by step by Application Auto Scaling's documented rules, and demand above capacity is served from burst capacity (300 s of unused capacity, banked from the window's start) before it counts as throttle risk (see the README); a period without a point is taken as 0 consumed.\n");
     if let Some(c) = &r.commitments {
         out.push_str(&super::forecast::advice_table(
             &c.advice,
@@ -303,8 +551,16 @@ pub(crate) fn markdown(r: &Report) -> String {
             out,
             "- **{}**: {}",
             super::markdown::cell(&t.name),
-            super::markdown::cell(&verdict(t, &r.currency).text)
+            super::markdown::cell(&verdict_text(t, &r.currency))
         );
+        let cmds = commands(t);
+        if !cmds.is_empty() {
+            out.push_str("\n  ```sh\n");
+            for c in cmds {
+                let _ = writeln!(out, "  {}", crate::text::one_line(&c));
+            }
+            out.push_str("  ```\n");
+        }
     }
     if let Some(c) = &r.commitments {
         out.push_str(&super::forecast::advice_markdown(
@@ -400,7 +656,7 @@ pub(crate) fn html(r: &Report) -> String {
                 .filter(|row| row[0] == crate::text::one_line(&t.name))
                 .map(|row| row.iter().map(|c| super::html::plain(c)).collect())
                 .collect();
-            context! { name => crate::text::one_line(&t.name), verdict => verdict(t, &r.currency).text, rows => rows, charts => charts }
+            context! { name => crate::text::one_line(&t.name), verdict => verdict_text(t, &r.currency), commands => commands(t).iter().map(|c| crate::text::one_line(c).into_owned()).collect::<Vec<_>>(), rows => rows, charts => charts }
         })
         .collect();
     let mut env = Environment::new();
@@ -421,8 +677,50 @@ fn cost_json(o: &OptionCost) -> serde_json::Value {
         "cost": o.cost.normalize().to_string(),
         "monthly": o.monthly.normalize().to_string(),
         "utilization": o.utilization.map(|u| u.normalize().to_string()),
+        "burst_minutes": o.burst_minutes.normalize().to_string(),
         "throttle_minutes": o.throttle_minutes.normalize().to_string(),
     })
+}
+
+fn setting_json(s: Setting) -> serde_json::Value {
+    match s {
+        Setting::OnDemand => json!({"mode": "on-demand"}),
+        Setting::Fixed(u) => json!({"mode": "fixed", "units": u.normalize().to_string()}),
+        Setting::AutoScaling(p) => json!({
+            "mode": "auto-scaling",
+            "target": p.target.normalize().to_string(),
+            "min": p.min.normalize().to_string(),
+            "max": p.max.normalize().to_string(),
+        }),
+        Setting::Varying => json!({"mode": "provisioned-varying"}),
+    }
+}
+
+fn plan_json(d: &Dimension, p: &Plan) -> serde_json::Value {
+    json!({
+        "index": d.index,
+        "dimension": if d.writes { "writes" } else { "reads" },
+        "setting": setting_json(p.setting),
+        "keep": p.keep,
+        "monthly": p.monthly.normalize().to_string(),
+        "today_monthly": p.today_monthly.normalize().to_string(),
+        "burst_minutes": p.burst_minutes.normalize().to_string(),
+        "throttle_minutes": p.throttle_minutes.normalize().to_string(),
+        "passed_over": p.passed_over.map(|o| json!({
+            "setting": setting_json(o.setting),
+            "monthly": o.monthly.normalize().to_string(),
+            "throttle_minutes": o.throttle_minutes.normalize().to_string(),
+        })),
+    })
+}
+
+fn move_name(m: Move) -> &'static str {
+    match m {
+        Move::MeasureLonger => "measure-longer",
+        Move::Keep => "keep",
+        Move::ToOnDemand => "on-demand",
+        Move::Provision => "provisioned",
+    }
 }
 
 pub(crate) fn json(r: &Report) -> String {
@@ -430,7 +728,7 @@ pub(crate) fn json(r: &Report) -> String {
         .tables
         .iter()
         .map(|t| {
-            let v = verdict(t, &r.currency);
+            let v = &t.verdict;
             json!({
                 "table": t.name,
                 "dimensions": t.dimensions.iter().map(|d| {
@@ -450,24 +748,40 @@ pub(crate) fn json(r: &Report) -> String {
                         "auto_scaling": cost_json(&x.auto_scaling),
                         "auto_scaling_changes": {"increases": x.auto_scaling_changes.0, "decreases": x.auto_scaling_changes.1},
                         "fixed": {"units": x.fixed_units.normalize().to_string(), "cost": cost_json(&x.fixed)},
-                        "current": x.current.as_ref().map(cost_json),
+                        "today": {
+                            "setting": setting_json(x.today),
+                            "source": match x.source {
+                                Source::Measured => "measured",
+                                Source::Workload => "workload",
+                                Source::Assumed => "assumed",
+                            },
+                        },
+                        "current": cost_json(&x.current),
                     })
                 }).collect::<Vec<_>>(),
                 "verdict": {
+                    "choice": move_name(v.choice),
+                    "today": if v.on_demand_today { "on-demand" } else { "provisioned" },
+                    "today_assumed": v.assumed,
+                    "today_monthly": v.today.normalize().to_string(),
                     "on_demand_monthly": v.on_demand.normalize().to_string(),
                     "provisioned_monthly": v.provisioned.normalize().to_string(),
-                    "current_monthly": v.current.map(|c| c.normalize().to_string()),
+                    "proposed_monthly": v.proposed.normalize().to_string(),
                     "saving_monthly": v.saving.normalize().to_string(),
                     "saving_share": v.share.map(|s| s.normalize().to_string()),
                     "weekly_variation": v.variation.map(|s| s.normalize().to_string()),
-                    "throttle_minutes": v.throttle_minutes.normalize().to_string(),
-                    "text": v.text,
+                    "stable": v.stable,
+                    "today_throttle_minutes": v.today_throttle_minutes.normalize().to_string(),
+                    "throttle_minutes": v.proposed_throttle_minutes.normalize().to_string(),
+                    "plans": t.dimensions.iter().zip(&v.plans).map(|(d, p)| plan_json(d, p)).collect::<Vec<_>>(),
+                    "commands": commands(t),
+                    "text": verdict_text(t, &r.currency),
                 },
             })
         })
         .collect();
     let doc = json!({
-        "schema": "ddbcost.usage/v1",
+        "schema": "ddbcost.usage/v2",
         "window": {"start": timestamp(r.start), "end": timestamp(r.end), "period_seconds": r.period},
         "currency": r.currency,
         "price_table": r.price_table,
