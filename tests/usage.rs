@@ -6,53 +6,9 @@
 
 mod common;
 
+use common::cloudwatch::{NOV_1, iso, page, points, result, s, usage_json};
 use common::{Case, dec, write_file};
 use serde_json::{Value, json};
-
-/// 2026-11-01T00:00:00Z (day 20,758) in Unix seconds.
-const NOV_1: i64 = 1_793_491_200;
-
-fn iso(t: i64) -> String {
-    common_iso(t)
-}
-
-/// One `get-metric-data` result, newest first as CloudWatch returns by default.
-fn result(label: &str, points: &[(i64, String)]) -> Value {
-    let mut p = points.to_vec();
-    p.reverse();
-    json!({
-        "Id": "m0",
-        "Label": label,
-        "Timestamps": p.iter().map(|(t, _)| iso(*t)).collect::<Vec<_>>(),
-        "Values": p.iter().map(|(_, v)| serde_json::from_str::<Value>(v).unwrap()).collect::<Vec<_>>(),
-        "StatusCode": "Complete",
-    })
-}
-
-fn points(n: i64, period: i64, value: &str) -> Vec<(i64, String)> {
-    (0..n)
-        .map(|i| (NOV_1 + i * period, value.to_string()))
-        .collect()
-}
-
-fn page(results: &[Value]) -> String {
-    json!({"MetricDataResults": results, "Messages": []}).to_string()
-}
-
-fn usage_json(files: &[String], extra: &[&str]) -> Value {
-    let mut args = vec!["usage".to_string()];
-    args.extend(files.iter().cloned());
-    args.extend(["--format".to_string(), "json".to_string()]);
-    args.extend(extra.iter().map(ToString::to_string));
-    let out = Case::new().args(&args).run().success();
-    serde_json::from_str(&out.stdout).unwrap()
-}
-
-fn s(v: &Value) -> rust_decimal::Decimal {
-    dec(v
-        .as_str()
-        .unwrap_or_else(|| panic!("not a decimal string: {v}")))
-}
 
 #[test]
 fn a_stable_fortnight_on_demand_switches_to_auto_scaling_and_pages_may_come_in_any_order() {
@@ -592,7 +548,7 @@ fn the_work_of_one_run_is_bounded() {
     let results: Vec<Value> = (0..96)
         .map(|i| {
             json!({"Id": format!("m{i}"), "Label": format!("ddbcost:t{i}::ConsumedReadCapacityUnits:Sum:60"),
-                   "Timestamps": ["2026-11-01T00:00:00Z", common_iso(far)], "Values": [1, 1], "StatusCode": "Complete"})
+                   "Timestamps": ["2026-11-01T00:00:00Z", iso(far)], "Values": [1, 1], "StatusCode": "Complete"})
         })
         .collect();
     let f = write_file(dir.path(), "many.json", &page(&results));
@@ -816,27 +772,6 @@ fn a_fifo_is_refused_since_inputs_may_be_read_twice() {
 }
 
 /// Any Unix second as ISO 8601.
-fn common_iso(t: i64) -> String {
-    let secs = u64::try_from(t).unwrap();
-    let days = secs / 86_400;
-    // Civil date from days since 1970 (Howard Hinnant's algorithm).
-    let z = i64::try_from(days).unwrap() + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    let s = secs % 86_400;
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
-        s / 3_600,
-        s % 3_600 / 60,
-        s % 60
-    )
-}
 
 #[test]
 fn measured_names_are_shown_without_acting_on_the_terminal() {

@@ -36,6 +36,9 @@ pub(crate) struct TableReport {
     pub(crate) week: Vec<(Decimal, bool)>,
     /// The verdict on the table (`engine::verdict`), its plans in `dimensions`' order.
     pub(crate) verdict: TableVerdict,
+    /// Every dimension of the table and its GSIs as the workload states it (GSI, writes,
+    /// setting), measured or not: what a command must restate for what was not measured.
+    pub(crate) stated: Vec<(Option<String>, bool, Setting)>,
 }
 
 /// The most periods a window may span (two years of minutes; 455 days of hours is 10,920):
@@ -336,6 +339,7 @@ fn analyse(
                 dimensions: Vec::new(),
                 week: vec![(Decimal::ZERO, false); WEEK_HOURS],
                 verdict: decide_table(&[]),
+                stated: stated_settings(facts.workload, &k.table),
             });
         add_week(&mut report.week, &demand, start, period);
         report.dimensions.push(Dimension {
@@ -520,11 +524,53 @@ fn table_facts(
     };
     let stated = match dim {
         None => Some(Setting::OnDemand),
-        Some(Capacity::Fixed(units)) => Some(Setting::Fixed(units)),
-        Some(Capacity::AutoScaling { .. }) => Some(Setting::AutoScaling(policy)),
-        Some(Capacity::Unknown) => None,
+        Some(c) => setting_of(c),
     };
     Ok((t.class, policy, stated))
+}
+
+/// A capacity as a setting (`None`: still to fill).
+fn setting_of(c: Capacity) -> Option<Setting> {
+    match c {
+        Capacity::Fixed(u) => Some(Setting::Fixed(u)),
+        Capacity::AutoScaling { target, min, max } => {
+            Some(Setting::AutoScaling(Policy { target, min, max }))
+        }
+        Capacity::Unknown => None,
+    }
+}
+
+/// Every dimension of `table` and its GSIs as the workload states it.
+fn stated_settings(
+    workload: Option<&Workload>,
+    table: &str,
+) -> Vec<(Option<String>, bool, Setting)> {
+    let Some(t) = workload.and_then(|w| w.tables.iter().find(|t| *t.name == *table)) else {
+        return Vec::new();
+    };
+    let own = match t.capacity {
+        CapacityMode::Provisioned(c) => Some(c),
+        CapacityMode::OnDemand => None,
+    };
+    let mut out = Vec::new();
+    let mut add = |index: Option<String>, c: Option<crate::model::ProvisionedCapacity>| {
+        for (writes, dim) in [(false, c.map(|c| c.read)), (true, c.map(|c| c.write))] {
+            let setting = match dim {
+                None => Some(Setting::OnDemand),
+                Some(d) => setting_of(d),
+            };
+            if let Some(s) = setting {
+                out.push((index.clone(), writes, s));
+            }
+        }
+    };
+    add(None, own);
+    for i in &t.indexes {
+        if i.kind == crate::model::IndexKind::Global {
+            add(Some(i.name.to_string()), i.capacity.or(own));
+        }
+    }
+    out
 }
 
 /// The request and unit-hour prices of a dimension, in the table's region.

@@ -90,6 +90,8 @@ pub(crate) struct DimensionDecision {
     pub today: Setting,
     pub source: Source,
     pub current: OptionCost,
+    /// Today's provisioned capacity at the window's last step (`None` on demand).
+    pub today_last: Option<Decimal>,
     /// Σ consumed of each complete week from the window's start.
     pub weekly: Vec<Decimal>,
     /// Hour by hour from the window's start: what was consumed and what each provisioned
@@ -329,6 +331,7 @@ pub(crate) fn decide(m: Measured<'_>) -> Result<DimensionDecision, EngineError> 
         (Setting::Varying, _) => (None, on_demand.clone()),
     };
     let hourly = hours(&c, &sim, today_caps.as_deref())?;
+    let today_last = today_caps.as_ref().and_then(|c| c.last().copied());
     let week = usize::try_from(604_800u32.checked_div(c.period).unwrap_or(1))
         .unwrap_or(usize::MAX)
         .max(1);
@@ -352,6 +355,7 @@ pub(crate) fn decide(m: Measured<'_>) -> Result<DimensionDecision, EngineError> 
         today,
         source,
         current,
+        today_last,
         weekly,
         hourly,
     })

@@ -207,22 +207,90 @@ fn shell_word(s: &str) -> String {
     }
 }
 
-/// The AWS CLI commands that apply the verdict (none to keep or measure longer). Provisioned
-/// capacity is set by `update-table` (every measured GSI in the same call, as a switch from
-/// on demand requires); an auto-scaled dimension starts at where auto scaling would hold it
-/// now and gets `register-scalable-target` and a target-tracking `put-scaling-policy`; a
-/// dimension leaving auto scaling is deregistered first.
-pub(crate) fn commands(t: &TableReport) -> Vec<String> {
+/// One dimension as a command sees it: measured (with its plan) or only stated.
+struct Target<'a> {
+    index: Option<&'a str>,
+    writes: bool,
+    measured: Option<(&'a Dimension, &'a Plan)>,
+    stated: Option<Setting>,
+}
+
+/// Every dimension of the table and its GSIs, measured or stated, in a stable order.
+fn targets<'a>(t: &'a TableReport) -> Vec<Target<'a>> {
+    let mut out: Vec<Target<'a>> = Vec::new();
+    for (d, p) in t.dimensions.iter().zip(&t.verdict.plans) {
+        out.push(Target {
+            index: d.index.as_deref(),
+            writes: d.writes,
+            measured: Some((d, p)),
+            stated: None,
+        });
+    }
+    for (index, writes, setting) in &t.stated {
+        match out
+            .iter_mut()
+            .find(|x| x.index == index.as_deref() && x.writes == *writes)
+        {
+            Some(x) => x.stated = Some(*setting),
+            None => out.push(Target {
+                index: index.as_deref(),
+                writes: *writes,
+                measured: None,
+                stated: Some(*setting),
+            }),
+        }
+    }
+    out.sort_by(|a, b| (a.index, a.writes).cmp(&(b.index, b.writes)));
+    out
+}
+
+/// The units `update-table` states for a dimension, or a placeholder to fill in.
+fn update_units(x: &Target<'_>, from_on_demand: bool) -> String {
+    let unit = if x.writes { "WCU" } else { "RCU" };
+    let n = match (x.measured, x.stated) {
+        (
+            Some((
+                _,
+                Plan {
+                    setting: Setting::Fixed(u),
+                    ..
+                },
+            )),
+            _,
+        ) => Some(*u),
+        (Some((d, p)), _) if p.keep => d.decision.today_last,
+        (Some((d, _)), _) => Some(d.decision.auto_scaling_last),
+        (None, Some(Setting::Fixed(u))) => Some(u),
+        // Not measured, leaving on demand: auto scaling from 1 unit (as the workload patch).
+        (None, _) if from_on_demand => Some(Decimal::ONE),
+        (None, _) => None,
+    };
+    n.map_or_else(|| format!("TODAYS_{unit}"), |u| u.normalize().to_string())
+}
+
+/// The AWS CLI commands that apply the verdict (none to keep or measure longer). Fixed
+/// capacity and a switch of billing mode are set by `update-table` (every GSI in the same
+/// call when leaving on demand, as AWS requires; a dimension neither measured nor stated by
+/// the workload is a `TODAYS_RCU`/`TODAYS_WCU` placeholder to fill in); an auto-scaled
+/// dimension gets `register-scalable-target` and a target-tracking `put-scaling-policy`
+/// (starting, when leaving on demand, at where auto scaling holds the curve now); a dimension
+/// leaving auto scaling is deregistered first.
+pub(crate) fn commands(t: &TableReport, default_target: Decimal) -> Vec<String> {
     let v = &t.verdict;
     let table = shell_word(&t.name);
+    let all = targets(t);
     let mut out = Vec::new();
+    let was_auto = |x: &Target<'_>| {
+        matches!(
+            x.measured.map_or(x.stated, |(d, _)| Some(d.decision.today)),
+            Some(Setting::AutoScaling(_))
+        )
+    };
     match v.choice {
         Move::MeasureLonger | Move::Keep => return out,
         Move::ToOnDemand => {
-            for d in &t.dimensions {
-                if matches!(d.decision.today, Setting::AutoScaling(_)) {
-                    out.push(deregister(t, d));
-                }
+            for x in all.iter().filter(|x| was_auto(x)) {
+                out.push(deregister(t, x.index, x.writes));
             }
             out.push(format!(
                 "aws dynamodb update-table --table-name {table} --billing-mode PAY_PER_REQUEST"
@@ -231,78 +299,67 @@ pub(crate) fn commands(t: &TableReport) -> Vec<String> {
         }
         Move::Provision => {}
     }
-    // Leaving auto scaling first, then the capacities, then the new policies.
-    for (d, p) in t.dimensions.iter().zip(&v.plans) {
-        if !p.keep && matches!(d.decision.today, Setting::AutoScaling(_)) {
-            out.push(deregister(t, d));
+    let from_on_demand = v.on_demand_today;
+    let changes = |x: &Target<'_>| x.measured.is_some_and(|(_, p)| !p.keep);
+    // Leaving auto scaling first.
+    for x in all.iter().filter(|x| changes(x) && was_auto(x)) {
+        if x.measured
+            .is_some_and(|(_, p)| !matches!(p.setting, Setting::AutoScaling(_)))
+        {
+            out.push(deregister(t, x.index, x.writes));
         }
     }
-    let units = |index: Option<&str>, writes: bool| -> Option<Decimal> {
-        t.dimensions
-            .iter()
-            .zip(&v.plans)
-            .find(|(d, _)| d.index.as_deref() == index && d.writes == writes)
-            .and_then(|(d, p)| match p.setting {
-                Setting::Fixed(u) => Some(u),
-                Setting::AutoScaling(_) => Some(d.decision.auto_scaling_last),
-                _ => None,
+    // An entity (the table, a GSI) needs update-table when it leaves on demand or one of its
+    // dimensions becomes fixed.
+    let needs_update = |index: Option<&str>| {
+        from_on_demand
+            || all.iter().any(|x| {
+                x.index == index
+                    && changes(x)
+                    && x.measured
+                        .is_some_and(|(_, p)| matches!(p.setting, Setting::Fixed(_)))
             })
     };
-    let throughput = |index: Option<&str>, json: bool| -> Option<String> {
-        let (r, w) = (units(index, false), units(index, true));
-        if r.is_none() && w.is_none() {
-            return None;
-        }
-        // A dimension not measured keeps 1 unit until measured (an update must state both).
-        let (r, w) = (r.unwrap_or(Decimal::ONE), w.unwrap_or(Decimal::ONE));
-        Some(if json {
-            format!(
-                "{{\"ReadCapacityUnits\":{},\"WriteCapacityUnits\":{}}}",
-                r.normalize(),
-                w.normalize()
-            )
-        } else {
-            format!(
-                "ReadCapacityUnits={},WriteCapacityUnits={}",
-                r.normalize(),
-                w.normalize()
-            )
-        })
+    let pair = |index: Option<&str>| -> (String, String) {
+        let of = |writes: bool| {
+            all.iter()
+                .find(|x| x.index == index && x.writes == writes)
+                .map_or_else(
+                    || {
+                        if from_on_demand {
+                            "1".to_string()
+                        } else {
+                            format!("TODAYS_{}", if writes { "WCU" } else { "RCU" })
+                        }
+                    },
+                    |x| update_units(x, from_on_demand),
+                )
+        };
+        (of(false), of(true))
     };
-    let changed = |index: Option<&str>| {
-        t.dimensions
-            .iter()
-            .zip(&v.plans)
-            .any(|(d, p)| d.index.as_deref() == index && !p.keep)
-    };
-    let mut gsis: Vec<&str> = t
-        .dimensions
-        .iter()
-        .filter_map(|d| d.index.as_deref())
-        .collect();
+    let mut gsis: Vec<&str> = all.iter().filter_map(|x| x.index).collect();
     gsis.dedup();
     let updates: Vec<String> = gsis
         .iter()
-        .filter(|g| v.on_demand_today || changed(Some(g)))
-        .filter_map(|g| {
-            throughput(Some(g), true).map(|tp| {
-                format!(
-                    "{{\"Update\":{{\"IndexName\":{},\"ProvisionedThroughput\":{tp}}}}}",
-                    serde_json::Value::String((*g).to_string())
-                )
-            })
+        .filter(|g| needs_update(Some(g)))
+        .map(|g| {
+            let (r, w) = pair(Some(g));
+            format!(
+                "{{\"Update\":{{\"IndexName\":{},\"ProvisionedThroughput\":{{\"ReadCapacityUnits\":{r},\"WriteCapacityUnits\":{w}}}}}}}",
+                serde_json::Value::String((*g).to_string())
+            )
         })
         .collect();
     let mut update = format!("aws dynamodb update-table --table-name {table}");
-    let mut any = false;
-    if v.on_demand_today {
+    if from_on_demand {
         update.push_str(" --billing-mode PROVISIONED");
     }
-    if v.on_demand_today || changed(None) {
-        if let Some(tp) = throughput(None, false) {
-            let _ = write!(update, " --provisioned-throughput {tp}");
-            any = true;
-        }
+    if needs_update(None) {
+        let (r, w) = pair(None);
+        let _ = write!(
+            update,
+            " --provisioned-throughput ReadCapacityUnits={r},WriteCapacityUnits={w}"
+        );
     }
     if !updates.is_empty() {
         let _ = write!(
@@ -310,65 +367,87 @@ pub(crate) fn commands(t: &TableReport) -> Vec<String> {
             " --global-secondary-index-updates {}",
             shell_word(&format!("[{}]", updates.join(",")))
         );
-        any = true;
     }
-    if any {
+    if needs_update(None) || !updates.is_empty() {
         out.push(update);
     }
-    for (d, p) in t.dimensions.iter().zip(&v.plans) {
-        if let (false, Setting::AutoScaling(policy)) = (p.keep, p.setting) {
-            let (resource, dimension) = scalable(t, d);
-            out.push(format!(
-                "aws application-autoscaling register-scalable-target --service-namespace dynamodb --resource-id {resource} --scalable-dimension {dimension} --min-capacity {} --max-capacity {}",
-                policy.min.normalize(),
-                policy.max.normalize()
-            ));
-            let metric = if d.writes {
-                "DynamoDBWriteCapacityUtilization"
-            } else {
-                "DynamoDBReadCapacityUtilization"
-            };
-            let name = format!(
-                "{}-{}{}-target-tracking",
-                t.name,
-                d.index
-                    .as_deref()
-                    .map_or_else(String::new, |i| format!("{i}-")),
-                if d.writes { "write" } else { "read" }
-            );
-            let config = format!(
-                "{{\"TargetValue\":{},\"PredefinedMetricSpecification\":{{\"PredefinedMetricType\":\"{metric}\"}}}}",
-                policy
-                    .target
-                    .checked_mul(Decimal::ONE_HUNDRED)
-                    .unwrap_or_default()
-                    .normalize()
-            );
-            out.push(format!(
-                "aws application-autoscaling put-scaling-policy --service-namespace dynamodb --resource-id {resource} --scalable-dimension {dimension} --policy-name {} --policy-type TargetTrackingScaling --target-tracking-scaling-policy-configuration {}",
-                shell_word(&name),
-                shell_word(&config)
-            ));
+    for x in &all {
+        let policy = match (x.measured, x.stated) {
+            (Some((_, p)), _) if !p.keep => match p.setting {
+                Setting::AutoScaling(policy) => Some(policy),
+                _ => None,
+            },
+            // Not measured, leaving on demand: auto scaling from 1 unit at the default target.
+            (None, _) if from_on_demand => Some(crate::engine::simulate::Policy {
+                target: default_target,
+                min: Decimal::ONE,
+                max: Decimal::from(40_000),
+            }),
+            _ => None,
+        };
+        if let Some(policy) = policy {
+            out.extend(autoscale(t, x.index, x.writes, policy));
         }
     }
     out
 }
 
-/// The Application Auto Scaling resource and dimension of `d`.
-fn scalable(t: &TableReport, d: &Dimension) -> (String, String) {
-    let (resource, kind) = match &d.index {
+/// `register-scalable-target` and a target-tracking `put-scaling-policy` for one dimension.
+fn autoscale(
+    t: &TableReport,
+    index: Option<&str>,
+    writes: bool,
+    policy: crate::engine::simulate::Policy,
+) -> [String; 2] {
+    let (resource, dimension) = scalable(t, index, writes);
+    let metric = if writes {
+        "DynamoDBWriteCapacityUtilization"
+    } else {
+        "DynamoDBReadCapacityUtilization"
+    };
+    let name = format!(
+        "{}-{}{}-target-tracking",
+        t.name,
+        index.map_or_else(String::new, |i| format!("{i}-")),
+        if writes { "write" } else { "read" }
+    );
+    let config = format!(
+        "{{\"TargetValue\":{},\"PredefinedMetricSpecification\":{{\"PredefinedMetricType\":\"{metric}\"}}}}",
+        policy
+            .target
+            .checked_mul(Decimal::ONE_HUNDRED)
+            .unwrap_or_default()
+            .normalize()
+    );
+    [
+        format!(
+            "aws application-autoscaling register-scalable-target --service-namespace dynamodb --resource-id {resource} --scalable-dimension {dimension} --min-capacity {} --max-capacity {}",
+            policy.min.normalize(),
+            policy.max.normalize()
+        ),
+        format!(
+            "aws application-autoscaling put-scaling-policy --service-namespace dynamodb --resource-id {resource} --scalable-dimension {dimension} --policy-name {} --policy-type TargetTrackingScaling --target-tracking-scaling-policy-configuration {}",
+            shell_word(&name),
+            shell_word(&config)
+        ),
+    ]
+}
+
+/// The Application Auto Scaling resource and dimension of a table's or GSI's reads or writes.
+fn scalable(t: &TableReport, index: Option<&str>, writes: bool) -> (String, String) {
+    let (resource, kind) = match index {
         None => (format!("table/{}", t.name), "table"),
         Some(i) => (format!("table/{}/index/{i}", t.name), "index"),
     };
-    let unit = if d.writes { "Write" } else { "Read" };
+    let unit = if writes { "Write" } else { "Read" };
     (
         shell_word(&resource),
         format!("dynamodb:{kind}:{unit}CapacityUnits"),
     )
 }
 
-fn deregister(t: &TableReport, d: &Dimension) -> String {
-    let (resource, dimension) = scalable(t, d);
+fn deregister(t: &TableReport, index: Option<&str>, writes: bool) -> String {
+    let (resource, dimension) = scalable(t, index, writes);
     format!(
         "aws application-autoscaling deregister-scalable-target --service-namespace dynamodb --resource-id {resource} --scalable-dimension {dimension}"
     )
@@ -485,7 +564,7 @@ pub(crate) fn table(r: &Report) -> String {
             "{name}: {}",
             crate::text::one_line(&verdict_text(t, &r.currency))
         );
-        for c in commands(t) {
+        for c in commands(t, r.target) {
             let _ = writeln!(out, "  $ {}", crate::text::one_line(&c));
         }
     }
@@ -553,7 +632,7 @@ pub(crate) fn markdown(r: &Report) -> String {
             super::markdown::cell(&t.name),
             super::markdown::cell(&verdict_text(t, &r.currency))
         );
-        let cmds = commands(t);
+        let cmds = commands(t, r.target);
         if !cmds.is_empty() {
             out.push_str("\n  ```sh\n");
             for c in cmds {
@@ -656,7 +735,7 @@ pub(crate) fn html(r: &Report) -> String {
                 .filter(|row| row[0] == crate::text::one_line(&t.name))
                 .map(|row| row.iter().map(|c| super::html::plain(c)).collect())
                 .collect();
-            context! { name => crate::text::one_line(&t.name), verdict => verdict_text(t, &r.currency), commands => commands(t).iter().map(|c| crate::text::one_line(c).into_owned()).collect::<Vec<_>>(), rows => rows, charts => charts }
+            context! { name => crate::text::one_line(&t.name), verdict => verdict_text(t, &r.currency), commands => commands(t, r.target).iter().map(|c| crate::text::one_line(c).into_owned()).collect::<Vec<_>>(), rows => rows, charts => charts }
         })
         .collect();
     let mut env = Environment::new();
@@ -774,7 +853,7 @@ pub(crate) fn json(r: &Report) -> String {
                     "today_throttle_minutes": v.today_throttle_minutes.normalize().to_string(),
                     "throttle_minutes": v.proposed_throttle_minutes.normalize().to_string(),
                     "plans": t.dimensions.iter().zip(&v.plans).map(|(d, p)| plan_json(d, p)).collect::<Vec<_>>(),
-                    "commands": commands(t),
+                    "commands": commands(t, r.target),
                     "text": verdict_text(t, &r.currency),
                 },
             })

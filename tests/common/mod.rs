@@ -5,6 +5,8 @@
     reason = "helpers shared by the test files, each its own crate"
 )]
 
+pub mod cloudwatch;
+
 use std::path::PathBuf;
 use std::process::Command;
 

@@ -1,0 +1,303 @@
+//! `ddbcost usage`'s verdict starts from what runs today: each option — keep, right-size the
+//! fixed capacity, auto scaling, on demand — priced on the measured curve with burst capacity
+//! (300 s of unused capacity banked) and its saving against today's cost. Every figure is
+//! derived here from the rule and the us-east-1 prices ($0.125 per million RRU, $0.625 per
+//! million WRU, $0.00013 per RCU-hour, $0.00065 per WCU-hour, a 730-hour month).
+
+mod common;
+
+use common::cloudwatch::{NOV_1, curve, page, points, result, s, usage_json};
+use common::{Case, dec, write_file};
+use serde_json::{Value, json};
+
+const W: &str = "ddbcost:orders::ConsumedWriteCapacityUnits:Sum";
+const R: &str = "ddbcost:orders::ConsumedReadCapacityUnits:Sum";
+const PW: &str = "ddbcost:orders::ProvisionedWriteCapacityUnits:Average";
+const PR: &str = "ddbcost:orders::ProvisionedReadCapacityUnits:Average";
+
+fn label(metric: &str, period: i64) -> String {
+    format!("{metric}:{period}")
+}
+
+fn workload(dir: &std::path::Path, capacity: &str) -> String {
+    write_file(
+        dir,
+        "w.yaml",
+        &format!(
+            "prices: aws-us-east-1\ntables:\n  orders:\n    item_size: 1 KB\n    capacity: {capacity}\n    patterns: {{}}\n"
+        ),
+    )
+}
+
+fn commands(v: &Value) -> Vec<String> {
+    v["commands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap().to_string())
+        .collect()
+}
+
+fn dimension<'a>(doc: &'a Value, name: &str) -> &'a Value {
+    doc["tables"][0]["dimensions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["dimension"] == name)
+        .unwrap()
+}
+
+#[test]
+fn a_table_provisioned_well_above_a_flat_curve_is_right_sized_against_todays_cost() {
+    let dir = tempfile::tempdir().unwrap();
+    let w = workload(dir.path(), "{ mode: provisioned, rcu: 1200, wcu: 450 }");
+    // 14 days of 5-minute points (4,032): 50 RCU/s and 100 WCU/s consumed, 1,200 and 450
+    // provisioned all along.
+    let file = write_file(
+        dir.path(),
+        "m.json",
+        &page(&[
+            result(&label(R, 300), &points(4_032, 300, "15000")),
+            result(&label(W, 300), &points(4_032, 300, "30000")),
+            result(&label(PR, 300), &points(4_032, 300, "1200")),
+            result(&label(PW, 300), &points(4_032, 300, "450")),
+        ]),
+    );
+    let out = dir.path().join("measured.yaml").display().to_string();
+    let doc = usage_json(
+        std::slice::from_ref(&file),
+        &["--workload", &w, "--measured-workload", &out],
+    );
+    let (reads, writes) = (dimension(&doc, "reads"), dimension(&doc, "writes"));
+    // Today, measured: 1,200 RCU × 730 h × 0.00013 = $113.88 and 450 WCU × 730 × 0.00065 =
+    // $213.525 a month ($327.405), utilization 50 ÷ 1,200 and 100 ÷ 450.
+    assert_eq!(
+        reads["today"]["setting"],
+        json!({"mode": "fixed", "units": "1200"})
+    );
+    assert_eq!(reads["today"]["source"], "measured");
+    assert_eq!(s(&reads["current"]["monthly"]), dec("113.88"));
+    assert_eq!(s(&writes["current"]["monthly"]), dec("213.525"));
+    // Auto scaling from the 1,200 measured: 50 ≤ 50 % × 1,200 for 3 points, so from point 3
+    // it holds ⌈50 ÷ 0.7⌉ = 72: (3 × 1,200 + 4,029 × 72) × 300 ÷ 3,600 = 24,474 RCU-hours.
+    assert_eq!(s(&reads["auto_scaling"]["unit_hours"]), dec("24474"));
+    // Fixed with the same headroom, 72 RCU: 72 × 336 h = 24,192 RCU-hours, less than auto
+    // scaling's (which starts high): right-size to 72 RCU, 72 × 730 × 0.00013 = $6.8328 a
+    // month; writes likewise ⌈100 ÷ 0.7⌉ = 143 WCU, 143 × 730 × 0.00065 = $67.8535.
+    assert_eq!(s(&reads["fixed"]["units"]), dec("72"));
+    assert_eq!(s(&reads["fixed"]["cost"]["unit_hours"]), dec("24192"));
+    assert_eq!(s(&writes["fixed"]["units"]), dec("143"));
+    let v = &doc["tables"][0]["verdict"];
+    assert_eq!(v["choice"], "provisioned");
+    assert_eq!(v["today"], "provisioned");
+    assert_eq!(s(&v["today_monthly"]), dec("327.405"));
+    // The saving is against today, not against on demand: 327.405 − (6.8328 + 67.8535) =
+    // $252.7187 a month, 77.19 % of today's cost.
+    assert_eq!(s(&v["proposed_monthly"]), dec("74.6863"));
+    assert_eq!(s(&v["saving_monthly"]), dec("252.7187"));
+    assert_eq!(
+        commands(v),
+        [
+            "aws dynamodb update-table --table-name orders --provisioned-throughput ReadCapacityUnits=72,WriteCapacityUnits=143"
+        ]
+    );
+    let text = v["text"].as_str().unwrap();
+    assert!(
+        text.starts_with("change the provisioned capacity: saves 252.72 a month (77.2 % of today's 327.41); reads fixed at 72 RCU (today fixed at 1200 RCU); writes fixed at 143 WCU (today fixed at 450 WCU)"),
+        "{text}"
+    );
+    assert!(!text.contains("switch to provisioned"), "{text}");
+    // The measured workload's `measured-verdict` scenario sets the same capacity, and prices
+    // as usage did: 74.6863 a month of capacity.
+    let yaml = std::fs::read_to_string(&out).unwrap();
+    assert!(yaml.contains("name: measured-verdict"), "{yaml}");
+    let cmp = Case::new()
+        .args(["compare", &out, "--format", "json"])
+        .run()
+        .success();
+    let cmp: Value = serde_json::from_str(&cmp.stdout).unwrap();
+    let scenario = &cmp["scenarios"][0];
+    let line = |key: &str| {
+        s(&scenario["line_items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|l| l["key"] == key)
+            .unwrap_or_else(|| panic!("no line {key}: {scenario}"))["cost"])
+    };
+    assert_eq!(line("orders/reads"), dec("6.8328"));
+    assert_eq!(line("orders/writes"), dec("67.8535"));
+}
+
+#[test]
+fn a_table_provisioned_below_a_growing_curve_moves_to_auto_scaling() {
+    let dir = tempfile::tempdir().unwrap();
+    let w = workload(dir.path(), "{ mode: provisioned, rcu: 5, wcu: 100 }");
+    // Two weeks of 5-minute points: 50 WCU/s the first week, 150 the second; 100 WCU
+    // provisioned all along. Reads are not measured.
+    let file = write_file(
+        dir.path(),
+        "m.json",
+        &page(&[
+            result(
+                &label(W, 300),
+                &curve(4_032, 300, |t| {
+                    if t < NOV_1 + 7 * 86_400 {
+                        15_000
+                    } else {
+                        45_000
+                    }
+                }),
+            ),
+            result(&label(PW, 300), &points(4_032, 300, "100")),
+        ]),
+    );
+    let doc = usage_json(std::slice::from_ref(&file), &["--workload", &w]);
+    let writes = dimension(&doc, "writes");
+    // Today: 100 WCU; the bank is full (300 × 100 = 30,000) when the second week starts at
+    // 150: each point needs (150 − 100) × 300 = 15,000, so 2 points are served from burst
+    // and the other 2,014 are at risk: 10,070 minutes. $47.45 a month (100 × 730 × 0.00065).
+    assert_eq!(s(&writes["current"]["burst_minutes"]), dec("10"));
+    assert_eq!(s(&writes["current"]["throttle_minutes"]), dec("10070"));
+    assert_eq!(s(&writes["current"]["monthly"]), dec("47.45"));
+    // Auto scaling at 70 % from the 100 measured: 50 ≤ 50 % × 100 for 3 points → ⌈50 ÷ 0.7⌉
+    // = 72 from point 3; at point 2,016, 150 > 70 % × 72 → ⌈150 ÷ 0.7⌉ = 215 from point
+    // 2,017. Point 2,016 needs (150 − 72) × 300 = 23,400 of a bank of 300 × 72 = 21,600: 5
+    // minutes at risk. (3 × 100 + 2,014 × 72 + 2,015 × 215) × 300 ÷ 3,600 = 578,533 ÷ 12
+    // WCU-hours.
+    let auto_hours = dec("578533") * dec("300") / dec("3600");
+    assert_eq!(s(&writes["auto_scaling"]["unit_hours"]), auto_hours);
+    assert_eq!(s(&writes["auto_scaling"]["throttle_minutes"]), dec("5"));
+    let auto_monthly = auto_hours * dec("0.00065") * dec("730") / dec("336");
+    assert_eq!(s(&writes["auto_scaling"]["monthly"]), auto_monthly);
+    // The weeks differ by (45,000 − 15,000) × 2,016 ÷ their mean (30,000 × 2,016) = 100 %:
+    // not stable, so no fixed capacity is proposed; auto scaling's 5 minutes are within the
+    // tolerance (0.1 % of 20,160 minutes = 20.16), on demand would cost 120,960,000 WRU ×
+    // $0.625 / M × 730 ÷ 336 = $164.25. Today is at risk, so the cheapest option within the
+    // tolerance is chosen even though it costs more than today: auto scaling.
+    let v = &doc["tables"][0]["verdict"];
+    assert_eq!(s(&v["weekly_variation"]), dec("1"));
+    assert_eq!(v["stable"], false);
+    assert_eq!(s(&v["on_demand_monthly"]), dec("164.25"));
+    assert_eq!(v["choice"], "provisioned");
+    assert_eq!(s(&v["proposed_monthly"]), auto_monthly);
+    assert_eq!(s(&v["today_throttle_minutes"]), dec("10070"));
+    assert_eq!(s(&v["throttle_minutes"]), dec("5"));
+    let text = v["text"].as_str().unwrap();
+    // 68.08… − 47.45 = 20.63 more a month.
+    assert!(
+        text.starts_with("change the provisioned capacity: costs 20.63 more a month than today's 47.45, and cuts the throttle risk from 10070 to 5 min; writes auto scaling at 70 % (1–40000 WCU) (today fixed at 100 WCU)"),
+        "{text}"
+    );
+    // Auto scaling is registered on the table's writes; no update-table (auto scaling sets
+    // the capacity itself), reads untouched.
+    let cmds = commands(v);
+    assert_eq!(cmds.len(), 2, "{cmds:?}");
+    assert!(cmds[0].starts_with("aws application-autoscaling register-scalable-target --service-namespace dynamodb --resource-id table/orders --scalable-dimension dynamodb:table:WriteCapacityUnits --min-capacity 1 --max-capacity 40000"));
+    assert!(cmds[1].starts_with("aws application-autoscaling put-scaling-policy"));
+}
+
+#[test]
+fn a_two_minute_step_each_monday_is_absorbed_by_burst() {
+    let dir = tempfile::tempdir().unwrap();
+    // 14 days of minutes (20,160) from Sunday November 1st: 100 WCU/s, and 200 for the two
+    // minutes 09:00–09:01 each Monday (November 2nd and 9th). An on-demand table.
+    let monday_9 = |t: i64| {
+        let day = (t - NOV_1) / 86_400;
+        let minute = (t % 86_400) / 60;
+        day % 7 == 1 && (540..542).contains(&minute)
+    };
+    let file = write_file(
+        dir.path(),
+        "m.json",
+        &page(&[result(
+            &label(W, 60),
+            &curve(20_160, 60, |t| if monday_9(t) { 12_000 } else { 6_000 }),
+        )]),
+    );
+    let doc = usage_json(std::slice::from_ref(&file), &[]);
+    let writes = dimension(&doc, "writes");
+    // Auto scaling holds ⌈100 ÷ 0.7⌉ = 143; its bank is full (300 × 143 = 42,900) when the
+    // step comes; each minute of it needs (200 − 143) × 60 = 3,420: both served from burst,
+    // none at risk. After 2 minutes above 70 % it rises to ⌈200 ÷ 0.7⌉ = 286 for the 15
+    // minutes it takes to fall back: 143 × 20,160 + 2 × 15 × 143 = 2,887,170 WCU-minutes =
+    // 48,119.5 WCU-hours.
+    assert_eq!(s(&writes["auto_scaling"]["throttle_minutes"]), dec("0"));
+    assert_eq!(s(&writes["auto_scaling"]["burst_minutes"]), dec("4"));
+    assert_eq!(s(&writes["auto_scaling"]["unit_hours"]), dec("48119.5"));
+    // Fixed with the same headroom: the curve ÷ 0.7 is 142.86 with steps of 285.71. At 143
+    // the first Monday's bank holds only (143 − 142.857…) × 60 × 1,980 minutes ≈ 16,971 of
+    // the 2 × (285.71 − 143) × 60 ≈ 17,126 needed; at 144 it is full: 144 WCU, 48,384
+    // WCU-hours — more than auto scaling.
+    assert_eq!(s(&writes["fixed"]["units"]), dec("144"));
+    // The verdict stays with auto scaling (no move to fixed capacity at the peak of 200):
+    // 48,119.5 × 0.00065 × 730 ÷ 336 a month against on demand's (100 × 1,209,600 + 4 × 100
+    // × 60) = 120,984,000 WRU × 0.625 / M × 730 ÷ 336.
+    let v = &doc["tables"][0]["verdict"];
+    assert_eq!(v["choice"], "provisioned");
+    assert_eq!(
+        v["plans"][0]["setting"],
+        json!({"mode": "auto-scaling", "target": "0.7", "min": "1", "max": "40000"})
+    );
+    assert_eq!(s(&v["plans"][0]["burst_minutes"]), dec("4"));
+    assert_eq!(s(&v["throttle_minutes"]), dec("0"));
+    assert_eq!(
+        s(&v["on_demand_monthly"]),
+        dec("120984000") / dec("1000000") * dec("0.625") * dec("730") / dec("336")
+    );
+    assert_eq!(
+        s(&v["proposed_monthly"]),
+        dec("48119.5") * dec("0.00065") * dec("730") / dec("336")
+    );
+    let text = v["text"].as_str().unwrap();
+    assert!(text.contains("4 min served from burst"), "{text}");
+}
+
+#[test]
+fn a_daily_batch_burst_cannot_absorb_stays_on_demand_with_the_risk_stated() {
+    let dir = tempfile::tempdir().unwrap();
+    // 14 days of minutes: 10 WCU/s, and 1,000 from 02:00 to 02:59 and from 14:00 to 14:59.
+    let batch = |t: i64| matches!((t % 86_400) / 3_600, 2 | 14);
+    let file = write_file(
+        dir.path(),
+        "m.json",
+        &page(&[result(
+            &label(W, 60),
+            &curve(20_160, 60, |t| if batch(t) { 60_000 } else { 600 }),
+        )]),
+    );
+    let doc = usage_json(std::slice::from_ref(&file), &[]);
+    let writes = dimension(&doc, "writes");
+    // Auto scaling holds ⌈10 ÷ 0.7⌉ = 15, its bank 300 × 15 = 4,500: the batch's first
+    // minute needs (1,000 − 15) × 60 = 59,100, and the second minute finds the bank empty
+    // (the capacity rises from the third): 2 minutes at risk a batch, 2 × 2 × 14 = 56.
+    assert_eq!(s(&writes["auto_scaling"]["throttle_minutes"]), dec("56"));
+    // Fixed with headroom must carry an hour at 1,000 ÷ 0.7 = 1,428.57…: the bank (300 s)
+    // covers (1,428.57 − C) × 3,600 ≤ 300 × C from C = 1,318.68…, so 1,319 WCU: $625.8655 a
+    // month (1,319 × 730 × 0.00065).
+    assert_eq!(s(&writes["fixed"]["units"]), dec("1319"));
+    assert_eq!(s(&writes["fixed"]["cost"]["monthly"]), dec("625.8655"));
+    // On demand: a day is 22 h × 3,600 × 10 + 2 × 3,600 × 1,000 = 7,992,000 WRU, × 14 =
+    // 111,888,000 × $0.625 / M = $69.93 for 336 h, × 730 ÷ 336 a month.
+    let on_demand = dec("69.93") * dec("730") / dec("336");
+    let v = &doc["tables"][0]["verdict"];
+    assert_eq!(s(&v["on_demand_monthly"]), on_demand);
+    // Auto scaling's 56 minutes are over the tolerance (20.16), fixed capacity costs more
+    // than today: keep on demand, and say what auto scaling would have risked.
+    assert_eq!(v["choice"], "keep");
+    assert_eq!(s(&v["proposed_monthly"]), on_demand);
+    assert_eq!(v["commands"], json!([]));
+    let text = v["text"].as_str().unwrap();
+    assert!(
+        text.starts_with("keep on demand: provisioned (writes fixed at 1319 WCU"),
+        "{text}"
+    );
+    assert!(
+        text.contains("auto scaling at 70 % (1–40000 WCU) would cost"),
+        "{text}"
+    );
+    assert!(
+        text.contains("less with 56 min at risk of throttling"),
+        "{text}"
+    );
+}
