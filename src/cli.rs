@@ -532,9 +532,11 @@ pub(crate) struct UsageArgs {
     /// must be in it.
     #[arg(long, value_name = "W.yaml")]
     pub workload: Option<String>,
-    /// The price table (default: the workload's, else `aws-us-east-1`).
-    #[arg(long, value_name = "ID")]
-    pub prices: Option<String>,
+    /// Prices and settings as `estimate` takes them (`--prices`, default the workload's, else
+    /// `aws-us-east-1`; `--prices-dir`, `--month-hours`, `--max-price-age`, `--currency`…),
+    /// over the workload's `settings:`.
+    #[command(flatten)]
+    pub settings: SettingsArgs,
     /// Also write the workload with what was measured: `observed` read and write units per
     /// table and GSI for a month, and the traffic profile of the data (needs `--workload`).
     #[arg(long, value_name = "OUT.yaml", requires = "workload")]

@@ -6,6 +6,7 @@
 
 mod common;
 
+use common::cloudwatch::{page, points, result, s as decimal, usage_json};
 use common::{Case, dec, write_file};
 
 const TEMPLATE: [&str; 5] = [
@@ -411,4 +412,94 @@ fn arguments_are_resolved_before_any_input_is_read() {
         .run()
         .code(2)
         .stderr_has("--start: `2027-13` is not a month");
+    Case::new()
+        .args(["usage", "no/such/metrics.json", "--month-hours", "lots"])
+        .run()
+        .code(2)
+        .stderr_has("--month-hours: `lots` is not a number");
+}
+
+/// `usage` prices through the one pricing service with `estimate`'s flags: the workload's
+/// `settings:`, `--month-hours` over them, `--currency` with its rate, `--prices-dir`,
+/// `--max-price-age`.
+#[test]
+fn usage_prices_through_the_one_service_with_estimates_flags() {
+    let dir = tempfile::tempdir().unwrap();
+    // 14 days of 5-minute points at 100 WCU/s: 120,960,000 WRU, $75.60 on demand for 336 h.
+    let file = write_file(
+        dir.path(),
+        "m.json",
+        &page(&[result(
+            "ddbcost:orders::ConsumedWriteCapacityUnits:Sum:300",
+            &points(4_032, 300, "30000"),
+        )]),
+    );
+    let w = write_file(
+        dir.path(),
+        "w.yaml",
+        "prices: aws-us-east-1\nsettings: { month_hours: 744 }\ntables:\n  orders: { item_size: 1 KB, patterns: {} }\n",
+    );
+    let on_demand = |doc: &serde_json::Value| {
+        decimal(&doc["tables"][0]["dimensions"][0]["on_demand"]["monthly"])
+    };
+    // The workload's 744-hour month: 75.60 × 744 ÷ 336 = $167.40.
+    let doc = usage_json(std::slice::from_ref(&file), &["--workload", &w]);
+    assert_eq!(doc["month_hours"], "744");
+    assert_eq!(on_demand(&doc), dec("167.4"));
+    // The command line over the file, and in euros at 0.9: 75.60 × 0.9 × 720 ÷ 336 = €145.80.
+    let doc = usage_json(
+        std::slice::from_ref(&file),
+        &[
+            "--workload",
+            &w,
+            "--month-hours",
+            "720",
+            "--currency",
+            "EUR",
+            "--fx-rate",
+            "0.9",
+            "--fx-date",
+            "2026-11-30",
+            "--fx-source",
+            "a test rate",
+        ],
+    );
+    assert_eq!(doc["currency"], "EUR");
+    assert_eq!(doc["fx"], "1 USD = 0.9 EUR (2026-11-30; a test rate)");
+    assert_eq!(on_demand(&doc), dec("145.8"));
+    // A price table from `--prices-dir`: us-east-1 at twice the write price ($1.25 per
+    // million): 120.96 × 1.25 × 730 ÷ 336 = $328.50.
+    let prices = dir.path().join("prices");
+    std::fs::create_dir(&prices).unwrap();
+    let bundled =
+        std::fs::read_to_string(common::root().join("pricing/aws-us-east-1.yaml")).unwrap();
+    let doubled = bundled.replacen("id: aws-us-east-1", "id: doubled", 1);
+    let doubled = doubled.replacen(
+        "  write_per_million: 0.625 ",
+        "  write_per_million: 1.25 ",
+        1,
+    );
+    assert_ne!(
+        doubled,
+        bundled.replacen("id: aws-us-east-1", "id: doubled", 1)
+    );
+    std::fs::write(prices.join("doubled.yaml"), doubled).unwrap();
+    let doc = usage_json(
+        std::slice::from_ref(&file),
+        &[
+            "--prices-dir",
+            prices.to_str().unwrap(),
+            "--prices",
+            "doubled",
+        ],
+    );
+    assert_eq!(doc["price_table"], "doubled");
+    assert_eq!(on_demand(&doc), dec("328.5"));
+    // Prices' age is counted to the window's first month (2026-11): the bundled table took
+    // effect on 2024-11-01, 730 days before.
+    Case::new()
+        .args(["usage", &file, "--max-price-age", "30"])
+        .run()
+        .code(1)
+        .stderr_has("730 days before the start of 2026-11: more than --max-price-age 30");
 }

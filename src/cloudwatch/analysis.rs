@@ -80,6 +80,8 @@ fn hour_of_week(t: i64) -> usize {
 pub(crate) struct Report {
     pub(crate) currency: String,
     pub(crate) price_table: String,
+    /// The conversion every price was shown in (`--currency`), described.
+    pub(crate) fx: Option<String>,
     pub(crate) start: i64,
     pub(crate) end: i64,
     pub(crate) period: u32,
@@ -146,6 +148,7 @@ pub(crate) fn measure(
     let mut report = Report {
         currency: facts.book.primary.currency.clone(),
         price_table: facts.book.primary.id.clone(),
+        fx: None,
         start: window.0,
         end: window.1,
         period: window.2,

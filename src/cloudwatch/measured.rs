@@ -120,9 +120,9 @@ fn capacity(
             .find(|(d, _)| d.writes == writes)
             .map(|(_, p)| *p)
         {
-            Some(p) if p.keep => {}
             Some(Plan {
                 setting: Setting::Fixed(u),
+                keep: false,
                 ..
             }) => {
                 out.insert(unit.to_string(), json!(u.normalize().to_string()));
@@ -130,6 +130,7 @@ fn capacity(
             }
             Some(Plan {
                 setting: Setting::AutoScaling(p),
+                keep: false,
                 ..
             }) => {
                 out.insert(unit.to_string(), Value::Null);
@@ -140,13 +141,13 @@ fn capacity(
                 );
                 scaled = true;
             }
-            Some(_) => {}
             None if from_on_demand => {
                 out.insert(unit.to_string(), Value::Null);
                 scale(share(default_target), json!("1"), Value::Null);
                 scaled = true;
             }
-            None => {}
+            // Kept as it is, varying, or not measured on a table already provisioned.
+            Some(_) | None => {}
         }
     }
     if !auto.is_empty() {

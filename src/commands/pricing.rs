@@ -268,19 +268,52 @@ impl<'r> Pricing<'r> {
         estimate: &mut Estimate,
         period: Option<Period>,
     ) -> Result<(), Error> {
-        let max_age = self.max_age;
-        let (reference, against) = match period {
-            Some(p) => (p.first_day(), format!("the start of {p}")),
-            None => (self.run.today, "today".to_string()),
-        };
         // Every table that priced a line: a replica's or a `region:` table may be older than
         // the workload's own.
         let tables: Vec<(String, String)> = estimate
             .price_tables()
             .map(|t| (t.id.clone(), t.effective.clone()))
             .collect();
+        for note in self.age_notes(&tables, period)? {
+            estimate
+                .warnings
+                .push(crate::engine::notice::Notice::Note(note));
+        }
+        Ok(())
+    }
+
+    /// `freshness` for a price book that prices no estimate (`usage`, `bill`): the notes go
+    /// to standard error only.
+    ///
+    /// # Errors
+    /// `--max-price-age` exceeded.
+    pub(crate) fn book_freshness(
+        &self,
+        book: &PriceBook,
+        period: Option<Period>,
+    ) -> Result<(), Error> {
+        let tables: Vec<(String, String)> = std::iter::once(&book.primary)
+            .chain(&book.others)
+            .map(|t| (t.id.clone(), t.effective.clone()))
+            .collect();
+        self.age_notes(&tables, period).map(|_| ())
+    }
+
+    /// The age check of `tables` (id, effective date): an error past `--max-price-age`, a
+    /// note (said once on standard error, and returned) past a year.
+    fn age_notes(
+        &self,
+        tables: &[(String, String)],
+        period: Option<Period>,
+    ) -> Result<Vec<String>, Error> {
+        let max_age = self.max_age;
+        let (reference, against) = match period {
+            Some(p) => (p.first_day(), format!("the start of {p}")),
+            None => (self.run.today, "today".to_string()),
+        };
+        let mut notes = Vec::new();
         for (id, effective_text) in tables {
-            let Some(effective) = period::parse_date(&effective_text) else {
+            let Some(effective) = period::parse_date(effective_text) else {
                 continue;
             };
             let age = reference.saturating_sub(effective);
@@ -297,12 +330,10 @@ impl<'r> Pricing<'r> {
                     "price table `{id}` took effect on {effective_text}, {age} days before {against}: AWS may have changed its prices since (`ddbcost prices import` reads the current price list)"
                 );
                 self.run.diagnostics.once("note", &note);
-                estimate
-                    .warnings
-                    .push(crate::engine::notice::Notice::Note(note));
+                notes.push(note);
             }
         }
-        Ok(())
+        Ok(notes)
     }
 
     /// Prices a loaded workload: its price book, its settings, `--strict`, freshness, and the

@@ -41,6 +41,8 @@ pub(super) fn run(args: &UsageArgs, run: &Run) -> Result<(), Error> {
         return Err(Error::usage("--max-points-held 0: no point could be read")
             .help("Consider the default (4,000,000 points, about 200 MB)."));
     }
+    // The pricing flags as `estimate` takes them, checked before any input is read.
+    let pricing = Pricing::new(&args.settings, run)?;
     // Standard input is held (it cannot be read twice); a file is opened for each pass.
     let input = |f: &String| -> Result<Input, Error> {
         if f == load::STDIN {
@@ -65,40 +67,51 @@ pub(super) fn run(args: &UsageArgs, run: &Run) -> Result<(), Error> {
     let workload = match &args.workload {
         Some(file) => {
             let text = load::read_file(file)?;
-            Some((
-                load::parse_workload_at(&text, file, file, &run.samples)?.0,
-                file.clone(),
-            ))
+            let (w, file_settings) = load::parse_workload_at(&text, file, file, &run.samples)?;
+            pricing.check_strict(&w, file)?;
+            Some((w, file_settings, file.clone()))
         }
         None => None,
     };
-    let (pricing, book) = match &workload {
-        Some((w, file)) => {
-            let pricing = Pricing::defaults(args.prices.clone(), &[], run);
-            let book = pricing.book(w, file)?;
-            (pricing, book)
-        }
+    let (book, file_settings) = match &workload {
+        Some((w, file_settings, file)) => (pricing.book(w, file)?, file_settings.clone()),
         None => {
-            let id = args
-                .prices
-                .clone()
-                .unwrap_or_else(|| "aws-us-east-1".to_string());
-            let pricing = Pricing::defaults(Some(id), &[], run);
-            let book = pricing.book(&Workload::default(), "usage")?;
-            (pricing, book)
+            // Without a workload, `--prices` or the us-east-1 table.
+            let w = Workload {
+                prices: Some("aws-us-east-1".to_string()),
+                ..Workload::default()
+            };
+            (
+                pricing.book(&w, "usage")?,
+                load::SettingsOverrides::default(),
+            )
         }
     };
-    let settings = pricing.settings(&load::SettingsOverrides::default());
+    let settings = pricing.settings(&file_settings);
+    // `--currency`: every price converted at the stated rate before anything is priced.
+    let fx = pricing.fx(&book.primary.currency, &file_settings)?;
+    let book = match &fx {
+        Some(fx) => crate::engine::convert_book(book, fx).map_err(Error::from)?,
+        None => book,
+    };
     let mut report = analysis::measure(
         &inputs,
         &queries,
         args.max_points_held,
         &analysis::Facts {
-            workload: workload.as_ref().map(|(w, _)| w),
+            workload: workload.as_ref().map(|(w, _, _)| w),
             book: &book,
             target,
             month_hours: settings.month_hours,
         },
+    )?;
+    report.fx = fx.as_ref().map(crate::model::Fx::describe);
+    // Prices' age is counted to the month the window starts in.
+    pricing.book_freshness(
+        &book,
+        Some(crate::model::period::Period::containing(
+            u64::try_from(report.start.max(0)).unwrap_or(0),
+        )),
     )?;
     for w in &report.warnings {
         run.diagnostics.once("warning", w);

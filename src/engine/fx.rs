@@ -56,6 +56,35 @@ pub(crate) fn convert(mut estimate: Estimate, fx: &Fx) -> Result<Estimate, Engin
     Ok(estimate)
 }
 
+/// `book` with every price in `fx.to`: each list price (and transfer tier) × the rate. Costs
+/// are linear in prices, so what is priced with the converted book is what converting each
+/// cost would give; Savings Plan rates are shares, not money, and stay.
+///
+/// # Errors
+/// A table not priced in `fx.from`, or a converted price too large to hold exactly.
+pub(crate) fn convert_book(
+    mut book: crate::model::PriceBook,
+    fx: &Fx,
+) -> Result<crate::model::PriceBook, EngineError> {
+    for table in std::iter::once(&mut book.primary).chain(book.others.iter_mut()) {
+        if table.currency != fx.from {
+            return Err(EngineError::FxMismatch {
+                priced_in: table.currency.clone(),
+                from: fx.from.clone(),
+            });
+        }
+        let context = format!("price table `{}` converted to {}", table.id, fx.to);
+        for price in table.prices.values_mut() {
+            *price = checked::mul(*price, fx.rate, &context)?;
+        }
+        for tier in &mut table.transfer_out_tiers {
+            tier.1 = checked::mul(tier.1, fx.rate, &context)?;
+        }
+        table.currency.clone_from(&fx.to);
+    }
+    Ok(book)
+}
+
 #[cfg(test)]
 mod tests {
     use std::borrow::Cow;

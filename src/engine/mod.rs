@@ -47,7 +47,7 @@ pub(crate) use estimate::PriceTableRef;
 pub use estimate::{Attribution, Basis, Component, Estimate, LineItem};
 pub(crate) use forecast::forecast;
 pub use forecast::{Forecast, ForecastMonth};
-pub(crate) use fx::convert;
+pub(crate) use fx::{convert, convert_book};
 pub(crate) use partitions::TablePartitions;
 pub use partitions::{KeyAssessment, KeyVerdict};
 pub(crate) use partitions::{assess_key, key_peaks};

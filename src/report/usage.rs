@@ -462,8 +462,11 @@ fn header(r: &Report) -> String {
     } else {
         String::new()
     };
+    let fx =
+        r.fx.as_ref()
+            .map_or_else(String::new, |fx| format!(", prices converted at {fx}"));
     format!(
-        "ddbcost usage: {} to {}, {}-second points ({} read, {} used, {} duplicated, {} not analysed{passes}); monthly costs in {} for a {}-hour month, price table `{}`",
+        "ddbcost usage: {} to {}, {}-second points ({} read, {} used, {} duplicated, {} not analysed{passes}); monthly costs in {} for a {}-hour month, price table `{}`{fx}",
         timestamp(r.start),
         timestamp(r.end),
         r.period,
@@ -864,6 +867,7 @@ pub(crate) fn json(r: &Report) -> String {
         "window": {"start": timestamp(r.start), "end": timestamp(r.end), "period_seconds": r.period},
         "currency": r.currency,
         "price_table": r.price_table,
+        "fx": r.fx,
         "month_hours": r.month_hours.normalize().to_string(),
         "points": {"read": r.points_read, "used": r.points_used, "duplicated": r.duplicated, "dropped": r.dropped, "passes": r.passes, "max_held": r.held},
         "warnings": r.warnings,
