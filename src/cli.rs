@@ -544,6 +544,10 @@ pub(crate) struct UsageArgs {
     /// The auto-scaling target for a table or GSI whose policy the workload does not state.
     #[arg(long, default_value = "70%", value_name = "PERCENT")]
     pub target: String,
+    /// Price an answer that lacks pages (every result of a series `PartialData`, or every
+    /// page with a `NextToken`), saying so in the report, instead of refusing it.
+    #[arg(long)]
+    pub allow_partial: bool,
     /// The most CloudWatch points held in memory at once (about 50 bytes each): past it the
     /// inputs are read again, once per shard of tables, so memory stays bounded.
     #[arg(long, default_value_t = 4_000_000, value_name = "N")]

@@ -289,19 +289,126 @@ fn bad_cloudwatch_data_is_refused_with_its_file() {
 }
 
 #[test]
-fn a_result_that_is_not_complete_is_said() {
+fn an_answer_missing_its_last_page_is_refused_or_priced_as_partial() {
     let dir = tempfile::tempdir().unwrap();
-    let mut r = result(
-        "ddbcost:t::ConsumedReadCapacityUnits:Sum:60",
-        &points(3, 60, "5"),
+    let label = "ddbcost:t::ConsumedReadCapacityUnits:Sum:60";
+    // A first page: 3 minutes at 300 units, PartialData (more pages exist), with a NextToken.
+    let mut first = result(label, &points(3, 60, "300"));
+    first["StatusCode"] = json!("PartialData");
+    let mut doc: Value = serde_json::from_str(&page(&[first])).unwrap();
+    doc["NextToken"] = json!("token-1");
+    doc["Messages"] = json!([{"Code": "MaxDatapointsExceeded", "Value": "more datapoints"}]);
+    let f1 = write_file(dir.path(), "p1.json", &doc.to_string());
+    // Alone, it is refused: the page that completes the series is missing.
+    Case::new()
+        .args(["usage", &f1])
+        .run()
+        .code(1)
+        .stderr_has("every result read is PartialData (in ")
+        .stderr_has("every page given carries a NextToken (")
+        .stderr_has("--allow-partial");
+    // With --allow-partial it is priced and said partial; CloudWatch's message is shown.
+    let out = Case::new()
+        .args(["usage", &f1, "--allow-partial", "--format", "json"])
+        .run()
+        .success()
+        .stderr_has("CloudWatch says MaxDatapointsExceeded: more datapoints");
+    let partial: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(partial["partial"].as_array().unwrap().len(), 2);
+    Case::new()
+        .args(["usage", &f1, "--allow-partial"])
+        .run()
+        .success()
+        .stdout_has("PARTIAL (--allow-partial): ConsumedReadCapacityUnits of table `t`");
+    // The second page (3 more minutes, Complete, no NextToken) completes it: 6 × 300 = 1,800
+    // units; a result CloudWatch could not return is said.
+    let second: Vec<(i64, String)> = (3..6)
+        .map(|i| (NOV_1 + i * 60, "300".to_string()))
+        .collect();
+    let mut other = result(
+        "ddbcost:u::ConsumedReadCapacityUnits:Sum:60",
+        &points(6, 60, "1"),
     );
-    r["StatusCode"] = json!("PartialData");
-    let f = write_file(dir.path(), "p.json", &page(&[r]));
+    other["StatusCode"] = json!("InternalError");
+    let f2 = write_file(
+        dir.path(),
+        "p2.json",
+        &page(&[result(label, &second), other]),
+    );
+    let out = Case::new()
+        .args(["usage", &f1, &f2, "--format", "json"])
+        .run()
+        .success()
+        .stderr_has("is InternalError: CloudWatch could not return all of it");
+    let whole: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(whole["partial"], json!([]));
+    let t = whole["tables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["table"] == "t")
+        .unwrap();
+    assert_eq!(s(&t["dimensions"][0]["consumed"]), dec("1800"));
+}
+
+#[test]
+fn a_label_whose_period_disagrees_with_the_points_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    // An hour of 5-minute points (12), labelled as one-minute points: read at 60 s, each Sum
+    // of 300 s would be 5× the demand a second.
+    let f = write_file(
+        dir.path(),
+        "m.json",
+        &page(&[result(
+            "ddbcost:t::ConsumedWriteCapacityUnits:Sum:60",
+            &points(12, 300, "3000"),
+        )]),
+    );
+    Case::new()
+        .args(["usage", &f])
+        .run()
+        .code(1)
+        .stderr_has("labelled every 60 s, but its 12 points are 300 s apart: priced at the label's period, each point would count 5× the demand");
+    // Sparse points of a one-minute series (nothing consumed in most minutes) are not a
+    // mislabel: minutes 0, 7, 9, 30, 31, 55.
+    let sparse: Vec<(i64, String)> = [0, 7, 9, 30, 31, 55]
+        .iter()
+        .map(|m| (NOV_1 + m * 60, "60".to_string()))
+        .collect();
+    let g = write_file(
+        dir.path(),
+        "s.json",
+        &page(&[result(
+            "ddbcost:t::ConsumedWriteCapacityUnits:Sum:60",
+            &sparse,
+        )]),
+    );
+    Case::new().args(["usage", &g]).run().success();
+}
+
+#[test]
+fn a_series_that_covers_part_of_the_window_is_said() {
+    let dir = tempfile::tempdir().unwrap();
+    // Table a: 2 hours of minutes; table b: its second hour only.
+    let late: Vec<(i64, String)> = (60..120)
+        .map(|i| (NOV_1 + i * 60, "60".to_string()))
+        .collect();
+    let f = write_file(
+        dir.path(),
+        "m.json",
+        &page(&[
+            result(
+                "ddbcost:a::ConsumedReadCapacityUnits:Sum:60",
+                &points(120, 60, "60"),
+            ),
+            result("ddbcost:b::ConsumedReadCapacityUnits:Sum:60", &late),
+        ]),
+    );
     Case::new()
         .args(["usage", &f])
         .run()
         .success()
-        .stderr_has("is PartialData: more pages exist");
+        .stderr_has("ConsumedReadCapacityUnits of table `b`: points from 2026-11-01T01:00:00Z to 2026-11-01T02:00:00Z only, in a window from 2026-11-01T00:00:00Z to 2026-11-01T02:00:00Z: the rest is taken as 0 consumed");
 }
 
 #[test]

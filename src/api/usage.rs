@@ -112,6 +112,7 @@ pub fn decide_holding(
             book,
             target,
             month_hours,
+            allow_partial: false,
         },
     )?;
     Ok(match format {

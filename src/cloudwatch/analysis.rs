@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use rust_decimal::Decimal;
 
 use super::input::Input;
-use super::{Hold, Key, Metric, Reading};
+use super::{Hold, Key, Metric, Reading, timestamp};
 use crate::engine::measured::{
     DimensionDecision, DimensionPrices, Measured, Setting, Today, decide,
 };
@@ -105,6 +105,8 @@ pub(crate) struct Report {
     /// The other metrics measured (throttle events, returned items, TTL deletions): per
     /// table, index and metric, Σ of its `Sum` points over the window.
     pub(crate) counts: Vec<(Key, Decimal)>,
+    /// What the answer lacks, when priced anyway (`--allow-partial`): said in the header.
+    pub(crate) partial: Vec<String>,
 }
 
 /// The most points held in memory at once by default: about 50 bytes each while held and
@@ -143,6 +145,14 @@ pub(crate) fn measure(
         Ok(reading)
     };
     let survey = read(Hold::All(held), None)?;
+    let missing = survey.missing_pages();
+    if !missing.is_empty() && !facts.allow_partial {
+        return Err(Error::input(format!(
+            "CloudWatch's answer is not whole: {}",
+            missing.join("; ")
+        ))
+        .help("Consider giving every page (the AWS CLI follows NextToken itself unless `--no-paginate` or `--max-items` stopped it), or `--allow-partial` to price what was given, said as partial."));
+    }
     let window = window(&survey)?;
     bound_work(&survey, window)?;
     let mut report = Report {
@@ -164,7 +174,9 @@ pub(crate) fn measure(
         tables: Vec::new(),
         warnings: survey.warnings.clone(),
         counts: Vec::new(),
+        partial: missing,
     };
+    report.warnings.extend(partial_windows(&survey, window));
     if !survey.overflowed {
         add_part(&mut report, analyse(&survey, window, facts)?);
         return Ok(report);
@@ -224,6 +236,8 @@ pub(crate) struct Facts<'a> {
     pub(crate) book: &'a PriceBook,
     pub(crate) target: Decimal,
     pub(crate) month_hours: Decimal,
+    /// Price an answer that lacks pages (`--allow-partial`), saying so, instead of refusing.
+    pub(crate) allow_partial: bool,
 }
 
 /// What one pass decided: its tables and what it counted.
@@ -424,6 +438,33 @@ fn window(reading: &Reading) -> Result<(i64, i64, u32), Error> {
         .help("Consider a timestamp out of place (a year typed wrong), or analysing the months one run at a time."));
     }
     Ok((start, end, period))
+}
+
+/// Consumed series that start after the window's start or end before its end: the rest of
+/// the window is taken as 0 consumed, and that is said.
+fn partial_windows(reading: &Reading, (start, end, period): (i64, i64, u32)) -> Vec<String> {
+    let period = i64::from(period);
+    reading
+        .series
+        .iter()
+        .filter(|(k, s)| {
+            consumed(k.metric)
+                && (s.first > start.saturating_add(period)
+                    || s.last.saturating_add(period.saturating_mul(2)) <= end)
+        })
+        .map(|(k, s)| {
+            format!(
+                "{} of table `{}`{}: points from {} to {} only, in a window from {} to {}: the rest is taken as 0 consumed",
+                k.metric.name(),
+                k.table,
+                k.index.as_ref().map_or_else(String::new, |i| format!(" (index `{i}`)")),
+                timestamp(s.first),
+                timestamp(s.last.saturating_add(period)),
+                timestamp(start),
+                timestamp(end)
+            )
+        })
+        .collect()
 }
 
 /// The other metrics measured (throttle events, returned items, TTL deletions), each summed.

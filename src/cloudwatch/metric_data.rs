@@ -167,6 +167,7 @@ struct Cx<'a> {
     into: &'a mut Reading,
     error: Option<Error>,
     results: bool,
+    next_token: bool,
 }
 
 /// One element of `MetricDataResults`; timestamps and values kept as their raw text (a
@@ -183,6 +184,27 @@ struct Entry {
     values: Option<Box<RawValue>>,
     #[serde(rename = "StatusCode")]
     status: Option<String>,
+    #[serde(rename = "Messages", default)]
+    messages: Vec<Message>,
+}
+
+/// A message CloudWatch sends with an answer or a result (`{Code, Value}`).
+#[derive(Deserialize)]
+struct Message {
+    #[serde(rename = "Code", default)]
+    code: Option<String>,
+    #[serde(rename = "Value", default)]
+    value: Option<String>,
+}
+
+impl Message {
+    fn said(&self) -> String {
+        format!(
+            "{}: {}",
+            self.code.as_deref().unwrap_or("(no code)"),
+            self.value.as_deref().unwrap_or("")
+        )
+    }
 }
 
 /// The top-level object: `MetricDataResults` read one result at a time; `Label` and
@@ -217,6 +239,20 @@ impl<'de> Visitor<'de> for Doc<'_, '_> {
                 }
                 "Label" => stats.label = map.next_value()?,
                 "Datapoints" => stats.datapoints = Some(map.next_value()?),
+                "NextToken" => {
+                    let token: Option<String> = map.next_value()?;
+                    self.0.next_token = token.is_some_and(|t| !t.is_empty());
+                }
+                "Messages" => {
+                    let messages: Option<Vec<Message>> = map.next_value()?;
+                    let file = self.0.input.name.clone();
+                    for m in messages.into_iter().flatten() {
+                        self.0
+                            .into
+                            .warnings
+                            .push(format!("{file}: CloudWatch says {}", m.said()));
+                    }
+                }
                 _ => {
                     map.next_value::<IgnoredAny>()?;
                 }
@@ -279,15 +315,18 @@ fn result(cx: &mut Cx<'_>, i: usize, r: &Entry) -> Result<(), Error> {
                 .file(file)
                 .help("Consider giving the queries file that produced it: `--queries q.json`.")
         })?;
+    let tally = cx.into.statuses.entry(q.key.clone()).or_default();
     match r.status.as_deref() {
-        Some("Complete") | None => {}
+        Some("Complete") | None => tally.0 = tally.0.saturating_add(1),
+        Some("PartialData") => tally.1 = tally.1.saturating_add(1),
         Some(status) => cx.into.warnings.push(format!(
-            "{file}: {at} is {status}: {}",
-            match status {
-                "PartialData" => "more pages exist (the AWS CLI follows NextToken unless `--no-paginate`): the series may have gaps",
-                _ => "CloudWatch could not return all of it",
-            }
+            "{file}: {at} is {status}: CloudWatch could not return all of it"
         )),
+    }
+    for m in &r.messages {
+        cx.into
+            .warnings
+            .push(format!("{file}: {at}: CloudWatch says {}", m.said()));
     }
     let times = list(r.timestamps.as_deref(), "Timestamps", file, &at)?;
     let values = list(r.values.as_deref(), "Values", file, &at)?;
@@ -337,6 +376,7 @@ pub(crate) fn read(
         into,
         error: None,
         results: false,
+        next_token: false,
     };
     let mut de = serde_json::Deserializer::from_reader(r);
     let stats = Doc(&mut cx)
@@ -346,6 +386,12 @@ pub(crate) fn read(
         return Err(e);
     }
     let stats = stats.map_err(|e| bad(file, "(document)", &format!("not JSON ({e})")))?;
+    if cx.results {
+        cx.into.pages = cx.into.pages.saturating_add(1);
+        if cx.next_token {
+            cx.into.continued.push(file.to_string());
+        }
+    }
     match (cx.results, stats.datapoints, &input.target) {
         (true, _, None) => Ok(()),
         (true, _, Some((table, _))) => Err(bad(

@@ -116,8 +116,15 @@ pub(crate) struct Reading {
     pub(crate) series: BTreeMap<Key, Series>,
     pub(crate) points_read: u64,
     pub(crate) duplicated: u64,
-    /// Said once each: a result that is not `Complete`, a metric not analysed.
+    /// Said once each: a result that is not `Complete`, a message CloudWatch sent, a metric
+    /// not analysed.
     pub(crate) warnings: Vec<String>,
+    /// Per series, how many results said `Complete` and how many `PartialData` (more pages
+    /// exist); a series whose every result is partial lacks its last page.
+    pub(crate) statuses: BTreeMap<Key, (u32, u32)>,
+    /// `get-metric-data` pages read, and the files among them that carry a `NextToken`.
+    pub(crate) pages: u32,
+    pub(crate) continued: Vec<String>,
     hold: Hold,
     held: u64,
     /// The points outgrew `Hold::All`: only the survey is left, and the tables are read
@@ -149,6 +156,9 @@ impl Reading {
             points_read: 0,
             duplicated: 0,
             warnings: Vec::new(),
+            statuses: BTreeMap::new(),
+            pages: 0,
+            continued: Vec::new(),
             hold,
             held: 0,
             overflowed: false,
@@ -325,8 +335,34 @@ impl Reading {
                 }
             }
             s.points = kept;
+            check_spacing(&self.files, key, s)?;
         }
         Ok(())
+    }
+
+    /// Whether every page was read to its end: a series whose every result was `PartialData`
+    /// lacks its last page, and so does a set of pages that all carry a `NextToken`. Refused
+    /// (`None` returned when complete), or, allowed, said as what is missing.
+    pub(crate) fn missing_pages(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for (key, (complete, partial)) in &self.statuses {
+            if *complete == 0 && *partial > 0 {
+                out.push(format!(
+                    "{} of table `{}`{}: every result read is PartialData (in {}): the page that completes it was not given",
+                    key.metric.name(),
+                    key.table,
+                    key.index.as_ref().map_or_else(String::new, |i| format!(" (index `{i}`)")),
+                    self.files.get(key).map_or_else(String::new, |f| f.join(", "))
+                ));
+            }
+        }
+        if self.pages > 0 && self.continued.len() as u64 == u64::from(self.pages) {
+            out.push(format!(
+                "every page given carries a NextToken ({}): the last page of the answer was not given",
+                self.continued.join(", ")
+            ));
+        }
+        out
     }
 
     pub(crate) fn points_used(&self) -> u64 {
@@ -354,6 +390,48 @@ impl Reading {
         }
         out
     }
+}
+
+/// A stated period (a label's, a query's) must be the points' own spacing: a series at
+/// 300-second points labelled 60 would be read as five times the demand. Points every
+/// `g` seconds (a multiple of the stated period), filling at least 90 % of their span
+/// on that grid with 10 points or more, are a series of period `g`, not a sparse one of
+/// the stated period (CloudWatch writes no point for a period with nothing consumed,
+/// which leaves irregular gaps, not a regular grid).
+fn check_spacing(files: &BTreeMap<Key, Vec<String>>, key: &Key, s: &Series) -> Result<(), Error> {
+    let period = u64::from(s.period);
+    if !s.stated || period == 0 || s.gcd <= period || s.gcd.checked_rem(period) != Some(0) {
+        return Ok(());
+    }
+    let count = if s.points.is_empty() {
+        s.read
+    } else {
+        s.points.len() as u64
+    };
+    let slots = s
+        .last
+        .abs_diff(s.first)
+        .checked_div(s.gcd)
+        .unwrap_or(0)
+        .saturating_add(1);
+    if count < 10 || count.saturating_mul(10) < slots.saturating_mul(9) {
+        return Ok(());
+    }
+    Err(Error::input(format!(
+        "{} of table `{}`{}: labelled every {} s, but its {count} points are {} s apart: priced at the label's period, each point would count {}× the demand",
+        key.metric.name(),
+        key.table,
+        key.index.as_ref().map_or_else(String::new, |i| format!(" (index `{i}`)")),
+        s.period,
+        s.gcd,
+        s.gcd.checked_div(period).unwrap_or(1)
+    ))
+    .file(
+        files
+            .get(key)
+            .map_or_else(String::new, |f| f.join(", ")),
+    )
+    .help("Consider the label `usage query` wrote for the period fetched (`…:PERIOD` is the query's `Period`), or fetching again with `ddbcost usage query --period` as labelled."))
 }
 
 /// An ISO 8601 timestamp as CloudWatch writes it (`2026-11-01T00:00:00Z`,

@@ -103,6 +103,7 @@ pub(super) fn run(args: &UsageArgs, run: &Run) -> Result<(), Error> {
             book: &book,
             target,
             month_hours: settings.month_hours,
+            allow_partial: args.allow_partial,
         },
     )?;
     report.fx = fx.as_ref().map(crate::model::Fx::describe);

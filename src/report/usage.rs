@@ -462,9 +462,12 @@ fn header(r: &Report) -> String {
     } else {
         String::new()
     };
-    let fx =
+    let mut fx =
         r.fx.as_ref()
             .map_or_else(String::new, |fx| format!(", prices converted at {fx}"));
+    if !r.partial.is_empty() {
+        let _ = write!(fx, "; PARTIAL (--allow-partial): {}", r.partial.join("; "));
+    }
     format!(
         "ddbcost usage: {} to {}, {}-second points ({} read, {} used, {} duplicated, {} not analysed{passes}); monthly costs in {} for a {}-hour month, price table `{}`{fx}",
         timestamp(r.start),
@@ -871,6 +874,7 @@ pub(crate) fn json(r: &Report) -> String {
         "month_hours": r.month_hours.normalize().to_string(),
         "points": {"read": r.points_read, "used": r.points_used, "duplicated": r.duplicated, "dropped": r.dropped, "passes": r.passes, "max_held": r.held},
         "warnings": r.warnings,
+        "partial": r.partial,
         "other_metrics": r.counts.iter().map(|(k, total)| json!({
             "table": k.table, "index": k.index, "metric": k.metric.name(), "sum": total.normalize().to_string(),
         })).collect::<Vec<_>>(),
