@@ -21,26 +21,7 @@ pub(super) fn run(args: &UsageArgs, run: &Run) -> Result<(), Error> {
         return query(q, run);
     }
     // The arguments that need no input, typed first.
-    let target = load::quantity::parse_share(&args.target)
-        .ok()
-        .filter(|t| *t > Decimal::ZERO)
-        .ok_or_else(|| {
-            Error::usage(format!(
-                "--target `{}` is not a share in (0, 100 %]",
-                args.target
-            ))
-            .help("Consider `--target 70%` (DynamoDB's default), between 20 % and 90 %.")
-        })?;
-    if args.months == 0 || args.months > 120 {
-        return Err(
-            Error::usage(format!("--months {} is outside 1–120", args.months))
-                .help("Consider `--months 12` (or 36 for a three-year reservation)."),
-        );
-    }
-    if args.max_points_held == 0 {
-        return Err(Error::usage("--max-points-held 0: no point could be read")
-            .help("Consider the default (4,000,000 points, about 200 MB)."));
-    }
+    let target = typed_target(args)?;
     // The pricing flags as `estimate` takes them, checked before any input is read.
     let pricing = Pricing::new(&args.settings, run)?;
     // Standard input is held (it cannot be read twice); a file is opened for each pass.
@@ -145,6 +126,32 @@ pub(super) fn run(args: &UsageArgs, run: &Run) -> Result<(), Error> {
         crate::cli::UsageFormat::Html => report::usage::html(&report),
     };
     output::emit(args.output.as_deref(), &text)
+}
+
+/// `--target`, `--months` and `--max-points-held`, typed before any input is read: the
+/// target as a share.
+fn typed_target(args: &UsageArgs) -> Result<Decimal, Error> {
+    let target = load::quantity::parse_share(&args.target)
+        .ok()
+        .filter(|t| *t > Decimal::ZERO)
+        .ok_or_else(|| {
+            Error::usage(format!(
+                "--target `{}` is not a share in (0, 100 %]",
+                args.target
+            ))
+            .help("Consider `--target 70%` (DynamoDB's default), between 20 % and 90 %.")
+        })?;
+    if args.months == 0 || args.months > 120 {
+        return Err(
+            Error::usage(format!("--months {} is outside 1–120", args.months))
+                .help("Consider `--months 12` (or 36 for a three-year reservation)."),
+        );
+    }
+    if args.max_points_held == 0 {
+        return Err(Error::usage("--max-points-held 0: no point could be read")
+            .help("Consider the default (4,000,000 points, about 200 MB)."));
+    }
+    Ok(target)
 }
 
 /// The commitment search (`forecast --advise`) on the measured workload `yaml`, with the
