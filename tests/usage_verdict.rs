@@ -301,3 +301,79 @@ fn a_daily_batch_burst_cannot_absorb_stays_on_demand_with_the_risk_stated() {
         "{text}"
     );
 }
+
+#[test]
+fn a_gsi_never_read_is_named_with_what_deleting_it_saves_and_one_without_metrics_is_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    // 1 M items of 1 KB; two GSIs projecting all. by-status: its writes measured (100 WCU/s,
+    // as the table's) and its reads asked for and answered with no point; by-date: no metric
+    // fetched at all (table metrics first, the common case).
+    let w = write_file(
+        dir.path(),
+        "w.yaml",
+        "prices: aws-us-east-1\ntables:\n  orders:\n    item_size: 1 KB\n    items: 1M\n    capacity: { mode: on-demand }\n    indexes:\n      by-status: { type: gsi, projection: all }\n      by-date: { type: gsi, projection: all }\n    patterns: {}\n",
+    );
+    let writes = points(4_032, 300, "30000");
+    let file = write_file(
+        dir.path(),
+        "m.json",
+        &page(&[
+            result(&label(W, 300), &writes),
+            result(
+                "ddbcost:orders:by-status:ConsumedWriteCapacityUnits:Sum:300",
+                &writes,
+            ),
+            result(
+                "ddbcost:orders:by-status:ConsumedReadCapacityUnits:Sum:300",
+                &[],
+            ),
+        ]),
+    );
+    let out = dir.path().join("measured.yaml").display().to_string();
+    let doc = usage_json(
+        std::slice::from_ref(&file),
+        &["--workload", &w, "--measured-workload", &out],
+    );
+    let t = &doc["tables"][0];
+    assert_eq!(t["unread_gsis"], json!(["by-status"]));
+    assert_eq!(t["unmeasured_gsis"], json!(["by-date"]));
+    let f = &t["index_findings"][0];
+    assert_eq!(f["change"], "delete");
+    // Its writes as they cost today, on demand: 120,960,000 WRU × $0.625 / M × 730 ÷ 336 =
+    // $164.25; no read capacity (on demand, nothing read); its storage: 1 M entries of 1,024
+    // B + 100 B of index overhead = 1,124,000,000 B ÷ 2^30 GB × $0.25.
+    assert_eq!(s(&f["writes_monthly"]), dec("164.25"));
+    assert_eq!(s(&f["reads_monthly"]), dec("0"));
+    let storage = dec("1124000000") / dec("1073741824") * dec("0.25");
+    assert_eq!(s(&f["storage_monthly"]), storage);
+    let lines: Vec<&str> = t["verdict"]["indexes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l.as_str().unwrap())
+        .collect();
+    // 164.25 + 0.2617 = 164.51 shown.
+    assert!(lines[0].starts_with("GSI `by-status` was never read in the window (0 read units measured): deleting it saves 164.51 a month — its writes 164.25, its read capacity 0.00, its storage 0.26"), "{lines:?}");
+    assert!(
+        lines[1].starts_with("GSI `by-date` has no metric: it keeps the workload's own figures"),
+        "{lines:?}"
+    );
+    // The measured workload writes the measured zero, and says by-date kept its figures.
+    let yaml = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        yaml.contains("read_units: 0   # measured: asked for, and no point came back"),
+        "{yaml}"
+    );
+    assert!(
+        yaml.contains("GSI `by-date`: no metrics measured; it keeps what the workload states"),
+        "{yaml}"
+    );
+    // Without the workload, the saving is at least its writes.
+    let bare = usage_json(std::slice::from_ref(&file), &[]);
+    assert!(
+        bare["tables"][0]["verdict"]["indexes"][0]
+            .as_str()
+            .unwrap()
+            .contains("deleting it saves at least its writes, 164.25 a month")
+    );
+}

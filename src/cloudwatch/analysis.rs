@@ -39,6 +39,27 @@ pub(crate) struct TableReport {
     /// Every dimension of the table and its GSIs as the workload states it (GSI, writes,
     /// setting), measured or not: what a command must restate for what was not measured.
     pub(crate) stated: Vec<(Option<String>, bool, Setting)>,
+    /// GSIs whose writes were measured and whose reads were measured as none over the window
+    /// (a read series of zeros, or one asked for that came back empty).
+    pub(crate) unread: Vec<String>,
+    /// GSIs the workload describes that have no metric at all: they keep the workload's own
+    /// figures and are in no verdict.
+    pub(crate) unmeasured: Vec<String>,
+    /// What the measured GSIs could save (with `--workload`; set by the command).
+    pub(crate) index_findings: Vec<IndexFinding>,
+}
+
+/// What a measured GSI could save, priced on the measured workload.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum IndexFinding {
+    /// Never read in the window: deleting it saves its writes (measured, so with the table's
+    /// amplification), its read capacity where provisioned, and its storage.
+    Delete {
+        index: String,
+        writes: Decimal,
+        reads: Decimal,
+        storage: Option<Decimal>,
+    },
 }
 
 /// The most periods a window may span (two years of minutes; 455 days of hours is 10,920):
@@ -357,6 +378,9 @@ fn analyse(
                 week: vec![(Decimal::ZERO, false); WEEK_HOURS],
                 verdict: decide_table(&[]),
                 stated: stated_settings(facts.workload, &k.table),
+                unread: Vec::new(),
+                unmeasured: Vec::new(),
+                index_findings: Vec::new(),
             });
         add_week(&mut report.week, &demand, start, period);
         report.dimensions.push(Dimension {
@@ -369,6 +393,8 @@ fn analyse(
         });
     }
     for t in tables.values_mut() {
+        t.unread = unread_gsis(reading, t);
+        t.unmeasured = unmeasured_gsis(facts.workload, reading, &t.name);
         let dims: Vec<(bool, &DimensionDecision)> = t
             .dimensions
             .iter()
@@ -571,6 +597,50 @@ fn table_facts(
         Some(c) => setting_of(c),
     };
     Ok((t.class, policy, stated))
+}
+
+/// The GSIs of `t` whose writes were measured and whose reads were measured as none.
+fn unread_gsis(reading: &Reading, t: &TableReport) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for d in t.dimensions.iter().filter(|d| d.writes) {
+        let Some(g) = &d.index else { continue };
+        let key = Key {
+            table: t.name.clone(),
+            index: Some(g.clone()),
+            metric: Metric::ConsumedRead,
+        };
+        let read = t
+            .dimensions
+            .iter()
+            .find(|x| !x.writes && x.index.as_ref() == Some(g));
+        let none = match read {
+            Some(r) => r.decision.consumed.is_zero(),
+            None => reading.empty.contains(&key),
+        };
+        if none && !out.contains(g) {
+            out.push(g.clone());
+        }
+    }
+    out
+}
+
+/// The GSIs the workload describes for `table` with no metric read at all.
+fn unmeasured_gsis(workload: Option<&Workload>, reading: &Reading, table: &str) -> Vec<String> {
+    let Some(t) = workload.and_then(|w| w.tables.iter().find(|t| *t.name == *table)) else {
+        return Vec::new();
+    };
+    t.indexes
+        .iter()
+        .filter(|i| i.kind == crate::model::IndexKind::Global)
+        .filter(|i| {
+            !reading
+                .series
+                .keys()
+                .chain(&reading.empty)
+                .any(|k| k.table == table && k.index.as_deref() == Some(&*i.name))
+        })
+        .map(|i| i.name.to_string())
+        .collect()
 }
 
 /// A capacity as a setting (`None`: still to fill).

@@ -214,19 +214,16 @@ fn verdict_patch(t: &TableReport, report: &Report) -> Option<(Value, String)> {
                 .iter()
                 .filter(|(_, p)| !p.keep)
                 .map(|(d, p)| {
+                    let gsi = d.index.as_ref().map_or_else(String::new, |i| {
+                        format!("GSI `{}` ", crate::text::one_line(i))
+                    });
                     format!(
-                        "{} {}",
-                        d.index.as_ref().map_or_else(String::new, |i| format!(
-                            "GSI `{}` ",
-                            crate::text::one_line(i)
-                        )),
+                        "{gsi}{}",
                         crate::report::usage::setting_words(
                             p.setting,
                             if d.writes { "WCU writes" } else { "RCU reads" }
                         )
                     )
-                    .trim()
-                    .to_string()
                 })
                 .collect();
             Some((patch, format!("`{name}` provisioned: {}", words.join(", "))))
@@ -322,6 +319,29 @@ pub(crate) fn workload(mut doc: Value, report: &Report, source: &str) -> String 
                     report.month_hours.normalize(),
                     x.window_hours.normalize()
                 ),
+            ));
+        }
+        // A GSI whose reads were asked for and came back with no point: none consumed.
+        for g in &t.unread {
+            if t.dimensions
+                .iter()
+                .any(|d| !d.writes && d.index.as_ref() == Some(g))
+            {
+                continue;
+            }
+            let keys = [
+                "tables",
+                t.name.as_str(),
+                "indexes",
+                g.as_str(),
+                "observed",
+                "read_units",
+            ];
+            set(&mut doc, &keys, json!("0"));
+            comments.push((
+                keys.join(SEP),
+                "measured: asked for, and no point came back (nothing consumed in the window)"
+                    .to_string(),
             ));
         }
         let (profile, why) = traffic(t);

@@ -125,6 +125,8 @@ pub(crate) struct Reading {
     /// `get-metric-data` pages read, and the files among them that carry a `NextToken`.
     pub(crate) pages: u32,
     pub(crate) continued: Vec<String>,
+    /// Series asked for (a result, a queries file's query) that came back with no point.
+    pub(crate) empty: std::collections::BTreeSet<Key>,
     hold: Hold,
     held: u64,
     /// The points outgrew `Hold::All`: only the survey is left, and the tables are read
@@ -159,6 +161,7 @@ impl Reading {
             statuses: BTreeMap::new(),
             pages: 0,
             continued: Vec::new(),
+            empty: std::collections::BTreeSet::new(),
             hold,
             held: 0,
             overflowed: false,
@@ -187,6 +190,9 @@ impl Reading {
         let hold = self.holds(&key.table);
         let mut points = points.into_iter().peekable();
         let Some(&(t0, _)) = points.peek() else {
+            // Asked for, and nothing came back: CloudWatch writes no point for a period with
+            // nothing consumed, so a whole window of none is a measured zero.
+            self.empty.insert(key);
             return Ok(());
         };
         let series = self.series.entry(key.clone()).or_insert_with(|| Series {

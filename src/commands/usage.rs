@@ -104,6 +104,7 @@ pub(super) fn run(args: &UsageArgs, run: &Run) -> Result<(), Error> {
         let yaml = cloudwatch::measured::workload(doc, &report, file);
         // What is written must load: a measured figure the loader refuses is ddbcost's bug.
         let (measured, _) = load::parse_workload_at(&yaml, file, file, &run.samples)?;
+        index_findings(&mut report, &measured, file, &book, &settings)?;
         report.commitments = Some(commitments(
             &report,
             &yaml,
@@ -152,6 +153,47 @@ fn typed_target(args: &UsageArgs) -> Result<Decimal, Error> {
             .help("Consider the default (4,000,000 points, about 200 MB)."));
     }
     Ok(target)
+}
+
+/// What the measured GSIs could save, priced on the measured workload with the run's prices
+/// and settings: one never read in the window is named with the saving of deleting it — its
+/// measured writes and read capacity as they cost today, and its storage line.
+fn index_findings(
+    report: &mut analysis::Report,
+    measured: &Workload,
+    file: &str,
+    book: &crate::model::PriceBook,
+    settings: &crate::model::Settings,
+) -> Result<(), Error> {
+    use crate::cloudwatch::analysis::IndexFinding;
+    let baseline =
+        crate::engine::estimate(measured, book, settings).map_err(|e| Error::from(e).file(file))?;
+    let line = |key: &str| {
+        baseline
+            .line_items
+            .iter()
+            .find(|l| l.key == key)
+            .and_then(|l| l.cost)
+    };
+    for t in &mut report.tables {
+        let mut found = Vec::new();
+        for g in &t.unread {
+            let today = |writes: bool| {
+                t.dimensions
+                    .iter()
+                    .find(|d| d.writes == writes && d.index.as_ref() == Some(g))
+                    .map_or(Decimal::ZERO, |d| d.decision.current.monthly)
+            };
+            found.push(IndexFinding::Delete {
+                index: g.clone(),
+                writes: today(true),
+                reads: today(false),
+                storage: line(&format!("{}/gsi/{g}/storage", t.name)),
+            });
+        }
+        t.index_findings = found;
+    }
+    Ok(())
 }
 
 /// The commitment search (`forecast --advise`) on the measured workload `yaml`, with the

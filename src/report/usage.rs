@@ -12,7 +12,7 @@ use rust_decimal::Decimal;
 use serde_json::json;
 
 use super::money;
-use crate::cloudwatch::analysis::{Commitments, Dimension, Report, TableReport};
+use crate::cloudwatch::analysis::{Commitments, Dimension, IndexFinding, Report, TableReport};
 use crate::cloudwatch::timestamp;
 use crate::engine::measured::{OptionCost, Setting, Source};
 use crate::engine::verdict::{Move, Plan, REAL, STABLE, TableVerdict};
@@ -193,6 +193,59 @@ pub(crate) fn verdict_text(t: &TableReport, currency: &str) -> String {
             today
         ),
     }
+}
+
+/// What the table's GSIs say beside the verdict: one never read (and what deleting it
+/// saves), one with no metric.
+pub(crate) fn index_lines(t: &TableReport, currency: &str) -> Vec<String> {
+    let show = |d: Decimal| money::display(d, currency);
+    let mut out = Vec::new();
+    for f in &t.index_findings {
+        out.push(match f {
+            IndexFinding::Delete {
+                index,
+                writes,
+                reads,
+                storage,
+            } => {
+                let total = writes
+                    .checked_add(*reads)
+                    .and_then(|x| x.checked_add(storage.unwrap_or_default()))
+                    .unwrap_or(Decimal::MAX);
+                format!(
+                    "GSI `{index}` was never read in the window (0 read units measured): deleting it saves {} a month — its writes {}, its read capacity {}, its storage {}",
+                    show(total),
+                    show(*writes),
+                    show(*reads),
+                    storage.map_or_else(|| "(no storage line in the workload)".to_string(), show)
+                )
+            }
+        });
+    }
+    for g in &t.unread {
+        let priced = t
+            .index_findings
+            .iter()
+            .any(|f| matches!(f, IndexFinding::Delete { index, .. } if index == g));
+        if !priced {
+            let writes = t
+                .dimensions
+                .iter()
+                .find(|d| d.writes && d.index.as_ref() == Some(g))
+                .map_or(Decimal::ZERO, |d| d.decision.current.monthly);
+            out.push(format!(
+                "GSI `{g}` was never read in the window (0 read units measured): deleting it saves at least its writes, {} a month (its storage too: give `--workload` to price it)",
+                show(writes)
+            ));
+        }
+    }
+    for g in &t.unmeasured {
+        out.push(format!(
+            "GSI `{g}` has no metric: it keeps the workload's own figures and is in no verdict here (fetch it with `ddbcost usage query --gsi {}:{g}`)",
+            t.name
+        ));
+    }
+    out
 }
 
 /// A word for the shell: as is when it is plain, else in single quotes.
@@ -573,6 +626,9 @@ pub(crate) fn table(r: &Report) -> String {
         for c in commands(t, r.target) {
             let _ = writeln!(out, "  $ {}", crate::text::one_line(&c));
         }
+        for l in index_lines(t, &r.currency) {
+            let _ = writeln!(out, "{name}: {}", crate::text::one_line(&l));
+        }
     }
     for (k, total) in &r.counts {
         let _ = writeln!(
@@ -645,6 +701,14 @@ pub(crate) fn markdown(r: &Report) -> String {
                 let _ = writeln!(out, "  {}", crate::text::one_line(&c));
             }
             out.push_str("  ```\n");
+        }
+        for l in index_lines(t, &r.currency) {
+            let _ = writeln!(
+                out,
+                "- **{}**: {}",
+                super::markdown::cell(&t.name),
+                super::markdown::cell(&l)
+            );
         }
     }
     if let Some(c) = &r.commitments {
@@ -741,7 +805,7 @@ pub(crate) fn html(r: &Report) -> String {
                 .filter(|row| row[0] == crate::text::one_line(&t.name))
                 .map(|row| row.iter().map(|c| super::html::plain(c)).collect())
                 .collect();
-            context! { name => crate::text::one_line(&t.name), verdict => verdict_text(t, &r.currency), commands => commands(t, r.target).iter().map(|c| crate::text::one_line(c).into_owned()).collect::<Vec<_>>(), rows => rows, charts => charts }
+            context! { name => crate::text::one_line(&t.name), verdict => verdict_text(t, &r.currency), indexes => index_lines(t, &r.currency), commands => commands(t, r.target).iter().map(|c| crate::text::one_line(c).into_owned()).collect::<Vec<_>>(), rows => rows, charts => charts }
         })
         .collect();
     let mut env = Environment::new();
@@ -799,6 +863,23 @@ fn plan_json(d: &Dimension, p: &Plan) -> serde_json::Value {
     })
 }
 
+fn finding_json(f: &IndexFinding) -> serde_json::Value {
+    match f {
+        IndexFinding::Delete {
+            index,
+            writes,
+            reads,
+            storage,
+        } => json!({
+            "index": index,
+            "change": "delete",
+            "writes_monthly": writes.normalize().to_string(),
+            "reads_monthly": reads.normalize().to_string(),
+            "storage_monthly": storage.map(|s| s.normalize().to_string()),
+        }),
+    }
+}
+
 fn move_name(m: Move) -> &'static str {
     match m {
         Move::MeasureLonger => "measure-longer",
@@ -816,6 +897,9 @@ pub(crate) fn json(r: &Report) -> String {
             let v = &t.verdict;
             json!({
                 "table": t.name,
+                "unread_gsis": t.unread,
+                "unmeasured_gsis": t.unmeasured,
+                "index_findings": t.index_findings.iter().map(finding_json).collect::<Vec<_>>(),
                 "dimensions": t.dimensions.iter().map(|d| {
                     let x = &d.decision;
                     json!({
@@ -860,6 +944,7 @@ pub(crate) fn json(r: &Report) -> String {
                     "throttle_minutes": v.proposed_throttle_minutes.normalize().to_string(),
                     "plans": t.dimensions.iter().zip(&v.plans).map(|(d, p)| plan_json(d, p)).collect::<Vec<_>>(),
                     "commands": commands(t, r.target),
+                    "indexes": index_lines(t, &r.currency),
                     "text": verdict_text(t, &r.currency),
                 },
             })
