@@ -1,6 +1,7 @@
 //! The command line, declared with clap. Parsing only validates the shape of the arguments;
 //! `commands` turns them into a configuration and runs them.
 
+use crate::model::period::Period;
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
 #[derive(Debug, Parser)]
@@ -171,6 +172,12 @@ pub(crate) enum ExplainFormat {
 }
 
 /// `--timeout SECONDS` (decimal, 0.001 to 3600) in milliseconds.
+/// A calendar month, `YYYY-MM`: the one parser of every command's month (`--period`,
+/// `--start`).
+fn month(text: &str) -> Result<Period, String> {
+    Period::parse(text)
+}
+
 fn timeout_ms(text: &str) -> Result<u64, String> {
     let seconds: rust_decimal::Decimal = text
         .parse()
@@ -206,8 +213,8 @@ pub(crate) struct ForecastArgs {
     #[arg(long)]
     pub months: u32,
     /// The first month, `YYYY-MM` (default: the current month).
-    #[arg(long, value_name = "YYYY-MM")]
-    pub start: Option<String>,
+    #[arg(long, value_name = "YYYY-MM", value_parser = month)]
+    pub start: Option<Period>,
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
     /// CSV for Excel (byte-order mark, CRLF, guarded formula-like text).
@@ -594,8 +601,8 @@ pub(crate) struct BillArgs {
 #[derive(Debug, Args)]
 pub(crate) struct PeriodArgs {
     /// The billing period to read (`YYYY-MM`), when the files hold several.
-    #[arg(long, value_name = "YYYY-MM")]
-    pub period: Option<String>,
+    #[arg(long, value_name = "YYYY-MM", value_parser = month)]
+    pub period: Option<Period>,
     /// Print the SQL that aggregates a CUR 2.0 table (Athena, Trino, Spark SQL) to the hourly
     /// DynamoDB rows `bill` and `reconcile --bill` read, for `--period`; its CSV result is an
     /// input.
@@ -793,9 +800,11 @@ pub(crate) enum ListFormat {
 /// How exports are dated and shaped for spreadsheets.
 #[derive(Debug, Args)]
 pub(crate) struct ExportArgs {
-    /// The month the charges are dated in (CSV and FOCUS), e.g. `2026-12`; default: this month.
-    #[arg(long, value_name = "YYYY-MM")]
-    pub period: Option<String>,
+    /// The month the charges are dated in (CSV and FOCUS), e.g. `2026-12`, and priced for its
+    /// own hours (672–744, unless `--month-hours` says otherwise); default: this month, priced
+    /// for a 730-hour month.
+    #[arg(long, value_name = "YYYY-MM", value_parser = month)]
+    pub period: Option<Period>,
     /// CSV for Excel: a UTF-8 byte-order mark, CRLF line ends, formula-like text guarded.
     #[arg(long)]
     pub excel: bool,

@@ -573,7 +573,7 @@ fn what_is_not_a_bill_is_refused_with_its_file_row_and_column() {
         .args(["bill", &periods, "--period", "November"])
         .run()
         .code(2)
-        .stderr_has("--period `November` is not YYYY-MM");
+        .stderr_has("invalid value 'November' for '--period <YYYY-MM>': `November` is not a month");
     // Only another service's rows.
     let mut r = rows();
     r.retain(|row| row[5] == "AmazonS3");

@@ -188,6 +188,10 @@ fn csv_has_one_row_per_line_item_and_reconciles() {
             "csv",
             "--period",
             "2026-12",
+            // The figures below are for a 730-hour month; a dated export is priced for its
+            // month's hours unless `--month-hours` says otherwise.
+            "--month-hours",
+            "730",
         ])
         .run()
         .success();
@@ -268,6 +272,10 @@ fn focus_list_cost_is_unit_price_times_quantity() {
             "provisioned-auto-scaling",
             "--period",
             "2026-12",
+            // The figures below are for a 730-hour month; a dated export is priced for its
+            // month's hours unless `--month-hours` says otherwise.
+            "--month-hours",
+            "730",
         ])
         .run()
         .success();
@@ -346,6 +354,10 @@ fn focus_of_an_estimate_sums_to_one_month() {
             "focus",
             "--period",
             "2026-12",
+            // The figures below are for a 730-hour month; a dated export is priced for its
+            // month's hours unless `--month-hours` says otherwise.
+            "--month-hours",
+            "730",
         ])
         .run()
         .success();
@@ -381,7 +393,7 @@ fn a_period_that_is_not_a_month_is_refused() {
         ])
         .run()
         .code(2)
-        .stderr_has("--period: `2026-13` is not a month");
+        .stderr_has("invalid value '2026-13' for '--period <YYYY-MM>': `2026-13` is not a month");
 }
 
 #[test]

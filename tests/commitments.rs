@@ -135,7 +135,15 @@ fn focus_records_the_covered_capacity_as_a_credit() {
     let (_dir, path) = temp_workload(TWO_TABLES);
     let out = Case::new()
         .args([
-            "estimate", &path, "--format", "focus", "--period", "2027-01",
+            "estimate",
+            &path,
+            "--format",
+            "focus",
+            "--period",
+            "2027-01",
+            // A 730-hour month, as the figures below (January's own would be 744).
+            "--month-hours",
+            "730",
         ])
         .run()
         .success();
@@ -293,7 +301,15 @@ fn focus_amortizes_commitments_and_shows_what_is_unused() {
     let (_dir, path) = temp_workload(&yaml);
     let out = Case::new()
         .args([
-            "estimate", &path, "--format", "focus", "--period", "2027-01",
+            "estimate",
+            &path,
+            "--format",
+            "focus",
+            "--period",
+            "2027-01",
+            // A 730-hour month, as the figures below (January's own would be 744).
+            "--month-hours",
+            "730",
         ])
         .run()
         .success();

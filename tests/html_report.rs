@@ -15,6 +15,9 @@ fn html(args: &[&str]) -> String {
             "html",
             "--period",
             "2026-12",
+            // The figures below are for a 730-hour month (December's own is 744).
+            "--month-hours",
+            "730",
             "--output",
             &out.to_string_lossy(),
         ])

@@ -411,7 +411,7 @@ fn arguments_are_resolved_before_any_input_is_read() {
         ])
         .run()
         .code(2)
-        .stderr_has("--start: `2027-13` is not a month");
+        .stderr_has("invalid value '2027-13' for '--start <YYYY-MM>': `2027-13` is not a month");
     Case::new()
         .args(["usage", "no/such/metrics.json", "--month-hours", "lots"])
         .run()

@@ -16,20 +16,6 @@ use super::map::Owner;
 use crate::engine::Component;
 use crate::load::yaml::write::{Comments, SEP, to_yaml};
 
-/// Hours in the billing period `YYYY-MM`.
-pub(crate) fn period_hours(period: &str) -> Option<Decimal> {
-    let year: i64 = period.get(..4)?.parse().ok()?;
-    let month: u32 = period.get(5..7)?.parse().ok()?;
-    let (ny, nm) = if month == 12 {
-        (year.checked_add(1)?, 1)
-    } else {
-        (year, month.checked_add(1)?)
-    };
-    let days = crate::model::period::days_from_civil(ny, nm, 1)
-        .checked_sub(crate::model::period::days_from_civil(year, month, 1))?;
-    Some(Decimal::from(days.checked_mul(24)?))
-}
-
 fn text(d: Decimal) -> Value {
     json!(d.normalize().to_string())
 }
@@ -38,7 +24,8 @@ fn text(d: Decimal) -> Value {
 #[must_use]
 pub(crate) fn yaml(ledger: &Ledger) -> String {
     let period = ledger.period.clone().unwrap_or_default();
-    let hours = period_hours(&period).unwrap_or(Decimal::from(730));
+    let hours = crate::model::period::Period::parse(&period)
+        .map_or(Decimal::from(730), crate::model::period::Period::hours);
     let cur = ledger.currency.clone().unwrap_or_else(|| "USD".to_string());
     let mut header = vec![
         format!(

@@ -88,6 +88,38 @@ fn set(map: &mut Value, keys: &[&str], value: Value) {
     }
 }
 
+/// States the window's hours on the `observed` block at `keys`; a count the workload already
+/// stated there for its month (stream read requests) is turned into the window's, so that
+/// the month's rescaling gives it back.
+fn window_hours(doc: &mut Value, keys: &[&str], hours: Decimal, month_hours: Decimal) {
+    let mut at = &*doc;
+    for k in keys {
+        at = &at[*k];
+    }
+    let stated = at
+        .get("stream_read_requests")
+        .and_then(|v| {
+            v.as_str()
+                .map(str::to_string)
+                .or_else(|| v.as_u64().map(|n| n.to_string()))
+        })
+        .and_then(|v| crate::load::quantity::parse_count(&v).ok());
+    if let Some(count) = stated
+        && !month_hours.is_zero()
+    {
+        let windowed = count
+            .checked_mul(hours)
+            .and_then(|c| c.checked_div(month_hours))
+            .unwrap_or_default();
+        let mut path = keys.to_vec();
+        path.push("stream_read_requests");
+        set(doc, &path, json!(windowed.normalize().to_string()));
+    }
+    let mut path = keys.to_vec();
+    path.push("hours");
+    set(doc, &path, json!(hours.normalize().to_string()));
+}
+
 fn share(x: Decimal) -> Value {
     json!(format!(
         "{}%",
@@ -275,7 +307,13 @@ pub(crate) fn workload(mut doc: Value, report: &Report, source: &str) -> String 
             report.period
         ),
         format!(
-            "observed read and write units are for a {}-hour month: the window's consumption × {} ÷ its hours.",
+            "observed read and write units are the window's own ({} h), with `observed.hours`: any month is priced at × its hours ÷ the window's ({} h for a {}-hour month).",
+            report
+                .tables
+                .first()
+                .and_then(|t| t.dimensions.first())
+                .map_or(Decimal::ZERO, |d| d.decision.window_hours)
+                .normalize(),
             report.month_hours.normalize(),
             report.month_hours.normalize()
         ),
@@ -284,14 +322,6 @@ pub(crate) fn workload(mut doc: Value, report: &Report, source: &str) -> String 
         let tpath = ["tables", t.name.as_str()];
         for d in &t.dimensions {
             let x = &d.decision;
-            let monthly = if x.window_hours.is_zero() {
-                Decimal::ZERO
-            } else {
-                x.consumed
-                    .checked_mul(report.month_hours)
-                    .and_then(|c| c.checked_div(x.window_hours))
-                    .unwrap_or_default()
-            };
             let field = if d.writes {
                 "write_units"
             } else {
@@ -301,23 +331,29 @@ pub(crate) fn workload(mut doc: Value, report: &Report, source: &str) -> String 
             if let Some(i) = &d.index {
                 keys.extend(["indexes", i.as_str()]);
             }
-            keys.extend(["observed", field]);
-            set(
-                &mut doc,
-                &keys,
-                json!(monthly.round_dp(2).normalize().to_string()),
-            );
+            keys.push("observed");
+            window_hours(&mut doc, &keys, x.window_hours, report.month_hours);
+            keys.push(field);
+            set(&mut doc, &keys, json!(x.consumed.normalize().to_string()));
+            let monthly = if x.window_hours.is_zero() {
+                Decimal::ZERO
+            } else {
+                x.consumed
+                    .checked_mul(report.month_hours)
+                    .and_then(|c| c.checked_div(x.window_hours))
+                    .unwrap_or_default()
+            };
             comments.push((
                 keys.join(SEP),
                 format!(
-                    "measured: {} units in {} h ({} of {} points, {} gaps taken as 0), × {} ÷ {}",
+                    "measured: {} units in {} h ({} of {} points, {} gaps taken as 0); a {}-hour month: {}",
                     x.consumed.normalize(),
                     x.window_hours.normalize(),
                     d.points,
                     d.steps,
                     d.steps.saturating_sub(d.points),
                     report.month_hours.normalize(),
-                    x.window_hours.normalize()
+                    monthly.round_dp(2).normalize()
                 ),
             ));
         }
@@ -329,6 +365,12 @@ pub(crate) fn workload(mut doc: Value, report: &Report, source: &str) -> String 
             {
                 continue;
             }
+            let observed = ["tables", t.name.as_str(), "indexes", g.as_str(), "observed"];
+            let window = t
+                .dimensions
+                .first()
+                .map_or(Decimal::ZERO, |d| d.decision.window_hours);
+            window_hours(&mut doc, &observed, window, report.month_hours);
             let keys = [
                 "tables",
                 t.name.as_str(),

@@ -8,22 +8,6 @@ use crate::cli::{BillArgs, BillFormat};
 use crate::error::Error;
 use crate::{bill, output, report};
 
-/// A `YYYY-MM` period, checked.
-pub(super) fn period(text: &str) -> Result<String, Error> {
-    let ok = text.len() == 7
-        && text.as_bytes().get(4) == Some(&b'-')
-        && text[..4].bytes().all(|b| b.is_ascii_digit())
-        && text[5..]
-            .parse::<u32>()
-            .is_ok_and(|m| (1..=12).contains(&m));
-    if ok {
-        Ok(text.to_string())
-    } else {
-        Err(Error::usage(format!("--period `{text}` is not YYYY-MM"))
-            .help("Consider `--period 2026-11`."))
-    }
-}
-
 /// The commitments the bill's hours call for, each region priced with its `aws-REGION` table.
 fn commitments(
     ledger: &bill::ledger::Ledger,
@@ -50,13 +34,26 @@ fn commitments(
         primary,
         others: tables.collect(),
     };
-    let hours = bill::workload::period_hours(ledger.period.as_deref().unwrap_or(""))
-        .unwrap_or(rust_decimal::Decimal::from(730));
+    let hours = ledger
+        .period
+        .as_deref()
+        .and_then(|p| crate::model::period::Period::parse(p).ok())
+        .map_or(
+            rust_decimal::Decimal::from(730),
+            crate::model::period::Period::hours,
+        );
     Ok(bill::commit::size(ledger, &book, hours))
 }
 
 pub(super) fn run(args: &BillArgs, run: &Run) -> Result<(), Error> {
-    let chosen = args.period.period.as_deref().map(period).transpose()?;
+    let chosen = args.period.period.map(|p| p.to_string());
+    // Every argument checked before any input is read.
+    if args.commitments && args.format == BillFormat::Csv {
+        return Err(Error::usage(
+            "`--commitments` adds a section to table, markdown or json output, not csv",
+        )
+        .help("Consider `--commitments --format json`."));
+    }
     if args.period.athena_sql {
         let sql = bill::sql::athena(
             &args.period.athena_table,
@@ -81,12 +78,6 @@ pub(super) fn run(args: &BillArgs, run: &Run) -> Result<(), Error> {
         BillFormat::Table => report::bill::table(&ledger, c),
         BillFormat::Json => report::bill::json(&ledger, c),
         BillFormat::Markdown => report::bill::markdown(&ledger, c),
-        BillFormat::Csv if c.is_some() => {
-            return Err(Error::usage(
-                "`--commitments` adds a section to table, markdown or json output, not csv",
-            )
-            .help("Consider `--commitments --format json`."));
-        }
         BillFormat::Csv => report::bill::csv(&ledger),
         BillFormat::Html => report::bill::html(&ledger),
     };

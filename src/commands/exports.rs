@@ -11,20 +11,13 @@ use crate::output::{self, Diagnostics};
 use crate::report;
 use crate::scenario::Comparison;
 
-/// `--period`, else the run's month (CSV, FOCUS and HTML exports are dated in it).
+/// `--period` (CSV, FOCUS and HTML exports are dated in it, else in the run's month).
 ///
 /// # Errors
-/// A `--period` that is not a month.
+/// None: clap parsed the month; kept fallible for the callers' `?`.
+#[allow(clippy::unnecessary_wraps)]
 pub(crate) fn period(export: &ExportArgs) -> Result<Option<Period>, Error> {
-    export
-        .period
-        .as_deref()
-        .map(|text| {
-            Period::parse(text).map_err(|why| {
-                Error::usage(format!("--period: {why}")).help("Consider `--period 2026-12`.")
-            })
-        })
-        .transpose()
+    Ok(export.period)
 }
 
 pub(crate) fn warn(told: &Diagnostics, estimate: &Estimate, format: Format, output: Option<&str>) {

@@ -86,12 +86,7 @@ fn horizon(args: &ForecastArgs, run: &Run) -> Result<Period, Error> {
         ))
         .help("Consider `--advise --format json`, or the export without `--advise`."));
     }
-    let start = match args.start.as_deref() {
-        Some(text) => Period::parse(text).map_err(|why| {
-            Error::usage(format!("--start: {why}")).help("Consider `--start 2027-01`.")
-        })?,
-        None => run.this_month(),
-    };
+    let start = args.start.unwrap_or_else(|| run.this_month());
     // The last month forecast must end before year 10000, as every period does.
     let last = i64::from(start.year)
         .saturating_mul(12)

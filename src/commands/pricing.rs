@@ -337,7 +337,8 @@ impl<'r> Pricing<'r> {
     }
 
     /// Prices a loaded workload: its price book, its settings, `--strict`, freshness, and the
-    /// conversion to `--currency`; `period` is the month prices' age is counted to.
+    /// conversion to `--currency`; `period` is the month priced — for its own hours (672–744)
+    /// unless `--month-hours` is given — and the one prices' age is counted to.
     ///
     /// # Errors
     /// Any error of the book, the engine, freshness or conversion, labelled with `file`.
@@ -350,7 +351,13 @@ impl<'r> Pricing<'r> {
     ) -> Result<(Estimate, PriceBook), Error> {
         self.check_strict(workload, file)?;
         let book = self.book_at(workload, file, base)?;
-        let settings = self.settings(file_settings);
+        let mut settings = self.settings(file_settings);
+        // A dated month is priced for its own hours, unless the command line says otherwise.
+        if let Some(p) = period
+            && self.cli.month_hours.is_none()
+        {
+            settings.month_hours = p.hours();
+        }
         let mut estimate =
             engine::estimate(workload, &book, &settings).map_err(|e| Error::from(e).file(file))?;
         self.freshness(&mut estimate, period)?;

@@ -9,12 +9,7 @@ use crate::error::Error;
 use crate::{bill, output, report};
 
 pub(super) fn run(args: &ReconcileArgs, run: &Run) -> Result<(), Error> {
-    let chosen = args
-        .period
-        .period
-        .as_deref()
-        .map(super::bill::period)
-        .transpose()?;
+    let chosen = args.period.period.map(|p| p.to_string());
     if args.period.athena_sql {
         let sql = bill::sql::athena(
             &args.period.athena_table,
@@ -26,8 +21,9 @@ pub(super) fn run(args: &ReconcileArgs, run: &Run) -> Result<(), Error> {
     let (workload, mut file_settings) = src.workload_with(&args.sets)?;
     let ledger = bill::read_all(&args.bills, chosen)?;
     let period = ledger.period.clone().unwrap_or_default();
-    let hours = bill::workload::period_hours(&period)
-        .ok_or_else(|| Error::input(format!("billing period `{period}` is not a month")))?;
+    let hours = crate::model::period::Period::parse(&period)
+        .map(crate::model::period::Period::hours)
+        .map_err(|why| Error::input(format!("billing period `{period}`: {why}")))?;
     if args.settings.month_hours.is_none() {
         file_settings.month_hours = Some(hours);
     }

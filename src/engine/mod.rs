@@ -23,6 +23,7 @@ pub(crate) mod label;
 mod line;
 pub(crate) mod measured;
 pub(crate) mod notice;
+mod observed;
 mod partitions;
 mod replicas;
 mod reservations;
@@ -90,6 +91,8 @@ pub(crate) fn estimate_with(
     settings: &Settings,
     detail: Detail,
 ) -> Result<Estimate, EngineError> {
+    // Counts measured over a window, priced for this month's hours.
+    let workload = &*observed::for_month(workload, settings.month_hours)?;
     let pricer = line::Pricer::new(prices, settings);
     let mut acc = Bill {
         // Roughly 16 lines per table with every feature on; avoids regrowing a vector.

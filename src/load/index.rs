@@ -90,6 +90,7 @@ pub(super) fn index(
             read_units: rd.count(o.read_units.as_ref(), &p("observed.read_units"))?,
             write_units: rd.count(o.write_units.as_ref(), &p("observed.write_units"))?,
             storage: rd.size(o.storage.as_ref(), &p("observed.storage"))?,
+            hours: super::table::observed_hours(rd, o.hours.as_ref(), &p("observed.hours"))?,
         },
         None => IndexObserved::default(),
     };

@@ -467,6 +467,10 @@ pub(crate) struct RawObserved {
     pub pitr: Option<Quantity>,
     /// Stream read requests measured a month (count).
     pub stream_read_requests: Option<Quantity>,
+    /// The hours the counts above were measured over (as `ddbcost usage --measured-workload`
+    /// writes them): priced for any month by × its hours ÷ these. Without it, the counts are
+    /// for the month priced.
+    pub hours: Option<Quantity>,
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
@@ -686,6 +690,8 @@ pub(crate) struct RawIndexObserved {
     pub write_units: Option<Quantity>,
     /// Index size measured.
     pub storage: Option<Quantity>,
+    /// The hours the counts above were measured over (see the table's `observed.hours`).
+    pub hours: Option<Quantity>,
 }
 
 /// `overwrite_changes`: what an overwriting put changes, as far as the indexes can tell.

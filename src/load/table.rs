@@ -438,7 +438,29 @@ pub(super) fn observed(
         pitr: rd.size(o.pitr.as_ref(), &p("pitr"))?,
         stream_read_requests: rd
             .count(o.stream_read_requests.as_ref(), &p("stream_read_requests"))?,
+        hours: observed_hours(rd, o.hours.as_ref(), &p("hours"))?,
     })
+}
+
+/// `observed.hours`: the hours measured counts span, above 0 and at most ten years' (a
+/// stray figure must not scale a count by millions).
+pub(super) fn observed_hours(
+    rd: &Reader<'_>,
+    hours: Option<&crate::load::raw::Quantity>,
+    path: &str,
+) -> Result<Option<Decimal>, Error> {
+    let Some(h) = rd.count(hours, path)? else {
+        return Ok(None);
+    };
+    if h.is_zero() || h > Decimal::from(87_600) {
+        return Err(rd.err(
+            path,
+            hours.and_then(position),
+            format!("`observed.hours` {} is outside (0, 87,600]", h.normalize()),
+            "Consider the window's hours the counts were measured over (336 for two weeks; `ddbcost usage --measured-workload` writes it).",
+        ));
+    }
+    Ok(Some(h))
 }
 
 pub(super) fn consumer(

@@ -39,6 +39,13 @@ impl Period {
         Ok(Period { year, month })
     }
 
+    /// The month's hours: its days × 24 (672 to 744).
+    #[must_use]
+    pub fn hours(self) -> rust_decimal::Decimal {
+        let days = self.next().first_day().saturating_sub(self.first_day());
+        rust_decimal::Decimal::from(days.saturating_mul(24))
+    }
+
     /// Days since 1970-01-01 of the first day of this month.
     #[must_use]
     pub fn first_day(self) -> i64 {

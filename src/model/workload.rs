@@ -268,6 +268,9 @@ pub struct TableObserved {
     pub storage: Option<DataSize>,
     pub pitr: Option<DataSize>,
     pub stream_read_requests: Option<Decimal>,
+    /// The hours the counts were measured over (`observed.hours`): priced for a month of
+    /// `month_hours`, they are × month_hours ÷ hours. `None`: counts for the priced month.
+    pub hours: Option<Decimal>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -397,6 +400,8 @@ pub struct IndexObserved {
     pub write_units: Option<Decimal>,
     pub read_units: Option<Decimal>,
     pub storage: Option<DataSize>,
+    /// As `TableObserved::hours`.
+    pub hours: Option<Decimal>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
