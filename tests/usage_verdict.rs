@@ -377,3 +377,65 @@ fn a_gsi_never_read_is_named_with_what_deleting_it_saves_and_one_without_metrics
             .contains("deleting it saves at least its writes, 164.25 a month")
     );
 }
+
+/// The README's example (`workloads/samples/orders-live.yaml` and its metrics), derived.
+#[test]
+fn the_readme_example_is_derived() {
+    let root = common::root();
+    let metrics = root.join("workloads/samples/orders-metrics.json.gz");
+    let w = root.join("workloads/samples/orders-live.yaml");
+    let doc = usage_json(
+        &[metrics.display().to_string()],
+        &["--workload", w.to_str().unwrap()],
+    );
+    let t = &doc["tables"][0];
+    let v = &t["verdict"];
+    // Today, measured (the table) and stated (the index): 1,200 RCU × 730 × $0.00013 =
+    // $113.88, 450 WCU × 730 × $0.00065 = $213.525 twice: $540.93.
+    assert_eq!(s(&v["today_monthly"]), dec("540.93"));
+    let dim = |index: Option<&str>, name: &str| {
+        t["dimensions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|d| d["dimension"] == name && d["index"].as_str() == index)
+            .unwrap()
+            .clone()
+    };
+    // Reads: 300 RCU/s on weekdays 09:00–17:59, 100 otherwise. Fixed with the target's
+    // headroom must hold 300 ÷ 0.7 = 428.57 for 9 hours (32,400 s) with a bank of 300 s:
+    // (428.57 − C) × 32,400 ≤ 300 C from C = 424.64…: 425 RCU, × 730 × $0.00013 = $40.3325.
+    let reads = dim(None, "reads");
+    assert_eq!(s(&reads["fixed"]["units"]), dec("425"));
+    assert_eq!(s(&reads["fixed"]["cost"]["monthly"]), dec("40.3325"));
+    // Auto scaling holds ⌈100 ÷ 0.7⌉ = 143 at night; at 09:00 the first point needs (300 −
+    // 143) × 300 = 47,100 of a 42,900 bank: 5 minutes at risk each weekday, 50 in all.
+    assert_eq!(s(&reads["auto_scaling"]["throttle_minutes"]), dec("50"));
+    // Writes: 200 WCU/s by day, 80 by night. Auto scaling holds ⌈80 ÷ 0.7⌉ = 115; the 09:00
+    // point needs (200 − 115) × 300 = 25,500 of a 34,500 bank (burst), then ⌈200 ÷ 0.7⌉ =
+    // 286 from 09:05 to 18:14 (110 points; it falls after three points ≤ 50 %), on 10
+    // weekdays; the table's starts at the measured 450 for its first 3 points. Points ×
+    // WCU: 4,032 × 115 + 10 × 110 × (286 − 115) + 3 × (450 − 115) = 652,785; × 300 ÷ 3,600 =
+    // 54,398.75 WCU-hours for 336 h. The index starts at 115: 651,780 → 54,315.
+    let writes = dim(None, "writes");
+    assert_eq!(s(&writes["auto_scaling"]["unit_hours"]), dec("54398.75"));
+    assert_eq!(s(&writes["auto_scaling"]["burst_minutes"]), dec("50"));
+    assert_eq!(s(&writes["auto_scaling"]["throttle_minutes"]), dec("0"));
+    let gsi = dim(Some("by-status"), "writes");
+    assert_eq!(s(&gsi["auto_scaling"]["unit_hours"]), dec("54315"));
+    // Proposed: 40.3325 + (54,398.75 + 54,315) × $0.00065 × 730 ÷ 336 a month; the saving is
+    // today's $540.93 less that: $347.07 shown.
+    let monthly = |units: &str| dec(units) * dec("0.00065") * dec("730") / dec("336");
+    let proposed = dec("40.3325") + monthly("54398.75") + monthly("54315");
+    assert_eq!(s(&v["proposed_monthly"]), proposed);
+    assert_eq!(s(&v["saving_monthly"]), dec("540.93") - proposed);
+    assert_eq!((dec("540.93") - proposed).round_dp(2), dec("347.07"));
+    // The index is never read: deleting it saves its writes as they cost today ($213.525)
+    // and its storage, 20 M entries of 1,024 + 100 B = 22,480,000,000 B ÷ 2^30 × $0.25.
+    let f = &t["index_findings"][0];
+    assert_eq!(s(&f["writes_monthly"]), dec("213.525"));
+    assert_eq!(
+        s(&f["storage_monthly"]),
+        dec("22480000000") / dec("1073741824") * dec("0.25")
+    );
+}
