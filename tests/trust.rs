@@ -672,6 +672,9 @@ fn exports_sum_to_one_month_of_one_scenario() {
             "csv",
             "--period",
             "2026-12",
+            // Compared with the 730-hour estimates below (December's own month is 744 h).
+            "--month-hours",
+            "730",
         ])
         .run()
         .success();

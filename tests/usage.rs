@@ -495,8 +495,10 @@ fn the_measured_workload_prices_as_the_data_did() {
     );
     let yaml = std::fs::read_to_string(&out_path).unwrap();
     // 2 days × (18 h × 360,000 + 6 h × 720,000 units) = 2 × 10,800,000 = 21,600,000 units in
-    // 48 h; a month: 21,600,000 × 730 ÷ 48 = 328,500,000 write units.
-    assert!(yaml.contains("write_units: 328500000   # measured: 21600000 units in 48 h (576 of 576 points, 0 gaps taken as 0)"), "{yaml}");
+    // 48 h, written as the window's with its hours; a month: 21,600,000 × 730 ÷ 48 =
+    // 328,500,000 write units.
+    assert!(yaml.contains("write_units: 21600000   # measured: 21600000 units in 48 h (576 of 576 points, 0 gaps taken as 0); a 730-hour month: 328500000"), "{yaml}");
+    assert!(yaml.contains("hours: 48"), "{yaml}");
     // Under a week: the profile of the day, 18:00–23:59 at 2 parts of 1.5 a mean hour
     // (18 × 1 + 6 × 2 = 30 parts over 24 hours: 1 ÷ 1.25 = 0.8, 2 ÷ 1.25 = 1.6).
     assert!(yaml.contains("hourly: [0.8, 0.8,"), "{yaml}");
