@@ -597,19 +597,44 @@ fn millis(t: &str) -> i64 {
 /// The rows as a CUR 2.0 Parquet file, as Data Exports types them: amounts and costs
 /// DOUBLE, times TIMESTAMP(MILLIS), the rest UTF8, every column nullable; Snappy.
 fn parquet_of(path: &std::path::Path, rows: &[Vec<String>]) {
-    use parquet::data_type::{ByteArray, ByteArrayType, DoubleType, Int64Type};
+    parquet_typed(path, rows, Pq::Double, "MILLIS");
+}
+
+/// How `parquet_typed` writes the cost and amount columns.
+#[derive(Clone, Copy, PartialEq)]
+enum Pq {
+    Double,
+    /// The numbers as UTF8 text.
+    Text,
+    /// BOOLEAN (true where a cost is not zero): not a cost at all.
+    Boolean,
+}
+
+/// `parquet_of` with the cost and amount columns as `costs`, and times at `unit`
+/// (`MILLIS`, `MICROS` or `NANOS`).
+fn parquet_typed(path: &std::path::Path, rows: &[Vec<String>], costs: Pq, unit: &str) {
+    use parquet::data_type::{BoolType, ByteArray, ByteArrayType, DoubleType, Int64Type};
     use parquet::file::properties::WriterProperties;
     use parquet::file::writer::SerializedFileWriter;
     let doubles = [9, 11, 12, 13, 14, 15, 16, 17, 18];
     let times = [1, 3, 4];
+    let per_second: i64 = match unit {
+        "MILLIS" => 1_000,
+        "MICROS" => 1_000_000,
+        _ => 1_000_000_000,
+    };
     let fields: Vec<String> = CUR2
         .iter()
         .enumerate()
         .map(|(i, c)| {
             if doubles.contains(&i) {
-                format!("OPTIONAL DOUBLE {c};")
+                match costs {
+                    Pq::Double => format!("OPTIONAL DOUBLE {c};"),
+                    Pq::Text => format!("OPTIONAL BINARY {c} (UTF8);"),
+                    Pq::Boolean => format!("OPTIONAL BOOLEAN {c};"),
+                }
             } else if times.contains(&i) {
-                format!("OPTIONAL INT64 {c} (TIMESTAMP(MILLIS,true));")
+                format!("OPTIONAL INT64 {c} (TIMESTAMP({unit},true));")
             } else {
                 format!("OPTIONAL BINARY {c} (UTF8);")
             }
@@ -638,13 +663,18 @@ fn parquet_of(path: &std::path::Path, rows: &[Vec<String>]) {
             let cells: Vec<&str> = chunk.iter().map(|r| r[i].as_str()).collect();
             let defs: Vec<i16> = cells.iter().map(|c| i16::from(!c.is_empty())).collect();
             let present = cells.iter().filter(|c| !c.is_empty());
-            if doubles.contains(&i) {
+            if doubles.contains(&i) && costs == Pq::Boolean {
+                let v: Vec<bool> = present.map(|c| *c != "0").collect();
+                col.typed::<BoolType>()
+                    .write_batch(&v, Some(&defs), None)
+                    .unwrap();
+            } else if doubles.contains(&i) && costs == Pq::Double {
                 let v: Vec<f64> = present.map(|c| c.parse().unwrap()).collect();
                 col.typed::<DoubleType>()
                     .write_batch(&v, Some(&defs), None)
                     .unwrap();
             } else if times.contains(&i) {
-                let v: Vec<i64> = present.map(|c| millis(c)).collect();
+                let v: Vec<i64> = present.map(|c| millis(c) / 1_000 * per_second).collect();
                 col.typed::<Int64Type>()
                     .write_batch(&v, Some(&defs), None)
                     .unwrap();
@@ -1319,4 +1349,185 @@ fn a_bills_names_are_shown_without_acting_on_the_terminal() {
     // orders' reads, as before: 30 × 10,000,000 = 300,000,000 units, under the bill's name.
     let reads = line(&doc, Some("orders\u{1b}[2J"), "reads", "ReadRequestUnits");
     assert_eq!(s(&reads["quantity"]), dec("300000000"));
+}
+
+#[test]
+fn parquet_columns_are_checked_against_the_dictionary_and_any_time_unit_reads() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = rows();
+    let csv = write_file(dir.path(), "cur.csv", &csv_of(&CUR2, &r));
+    let want = bill_json(&[&csv]);
+    // Nanosecond and microsecond timestamps, and costs written as text: the same bill.
+    for (name, costs, unit) in [
+        ("nanos.parquet", Pq::Double, "NANOS"),
+        ("micros.parquet", Pq::Double, "MICROS"),
+        ("text.parquet", Pq::Text, "MILLIS"),
+    ] {
+        let pq = dir.path().join(name);
+        parquet_typed(&pq, &r, costs, unit);
+        let doc = bill_json(&[pq.to_str().unwrap()]);
+        assert_eq!(doc["lines"], want["lines"], "{name}");
+        assert_eq!(doc["total"], want["total"], "{name}");
+    }
+    // A cost column that is not a number is refused with the column and the file, before
+    // any row is read as 0.
+    let pq = dir.path().join("bool.parquet");
+    parquet_typed(&pq, &r, Pq::Boolean, "MILLIS");
+    Case::new()
+        .args(["bill", pq.to_str().unwrap()])
+        .run()
+        .code(1)
+        .stderr_has("column `line_item_usage_amount` is BOOLEAN: a cost or quantity is a number")
+        .stderr_has("bool.parquet");
+}
+
+#[test]
+fn a_null_cost_is_counted_as_missing_and_said() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut r = rows();
+    // The first row (orders' reads of November 1st, $1.25) loses its cost.
+    r[0][11] = String::new();
+    let pq = dir.path().join("null.parquet");
+    parquet_of(&pq, &r);
+    let out = Case::new()
+        .args(["bill", pq.to_str().unwrap(), "--format", "json"])
+        .run()
+        .success()
+        .stderr_has("1 DynamoDB row(s) have no cost (null or empty): counted as 0");
+    let doc: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(
+        doc["notes"],
+        serde_json::json!(["1 DynamoDB row(s) have no cost (null or empty): counted as 0"])
+    );
+}
+
+#[test]
+fn the_same_bill_given_twice_counts_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = csv_of(&CUR2, &rows());
+    let a = write_file(dir.path(), "cur.csv", &text);
+    let copy = write_file(dir.path(), "copy-of-cur.csv", &text);
+    let want = bill_json(&[&a]);
+    for args in [
+        vec![a.as_str(), a.as_str()],
+        vec![a.as_str(), copy.as_str()],
+    ] {
+        let out = Case::new()
+            .args(["bill"])
+            .args(&args)
+            .args(["--format", "json"])
+            .run()
+            .success()
+            .stderr_has("is the same bill file as")
+            .stderr_has(": counted once");
+        let doc: Value = serde_json::from_str(&out.stdout).unwrap();
+        assert_eq!(doc["total"], want["total"]);
+    }
+}
+
+/// A legacy CUR delivery folder as AWS writes it when it keeps report versions:
+/// `report/20261101-20261201/<assemblyId>/report-1.csv.gz` with its manifest, once per
+/// delivery, and the period's own manifest pointing at the latest assembly.
+fn legacy_delivery(
+    root: &std::path::Path,
+    assemblies: &[(&str, &[Vec<String>])],
+    current: Option<&str>,
+) {
+    use std::io::Write;
+    let period = root.join("report/20261101-20261201");
+    for (id, rows) in assemblies {
+        let folder = period.join(id);
+        std::fs::create_dir_all(&folder).unwrap();
+        let mut enc = flate2::write::GzEncoder::new(
+            std::fs::File::create(folder.join("report-1.csv.gz")).unwrap(),
+            flate2::Compression::default(),
+        );
+        enc.write_all(csv_of(&CUR2, rows).as_bytes()).unwrap();
+        enc.finish().unwrap();
+        let manifest = serde_json::json!({
+            "assemblyId": id,
+            "billingPeriod": {"start": "20261101T000000.000Z", "end": "20261201T000000.000Z"},
+            "reportKeys": [format!("prefix/report/20261101-20261201/{id}/report-1.csv.gz")],
+        });
+        write_file(&folder, "report-Manifest.json", &manifest.to_string());
+    }
+    if let Some(id) = current {
+        let manifest = serde_json::json!({
+            "assemblyId": id,
+            "billingPeriod": {"start": "20261101T000000.000Z", "end": "20261201T000000.000Z"},
+            "reportKeys": [format!("prefix/report/20261101-20261201/{id}/report-1.csv.gz")],
+        });
+        write_file(&period, "report-Manifest.json", &manifest.to_string());
+    }
+}
+
+#[test]
+fn a_delivery_folder_with_two_assemblies_reads_the_current_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let all = rows();
+    // The first delivery of the month held its first 500 rows; the second, the whole month.
+    let early: Vec<Vec<String>> = all[..500].to_vec();
+    let plain = write_file(dir.path(), "cur.csv", &csv_of(&CUR2, &all));
+    let want = bill_json(&[&plain]);
+    let folder = dir.path().join("delivery");
+    legacy_delivery(
+        &folder,
+        &[("aaaa-1111", &early), ("bbbb-2222", &all)],
+        Some("bbbb-2222"),
+    );
+    let out = Case::new()
+        .args(["bill", folder.to_str().unwrap(), "--format", "json"])
+        .run()
+        .success()
+        .stderr_has("billing period 2026-11: 3 deliveries in")
+        .stderr_has("aaaa-1111/report-1.csv.gz");
+    let doc: Value = serde_json::from_str(&out.stdout).unwrap();
+    // Every row once: what the single file totals, not the two assemblies summed.
+    assert_eq!(doc["total"], want["total"]);
+    assert_eq!(doc["lines"], want["lines"]);
+    // Without the period's manifest, two deliveries that differ: refused, both named.
+    let bare = dir.path().join("bare");
+    legacy_delivery(&bare, &[("aaaa-1111", &early), ("bbbb-2222", &all)], None);
+    Case::new()
+        .args(["bill", bare.to_str().unwrap()])
+        .run()
+        .code(1)
+        .stderr_has("holds 2 deliveries of billing period 2026-11")
+        .stderr_has("none is the period's current manifest");
+}
+
+mod split {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(12))]
+        /// A bill split into any set of parts, delivered with a manifest listing them, totals
+        /// what the single file does.
+        #[test]
+        fn a_bill_split_into_any_parts_totals_the_same(cuts in prop::collection::btree_set(1usize..1_200, 0..6)) {
+            let dir = tempfile::tempdir().unwrap();
+            let all = rows();
+            let plain = write_file(dir.path(), "cur.csv", &csv_of(&CUR2, &all));
+            let want = bill_json(&[&plain]);
+            let export = dir.path().join("export");
+            let data = export.join("data/BILLING_PERIOD=2026-11");
+            std::fs::create_dir_all(&data).unwrap();
+            let mut bounds: Vec<usize> = cuts.into_iter().filter(|c| *c < all.len()).collect();
+            bounds.insert(0, 0);
+            bounds.push(all.len());
+            let mut keys = Vec::new();
+            for (n, w) in bounds.windows(2).enumerate() {
+                let name = format!("cur-{n:05}.csv");
+                write_file(&data, &name, &csv_of(&CUR2, &all[w[0]..w[1]]));
+                keys.push(format!("s3://bucket/cur/data/BILLING_PERIOD=2026-11/{name}"));
+            }
+            let meta = export.join("metadata/BILLING_PERIOD=2026-11");
+            std::fs::create_dir_all(&meta).unwrap();
+            write_file(&meta, "cur-Manifest.json", &serde_json::json!({"dataFiles": keys}).to_string());
+            let doc = bill_json(&[export.to_str().unwrap()]);
+            prop_assert_eq!(&doc["total"], &want["total"]);
+            prop_assert_eq!(&doc["lines"], &want["lines"]);
+        }
+    }
 }

@@ -90,6 +90,10 @@ pub(crate) struct Ledger {
     /// The periods seen when none was chosen (more than one is refused at the end).
     pub(crate) periods: BTreeSet<String>,
     pub(crate) files: Vec<String>,
+    /// What was left out or counted once, and DynamoDB rows without a cost: said.
+    pub(crate) notes: Vec<String>,
+    /// DynamoDB rows whose cost was null or empty (counted as 0, and said).
+    pub(crate) missing_costs: u64,
 }
 
 /// Whether a row is DynamoDB's.
@@ -136,6 +140,9 @@ impl Ledger {
                 ));
             }
             Some(_) => {}
+        }
+        if row.cost_missing {
+            self.missing_costs = self.missing_costs.saturating_add(1);
         }
         self.total.add(row)?;
         if row.charge.is_apart() {
@@ -229,6 +236,12 @@ impl Ledger {
         }
         if self.period.is_none() {
             self.period = self.periods.iter().next().cloned();
+        }
+        if self.missing_costs > 0 {
+            self.notes.push(format!(
+                "{} DynamoDB row(s) have no cost (null or empty): counted as 0",
+                self.missing_costs
+            ));
         }
         if self.total.rows == 0 {
             return Err(Error::input(match &self.period {

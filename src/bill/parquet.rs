@@ -2,17 +2,21 @@
 //! Apache's `parquet` crate: its record API reads only the columns the layout needs, row
 //! group by row group. Each value becomes the text the CSV twin holds — a string as is, a
 //! Parquet DECIMAL exactly, a DOUBLE as the shortest text that reads back to the same double
-//! (the figure AWS wrote; Rust prints exactly that), a timestamp as ISO 8601 — and from there
-//! the same parser as CSV, so both give the same rows.
+//! (the figure AWS wrote; Rust prints exactly that), a timestamp as ISO 8601 (milli-, micro-
+//! or nanoseconds) — and from there the same parser as CSV, so both give the same rows. Each
+//! column's Parquet type is checked against what the dictionary reads it as before any row
+//! is: a cost or quantity must be a number (or text holding one), a time a timestamp, a date
+//! or text; anything else is refused with the column and the file, never read as 0.
 
 use std::path::Path;
 use std::sync::Arc;
 
+use parquet::basic::{LogicalType, TimeUnit, Type as Physical};
 use parquet::file::reader::{FileReader, SerializedFileReader};
 use parquet::record::Field as PField;
 use parquet::schema::types::Type;
 
-use super::columns::Dialect;
+use super::columns::{Dialect, Field};
 use super::parse::{Layout, row};
 use super::read::Sink;
 use crate::cloudwatch::timestamp;
@@ -40,8 +44,119 @@ fn decimal_text(bytes: &[u8], scale: i32) -> Option<String> {
         .map(|d| d.to_string())
 }
 
+/// What the dictionary reads a column as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Want {
+    Number,
+    Time,
+    Text,
+}
+
+fn want(f: Field) -> Want {
+    match f {
+        Field::Amount
+        | Field::Unblended
+        | Field::Effective
+        | Field::List
+        | Field::ReservationEffective
+        | Field::PlanEffective
+        | Field::ReservationUnusedUpfront
+        | Field::ReservationUnusedRecurring
+        | Field::PlanCommitment
+        | Field::PlanUsed => Want::Number,
+        Field::Start | Field::End => Want::Time,
+        _ => Want::Text,
+    }
+}
+
+/// How a column's values become text: as they are, or an INT64 of nanoseconds since 1970
+/// (a TIMESTAMP(NANOS) the record reader hands over as a plain integer).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Read {
+    Plain,
+    Nanos,
+}
+
+/// Checks a column's type against what the dictionary reads it as.
+fn check(t: &Type, field: Field, file: &str) -> Result<Read, Error> {
+    let name = t.name();
+    let refuse = |what: &str, expected: &str| {
+        Error::input(format!(
+            "column `{name}` is {what}: {expected}"
+        ))
+        .file(file)
+        .help("Consider the export as AWS Data Exports writes it (costs and amounts DOUBLE or DECIMAL, times TIMESTAMP), or its CSV.")
+    };
+    if !t.is_primitive() {
+        return Err(refuse(
+            "a group (a struct, list or map)",
+            "a bill's value is a single number, time or text",
+        ));
+    }
+    let physical = t.get_physical_type();
+    let logical = t.get_basic_info().logical_type_ref();
+    let nanos = matches!(
+        logical,
+        Some(&LogicalType::Timestamp {
+            unit: TimeUnit::NANOS,
+            ..
+        })
+    );
+    let timestamp = matches!(logical, Some(&LogicalType::Timestamp { .. }))
+        || matches!(
+            t.get_basic_info().converted_type(),
+            parquet::basic::ConvertedType::TIMESTAMP_MILLIS
+                | parquet::basic::ConvertedType::TIMESTAMP_MICROS
+        );
+    let decimal = matches!(logical, Some(LogicalType::Decimal { .. }))
+        || t.get_basic_info().converted_type() == parquet::basic::ConvertedType::DECIMAL;
+    let text = matches!(physical, Physical::BYTE_ARRAY) && !decimal;
+    match want(field) {
+        Want::Number => {
+            let number = matches!(
+                physical,
+                Physical::INT32 | Physical::INT64 | Physical::FLOAT | Physical::DOUBLE
+            ) && !timestamp
+                && !matches!(logical, Some(LogicalType::Date));
+            if number || decimal || text {
+                Ok(Read::Plain)
+            } else {
+                Err(refuse(
+                    &format!(
+                        "{physical}{}",
+                        if timestamp { " (a timestamp)" } else { "" }
+                    ),
+                    "a cost or quantity is a number",
+                ))
+            }
+        }
+        Want::Time => {
+            if timestamp && physical == Physical::INT64 {
+                Ok(if nanos { Read::Nanos } else { Read::Plain })
+            } else if text || matches!(logical, Some(LogicalType::Date)) {
+                Ok(Read::Plain)
+            } else {
+                Err(refuse(
+                    &physical.to_string(),
+                    "a time is a TIMESTAMP, a DATE or ISO 8601 text",
+                ))
+            }
+        }
+        Want::Text => {
+            if matches!(physical, Physical::BOOLEAN) {
+                Err(refuse("BOOLEAN", "this column is text"))
+            } else {
+                Ok(Read::Plain)
+            }
+        }
+    }
+}
+
 /// A value as the CSV twin writes it.
-fn text(field: &PField) -> String {
+fn text(field: &PField, read: Read) -> String {
+    if let (Read::Nanos, PField::Long(ns)) = (read, field) {
+        return timestamp(ns.div_euclid(1_000_000_000));
+    }
     match field {
         PField::Bool(b) => b.to_string(),
         PField::Byte(v) => v.to_string(),
@@ -98,6 +213,13 @@ fn read_rows(path: &Path, file: &str, sink: &mut Sink<'_>) -> Result<Dialect, Er
     // The projection keeps the file's order of the columns it reads.
     let projected: Vec<&str> = fields.iter().map(|t| t.name()).collect();
     let projected_layout = Layout::of(&projected, &file)?;
+    let reads: Vec<Read> = fields
+        .iter()
+        .map(|t| match projected_layout.field_of(t.name()) {
+            Some(f) => check(t, f, &file),
+            None => Ok(Read::Plain),
+        })
+        .collect::<Result<_, _>>()?;
     let projection = Type::group_type_builder(root.name())
         .with_fields(fields.clone())
         .build()
@@ -109,7 +231,11 @@ fn read_rows(path: &Path, file: &str, sink: &mut Sink<'_>) -> Result<Dialect, Er
     for r in rows {
         let r = r.map_err(|e| broken(&file, &e))?;
         n = n.saturating_add(1);
-        let texts: Vec<String> = r.get_column_iter().map(|(_, v)| text(v)).collect();
+        let texts: Vec<String> = r
+            .get_column_iter()
+            .zip(reads.iter().chain(std::iter::repeat(&Read::Plain)))
+            .map(|((_, v), read)| text(v, *read))
+            .collect();
         let get = |i: usize| texts.get(i).map(String::as_str);
         sink(row(&projected_layout, &get, &file, n)?)?;
     }
@@ -133,8 +259,13 @@ mod tests {
 
     #[test]
     fn doubles_read_as_the_text_that_names_them() {
-        assert_eq!(text(&PField::Double(0.125)), "0.125");
-        assert_eq!(text(&PField::Double(0.1)), "0.1");
-        assert_eq!(text(&PField::Double(1_234.5)), "1234.5");
+        assert_eq!(text(&PField::Double(0.125), Read::Plain), "0.125");
+        assert_eq!(text(&PField::Double(0.1), Read::Plain), "0.1");
+        assert_eq!(text(&PField::Double(1_234.5), Read::Plain), "1234.5");
+        // 2026-11-01T00:00:00Z in nanoseconds.
+        assert_eq!(
+            text(&PField::Long(1_793_491_200_000_000_000), Read::Nanos),
+            "2026-11-01T00:00:00Z"
+        );
     }
 }

@@ -57,6 +57,14 @@ impl Layout {
     }
 
     /// The column numbers the layout reads (for Parquet's projection).
+    /// The field a column name is read as, if any.
+    pub(crate) fn field_of(&self, name: &str) -> Option<Field> {
+        self.index
+            .iter()
+            .find(|(_, i)| self.names.get(*i).is_some_and(|n| n == name))
+            .map(|(f, _)| *f)
+    }
+
     pub(crate) fn columns(&self) -> impl Iterator<Item = &str> {
         self.index
             .iter()
@@ -158,7 +166,9 @@ pub(crate) fn row<'a>(
     {
         return Err(bad(Field::Amount, &format!("negative usage ({amount})")));
     }
-    let unblended = number(Field::Unblended)?.unwrap_or(Decimal::ZERO);
+    let stated = number(Field::Unblended)?;
+    let cost_missing = stated.is_none();
+    let unblended = stated.unwrap_or(Decimal::ZERO);
     let effective = match layout.dialect {
         Dialect::Focus | Dialect::Own => number(Field::Effective)?.unwrap_or(unblended),
         Dialect::Cur2 | Dialect::Legacy => {
@@ -189,6 +199,7 @@ pub(crate) fn row<'a>(
         end,
         amount,
         unblended,
+        cost_missing,
         effective,
         list: number(Field::List)?,
         charge,

@@ -45,16 +45,22 @@ fn cannot(path: &Path, e: &dyn std::fmt::Display) -> Error {
         )
 }
 
-/// The data files of `input`: itself, or a folder's parts (its manifest's, else every data
-/// file under it, in name order).
+/// The data files of `input`, and what was left out and why: itself, or a folder's parts.
+/// A folder with manifests is read as AWS delivers it: the manifests are grouped by billing
+/// period (`billingPeriod`, or the `BILLING_PERIOD=YYYY-MM` / `yyyymmdd-yyyymmdd` folder), and
+/// of several deliveries of one period only the current one is read — the manifest at the
+/// period's own folder (the legacy CUR's, which points at the latest assembly; Data Exports'
+/// when it overwrites), else the one delivery there is; a data file no chosen manifest lists
+/// is named and left out. A folder without manifests is every data file under it.
 ///
 /// # Errors
-/// A path that is neither; a manifest naming a part that is not there.
-pub(crate) fn files(input: &Path) -> Result<Vec<PathBuf>, Error> {
+/// A path that is neither; a manifest naming a part that is not there; several deliveries of
+/// one period and no manifest saying which is current.
+pub(crate) fn files(input: &Path) -> Result<(Vec<PathBuf>, Vec<String>), Error> {
     crate::confine::check(input)?;
     let meta = std::fs::metadata(input).map_err(|e| cannot(input, &e))?;
     if meta.is_file() {
-        return Ok(vec![input.to_path_buf()]);
+        return Ok((vec![input.to_path_buf()], Vec::new()));
     }
     if !meta.is_dir() {
         return Err(
@@ -85,27 +91,176 @@ pub(crate) fn files(input: &Path) -> Result<Vec<PathBuf>, Error> {
                 .file(input.display().to_string())
                 .help("Consider the delivery folder of a Data Exports or CUR export (its `data/` parts: .csv.gz or .parquet)."));
         }
-        return Ok(data);
+        return Ok((data, Vec::new()));
+    }
+    let mut by_period: std::collections::BTreeMap<String, Vec<Manifest>> =
+        std::collections::BTreeMap::new();
+    for m in manifests {
+        let manifest = manifest(m)?;
+        by_period
+            .entry(manifest.period.clone())
+            .or_default()
+            .push(manifest);
     }
     let mut out = Vec::new();
-    for m in manifests {
-        for key in manifest_parts(m)? {
+    let mut notes = Vec::new();
+    for (period, deliveries) in by_period {
+        let chosen = current(&period, deliveries, input)?;
+        for key in &chosen.parts {
             // An S3 key: match it by its path below the export (`…/data/BILLING_PERIOD=…/x`).
-            let found = data.iter().find(|p| key_matches(&key, p)).ok_or_else(|| {
+            let found = data.iter().find(|p| key_matches(key, p)).ok_or_else(|| {
                 Error::input(format!(
                     "`{}` names the part `{key}`, which is not in `{}`",
-                    m.display(),
+                    chosen.path.display(),
                     input.display()
                 ))
-                .file(m.display().to_string())
+                .file(chosen.path.display().to_string())
                 .help("Consider copying the whole delivery (every part the manifest lists): a bill without one of its parts is not the bill.")
             })?;
             if !out.contains(found) {
                 out.push(found.clone());
             }
         }
+        if let Some(note) = chosen.note {
+            notes.push(note);
+        }
     }
-    Ok(out)
+    let unlisted: Vec<String> = data
+        .iter()
+        .filter(|p| !out.contains(p))
+        .map(|p| p.display().to_string())
+        .collect();
+    if !unlisted.is_empty() {
+        notes.push(format!(
+            "{} data file(s) under `{}` that no current manifest lists, left out (an earlier delivery, or a file that is not the bill's): {}",
+            unlisted.len(),
+            input.display(),
+            unlisted.join(", ")
+        ));
+    }
+    Ok((out, notes))
+}
+
+/// A manifest: where it is, the billing period it delivers, the parts it lists, and whether
+/// it sits at its period's own folder (not in a delivery's subfolder).
+struct Manifest {
+    path: PathBuf,
+    period: String,
+    at_period: bool,
+    parts: Vec<String>,
+}
+
+/// The delivery of `period` to read, and what was left out of it.
+struct Chosen {
+    path: PathBuf,
+    parts: Vec<String>,
+    note: Option<String>,
+}
+
+/// Of the deliveries of one period: the one at the period's folder, else the only one (or
+/// several listing the same parts); else refused.
+fn current(period: &str, mut deliveries: Vec<Manifest>, input: &Path) -> Result<Chosen, Error> {
+    let names = |d: &[Manifest]| {
+        d.iter()
+            .map(|m| format!("`{}`", m.path.display()))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let all = names(&deliveries);
+    let count = deliveries.len();
+    let pick = if count == 1 {
+        deliveries.pop()
+    } else if deliveries.iter().filter(|m| m.at_period).count() == 1 {
+        deliveries.into_iter().find(|m| m.at_period)
+    } else if deliveries
+        .windows(2)
+        .all(|w| w.first().map(|m| &m.parts) == w.get(1).map(|m| &m.parts))
+    {
+        deliveries.pop()
+    } else {
+        None
+    };
+    let m = pick.ok_or_else(|| {
+        Error::input(format!(
+            "`{}` holds {count} deliveries of billing period {period} ({all}) and none is the period's current manifest",
+            input.display()
+        ))
+        .file(input.display().to_string())
+        .help("Consider the folder of one delivery (the latest), or the period's own folder with the manifest AWS keeps current there: each delivery is the whole bill again, so reading two would count it twice.")
+    })?;
+    let note = (count > 1).then(|| {
+        format!(
+            "billing period {period}: {count} deliveries in `{}`; read the current one, `{}` (each delivery is the whole bill again)",
+            input.display(),
+            m.path.display()
+        )
+    });
+    Ok(Chosen {
+        path: m.path,
+        parts: m.parts,
+        note,
+    })
+}
+
+/// The billing period a path names: a `BILLING_PERIOD=YYYY-MM` folder (Data Exports), or a
+/// `yyyymmdd-yyyymmdd` one (the legacy CUR), with the index of that component.
+fn period_in_path(path: &Path) -> Option<(String, usize)> {
+    let parts: Vec<String> = path
+        .iter()
+        .map(|c| c.to_string_lossy().into_owned())
+        .collect();
+    parts.iter().enumerate().rev().find_map(|(i, c)| {
+        if let Some(p) = c.strip_prefix("BILLING_PERIOD=") {
+            return Some((p.to_string(), i));
+        }
+        let b = c.as_bytes();
+        (b.len() == 17
+            && b.get(8) == Some(&b'-')
+            && c.bytes().filter(u8::is_ascii_digit).count() == 16)
+            .then(|| (format!("{}-{}", &c[..4], &c[4..6]), i))
+    })
+}
+
+/// Reads a manifest: Data Exports' `dataFiles` or the legacy CUR's `reportKeys`, its
+/// `billingPeriod.start` (`20261101T000000.000Z` or ISO 8601), else the period its folder
+/// names, else its folder.
+fn manifest(path: &Path) -> Result<Manifest, Error> {
+    let parts = manifest_parts(path)?;
+    let doc = read_manifest(path)?;
+    let stated = doc
+        .get("billingPeriod")
+        .and_then(|b| b.get("start"))
+        .and_then(serde_json::Value::as_str)
+        .and_then(|s| {
+            let digits: String = s.chars().filter(char::is_ascii_digit).take(6).collect();
+            (digits.len() == 6).then(|| format!("{}-{}", &digits[..4], &digits[4..]))
+        });
+    let in_path = period_in_path(path);
+    let depth = path.iter().count();
+    let at_period = in_path
+        .as_ref()
+        .is_some_and(|(_, i)| i.saturating_add(2) == depth);
+    let period = stated
+        .or_else(|| in_path.map(|(p, _)| p))
+        .unwrap_or_else(|| {
+            path.parent()
+                .map(|p| p.display().to_string())
+                .unwrap_or_default()
+        });
+    Ok(Manifest {
+        path: path.to_path_buf(),
+        period,
+        at_period,
+        parts,
+    })
+}
+
+fn read_manifest(path: &Path) -> Result<serde_json::Value, Error> {
+    let mut text = String::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(64 << 20).read_to_string(&mut text))
+        .map_err(|e| cannot(path, &e))?;
+    serde_json::from_str(&text).map_err(|e| cannot(path, &format!("not JSON ({e})")))
 }
 
 /// Whether the S3 `key` is the local `path` (their last components agree, at least the
@@ -136,12 +291,7 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), Error> {
 
 /// The parts a manifest lists: Data Exports' `dataFiles`, the legacy CUR's `reportKeys`.
 fn manifest_parts(path: &Path) -> Result<Vec<String>, Error> {
-    let mut text = String::new();
-    std::fs::File::open(path)
-        .and_then(|f| f.take(64 << 20).read_to_string(&mut text))
-        .map_err(|e| cannot(path, &e))?;
-    let doc: serde_json::Value =
-        serde_json::from_str(&text).map_err(|e| cannot(path, &format!("not JSON ({e})")))?;
+    let doc = read_manifest(path)?;
     let list = doc
         .get("dataFiles")
         .or_else(|| doc.get("reportKeys"))

@@ -108,6 +108,8 @@ pub(crate) struct Row {
     pub(crate) end: Option<i64>,
     pub(crate) amount: Decimal,
     pub(crate) unblended: Decimal,
+    /// The unblended cost was null or empty (taken as 0, and counted to be said).
+    pub(crate) cost_missing: bool,
     pub(crate) effective: Decimal,
     pub(crate) list: Option<Decimal>,
     pub(crate) charge: Charge,

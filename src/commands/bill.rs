@@ -62,6 +62,9 @@ pub(super) fn run(args: &BillArgs, run: &Run) -> Result<(), Error> {
         return output::emit(args.output.as_deref(), &sql);
     }
     let ledger = bill::read_all(&args.inputs, chosen)?;
+    for n in &ledger.notes {
+        run.diagnostics.once("note", n);
+    }
     if let Some(out) = &args.to_workload {
         let yaml = bill::workload::yaml(&ledger);
         // What is written must load: a figure the loader refuses is ddbcost's bug.

@@ -20,6 +20,9 @@ pub(super) fn run(args: &ReconcileArgs, run: &Run) -> Result<(), Error> {
     let (pricing, src) = Pricing::open(&args.workload, &args.template, &args.settings, run)?;
     let (workload, mut file_settings) = src.workload_with(&args.sets)?;
     let ledger = bill::read_all(&args.bills, chosen)?;
+    for n in &ledger.notes {
+        run.diagnostics.once("note", n);
+    }
     let period = ledger.period.clone().unwrap_or_default();
     let hours = crate::model::period::Period::parse(&period)
         .map(crate::model::period::Period::hours)

@@ -336,6 +336,7 @@ pub(crate) fn json(l: &Ledger, commitments: Option<&Commitments>) -> String {
         "billing_period": l.period,
         "currency": currency(l),
         "files": l.files,
+        "notes": l.notes,
         "rows": {
             "read": l.rows_read,
             "dynamodb": l.total.rows,
