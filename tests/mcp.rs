@@ -394,6 +394,7 @@ fn the_official_python_sdk_prices_compares_and_advises() {
     let marketplace =
         std::fs::read_to_string(root().join("workloads/marketplace-us-east-1.yaml")).unwrap();
     let items = std::fs::read_to_string(root().join("workloads/samples/orders.jsonl")).unwrap();
+    let live = std::fs::read_to_string(root().join("workloads/samples/orders-live.yaml")).unwrap();
     let typo =
         "tables:\n  t:\n    item_size: 1 KB\n    patterns:\n      get: { op: get, rat: 1/s }\n";
     let calls = json!([
@@ -408,6 +409,8 @@ fn the_official_python_sdk_prices_compares_and_advises() {
         {"tool": "explain", "arguments": {"workload": cloudshop, "line": "orders/reads"}},
         {"tool": "estimate", "arguments": {"workload": "tables:\n  t:\n    item_size: { sample: ../README.md }\n    patterns:\n      put: { op: put, rate: 1/s }\n"}},
         {"tool": "compare", "arguments": {"workload": cloudshop, "alternatives": [{"name": "eventual-gets", "set": ["tables.orders.patterns.get-order.consistency=eventual"]}]}},
+        {"tool": "usage", "arguments": {"files": ["samples/orders-metrics.json.gz"], "workload": live}},
+        {"tool": "import", "arguments": {"files": ["iac/orders.template.yaml"], "region": "us-east-1"}},
     ]);
     let dir = tempfile::tempdir().unwrap();
     let calls_file = dir.path().join("calls.json");
@@ -434,7 +437,19 @@ fn the_official_python_sdk_prices_compares_and_advises() {
         .map(String::as_str)
         .collect();
     for t in [
-        "estimate", "compare", "advise", "forecast", "sweep", "size", "keys", "validate", "explain",
+        "estimate",
+        "compare",
+        "advise",
+        "forecast",
+        "sweep",
+        "size",
+        "keys",
+        "validate",
+        "explain",
+        "usage",
+        "bill",
+        "reconcile",
+        "import",
     ] {
         assert!(tools.contains(&t), "{t} listed: {tools:?}");
     }
@@ -554,6 +569,18 @@ fn the_official_python_sdk_prices_compares_and_advises() {
         *ok(2),
         cli(&["advise", "-", "--format", "json"], &cloudshop)
     );
+    // The measured loop: usage on files under the root (the README's example, derived in
+    // tests/usage_verdict.rs: $540.93 today, $347.07 a month saved), and import.
+    let usage = ok(11);
+    assert_eq!(usage["schema"], "ddbcost.usage/v2");
+    assert_eq!(
+        dec(usage["tables"][0]["verdict"]["saving_monthly"]
+            .as_str()
+            .unwrap())
+        .round_dp(2),
+        dec("347.07")
+    );
+    assert!(ok(12)["workload"].as_str().unwrap().contains("tables:"));
 }
 
 mod generated {
@@ -781,4 +808,98 @@ mod explained {
             prop_assert_eq!(dec(p["cost"].as_str().unwrap()), cost);
         }
     }
+}
+
+/// The measured loop through the server (#47): `import` a template, `usage` on two weeks of
+/// metrics with the tables as they run, `bill` and `reconcile` on a bill — every file named
+/// by its path under `--root`, and one outside refused.
+#[test]
+fn the_measured_loop_runs_through_the_server_on_files_under_its_root() {
+    let mut s = Server::start(&["--root", root().to_str().unwrap()]);
+    // import: the template's tables as a workload (YAML text).
+    let r = s.call(
+        1,
+        "import",
+        &json!({"files": ["workloads/iac/orders.template.yaml"], "region": "us-east-1"}),
+    );
+    let imported = &r["result"]["structuredContent"];
+    assert_eq!(imported["schema"], "ddbcost.import/v1", "{r}");
+    assert!(
+        imported["workload"].as_str().unwrap().contains("tables:"),
+        "{r}"
+    );
+    // usage: the README's example; its figures are derived in tests/usage_verdict.rs
+    // (today $540.93 a month, $347.07 saved).
+    let live = std::fs::read_to_string(root().join("workloads/samples/orders-live.yaml")).unwrap();
+    let r = s.call(
+        2,
+        "usage",
+        &json!({"files": ["workloads/samples/orders-metrics.json.gz"], "workload": live}),
+    );
+    let usage = &r["result"]["structuredContent"];
+    assert_eq!(usage["schema"], "ddbcost.usage/v2", "{r}");
+    let v = &usage["tables"][0]["verdict"];
+    assert_eq!(dec(v["today_monthly"].as_str().unwrap()), dec("540.93"));
+    assert_eq!(
+        dec(v["saving_monthly"].as_str().unwrap()).round_dp(2),
+        dec("347.07")
+    );
+    assert!(
+        v["commands"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("aws dynamodb update-table --table-name orders")
+    );
+    // usage without a workload: the verdict is against on demand, assumed.
+    let r = s.call(
+        3,
+        "usage",
+        &json!({"files": ["workloads/samples/orders-metrics.json.gz"]}),
+    );
+    assert_eq!(
+        r["result"]["structuredContent"]["tables"][0]["verdict"]["today"], "provisioned",
+        "{r}"
+    );
+    // A file outside the root is refused, as every file the tools read.
+    for outside in ["../secret.json", "/etc/passwd"] {
+        let r = s.call(4, "usage", &json!({"files": [outside]}));
+        assert_eq!(r["result"]["isError"], true, "{outside}: {r}");
+        let r = s.call(5, "bill", &json!({"files": [outside]}));
+        assert_eq!(r["result"]["isError"], true, "{outside}: {r}");
+    }
+    // An argument that reads as an option is not a path.
+    let r = s.call(6, "bill", &json!({"files": ["--commitments"]}));
+    assert!(r["error"].is_object(), "{r}");
+    s.alive();
+}
+
+#[test]
+fn bill_and_reconcile_run_through_the_server() {
+    let mut s = Server::start(&["--root", root().to_str().unwrap()]);
+    // November 2026 for `orders` on demand (tests/fixtures/bill/november-orders.csv): each
+    // day 8,640,000 WRU ($5.40) and 4,320,000 RRU ($0.54); 30 days: $178.20.
+    let bill = "tests/fixtures/bill/november-orders.csv";
+    let r = s.call(1, "bill", &json!({"files": [bill]}));
+    let doc = &r["result"]["structuredContent"];
+    assert_eq!(doc["schema"], "ddbcost.bill/v1", "{r}");
+    assert_eq!(
+        dec(doc["total"]["unblended"].as_str().unwrap()),
+        dec("178.2"),
+        "{r}"
+    );
+    // The same usage measured over November's 720 hours reconciles with no variance.
+    let workload = "prices: aws-us-east-1\ntables:\n  orders:\n    capacity: { mode: on-demand }\n    patterns: {}\n    observed: { read_units: 129600000, write_units: 259200000, hours: 720, storage: 0 GB }\n";
+    let r = s.call(
+        2,
+        "reconcile",
+        &json!({"workload": workload, "bills": [bill]}),
+    );
+    let rec = &r["result"]["structuredContent"];
+    assert_eq!(rec["schema"], "ddbcost.reconcile/v1", "{r}");
+    assert_eq!(
+        dec(rec["total"]["variance"].as_str().unwrap()),
+        Decimal::ZERO,
+        "{r}"
+    );
+    s.alive();
 }

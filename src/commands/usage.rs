@@ -47,15 +47,16 @@ pub(super) fn run(args: &UsageArgs, run: &Run) -> Result<(), Error> {
         .collect::<Result<Vec<_>, _>>()?;
     let workload = match &args.workload {
         Some(file) => {
+            // Read once: it may be standard input.
             let text = load::read_file(file)?;
             let (w, file_settings) = load::parse_workload_at(&text, file, file, &run.samples)?;
             pricing.check_strict(&w, file)?;
-            Some((w, file_settings, file.clone()))
+            Some((w, file_settings, file.clone(), text))
         }
         None => None,
     };
     let (book, file_settings) = match &workload {
-        Some((w, file_settings, file)) => (pricing.book(w, file)?, file_settings.clone()),
+        Some((w, file_settings, file, _)) => (pricing.book(w, file)?, file_settings.clone()),
         None => {
             // Without a workload, `--prices` or the us-east-1 table.
             let w = Workload {
@@ -80,7 +81,7 @@ pub(super) fn run(args: &UsageArgs, run: &Run) -> Result<(), Error> {
         &queries,
         args.max_points_held,
         &analysis::Facts {
-            workload: workload.as_ref().map(|(w, _, _)| w),
+            workload: workload.as_ref().map(|(w, _, _, _)| w),
             book: &book,
             target,
             month_hours: settings.month_hours,
@@ -98,9 +99,8 @@ pub(super) fn run(args: &UsageArgs, run: &Run) -> Result<(), Error> {
     for w in &report.warnings {
         run.diagnostics.once("warning", w);
     }
-    if let Some(file) = &args.workload {
-        let text = load::read_file(file)?;
-        let doc = load::yaml::parse_value(&text, file)?;
+    if let Some((_, _, file, text)) = &workload {
+        let doc = load::yaml::parse_value(text, file)?;
         let yaml = cloudwatch::measured::workload(doc, &report, file);
         // What is written must load: a measured figure the loader refuses is ddbcost's bug.
         let (measured, _) = load::parse_workload_at(&yaml, file, file, &run.samples)?;

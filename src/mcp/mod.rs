@@ -158,6 +158,9 @@ impl Server {
                 json!({ "schema": tool.output, "valid": false, "error": error }),
                 notes,
             ),
+            (Outcome::Done { stdout, notes }, "import") => {
+                (json!({ "schema": tool.output, "workload": stdout }), notes)
+            }
             (Outcome::Done { stdout, notes }, _) => (parse(&stdout)?, notes),
             (Outcome::Refused { error, notes }, _) => return Ok(refused(&error, &notes)),
         };

@@ -1,8 +1,11 @@
 //! The tools `ddbcost mcp` offers, each a command line: its name, what it does (in words an
 //! agent reads), the JSON Schema of its arguments (the workload's own schema for the
 //! `workload` argument, as `ddbcost schema workload` prints it), the schema id of its
-//! structured output, and how its arguments become the command's options. Arguments are
-//! documents, never paths: the workload (YAML or JSON text, or a JSON object), items, a log.
+//! structured output, and how its arguments become the command's options. The workload is a
+//! document (YAML or JSON text, or a JSON object), as are items and a log; what the measured
+//! loop reads — CloudWatch pages, bills, templates — is named by path, read inside the
+//! server's `--root` (a bill is Parquet or a delivery folder, a month of minutes is
+//! hundreds of megabytes: not documents to send whole).
 
 use rmcp::ErrorData;
 use serde_json::{Map, Value, json};
@@ -282,6 +285,130 @@ pub(super) const TOOLS: &[Tool] = &[
             Ok(call)
         },
     },
+    Tool {
+        name: "usage",
+        description: "The capacity decision on measured CloudWatch data: `files` are `aws cloudwatch get-metric-data` outputs (pages in any order, `.gz` too) or the CSV `timestamp,table,index,metric,statistic,value`, paths under the server's --root. With `workload` (the tables as they run), each table's verdict starts from what runs today: keep, right-sized fixed capacity, auto scaling or on demand, priced on the measured curve with burst capacity, the saving against today's cost, the throttle risk left, the AWS CLI commands that apply it, and GSIs never read. Returns ddbcost's usage JSON.",
+        output: "ddbcost.usage/v2",
+        properties: || {
+            with(json!({
+                "files": { "type": "array", "items": { "type": "string" }, "minItems": 1, "description": "CloudWatch outputs, paths under the server's --root" },
+                "queries": { "type": "array", "items": { "type": "string" }, "description": "The `--metric-data-queries` files that produced results whose labels are not ddbcost's, paths under --root" },
+                "workload": {},
+                "target": { "type": "string", "description": "Auto-scaling target for a dimension without a policy of its own (default 70%)" },
+                "months": { "type": "integer", "minimum": 1, "maximum": 120, "description": "With a workload: the horizon of the commitment search (default 12)" },
+                "allow_partial": { "type": "boolean", "description": "Price an answer that lacks pages, said PARTIAL, instead of refusing it" },
+            }))
+        },
+        required: &["files"],
+        build: |a| {
+            let mut call = if a.0.get("workload").is_some_and(|w| !w.is_null()) {
+                Call {
+                    args: vec!["usage".into(), "--workload".into(), "-".into()],
+                    stdin: a.workload()?,
+                }
+            } else {
+                Call {
+                    args: vec!["usage".into()],
+                    stdin: String::new(),
+                }
+            };
+            a.settings(&mut call)?;
+            for f in a.strings("files")? {
+                call.args.push(path(&f)?);
+            }
+            a.repeated(&mut call, "queries", "--queries")?;
+            a.option(&mut call, "target", "--target")?;
+            if let Some(m) = a.integer("months")? {
+                call.args.extend(["--months".into(), m.to_string()]);
+            }
+            if a.boolean("allow_partial")? {
+                call.args.push("--allow-partial".into());
+            }
+            Ok(call)
+        },
+    },
+    Tool {
+        name: "bill",
+        description: "An AWS bill's DynamoDB rows (CUR 2.0 CSV, .csv.gz or Parquet, a Data Exports or legacy CUR delivery folder read through its current manifest, the legacy CUR, FOCUS 1.2 with AWS columns), paths under the server's --root: per table, region, component and meter, every row counted once; with `commitments`, the reserved capacity and savings plan the bill's hours call for. Returns ddbcost's bill JSON.",
+        output: "ddbcost.bill/v1",
+        properties: || {
+            json!({
+                "files": { "type": "array", "items": { "type": "string" }, "minItems": 1, "description": "Bill files or delivery folders, paths under the server's --root" },
+                "period": { "type": "string", "description": "The billing period to read, `YYYY-MM`, when the files hold several" },
+                "commitments": { "type": "boolean", "description": "Also size reserved capacity and a Database Savings Plan from the bill's hours" },
+                "prices_dir": { "type": "string", "description": "A folder of price tables under --root, for `commitments`" },
+            })
+        },
+        required: &["files"],
+        build: |a| {
+            let mut call = Call {
+                args: vec!["bill".into()],
+                stdin: String::new(),
+            };
+            for f in a.strings("files")? {
+                call.args.push(path(&f)?);
+            }
+            a.option(&mut call, "period", "--period")?;
+            a.option(&mut call, "prices_dir", "--prices-dir")?;
+            if a.boolean("commitments")? {
+                call.args.push("--commitments".into());
+            }
+            Ok(call)
+        },
+    },
+    Tool {
+        name: "reconcile",
+        description: "Estimate against actual: the workload's estimate for the billing period's own hours joined with the bill (`bills`, paths under the server's --root, read as `bill` reads them) per table, region, component and meter, with the variance in money and percent and its cause (quantity, a rate below list from a reservation or savings plan, a component or table billed and not in the workload, one not billed). Returns ddbcost's reconcile JSON.",
+        output: "ddbcost.reconcile/v1",
+        properties: || {
+            with(json!({
+                "bills": { "type": "array", "items": { "type": "string" }, "minItems": 1, "description": "Bill files or delivery folders, paths under the server's --root" },
+                "period": { "type": "string", "description": "The billing period, `YYYY-MM`, when the bill holds several" },
+                "set": sets(),
+            }))
+        },
+        required: &["workload", "bills"],
+        build: |a| {
+            let mut call = a.priced("reconcile")?;
+            for f in a.strings("bills")? {
+                call.args.extend(["--bill".into(), path(&f)?]);
+            }
+            a.option(&mut call, "period", "--period")?;
+            a.repeated(&mut call, "set", "--set")?;
+            Ok(call)
+        },
+    },
+    Tool {
+        name: "import",
+        description: "A workload from infrastructure code or live tables: CloudFormation/SAM, a `cdk.out` folder, serverless.yml, a Terraform plan JSON or `.tf`, or the AWS CLI's describe-table JSON (and its neighbours) — `files`, paths under the server's --root. Returns the workload as YAML text (`workload`), with TODO placeholders for what the code cannot know, ready for `estimate` or `usage`.",
+        output: "ddbcost.import/v1",
+        properties: || {
+            json!({
+                "files": { "type": "array", "items": { "type": "string" }, "minItems": 1, "description": "Templates, a cdk.out folder, a plan JSON, .tf files or describe-table outputs, paths under --root" },
+                "from": { "type": "string", "enum": ["cloudformation", "cdk", "serverless", "terraform-plan", "terraform", "aws-cli"], "description": "The kind of input (detected when not given)" },
+                "region": { "type": "string", "description": "The region the stack is deployed to" },
+                "parameter": { "type": "array", "items": { "type": "string" }, "description": "CloudFormation parameters, `Name=Value` each" },
+                "prices": { "type": "string", "description": "The price table the workload names (default aws-REGION)" },
+                "name": { "type": "string", "description": "The workload's name" },
+            })
+        },
+        required: &["files"],
+        build: |a| {
+            let mut call = Call {
+                args: vec!["import".into()],
+                stdin: String::new(),
+            };
+            for f in a.strings("files")? {
+                call.args.push(path(&f)?);
+            }
+            a.option(&mut call, "from", "--from")?;
+            a.option(&mut call, "region", "--region")?;
+            a.repeated(&mut call, "parameter", "--parameter")?;
+            a.option(&mut call, "prices", "--prices")?;
+            a.option(&mut call, "name", "--name")?;
+            Ok(call)
+        },
+    },
 ];
 
 /// The most designs one `sweep` call prices.
@@ -296,7 +423,8 @@ impl Tool {
     /// The tool as `tools/list` describes it.
     pub(super) fn listing(&self, workload_schema: &Value) -> Value {
         let mut properties = (self.properties)();
-        let uses_workload = self.required.contains(&"workload");
+        let uses_workload =
+            self.required.contains(&"workload") || properties.get("workload").is_some();
         let mut input = json!({ "type": "object", "additionalProperties": false });
         if uses_workload && let Some(p) = properties.as_object_mut() {
             p.insert("workload".into(), workload_argument());
@@ -336,7 +464,10 @@ impl Tool {
     /// Invalid params: an unknown argument, one of the wrong type, one missing.
     pub(super) fn call(&self, arguments: &Map<String, Value>) -> Result<Call, ErrorData> {
         let mut call = self.command(arguments)?;
-        call.args.extend(["--format".into(), "json".into()]);
+        // `import` writes YAML; the server wraps it (see `mod.rs`).
+        if self.name != "import" {
+            call.args.extend(["--format".into(), "json".into()]);
+        }
         Ok(call)
     }
 
@@ -370,6 +501,17 @@ impl Tool {
         }
         (self.build)(&Args(arguments))
     }
+}
+
+/// A path argument: relative to the server's root (the child runs there, with `--root`, which
+/// refuses anything outside); one that reads as an option is refused.
+fn path(p: &str) -> Result<String, ErrorData> {
+    if p.is_empty() || p.starts_with('-') {
+        return Err(invalid(&format!(
+            "`{p}` is not a path under the server's root"
+        )));
+    }
+    Ok(p.to_string())
 }
 
 pub(super) fn invalid(message: &str) -> ErrorData {
@@ -462,12 +604,18 @@ impl Args<'_> {
             args: vec![command.into(), "-".into()],
             stdin: self.workload()?,
         };
-        self.option(&mut call, "prices", "--prices")?;
-        self.option(&mut call, "prices_dir", "--prices-dir")?;
-        self.option(&mut call, "currency", "--currency")?;
-        self.option(&mut call, "fx_rate", "--fx-rate")?;
-        self.option(&mut call, "month_hours", "--month-hours")?;
-        self.option(&mut call, "gb", "--gb")?;
+        self.settings(&mut call)?;
+        Ok(call)
+    }
+
+    /// The pricing settings every pricing tool takes, as options.
+    fn settings(&self, call: &mut Call) -> Result<(), ErrorData> {
+        self.option(call, "prices", "--prices")?;
+        self.option(call, "prices_dir", "--prices-dir")?;
+        self.option(call, "currency", "--currency")?;
+        self.option(call, "fx_rate", "--fx-rate")?;
+        self.option(call, "month_hours", "--month-hours")?;
+        self.option(call, "gb", "--gb")?;
         if let Some(days) = self.integer("max_price_age")? {
             call.args
                 .extend(["--max-price-age".into(), days.to_string()]);
@@ -475,7 +623,7 @@ impl Args<'_> {
         if self.boolean("free_tier")? {
             call.args.push("--free-tier".into());
         }
-        Ok(call)
+        Ok(())
     }
 
     /// The names of the workload's tables (for an option applied to each).
