@@ -251,10 +251,8 @@ fn verdict_patch(t: &TableReport, report: &Report) -> Option<(Value, String)> {
                     });
                     format!(
                         "{gsi}{}",
-                        crate::report::usage::setting_words(
-                            p.setting,
-                            if d.writes { "WCU writes" } else { "RCU reads" }
-                        )
+                        p.setting
+                            .describe(if d.writes { "WCU writes" } else { "RCU reads" })
                     )
                 })
                 .collect();

@@ -32,6 +32,32 @@ pub(crate) enum Setting {
     Varying,
 }
 
+impl Setting {
+    /// The setting in words: `auto scaling at 70 % (1–40000 WCU)`, `fixed at 120 RCU`.
+    pub(crate) fn describe(self, unit: &str) -> String {
+        // A target is a share of two decimals at most (20–90 %): its percentage is exact.
+        let pct = |x: Decimal| {
+            x.checked_mul(Decimal::ONE_HUNDRED)
+                .unwrap_or_default()
+                .normalize()
+                .to_string()
+        };
+        match self {
+            Setting::OnDemand => "on demand".to_string(),
+            Setting::Fixed(u) => format!("fixed at {} {unit}", u.normalize()),
+            Setting::AutoScaling(p) => format!(
+                "auto scaling at {} % ({}–{} {unit})",
+                pct(p.target),
+                p.min.normalize(),
+                p.max.normalize()
+            ),
+            Setting::Varying => {
+                "provisioned as today (a capacity that changed, by no stated policy)".to_string()
+            }
+        }
+    }
+}
+
 /// Where today's setting was learnt.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Source {

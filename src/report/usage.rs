@@ -39,32 +39,15 @@ fn pct(x: Decimal) -> String {
         .to_string()
 }
 
-/// A setting in words: `auto scaling at 70 % (1–40000 WCU)`, `fixed at 120 RCU`.
-pub(crate) fn setting_words(setting: Setting, unit: &str) -> String {
-    match setting {
-        Setting::OnDemand => "on demand".to_string(),
-        Setting::Fixed(u) => format!("fixed at {} {unit}", u.normalize()),
-        Setting::AutoScaling(p) => format!(
-            "auto scaling at {} % ({}–{} {unit})",
-            pct(p.target),
-            p.min.normalize(),
-            p.max.normalize()
-        ),
-        Setting::Varying => {
-            "provisioned as today (a capacity that changed, by no stated policy)".to_string()
-        }
-    }
-}
-
 /// What the plan does with each dimension: `writes: fixed at 120 WCU (was auto scaling …)`.
 fn plan_words(t: &TableReport, plans: &[Plan]) -> String {
     let mut parts = Vec::new();
     for (d, p) in t.dimensions.iter().zip(plans) {
-        let mut s = format!("{} {}", d.name(), setting_words(p.setting, d.unit()));
+        let mut s = format!("{} {}", d.name(), p.setting.describe(d.unit()));
         if p.keep {
             s.push_str(" (as today)");
         } else if d.decision.today != Setting::OnDemand || p.setting == Setting::OnDemand {
-            let _ = write!(s, " (today {})", setting_words(d.decision.today, d.unit()));
+            let _ = write!(s, " (today {})", d.decision.today.describe(d.unit()));
         }
         if !p.burst_minutes.is_zero() {
             let _ = write!(s, ", {} min served from burst", p.burst_minutes.normalize());
@@ -80,7 +63,7 @@ fn plan_words(t: &TableReport, plans: &[Plan]) -> String {
             let _ = write!(
                 s,
                 "; {} would cost {} less with {} min at risk of throttling",
-                setting_words(o.setting, d.unit()),
+                o.setting.describe(d.unit()),
                 money::quantity(
                     p.monthly
                         .checked_sub(o.monthly)
@@ -580,7 +563,7 @@ fn rows(r: &Report) -> Vec<[String; 7]> {
                 format!("{} × {}", option(&x.fixed, cur), x.fixed_units.normalize()),
                 format!(
                     "{} ({}{}): {}",
-                    setting_words(x.today, d.unit()),
+                    x.today.describe(d.unit()),
                     match x.source {
                         Source::Measured => "measured",
                         Source::Workload => "the workload's",
