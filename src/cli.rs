@@ -590,6 +590,14 @@ pub(crate) struct BillArgs {
     /// A folder of price tables searched before the bundled ones (repeatable).
     #[arg(long = "prices-dir", value_name = "DIR")]
     pub prices_dirs: Vec<String>,
+    /// With `--commitments`: the hours the commitments are priced for (default: the billing
+    /// period's own, 672–744).
+    #[arg(long)]
+    pub month_hours: Option<String>,
+    /// With `--commitments`: refuse (exit 1) a price table that took effect more than DAYS
+    /// before the billing period.
+    #[arg(long, value_name = "DAYS")]
+    pub max_price_age: Option<u32>,
     #[arg(long, value_enum, default_value_t = BillFormat::Table)]
     pub format: BillFormat,
     /// Write to FILE instead of standard output.

@@ -430,6 +430,44 @@ fn arguments_are_resolved_before_any_input_is_read() {
         .run()
         .code(2)
         .stderr_has("--month-hours: `lots` is not a number");
+    // bill and reconcile: the pricing flags and the flag pairs, before the bill is read.
+    for (args, says) in [
+        (
+            vec![
+                "bill",
+                "no/such.csv",
+                "--commitments",
+                "--month-hours",
+                "lots",
+            ],
+            "--month-hours: `lots` is not a number",
+        ),
+        (
+            vec!["bill", "no/such.csv", "--commitments", "--format", "csv"],
+            "`--commitments` adds a section to table, markdown or json output, not csv",
+        ),
+        (
+            vec!["bill", "no/such.csv", "--month-hours", "720"],
+            "price the commitments, and `--commitments` is not given",
+        ),
+        (
+            vec![
+                "reconcile",
+                "no/such.yaml",
+                "--bill",
+                "no/such.csv",
+                "--month-hours",
+                "lots",
+            ],
+            "--month-hours: `lots` is not a number",
+        ),
+        (
+            vec!["usage", "no/such.json", "--target", "lots"],
+            "--target `lots` is not a share",
+        ),
+    ] {
+        Case::new().args(&args).run().code(2).stderr_has(says);
+    }
 }
 
 /// `usage` prices through the one pricing service with `estimate`'s flags: the workload's

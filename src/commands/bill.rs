@@ -8,11 +8,12 @@ use crate::cli::{BillArgs, BillFormat};
 use crate::error::Error;
 use crate::{bill, output, report};
 
-/// The commitments the bill's hours call for, each region priced with its `aws-REGION` table.
+/// The commitments the bill's hours call for, each region priced with its `aws-REGION` table
+/// through the run's pricing service (its price folders, `--max-price-age` counted to the
+/// billing period), for the period's own hours unless `--month-hours` says otherwise.
 fn commitments(
     ledger: &bill::ledger::Ledger,
-    dirs: &[String],
-    run: &Run,
+    pricing: &Pricing<'_>,
 ) -> Result<bill::commit::Commitments, Error> {
     let regions: std::collections::BTreeSet<&str> = ledger
         .hourly
@@ -20,10 +21,16 @@ fn commitments(
         .map(|(r, _)| r.as_str())
         .chain(ledger.eligible.keys().map(|(r, _)| r.as_str()))
         .collect();
+    let period = ledger
+        .period
+        .as_deref()
+        .and_then(|p| crate::model::period::Period::parse(p).ok());
     let mut tables = Vec::new();
     for region in regions {
-        let pricing = Pricing::defaults(Some(format!("aws-{region}")), dirs, run);
-        let book = pricing.book(&crate::model::Workload::default(), "bill")?;
+        let book = pricing
+            .with_prices(format!("aws-{region}"))
+            .book(&crate::model::Workload::default(), "bill")?;
+        pricing.book_freshness(&book, period)?;
         tables.push(book.primary);
     }
     let mut tables = tables.into_iter();
@@ -34,20 +41,38 @@ fn commitments(
         primary,
         others: tables.collect(),
     };
-    let hours = ledger
-        .period
-        .as_deref()
-        .and_then(|p| crate::model::period::Period::parse(p).ok())
-        .map_or(
+    let hours = pricing.stated_month_hours().unwrap_or_else(|| {
+        period.map_or(
             rust_decimal::Decimal::from(730),
             crate::model::period::Period::hours,
-        );
+        )
+    });
     Ok(bill::commit::size(ledger, &book, hours))
 }
 
 pub(super) fn run(args: &BillArgs, run: &Run) -> Result<(), Error> {
     let chosen = args.period.period.map(|p| p.to_string());
-    // Every argument checked before any input is read.
+    // Every argument checked before any input is read: the pricing flags as `estimate` types
+    // them, and what only `--commitments` uses.
+    let pricing = Pricing::new(
+        &crate::cli::SettingsArgs {
+            prices_dirs: args.prices_dirs.clone(),
+            month_hours: args.month_hours.clone(),
+            max_price_age: args.max_price_age,
+            ..crate::cli::SettingsArgs::default()
+        },
+        run,
+    )?;
+    if !args.commitments
+        && (args.month_hours.is_some()
+            || args.max_price_age.is_some()
+            || !args.prices_dirs.is_empty())
+    {
+        return Err(Error::usage(
+            "`--month-hours`, `--max-price-age` and `--prices-dir` price the commitments, and `--commitments` is not given",
+        )
+        .help("Consider `--commitments`, or leaving them out: the bill's own figures are AWS's."));
+    }
     if args.commitments && args.format == BillFormat::Csv {
         return Err(Error::usage(
             "`--commitments` adds a section to table, markdown or json output, not csv",
@@ -72,7 +97,7 @@ pub(super) fn run(args: &BillArgs, run: &Run) -> Result<(), Error> {
         output::emit(Some(out), &yaml)?;
     }
     let commitments = if args.commitments {
-        Some(commitments(&ledger, &args.prices_dirs, run)?)
+        Some(commitments(&ledger, &pricing)?)
     } else {
         None
     };

@@ -80,6 +80,24 @@ impl<'r> Pricing<'r> {
         }
     }
 
+    /// This service with `--prices` set to `id` (one region's table), with the same folders,
+    /// settings and checks.
+    pub(crate) fn with_prices(&self, id: String) -> Pricing<'r> {
+        Pricing {
+            run: self.run,
+            prices: Some(id),
+            dirs: self.dirs.clone(),
+            cli: self.cli.clone(),
+            strict: self.strict,
+            max_age: self.max_age,
+        }
+    }
+
+    /// The month's hours the command line states (`--month-hours`), if any.
+    pub(crate) fn stated_month_hours(&self) -> Option<Decimal> {
+        self.cli.month_hours
+    }
+
     /// The settings an estimate runs under: the command line's, else the file's, else the
     /// defaults (730-hour month, binary GB, free tier off).
     pub(crate) fn settings(&self, file: &SettingsOverrides) -> Settings {
