@@ -751,9 +751,37 @@ pub(crate) struct KeysArgs {
     /// `NAME:reads=R,writes=W` for an index's (repeatable).
     #[arg(long = "peak-rate", value_name = "[INDEX:]reads=R,writes=W")]
     pub peak_rates: Vec<String>,
-    /// Price table for pricing write sharding (default: the workload's `prices`).
+    /// Price table for pricing write sharding and a cache (default: the workload's `prices`).
     #[arg(long)]
     pub prices: Option<String>,
+    /// A folder of price tables searched before the bundled ones (repeatable; also
+    /// `DDBCOST_PRICES` and the workload's `price_dirs:`).
+    #[arg(long = "prices-dir", value_name = "DIR")]
+    pub prices_dirs: Vec<String>,
+    /// Hours in a billing month (default 730, or the workload's `settings.month_hours`).
+    #[arg(long)]
+    pub month_hours: Option<String>,
+    /// GB convention for storage (default binary, or the workload's `settings.gb`).
+    #[arg(long, value_enum)]
+    pub gb: Option<Gb>,
+    /// Refuse (exit 1) a price table that took effect more than DAYS before today.
+    #[arg(long, value_name = "DAYS")]
+    pub max_price_age: Option<u32>,
+    /// Subtract the AWS free tier (off by default).
+    #[arg(long)]
+    pub free_tier: bool,
+    /// Show costs in this currency (ISO 4217), converted at `--fx-rate`.
+    #[arg(long, value_name = "CODE")]
+    pub currency: Option<String>,
+    /// Units of `--currency` per unit of the price table's currency (`[FROM=]RATE`).
+    #[arg(long = "fx-rate", value_name = "[FROM=]RATE")]
+    pub fx_rates: Vec<String>,
+    /// The day the rate is from, `YYYY-MM-DD`.
+    #[arg(long = "fx-date", value_name = "DATE")]
+    pub fx_date: Option<String>,
+    /// Where the rate comes from.
+    #[arg(long = "fx-source", value_name = "TEXT")]
+    pub fx_source: Option<String>,
     #[arg(long, value_enum, default_value_t = KeysFormat::Table)]
     pub format: KeysFormat,
     /// How attribute values are written.

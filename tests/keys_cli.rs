@@ -359,6 +359,24 @@ fn write_sharding_is_priced_with_the_engine() {
         .success()
         .stdout_has("Write sharding with 2 suffixes: the reads of `latest` become 2 requests each")
         .stdout_has("(+32.85)");
+    // Through the one pricing service: a 720-hour month, in euros at 0.9 — 100 × 720 × 3,600
+    // = 259,200,000 more reads × $0.125 per million = $32.40, × 0.9 = €29.16.
+    let doc = keys_json(&[
+        &file,
+        "--workload",
+        &workload,
+        "--month-hours",
+        "720",
+        "--currency",
+        "EUR",
+        "--fx-rate",
+        "0.9",
+        "--fx-date",
+        "2026-11-30",
+    ]);
+    let s = &attr(&doc, 0)["sharding"];
+    assert_eq!(share(&s["monthly_delta"]), dec("29.16"));
+    assert_eq!(s["currency"], "EUR");
 }
 
 #[test]

@@ -439,3 +439,45 @@ fn the_readme_example_is_derived() {
         dec("22480000000") / dec("1073741824") * dec("0.25")
     );
 }
+
+#[test]
+fn a_gsi_read_only_through_keys_is_shown_with_what_keys_only_saves() {
+    let dir = tempfile::tempdir().unwrap();
+    // Items of 2 KB; the status index projects ALL, and its one query reads only its key.
+    let w = write_file(
+        dir.path(),
+        "w.yaml",
+        "prices: aws-us-east-1\ntables:\n  orders:\n    item_size: 2 KB\n    key_size: 20 B\n    key: { partition: pk }\n    attribute_sizes: { status: 12 B, total: 8 B }\n    indexes:\n      by-status: { type: gsi, projection: all, key_size: 10 B, key: { partition: status } }\n    patterns:\n      create: { op: put, rate: 10/s }\n      panel: { op: query, index: by-status, rate: 1/s, items: 10, reads_attributes: [status] }\n",
+    );
+    // Two weeks of 5-minute points: the table and the index each write 20 WCU/s (6,000 a
+    // point: 2 KB entries), the index is read at 5 RCU/s (1,500 a point).
+    let file = write_file(
+        dir.path(),
+        "m.json",
+        &page(&[
+            result(&label(W, 300), &points(4_032, 300, "6000")),
+            result(
+                "ddbcost:orders:by-status:ConsumedWriteCapacityUnits:Sum:300",
+                &points(4_032, 300, "6000"),
+            ),
+            result(
+                "ddbcost:orders:by-status:ConsumedReadCapacityUnits:Sum:300",
+                &points(4_032, 300, "1500"),
+            ),
+        ]),
+    );
+    let doc = usage_json(std::slice::from_ref(&file), &["--workload", &w]);
+    let f = &doc["tables"][0]["index_findings"][0];
+    assert_eq!(f["change"], "projection");
+    assert_eq!(
+        f["what"],
+        "Project KEYS_ONLY in index `by-status` of `orders`"
+    );
+    // The patterns derive, per put, a 2 KB entry (2 WRU) under ALL and a keys-only one (1
+    // WRU): writes × ½; the query of 10 entries, 20 KB (5 RRU × ½ eventual = 2.5) under ALL,
+    // 10 small entries (1 × ½ = 0.5) keys-only: reads × ⅕. On the measured counts, a month
+    // of 730 h: writes 20 × 1,209,600 × ½ = 12,096,000 WRU fewer × $0.625 / M × 730 ÷ 336 =
+    // $16.425; reads 5 × 1,209,600 × ⅘ = 4,838,400 RRU fewer × $0.125 / M × 730 ÷ 336 =
+    // $1.314. Together $17.739.
+    assert_eq!(s(&f["saving_monthly"]), dec("17.739"));
+}

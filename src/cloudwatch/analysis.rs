@@ -60,6 +60,14 @@ pub(crate) enum IndexFinding {
         reads: Decimal,
         storage: Option<Decimal>,
     },
+    /// Read only for what its patterns state (`reads_attributes`): `advise`'s narrower
+    /// projection, priced on the measured workload (its measured index units scaled by what
+    /// the patterns derive after ÷ before).
+    Project {
+        index: String,
+        what: String,
+        saving: Decimal,
+    },
 }
 
 /// The most periods a window may span (two years of minutes; 455 days of hours is 10,920):

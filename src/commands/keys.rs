@@ -22,19 +22,39 @@ struct Context {
     file: String,
     workload: Workload,
     settings: crate::model::Settings,
+    /// The workload's own settings (its `fx` for `--currency`).
+    file_settings: load::SettingsOverrides,
     table: Table,
 }
 
 pub(super) fn run(args: &KeysArgs, run: &Run) -> Result<(), Error> {
     // The arguments that need no input, typed first.
     let rates = peak_rates(args)?;
-    // `keys` prices sharding at the default settings and the workload's own.
-    let pricing = Pricing::defaults(args.prices.clone(), &[], run);
+    // `keys` prices sharding and a cache through the one pricing service, with `estimate`'s
+    // options over the workload's settings, typed before any input is read.
+    // (`--strict` is keys' own: stop at a malformed item.)
+    let pricing = Pricing::new(
+        &crate::cli::SettingsArgs {
+            prices: args.prices.clone(),
+            prices_dirs: args.prices_dirs.clone(),
+            month_hours: args.month_hours.clone(),
+            gb: args.gb,
+            max_price_age: args.max_price_age,
+            free_tier: args.free_tier,
+            strict: false,
+            currency: args.currency.clone(),
+            fx_rates: args.fx_rates.clone(),
+            fx_date: args.fx_date.clone(),
+            fx_source: args.fx_source.clone(),
+        },
+        run,
+    )?;
     let context = match &args.workload {
         Some(file) => {
             let text = load::read_file(file)?;
             let (workload, file_settings) =
                 load::parse_workload_at(&text, file, file, &run.samples)?;
+            pricing.check_strict(&workload, file)?;
             let table = workload
                 .pick_table(file, args.table.as_deref())
                 .cloned()
@@ -44,6 +64,7 @@ pub(super) fn run(args: &KeysArgs, run: &Run) -> Result<(), Error> {
                 file: file.clone(),
                 workload,
                 settings,
+                file_settings,
                 table,
             })
         }
@@ -401,7 +422,13 @@ fn price_remedies(
                 _ => None,
             });
         if (r.assessment.suffixes.is_some() || hot_reads.is_some()) && book.is_none() {
-            book = Some(pricing.book(&c.workload, &c.file)?);
+            let b = pricing.book(&c.workload, &c.file)?;
+            pricing.book_freshness(&b, None)?;
+            // `--currency`: every price converted at the stated rate before anything is priced.
+            book = Some(match pricing.fx(&b.primary.currency, &c.file_settings)? {
+                Some(fx) => crate::engine::convert_book(b, &fx).map_err(Error::from)?,
+                None => b,
+            });
         }
         let engine_error = |e: crate::engine::EngineError| Error::from(e).file(&c.file);
         sharded.push(match (r.assessment.suffixes, book.as_ref()) {

@@ -105,6 +105,13 @@ pub(super) fn run(args: &UsageArgs, run: &Run) -> Result<(), Error> {
         // What is written must load: a measured figure the loader refuses is ddbcost's bug.
         let (measured, _) = load::parse_workload_at(&yaml, file, file, &run.samples)?;
         index_findings(&mut report, &measured, file, &book, &settings)?;
+        projection_findings(
+            &mut report,
+            (&doc_of(text, file)?, &yaml),
+            (&measured, file),
+            (&book, &settings),
+            run,
+        )?;
         report.commitments = Some(commitments(
             &report,
             &yaml,
@@ -192,6 +199,111 @@ fn index_findings(
             });
         }
         t.index_findings = found;
+    }
+    Ok(())
+}
+
+/// `text` parsed as a document, without its scenarios.
+fn doc_of(text: &str, file: &str) -> Result<serde_json::Value, Error> {
+    let mut doc = load::yaml::parse_value(text, file)?;
+    if let Some(map) = doc.as_object_mut() {
+        map.remove("scenarios");
+    }
+    Ok(doc)
+}
+
+/// A measured GSI that is read, whose patterns state what they read (`reads_attributes`):
+/// `advise`'s projection rule (KEYS_ONLY, or INCLUDE of what they read) priced on the
+/// measured workload. The measured index units are what the index costs today; the change's
+/// effect on them is what the patterns derive — the index's write (and read) units after ÷
+/// before, on demand, from the workload's own patterns — applied to the measured counts; the
+/// index's storage follows its smaller entries. The saving is the measured workload's total
+/// less the changed one's.
+fn projection_findings(
+    report: &mut analysis::Report,
+    (design, yaml): (&serde_json::Value, &str),
+    (measured, file): (&Workload, &str),
+    (book, settings): (&crate::model::PriceBook, &crate::model::Settings),
+    run: &Run,
+) -> Result<(), Error> {
+    use serde_json::{Value, json};
+    let load = |doc: Value, label: &str| -> Result<crate::engine::Estimate, Error> {
+        let (w, _) = load::workload_from_value(doc, file, label, &run.samples)?;
+        crate::engine::estimate(&w, book, settings).map_err(|e| Error::from(e).file(label))
+    };
+    let quantity = |e: &crate::engine::Estimate, key: &str| {
+        e.line_items
+            .iter()
+            .find(|l| l.key == key)
+            .and_then(|l| l.quantity)
+    };
+    let (design_workload, _) = load::workload_from_value(design.clone(), file, file, &run.samples)?;
+    let candidates = crate::advise::candidates(&design_workload, book, None);
+    let measured_doc = doc_of(yaml, file)?;
+    let baseline =
+        crate::engine::estimate(measured, book, settings).map_err(|e| Error::from(e).file(file))?;
+    for t in &mut report.tables {
+        let mut read: Vec<String> = t
+            .dimensions
+            .iter()
+            .filter(|d| !d.writes && !d.decision.consumed.is_zero())
+            .filter_map(|d| d.index.clone())
+            .collect();
+        read.dedup();
+        for g in read {
+            let name = format!("project-{g}-{}", t.name);
+            let Some(c) = candidates.iter().find(|c| c.name == name) else {
+                continue;
+            };
+            // The design on demand and without observed figures, before and after: what
+            // the patterns derive for the index.
+            let mut plain = design.clone();
+            let mut strip = json!({"tables": {t.name.as_str(): {
+                "capacity": {"mode": "on-demand", "rcu": null, "wcu": null, "auto_scaling": null, "reserved": null},
+                "observed": null,
+            }}});
+            if let Some(indexes) = design["tables"][t.name.as_str()]["indexes"].as_object() {
+                for i in indexes.keys() {
+                    strip["tables"][t.name.as_str()]["indexes"][i.as_str()] =
+                        json!({"rcu": null, "wcu": null, "auto_scaling": null, "observed": null});
+                }
+            }
+            crate::scenario::merge_patch(&mut plain, &strip);
+            let mut changed = plain.clone();
+            crate::scenario::merge_patch(&mut changed, &c.patch);
+            let label = format!("{file} (suggestion `{name}`)");
+            let (before, after) = (load(plain, file)?, load(changed, &label)?);
+            let prefix = format!("{}/gsi/{g}", t.name);
+            let ratio = |what: &str| -> Option<Decimal> {
+                let b = quantity(&before, &format!("{prefix}/{what}"))?;
+                let a = quantity(&after, &format!("{prefix}/{what}"))?;
+                (!b.is_zero()).then(|| a.checked_div(b)).flatten()
+            };
+            // The measured workload with the change, the index's measured counts scaled.
+            let mut doc = measured_doc.clone();
+            crate::scenario::merge_patch(&mut doc, &c.patch);
+            let observed = &mut doc["tables"][t.name.as_str()]["indexes"][g.as_str()]["observed"];
+            for (field, what) in [("write_units", "writes"), ("read_units", "reads")] {
+                let count = observed
+                    .get(field)
+                    .and_then(Value::as_str)
+                    .and_then(|v| v.parse::<Decimal>().ok());
+                if let (Some(count), Some(r)) = (count, ratio(what)) {
+                    let scaled = count.checked_mul(r).unwrap_or(count);
+                    observed[field] = json!(scaled.normalize().to_string());
+                }
+            }
+            let total = load(doc, &label)?.total;
+            let saving = baseline.total.saturating_sub(total);
+            if saving > Decimal::ZERO {
+                t.index_findings
+                    .push(crate::cloudwatch::analysis::IndexFinding::Project {
+                        index: g,
+                        what: c.title.clone(),
+                        saving,
+                    });
+            }
+        }
     }
     Ok(())
 }

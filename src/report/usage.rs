@@ -203,6 +203,14 @@ pub(crate) fn index_lines(t: &TableReport, currency: &str) -> Vec<String> {
                     storage.map_or_else(|| "(no storage line in the workload)".to_string(), show)
                 )
             }
+            IndexFinding::Project {
+                index,
+                what,
+                saving,
+            } => format!(
+                "GSI `{index}` is read only for what its patterns state: {what} saves {} a month on the measured workload (its measured units scaled by what the patterns derive after ÷ before, as `ddbcost advise` proposes it)",
+                show(*saving)
+            ),
         });
     }
     for g in &t.unread {
@@ -859,6 +867,16 @@ fn finding_json(f: &IndexFinding) -> serde_json::Value {
             "writes_monthly": writes.normalize().to_string(),
             "reads_monthly": reads.normalize().to_string(),
             "storage_monthly": storage.map(|s| s.normalize().to_string()),
+        }),
+        IndexFinding::Project {
+            index,
+            what,
+            saving,
+        } => json!({
+            "index": index,
+            "change": "projection",
+            "what": what,
+            "saving_monthly": saving.normalize().to_string(),
         }),
     }
 }
