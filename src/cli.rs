@@ -391,6 +391,10 @@ pub(crate) struct InitArgs {
     /// A price table id or file instead of a region.
     #[arg(long)]
     pub prices: Option<String>,
+    /// A folder of price tables (e.g. written by `prices import`) the chosen table may come
+    /// from, searched before the bundled ones (repeatable; also `DDBCOST_PRICES`).
+    #[arg(long = "prices-dir", value_name = "DIR")]
+    pub prices_dirs: Vec<String>,
     /// The key attributes: `PK` or `PK,SK`.
     #[arg(long, value_name = "PK[,SK]")]
     pub key: Option<String>,

@@ -322,3 +322,51 @@ fn flags_are_the_answers_defaults() {
         assert!(out.stdout.contains(expected), "{expected}:\n{}", out.stdout);
     }
 }
+
+#[test]
+fn an_imported_price_table_is_found_in_prices_dir() {
+    // A price table of our own (the bundled us-east-1 one under another id), in a folder as
+    // `prices import` writes one: init checks the workload it writes against it there.
+    let dir = tempfile::tempdir().unwrap();
+    let prices = dir.path().join("prices");
+    std::fs::create_dir(&prices).unwrap();
+    let bundled =
+        std::fs::read_to_string(common::root().join("pricing/aws-us-east-1.yaml")).unwrap();
+    std::fs::write(
+        prices.join("mine.yaml"),
+        bundled.replacen("id: aws-us-east-1", "id: mine", 1),
+    )
+    .unwrap();
+    let out = dir.path().join("w.yaml");
+    let out = out.to_str().unwrap();
+    Case::new()
+        .args([
+            "init", "--table", "orders", "--prices", "mine", "--output", out,
+        ])
+        .run()
+        .code(2)
+        .stderr_has("no price table `mine`");
+    assert!(
+        !std::path::Path::new(out).exists(),
+        "nothing written on a refusal"
+    );
+    Case::new()
+        .args([
+            "init",
+            "--table",
+            "orders",
+            "--prices",
+            "mine",
+            "--prices-dir",
+            prices.to_str().unwrap(),
+            "--output",
+            out,
+        ])
+        .run()
+        .success();
+    assert!(
+        std::fs::read_to_string(out)
+            .unwrap()
+            .contains("prices: mine")
+    );
+}

@@ -67,8 +67,13 @@ pub(super) fn run(args: &InitArgs, run: &Run) -> Result<(), Error> {
         .as_deref()
         .filter(|p| *p != "-")
         .unwrap_or("workload.yaml");
-    let text = render(&answers, file)?;
-    check_prices(&text, &answers, run)?;
+    // The chosen table through the one pricing service (its price folders too).
+    let pricing = Pricing::defaults(Some(answers.prices.clone()), &args.prices_dirs, run);
+    let table = pricing
+        .book(&crate::model::Workload::default(), "init")?
+        .primary;
+    let text = render(&answers, file, &table)?;
+    check_prices(&text, &answers, &pricing)?;
     output::emit(args.output.as_deref(), &text)?;
     if let Some(path) = args.output.as_deref().filter(|p| *p != "-") {
         output::warn(&format!(
@@ -80,7 +85,7 @@ pub(super) fn run(args: &InitArgs, run: &Run) -> Result<(), Error> {
 
 /// What init writes must load (a failure there is ddbcost's own bug, said as such) and be
 /// priced by the chosen table (a region's bundled table may lack provisioned prices).
-fn check_prices(text: &str, answers: &Answers, run: &Run) -> Result<(), Error> {
+fn check_prices(text: &str, answers: &Answers, pricing: &Pricing<'_>) -> Result<(), Error> {
     let label = "(the workload init wrote)";
     let (workload, file_settings) = load::parse_workload(text, label).map_err(|e| {
         Error::input(format!(
@@ -89,7 +94,6 @@ fn check_prices(text: &str, answers: &Answers, run: &Run) -> Result<(), Error> {
         ))
         .help("Please report it with the options given.")
     })?;
-    let pricing = Pricing::defaults(None, &[], run);
     let book = pricing.book(&workload, label)?;
     let settings = pricing.settings(&file_settings);
     crate::engine::estimate(&workload, &book, &settings).map_err(|e| {
@@ -175,10 +179,13 @@ fn view(spec: IndexSpec, kind: &'static str) -> Result<IndexView, Error> {
 }
 
 /// The workload text.
-fn render(answers: &Answers, file: &str) -> Result<String, Error> {
+fn render(
+    answers: &Answers,
+    file: &str,
+    table: &crate::model::PriceTable,
+) -> Result<String, Error> {
     check_name("table", &answers.table)?;
     let keys = key_attributes(&answers.key)?;
-    let table = prices::resolve(&answers.prices)?;
     let mut indexes = Vec::new();
     for text in &answers.gsis {
         indexes.push(view(IndexSpec::parse_global(text, &keys, "all")?, "gsi")?);
