@@ -447,7 +447,9 @@
     const schema = DDBCost.schema();
     if (!schema.error) state.schema = JSON.parse(schema.stdout);
     $("version").textContent = DDBCost.run(["--version"], "").stdout.trim() + ".";
-    $("period").value = thisMonth();
+    // No month chosen: exports are dated in this month and priced, like the bill on the page,
+    // for a 730-hour month; a chosen month prices its own hours (`--period`).
+    $("period").placeholder = thisMonth();
     $("start").value = nextMonth();
     if (!await restore()) {
       select.value = "cloudshop.yaml";
