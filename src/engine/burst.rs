@@ -101,7 +101,9 @@ pub(crate) fn replay(
 /// The smallest whole capacity from 1 up to ⌈the peak⌉ that serves `demand` with no step at
 /// risk once burst is counted (at ⌈the peak⌉ no step ever exceeds capacity). Steps at risk
 /// only fall as capacity rises (more is banked and less is needed), so a binary search finds
-/// it.
+/// it; below peak × period ÷ (period + 300 s) even a full bank cannot cover the peak step, so
+/// the search starts there. Each candidate is one pass over the units a step consumes,
+/// stopping at the first step at risk.
 ///
 /// # Errors
 /// A figure too large to compute.
@@ -111,27 +113,95 @@ pub(crate) fn smallest_fixed(
     seconds: u32,
     what: &str,
 ) -> Result<Decimal, EngineError> {
-    let peak = demand
+    let peak = demand.iter().copied().max().unwrap_or_default();
+    let top = peak.ceil().max(Decimal::ONE);
+    let step = Decimal::from(period);
+    // Units consumed in each step, computed once for every candidate.
+    let units = demand
         .iter()
-        .copied()
-        .max()
-        .unwrap_or_default()
-        .ceil()
-        .max(Decimal::ONE);
-    let (mut lo, mut hi) = (Decimal::ONE, peak);
+        .map(|d| checked::mul(*d, step, what))
+        .collect::<Result<Vec<_>, _>>()?;
+    let floor = checked::div(
+        checked::mul(peak, step, what)?,
+        Decimal::from(period.saturating_add(seconds).max(1)),
+        what,
+    )?
+    .floor()
+    .max(Decimal::ONE)
+    .min(top);
+    let (mut lo, mut hi) = (floor, top);
     while lo < hi {
         let mid = checked::add(lo, hi, what)?
             .checked_div(Decimal::TWO)
             .unwrap_or(lo)
             .floor();
-        let at = |c: Decimal| std::iter::repeat_n(c, demand.len());
-        if replay(demand, at(mid), period, seconds, what)?.0 == 0 {
+        if serves(&units, mid, step, Decimal::from(seconds), what)? {
             hi = mid;
         } else {
             lo = checked::add(mid, Decimal::ONE, what)?;
         }
     }
     Ok(hi)
+}
+
+/// Steps at risk and served from burst of `demand` against one `capacity` throughout: as
+/// `replay`, on the units each step consumes.
+///
+/// # Errors
+/// A figure too large to compute.
+pub(crate) fn replay_constant(
+    demand: &[Decimal],
+    capacity: Decimal,
+    period: u32,
+    seconds: u32,
+    what: &str,
+) -> Result<(usize, usize), EngineError> {
+    let step = Decimal::from(period);
+    let per_step = checked::mul(capacity, step, what)?;
+    let limit = checked::mul(capacity, Decimal::from(seconds), what)?;
+    let (mut held, mut at_risk, mut burst) = (Decimal::ZERO, 0usize, 0usize);
+    for d in demand {
+        let u = checked::mul(*d, step, what)?;
+        if u <= per_step {
+            held = checked::add(held, checked::sub(per_step, u, what)?, what)?.min(limit);
+        } else {
+            let need = checked::sub(u, per_step, what)?;
+            if need <= held {
+                held = checked::sub(held, need, what)?;
+                burst = burst.saturating_add(1);
+            } else {
+                held = Decimal::ZERO;
+                at_risk = at_risk.saturating_add(1);
+            }
+        }
+    }
+    Ok((at_risk, burst))
+}
+
+/// Whether `capacity` serves steps consuming `units` each (of `step` seconds) with no step at
+/// risk, the bank holding at most `seconds` of it: `Bank::step` at one capacity, on units.
+fn serves(
+    units: &[Decimal],
+    capacity: Decimal,
+    step: Decimal,
+    seconds: Decimal,
+    what: &str,
+) -> Result<bool, EngineError> {
+    let per_step = checked::mul(capacity, step, what)?;
+    let limit = checked::mul(capacity, seconds, what)?;
+    let mut held = Decimal::ZERO;
+    for u in units {
+        if *u <= per_step {
+            held = checked::add(held, checked::sub(per_step, *u, what)?, what)?.min(limit);
+        } else {
+            let need = checked::sub(*u, per_step, what)?;
+            if need > held {
+                return Ok(false);
+            }
+            held = checked::sub(held, need, what)?;
+        }
+    }
+    Ok(true)
 }
 
 #[cfg(test)]
@@ -209,6 +279,11 @@ mod tests {
                 let without = replay(&demand, cap.iter().copied(), period, 0, "p").unwrap();
                 prop_assert!(with.0 <= without.0);
                 prop_assert_eq!(without.1, 0);
+                let at = cap[0];
+                prop_assert_eq!(
+                    replay_constant(&demand, at, period, 300, "p").unwrap(),
+                    replay(&demand, std::iter::repeat(at), period, 300, "p").unwrap()
+                );
                 let c = smallest_fixed(&demand, period, 300, "p").unwrap();
                 prop_assert_eq!(replay(&demand, std::iter::repeat(c), period, 300, "p").unwrap().0, 0);
                 if c > Decimal::ONE {

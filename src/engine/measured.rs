@@ -174,18 +174,15 @@ fn hours(
     let per_hour = usize::try_from(3_600u32.checked_div(c.period).unwrap_or(1).max(1)).unwrap_or(1);
     let period = Decimal::from(c.period);
     let mut out = Vec::with_capacity(c.demand.len().div_ceil(per_hour));
-    // Throttle risk per step of the auto-scaled capacity, with burst, over the whole curve (the
-    // bank carries from one hour to the next).
-    let mut bank = burst::Bank::new(c.burst_seconds);
+    // The auto-scaled capacity's steps at risk, as the simulation counted them (with burst).
+    let mut risky = sim.at_risk.iter().peekable();
     for (h, demand) in c.demand.chunks(per_hour).enumerate() {
         let from = h.saturating_mul(per_hour);
         let to = from.saturating_add(demand.len());
         let caps = sim.capacity.get(from..to).unwrap_or_default();
         let mut at_risk = 0usize;
-        for (d, cap) in demand.iter().zip(caps) {
-            if bank.step(*d, *cap, c.period, what)? == burst::Step::AtRisk {
-                at_risk = at_risk.saturating_add(1);
-            }
+        while risky.next_if(|i| **i < to).is_some() {
+            at_risk = at_risk.saturating_add(1);
         }
         out.push(Hour {
             span: unit_hours_of([Decimal::from(demand.len())], c.period, what)?,
@@ -329,7 +326,16 @@ pub(crate) fn decide(m: Measured<'_>) -> Result<DimensionDecision, EngineError> 
         .map(|d| checked::div(*d, m.policy.target, what))
         .collect::<Result<Vec<_>, _>>()?;
     let fixed_units = burst::smallest_fixed(&headroom, c.period, c.burst_seconds, what)?;
-    let fixed = held(&vec![fixed_units; c.demand.len()])?;
+    // At a constant capacity, replayed on the units each step consumes (one pass, no
+    // per-step products).
+    let fixed = provisioned(
+        checked::div(
+            checked::mul(checked::mul(fixed_units, steps, what)?, period, what)?,
+            Decimal::from(3_600),
+            what,
+        )?,
+        burst::replay_constant(c.demand, fixed_units, c.period, c.burst_seconds, what)?,
+    )?;
     let (today, source) = today_setting(&m.today);
     // Today's capacity step by step (`None` on demand), and what it cost.
     let (today_caps, current): (Option<Vec<Decimal>>, OptionCost) = match (today, m.today.measured)

@@ -59,6 +59,8 @@ pub(crate) struct Simulation {
     pub throttle_steps: usize,
     /// Steps whose demand exceeded the capacity in force, served from burst.
     pub burst_steps: usize,
+    /// The steps at risk, in order (for the hour-by-hour series).
+    pub at_risk: Vec<usize>,
     pub increases: usize,
     pub decreases: usize,
     /// The most decreases in one UTC day.
@@ -117,6 +119,7 @@ pub(crate) fn simulate(curve: Curve<'_>, policy: Policy) -> Result<Simulation, E
         unit_hours: Decimal::ZERO,
         throttle_steps: 0,
         burst_steps: 0,
+        at_risk: Vec::new(),
         increases: 0,
         decreases: 0,
         most_decreases_in_a_day: 0,
@@ -143,7 +146,10 @@ pub(crate) fn simulate(curve: Curve<'_>, policy: Policy) -> Result<Simulation, E
         match bank.step(*d, current, curve.period, what)? {
             Step::Served => {}
             Step::Burst => out.burst_steps = out.burst_steps.saturating_add(1),
-            Step::AtRisk => out.throttle_steps = out.throttle_steps.saturating_add(1),
+            Step::AtRisk => {
+                out.throttle_steps = out.throttle_steps.saturating_add(1);
+                out.at_risk.push(i);
+            }
         }
         // Utilization above the target, or well below it (demand against target × capacity).
         let high = *d > checked::mul(policy.target, current, what)?;
