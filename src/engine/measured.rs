@@ -257,6 +257,24 @@ fn today_setting(today: &Today<'_>) -> (Setting, Source) {
     }
 }
 
+/// The right-sized fixed capacity: the smallest that serves the curve ÷ `target` (the
+/// headroom auto scaling keeps) with burst, and its steps at risk and served from burst on
+/// the curve itself (replayed at one capacity, on the units each step consumes).
+fn right_sized(
+    c: &Curve<'_>,
+    target: Decimal,
+    what: &str,
+) -> Result<(Decimal, (usize, usize)), EngineError> {
+    let headroom = c
+        .demand
+        .iter()
+        .map(|d| checked::div(*d, target, what))
+        .collect::<Result<Vec<_>, _>>()?;
+    let units = burst::smallest_fixed(&headroom, c.period, c.burst_seconds, what)?;
+    let risk = burst::replay_constant(c.demand, units, c.period, c.burst_seconds, what)?;
+    Ok((units, risk))
+}
+
 /// The options' figures for one dimension.
 ///
 /// # Errors
@@ -318,23 +336,14 @@ pub(crate) fn decide(m: Measured<'_>) -> Result<DimensionDecision, EngineError> 
     };
     let sim: Simulation = simulate(c, m.policy)?;
     let auto_scaling = provisioned(sim.unit_hours, (sim.throttle_steps, sim.burst_steps))?;
-    // Fixed capacity keeps the headroom the auto-scaling target keeps: the smallest capacity
-    // that serves the curve ÷ the target with burst.
-    let headroom = c
-        .demand
-        .iter()
-        .map(|d| checked::div(*d, m.policy.target, what))
-        .collect::<Result<Vec<_>, _>>()?;
-    let fixed_units = burst::smallest_fixed(&headroom, c.period, c.burst_seconds, what)?;
-    // At a constant capacity, replayed on the units each step consumes (one pass, no
-    // per-step products).
+    let (fixed_units, fixed_risk) = right_sized(&c, m.policy.target, what)?;
     let fixed = provisioned(
         checked::div(
             checked::mul(checked::mul(fixed_units, steps, what)?, period, what)?,
             Decimal::from(3_600),
             what,
         )?,
-        burst::replay_constant(c.demand, fixed_units, c.period, c.burst_seconds, what)?,
+        fixed_risk,
     )?;
     let (today, source) = today_setting(&m.today);
     // Today's capacity step by step (`None` on demand), and what it cost.
