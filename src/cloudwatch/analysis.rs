@@ -331,22 +331,7 @@ fn analyse(
             ));
         }
         let (class, policy, stated) = table_facts(facts.workload, k, facts.target)?;
-        let mut demand = vec![Decimal::ZERO; steps];
-        let mut present = 0usize;
-        for (t, v) in &s.points {
-            let i = usize::try_from(
-                t.saturating_sub(start)
-                    .checked_div(i64::from(period))
-                    .unwrap_or(-1),
-            )
-            .unwrap_or(usize::MAX);
-            if let Some(slot) = demand.get_mut(i) {
-                *slot = v
-                    .checked_div(Decimal::from(period))
-                    .ok_or_else(|| Error::input("a consumed value too large to compute"))?;
-                present = present.saturating_add(1);
-            }
-        }
+        let (demand, sums, present) = curve_of(&s.points, start, period, steps)?;
         let provisioned_metric = if k.metric == Metric::ConsumedRead {
             Metric::ProvisionedRead
         } else {
@@ -376,6 +361,7 @@ fn analyse(
             policy,
             prices,
             month_hours: facts.month_hours,
+            sums: Some(&sums),
         })
         .map_err(Error::from)?;
         let report = tables
@@ -427,6 +413,35 @@ fn analyse(
         dropped: reading.points_used().saturating_sub(used),
         counts: counts(reading),
     })
+}
+
+/// A consumed series on the window's grid: demand a second per step, the Sums as measured
+/// (0 for a gap), and the points present.
+fn curve_of(
+    points: &[(i64, Decimal)],
+    start: i64,
+    period: u32,
+    steps: usize,
+) -> Result<(Vec<Decimal>, Vec<Decimal>, usize), Error> {
+    let mut demand = vec![Decimal::ZERO; steps];
+    let mut sums = vec![Decimal::ZERO; steps];
+    let mut present = 0usize;
+    for (t, v) in points {
+        let i = usize::try_from(
+            t.saturating_sub(start)
+                .checked_div(i64::from(period))
+                .unwrap_or(-1),
+        )
+        .unwrap_or(usize::MAX);
+        if let (Some(slot), Some(sum)) = (demand.get_mut(i), sums.get_mut(i)) {
+            *slot = v
+                .checked_div(Decimal::from(period))
+                .ok_or_else(|| Error::input("a consumed value too large to compute"))?;
+            *sum = *v;
+            present = present.saturating_add(1);
+        }
+    }
+    Ok((demand, sums, present))
 }
 
 /// The window analysed: every consumed series' first point to the last one's end, and their

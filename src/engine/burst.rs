@@ -98,32 +98,70 @@ pub(crate) fn replay(
     Ok((at_risk, burst))
 }
 
-/// The smallest whole capacity from 1 up to ⌈the peak⌉ that serves `demand` with no step at
-/// risk once burst is counted (at ⌈the peak⌉ no step ever exceeds capacity). Steps at risk
-/// only fall as capacity rises (more is banked and less is needed), so a binary search finds
-/// it; below peak × period ÷ (period + 300 s) even a full bank cannot cover the peak step, so
-/// the search starts there. Each candidate is one pass over the units a step consumes,
-/// stopping at the first step at risk.
+/// The smallest whole capacity from 1 up to ⌈the peak⌉ that serves `demand` (units a
+/// second) with no step at risk once burst is counted: `smallest_fixed_units` on the units
+/// each step consumes, at a share of 1.
 ///
 /// # Errors
 /// A figure too large to compute.
+#[cfg(test)]
 pub(crate) fn smallest_fixed(
     demand: &[Decimal],
     period: u32,
     seconds: u32,
     what: &str,
 ) -> Result<Decimal, EngineError> {
-    let peak = demand.iter().copied().max().unwrap_or_default();
-    let top = peak.ceil().max(Decimal::ONE);
+    smallest_fixed_units(
+        &units_of(demand, period, what)?,
+        period,
+        seconds,
+        Decimal::ONE,
+        what,
+    )
+}
+
+/// The units each step consumes: demand a second × the period.
+#[cfg(test)]
+fn units_of(demand: &[Decimal], period: u32, what: &str) -> Result<Vec<Decimal>, EngineError> {
     let step = Decimal::from(period);
-    // Units consumed in each step, computed once for every candidate.
-    let units = demand
+    demand
         .iter()
         .map(|d| checked::mul(*d, step, what))
-        .collect::<Result<Vec<_>, _>>()?;
+        .collect()
+}
+
+/// The smallest whole capacity C that serves steps consuming `units` each (of `period`
+/// seconds) with no step at risk when only `share` of it may be used — the curve ÷ share at
+/// C, which is the curve at C × share with a bank of 300 s of C × share (every quantity of
+/// the bank scales alike), so the units are never divided. Steps at risk only fall as C
+/// rises, so a binary search finds it, from the bound a full bank sets at the busiest step
+/// (units ÷ (share × (period + 300 s))) up to ⌈units ÷ (share × period)⌉, where no step
+/// exceeds; each candidate is one pass, stopping at the first step at risk.
+///
+/// # Errors
+/// A share that is not above 0, or a figure too large to compute.
+pub(crate) fn smallest_fixed_units(
+    units: &[Decimal],
+    period: u32,
+    seconds: u32,
+    share: Decimal,
+    what: &str,
+) -> Result<Decimal, EngineError> {
+    if share <= Decimal::ZERO {
+        return Err(EngineError::Invalid {
+            what: what.to_string(),
+            why: format!("a share of capacity above 0 is needed ({share})"),
+        });
+    }
+    let peak = units.iter().copied().max().unwrap_or_default();
+    let step = Decimal::from(period);
+    let bank = Decimal::from(seconds);
+    let top = checked::div(peak, checked::mul(share, step, what)?, what)?
+        .ceil()
+        .max(Decimal::ONE);
     let floor = checked::div(
-        checked::mul(peak, step, what)?,
-        Decimal::from(period.saturating_add(seconds).max(1)),
+        peak,
+        checked::mul(share, checked::add(step, bank, what)?, what)?,
         what,
     )?
     .floor()
@@ -135,7 +173,7 @@ pub(crate) fn smallest_fixed(
             .checked_div(Decimal::TWO)
             .unwrap_or(lo)
             .floor();
-        if serves(&units, mid, step, Decimal::from(seconds), what)? {
+        if serves(units, checked::mul(mid, share, what)?, step, bank, what)? {
             hi = mid;
         } else {
             lo = checked::add(mid, Decimal::ONE, what)?;
@@ -145,10 +183,11 @@ pub(crate) fn smallest_fixed(
 }
 
 /// Steps at risk and served from burst of `demand` against one `capacity` throughout: as
-/// `replay`, on the units each step consumes.
+/// `replay`, through `replay_units`.
 ///
 /// # Errors
 /// A figure too large to compute.
+#[cfg(test)]
 pub(crate) fn replay_constant(
     demand: &[Decimal],
     capacity: Decimal,
@@ -156,16 +195,35 @@ pub(crate) fn replay_constant(
     seconds: u32,
     what: &str,
 ) -> Result<(usize, usize), EngineError> {
-    let step = Decimal::from(period);
-    let per_step = checked::mul(capacity, step, what)?;
+    replay_units(
+        &units_of(demand, period, what)?,
+        capacity,
+        period,
+        seconds,
+        what,
+    )
+}
+
+/// Steps at risk and served from burst of steps consuming `units` each against one
+/// `capacity` throughout (no per-step product: the units are the measured sums).
+///
+/// # Errors
+/// A figure too large to compute.
+pub(crate) fn replay_units(
+    units: &[Decimal],
+    capacity: Decimal,
+    period: u32,
+    seconds: u32,
+    what: &str,
+) -> Result<(usize, usize), EngineError> {
+    let per_step = checked::mul(capacity, Decimal::from(period), what)?;
     let limit = checked::mul(capacity, Decimal::from(seconds), what)?;
     let (mut held, mut at_risk, mut burst) = (Decimal::ZERO, 0usize, 0usize);
-    for d in demand {
-        let u = checked::mul(*d, step, what)?;
-        if u <= per_step {
-            held = checked::add(held, checked::sub(per_step, u, what)?, what)?.min(limit);
+    for u in units {
+        if *u <= per_step {
+            held = checked::add(held, checked::sub(per_step, *u, what)?, what)?.min(limit);
         } else {
-            let need = checked::sub(u, per_step, what)?;
+            let need = checked::sub(*u, per_step, what)?;
             if need <= held {
                 held = checked::sub(held, need, what)?;
                 burst = burst.saturating_add(1);
@@ -285,6 +343,15 @@ mod tests {
                     replay(&demand, std::iter::repeat(at), period, 300, "p").unwrap()
                 );
                 let c = smallest_fixed(&demand, period, 300, "p").unwrap();
+                // At a share: the smallest C whose C × share serves the units, C − 1 not.
+                let share = Decimal::new(7, 1);
+                let step = Decimal::from(period);
+                let units: Vec<Decimal> = demand.iter().map(|d| d * step).collect();
+                let s = smallest_fixed_units(&units, period, 300, share, "p").unwrap();
+                prop_assert!(serves(&units, s * share, step, Decimal::from(300), "p").unwrap());
+                if s > Decimal::ONE {
+                    prop_assert!(!serves(&units, (s - Decimal::ONE) * share, step, Decimal::from(300), "p").unwrap());
+                }
                 prop_assert_eq!(replay(&demand, std::iter::repeat(c), period, 300, "p").unwrap().0, 0);
                 if c > Decimal::ONE {
                     prop_assert!(replay(&demand, std::iter::repeat(c - Decimal::ONE), period, 300, "p").unwrap().0 > 0);

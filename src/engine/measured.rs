@@ -213,6 +213,10 @@ pub(crate) struct Measured<'a> {
     pub policy: Policy,
     pub prices: DimensionPrices,
     pub month_hours: Decimal,
+    /// The units each step consumed as measured (the `Sum` of each period, 0 for a gap),
+    /// where given: the fixed capacity's search and replay run on them exactly, never
+    /// through demand a second × period.
+    pub sums: Option<&'a [Decimal]>,
 }
 
 fn monthly(
@@ -262,17 +266,26 @@ fn today_setting(today: &Today<'_>) -> (Setting, Source) {
 /// the curve itself (replayed at one capacity, on the units each step consumes).
 fn right_sized(
     c: &Curve<'_>,
+    sums: Option<&[Decimal]>,
     target: Decimal,
     what: &str,
 ) -> Result<(Decimal, (usize, usize)), EngineError> {
-    let headroom = c
-        .demand
-        .iter()
-        .map(|d| checked::div(*d, target, what))
-        .collect::<Result<Vec<_>, _>>()?;
-    let units = burst::smallest_fixed(&headroom, c.period, c.burst_seconds, what)?;
-    let risk = burst::replay_constant(c.demand, units, c.period, c.burst_seconds, what)?;
-    Ok((units, risk))
+    let step = Decimal::from(c.period);
+    let owned;
+    let units = match sums.filter(|s| s.len() == c.demand.len()) {
+        Some(s) => s,
+        None => {
+            owned = c
+                .demand
+                .iter()
+                .map(|d| checked::mul(*d, step, what))
+                .collect::<Result<Vec<_>, _>>()?;
+            &owned
+        }
+    };
+    let capacity = burst::smallest_fixed_units(units, c.period, c.burst_seconds, target, what)?;
+    let risk = burst::replay_units(units, capacity, c.period, c.burst_seconds, what)?;
+    Ok((capacity, risk))
 }
 
 /// The options' figures for one dimension.
@@ -336,7 +349,7 @@ pub(crate) fn decide(m: Measured<'_>) -> Result<DimensionDecision, EngineError> 
     };
     let sim: Simulation = simulate(c, m.policy)?;
     let auto_scaling = provisioned(sim.unit_hours, (sim.throttle_steps, sim.burst_steps))?;
-    let (fixed_units, fixed_risk) = right_sized(&c, m.policy.target, what)?;
+    let (fixed_units, fixed_risk) = right_sized(&c, m.sums, m.policy.target, what)?;
     let fixed = provisioned(
         checked::div(
             checked::mul(checked::mul(fixed_units, steps, what)?, period, what)?,
@@ -452,6 +465,7 @@ mod tests {
                 unit_hour: dec("0.00065"),
             },
             month_hours: dec("730"),
+            sums: None,
         })
         .unwrap();
         // On demand: 100 × 604,800 s = 60,480,000 WRU → 60.48 × 0.625 = $37.80; a 730-hour
@@ -504,6 +518,7 @@ mod tests {
                 unit_hour: dec("0.00013"),
             },
             month_hours: dec("730"),
+            sums: None,
         })
         .unwrap();
         let current = d.current;
@@ -542,6 +557,7 @@ mod tests {
                     policy: Policy { target: dec("0.7"), min: dec("1"), max: dec("40000") },
                     prices: DimensionPrices { per_million, unit_hour: dec("0.00013") },
                     month_hours: dec("730"),
+                    sums: None,
                 })
                 .unwrap();
                 let consumed: Decimal = demand.iter().map(|d| d * Decimal::from(60)).sum();
