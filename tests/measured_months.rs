@@ -108,6 +108,12 @@ fn november_reconciles_against_its_own_measured_workload_with_no_variance() {
         s(&common::json_line(&e, "orders/writes")["cost"]),
         dec("164.25")
     );
+    // And it says so.
+    let said = e["warnings"].to_string();
+    assert!(
+        said.contains("table `orders`: the observed counts were measured over 720 h and are priced for a 730-hour month (× 730 ÷ 720)"),
+        "{said}"
+    );
     // Against November's bill (720 h): 259.2 M WRU = $162.00 and 129.6 M RRU = $16.20 on
     // both sides, every line matching, no variance.
     let bill = write_file(dir.path(), "cur.csv", &november_cur());

@@ -91,7 +91,8 @@ pub(crate) fn estimate_with(
     settings: &Settings,
     detail: Detail,
 ) -> Result<Estimate, EngineError> {
-    // Counts measured over a window, priced for this month's hours.
+    // Counts measured over a window, priced for this month's hours, and said.
+    let windowed = observed::windows(workload, settings.month_hours);
     let workload = &*observed::for_month(workload, settings.month_hours)?;
     let pricer = line::Pricer::new(prices, settings);
     let mut acc = Bill {
@@ -123,6 +124,7 @@ pub(crate) fn estimate_with(
     if !workload.placeholders.is_empty() {
         warnings.push(notice::Notice::Placeholders(workload.placeholders.clone()));
     }
+    warnings.extend(windowed);
     let primary = &prices.primary;
     // The tables that priced a line besides the primary: those of the lines' regions.
     let mut other_price_tables: Vec<PriceTableRef> = Vec::new();

@@ -106,4 +106,12 @@ pub enum Notice {
     Key(KeyReason),
     /// A note a command adds (the age of the prices), already in words.
     Note(String),
+    /// A table's (or its GSI's) `observed` counts were measured over `hours` and priced for
+    /// a month of `month_hours`.
+    Windowed {
+        table: Arc<str>,
+        index: Option<Arc<str>>,
+        hours: Decimal,
+        month_hours: Decimal,
+    },
 }

@@ -12,6 +12,32 @@ use super::EngineError;
 use super::checked;
 use crate::model::Workload;
 
+/// Each table's and GSI's window (`observed.hours`), said when priced.
+pub(crate) fn windows(workload: &Workload, month_hours: Decimal) -> Vec<super::notice::Notice> {
+    let mut out = Vec::new();
+    for t in &workload.tables {
+        if let Some(hours) = t.observed.hours {
+            out.push(super::notice::Notice::Windowed {
+                table: t.name.clone(),
+                index: None,
+                hours,
+                month_hours,
+            });
+        }
+        for i in &t.indexes {
+            if let Some(hours) = i.observed.hours {
+                out.push(super::notice::Notice::Windowed {
+                    table: t.name.clone(),
+                    index: Some(i.name.clone()),
+                    hours,
+                    month_hours,
+                });
+            }
+        }
+    }
+    out
+}
+
 /// `workload` with every windowed count rescaled to a month of `month_hours` (borrowed when
 /// no count states its window).
 ///

@@ -175,6 +175,22 @@ impl fmt::Display for Notice {
             ),
             Notice::Key(reason) => reason.fmt(f),
             Notice::Note(text) => f.write_str(text),
+            Notice::Windowed {
+                table,
+                index,
+                hours,
+                month_hours,
+            } => write!(
+                f,
+                "table `{table}`{}: the observed counts were measured over {} h and are priced for a {}-hour month (× {} ÷ {})",
+                index
+                    .as_ref()
+                    .map_or_else(String::new, |i| format!(", GSI `{i}`")),
+                hours.normalize(),
+                month_hours.normalize(),
+                month_hours.normalize(),
+                hours.normalize()
+            ),
         }
     }
 }
