@@ -504,3 +504,25 @@ fn a_name_with_an_invisible_character_is_refused() {
     .stderr_has("the name \"g\\u{200b}\" holds an invisible character (U+200B) at character 2")
     .stderr_has("at tables.orders.patterns.g\\u{200b}");
 }
+
+#[test]
+fn observed_hours_outside_a_window_are_refused() {
+    // A window of 0 hours would divide by zero; one past ten years (87,600 h) is a stray
+    // figure that would scale every count; a GSI's is held to the same rule.
+    for (hours, at) in [
+        ("0", "tables.orders.observed.hours"),
+        ("100000", "tables.orders.observed.hours"),
+    ] {
+        estimate(&orders(&format!(
+            "    patterns: {{}}\n    observed: {{ write_units: 1000, hours: {hours} }}\n"
+        )))
+        .code(1)
+        .stderr_has(&format!("`observed.hours` {hours} is outside (0, 87,600]"))
+        .stderr_has(&format!("at {at}"));
+    }
+    estimate(&orders(
+        "    indexes:\n      g: { type: gsi, projection: all, observed: { write_units: 10, hours: -1 } }\n    patterns: {}\n",
+    ))
+    .code(1)
+    .stderr_has("at tables.orders.indexes.g.observed.hours");
+}
