@@ -21,6 +21,10 @@ pub(crate) struct Cli {
     /// is refused before it is read (standard input is always allowed).
     #[arg(long, global = true, value_name = "DIR")]
     pub root: Option<String>,
+    /// Read no input file at all (every path refused; standard input allowed): what
+    /// `ddbcost mcp` gives its children when it has no `--root`.
+    #[arg(long, global = true, hide = true, conflicts_with = "root")]
+    pub no_files: bool,
     /// How an error is written on standard error: `text` (default) or `json`, one object
     /// with schema `ddbcost.error/v1` (kind, message, file, path, line, column, help).
     #[arg(long, global = true, value_enum, default_value_t = ErrorFormat::Text)]
@@ -200,6 +204,10 @@ pub(crate) struct McpArgs {
     /// Refuse a request larger than this many bytes (the protocol's error, `-32600`)
     #[arg(long, value_name = "BYTES", default_value_t = 8 * 1024 * 1024, value_parser = clap::value_parser!(u64).range(1024..=268_435_456))]
     pub max_request_bytes: u64,
+    /// Stop a tool call whose output passes this many bytes (the protocol's error, -32603;
+    /// the server holds at most a few times this much per call)
+    #[arg(long, value_name = "BYTES", default_value_t = 32 * 1024 * 1024, value_parser = clap::value_parser!(u64).range(1024..=1_073_741_824))]
+    pub max_result_bytes: u64,
     /// How many tool calls run at once (others wait)
     #[arg(long, value_name = "N", default_value_t = 4, value_parser = clap::value_parser!(u64).range(1..=64))]
     pub jobs: u64,

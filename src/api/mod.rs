@@ -570,8 +570,22 @@ fn run_with(args: &[std::ffi::OsString], world: impl FnOnce(&Cli) -> Run) -> i32
         }
     };
     let errors = cli.error_format;
-    let run = world(&cli);
-    let outcome = crate::confine::set(cli.root.as_deref()).and_then(|()| commands::run(cli, &run));
+    let root = if cli.no_files {
+        Ok(Some(std::sync::Arc::new(crate::confine::Root::nothing())))
+    } else {
+        cli.root
+            .as_deref()
+            .map(crate::confine::Root::open)
+            .transpose()
+            .map(|r| r.map(std::sync::Arc::new))
+    };
+    let outcome = root.and_then(|root| {
+        let run = Run {
+            root: root.clone(),
+            ..world(&cli)
+        };
+        crate::confine::within(root, || commands::run(cli, &run))
+    });
     match outcome {
         Ok(()) => 0,
         Err(e) => {
@@ -585,6 +599,15 @@ fn run_with(args: &[std::ffi::OsString], world: impl FnOnce(&Cli) -> Run) -> i32
             e.exit_code()
         }
     }
+}
+
+/// For a child of `ddbcost mcp` (`DDBCOST_MCP_PARENT` names the server's process id): the
+/// kernel kills this process when its server dies, and it ends at once if the server is
+/// already gone.
+#[doc(hidden)]
+#[cfg(not(target_arch = "wasm32"))]
+pub fn die_with_parent(parent: &str) {
+    crate::mcp::die_with_parent(parent);
 }
 
 /// `ddbcost mcp`'s framing of standard input, for the fuzz target: the bytes forwarded to

@@ -35,16 +35,17 @@ use ledger::Ledger;
 pub(crate) fn read_all(inputs: &[String], period: Option<String>) -> Result<Ledger, Error> {
     let mut ledger = Ledger::new(period);
     let mut files: Vec<PathBuf> = Vec::new();
+    let mut seen = Seen::default();
     for input in inputs {
         let (found, notes) = read::files(Path::new(input))?;
         ledger.notes.extend(notes);
         for file in found {
-            match once(&files, &file)? {
+            match seen.once(&files, &file)? {
                 None => files.push(file),
                 Some(same) => ledger.notes.push(format!(
                     "`{}` is the same bill file as `{}`: counted once",
                     file.display(),
-                    same.display()
+                    files.get(same).map(|p| p.display().to_string()).unwrap_or_default()
                 )),
             }
         }
@@ -59,30 +60,71 @@ pub(crate) fn read_all(inputs: &[String], period: Option<String>) -> Result<Ledg
     Ok(ledger)
 }
 
-/// The file among `kept` that `file` is: the same path once resolved, or the same bytes.
-fn once<'k>(kept: &'k [PathBuf], file: &Path) -> Result<Option<&'k PathBuf>, Error> {
-    let cannot = |e: std::io::Error| {
-        Error::input(format!("cannot read `{}`: {e}", file.display()))
-            .file(file.display().to_string())
-    };
-    let real = std::fs::canonicalize(file).map_err(cannot)?;
-    let size = std::fs::metadata(file).map_err(cannot)?.len();
-    for k in kept {
-        if std::fs::canonicalize(k).is_ok_and(|r| r == real) {
+/// The bill files kept so far, by what makes two of them one: the same file (device and
+/// inode, however it was named), or the same bytes (the same size first, then the same
+/// hash, then compared) — each file looked up in constant time, not against every other.
+#[derive(Default)]
+struct Seen {
+    by_id: std::collections::HashMap<(u64, u64), usize>,
+    by_size: std::collections::HashMap<u64, Vec<usize>>,
+    hashes: std::collections::HashMap<usize, u64>,
+}
+
+impl Seen {
+    /// The index in `kept` of the file `file` is, else `None` (and `file` is recorded as
+    /// the next one kept).
+    fn once(&mut self, kept: &[PathBuf], file: &Path) -> Result<Option<usize>, Error> {
+        let cannot = |e: std::io::Error| {
+            Error::input(format!("cannot read `{}`: {e}", file.display()))
+                .file(file.display().to_string())
+        };
+        let meta = crate::confine::metadata(file).map_err(cannot)?;
+        if let Some(&k) = self.by_id.get(&meta.id) {
             return Ok(Some(k));
         }
-        if std::fs::metadata(k).is_ok_and(|m| m.len() == size)
-            && same_bytes(k, file).map_err(cannot)?
-        {
-            return Ok(Some(k));
+        let same_size = self.by_size.get(&meta.len).cloned().unwrap_or_default();
+        if !same_size.is_empty() {
+            let hash = content_hash(file).map_err(cannot)?;
+            for k in same_size {
+                let Some(path) = kept.get(k) else { continue };
+                let theirs = match self.hashes.get(&k) {
+                    Some(h) => *h,
+                    None => {
+                        let h = content_hash(path).map_err(cannot)?;
+                        self.hashes.insert(k, h);
+                        h
+                    }
+                };
+                if theirs == hash && same_bytes(path, file).map_err(cannot)? {
+                    return Ok(Some(k));
+                }
+            }
+            self.hashes.insert(kept.len(), hash);
         }
+        self.by_id.insert(meta.id, kept.len());
+        self.by_size.entry(meta.len).or_default().push(kept.len());
+        Ok(None)
     }
-    Ok(None)
+}
+
+/// A hash of a file's bytes (to find candidates; equal bytes are then compared).
+fn content_hash(path: &Path) -> std::io::Result<u64> {
+    use std::hash::Hasher;
+    let mut f = crate::confine::open(path)?;
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    let mut buf = vec![0u8; 1 << 16];
+    loop {
+        let n = read_full(&mut f, &mut buf)?;
+        if n == 0 {
+            return Ok(h.finish());
+        }
+        h.write(buf.get(..n).unwrap_or_default());
+    }
 }
 
 /// Whether two files of one size hold the same bytes, compared a block at a time.
 fn same_bytes(a: &Path, b: &Path) -> std::io::Result<bool> {
-    let (mut fa, mut fb) = (std::fs::File::open(a)?, std::fs::File::open(b)?);
+    let (mut fa, mut fb) = (crate::confine::open(a)?, crate::confine::open(b)?);
     let (mut ba, mut bb) = (vec![0u8; 1 << 16], vec![0u8; 1 << 16]);
     loop {
         let n = read_full(&mut fa, &mut ba)?;

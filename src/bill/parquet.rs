@@ -194,7 +194,7 @@ pub(crate) fn read(path: &Path, sink: &mut Sink<'_>) -> Result<Dialect, Error> {
 
 fn read_rows(path: &Path, file: &str, sink: &mut Sink<'_>) -> Result<Dialect, Error> {
     let file = file.to_string();
-    let f = std::fs::File::open(path).map_err(|e| broken(&file, &e))?;
+    let f = crate::confine::open(path).map_err(|e| broken(&file, &e))?;
     let reader = SerializedFileReader::new(f).map_err(|e| broken(&file, &e))?;
     let root = reader
         .metadata()

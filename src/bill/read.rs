@@ -58,11 +58,11 @@ fn cannot(path: &Path, e: &dyn std::fmt::Display) -> Error {
 /// one period and no manifest saying which is current.
 pub(crate) fn files(input: &Path) -> Result<(Vec<PathBuf>, Vec<String>), Error> {
     crate::confine::check(input)?;
-    let meta = std::fs::metadata(input).map_err(|e| cannot(input, &e))?;
-    if meta.is_file() {
+    let meta = crate::confine::metadata(input).map_err(|e| cannot(input, &e))?;
+    if meta.is_file {
         return Ok((vec![input.to_path_buf()], Vec::new()));
     }
-    if !meta.is_dir() {
+    if !meta.is_dir {
         return Err(
             Error::input(format!("`{}` is not a file or a folder", input.display()))
                 .file(input.display().to_string())
@@ -70,7 +70,7 @@ pub(crate) fn files(input: &Path) -> Result<(Vec<PathBuf>, Vec<String>), Error> 
         );
     }
     let mut all = Vec::new();
-    walk(input, &mut all)?;
+    walk(input, &mut all, &mut std::collections::HashSet::new())?;
     all.sort();
     let manifests: Vec<&PathBuf> = all
         .iter()
@@ -102,13 +102,24 @@ pub(crate) fn files(input: &Path) -> Result<(Vec<PathBuf>, Vec<String>), Error> 
             .or_default()
             .push(manifest);
     }
+    // The data files by name: each key of a manifest is looked up, not searched for.
+    let mut by_name: std::collections::HashMap<&std::ffi::OsStr, Vec<&PathBuf>> =
+        std::collections::HashMap::new();
+    for p in &data {
+        if let Some(name) = p.file_name() {
+            by_name.entry(name).or_default().push(p);
+        }
+    }
     let mut out = Vec::new();
+    let mut taken: std::collections::HashSet<&PathBuf> = std::collections::HashSet::new();
     let mut notes = Vec::new();
     for (period, deliveries) in by_period {
         let chosen = current(&period, deliveries, input)?;
         for key in &chosen.parts {
             // An S3 key: match it by its path below the export (`…/data/BILLING_PERIOD=…/x`).
-            let found = data.iter().find(|p| key_matches(key, p)).ok_or_else(|| {
+            let name = std::ffi::OsStr::new(key.rsplit('/').next().unwrap_or(key));
+            let candidates = by_name.get(name).map(Vec::as_slice).unwrap_or_default();
+            let found = candidates.iter().copied().find(|p| key_matches(key, p)).ok_or_else(|| {
                 Error::input(format!(
                     "`{}` names the part `{key}`, which is not in `{}`",
                     chosen.path.display(),
@@ -117,7 +128,7 @@ pub(crate) fn files(input: &Path) -> Result<(Vec<PathBuf>, Vec<String>), Error> 
                 .file(chosen.path.display().to_string())
                 .help("Consider copying the whole delivery (every part the manifest lists): a bill without one of its parts is not the bill.")
             })?;
-            if !out.contains(found) {
+            if taken.insert(found) {
                 out.push(found.clone());
             }
         }
@@ -127,7 +138,7 @@ pub(crate) fn files(input: &Path) -> Result<(Vec<PathBuf>, Vec<String>), Error> 
     }
     let unlisted: Vec<String> = data
         .iter()
-        .filter(|p| !out.contains(p))
+        .filter(|p| !taken.contains(p))
         .map(|p| p.display().to_string())
         .collect();
     if !unlisted.is_empty() {
@@ -257,7 +268,7 @@ fn manifest(path: &Path) -> Result<Manifest, Error> {
 
 fn read_manifest(path: &Path) -> Result<serde_json::Value, Error> {
     let mut text = String::new();
-    std::fs::File::open(path)
+    crate::confine::open(path)
         .and_then(|f| f.take(64 << 20).read_to_string(&mut text))
         .map_err(|e| cannot(path, &e))?;
     serde_json::from_str(&text).map_err(|e| cannot(path, &format!("not JSON ({e})")))
@@ -276,14 +287,16 @@ fn key_matches(key: &str, path: &Path) -> bool {
     key.iter().zip(&local).all(|(k, l)| k == l)
 }
 
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), Error> {
-    for entry in std::fs::read_dir(dir).map_err(|e| cannot(dir, &e))? {
-        let entry = entry.map_err(|e| cannot(dir, &e))?;
-        let kind = entry.file_type().map_err(|e| cannot(dir, &e))?;
-        if kind.is_dir() {
-            walk(&entry.path(), out)?;
-        } else if kind.is_file() {
-            out.push(entry.path());
+/// Every regular file under `dir`, symlinks followed (beneath the root with one), each
+/// folder walked once however many links lead to it.
+fn walk(dir: &Path, out: &mut Vec<PathBuf>, seen: &mut std::collections::HashSet<(u64, u64)>) -> Result<(), Error> {
+    for entry in crate::confine::read_dir(dir).map_err(|e| cannot(dir, &e))? {
+        if entry.meta.is_dir {
+            if seen.insert(entry.meta.id) {
+                walk(&entry.path, out, seen)?;
+            }
+        } else if entry.meta.is_file {
+            out.push(entry.path);
         }
     }
     Ok(())
@@ -324,7 +337,7 @@ pub(crate) fn read(path: &Path, sink: &mut Sink<'_>) -> Result<Dialect, Error> {
         ))
         .help("Consider the command line, or the export as CSV.")),
         Some(Format::CsvGz) => {
-            let f = std::fs::File::open(path).map_err(|e| cannot(path, &e))?;
+            let f = crate::confine::open(path).map_err(|e| cannot(path, &e))?;
             csv(
                 flate2::read::MultiGzDecoder::new(BufReader::new(f)),
                 &path.display().to_string(),
@@ -332,7 +345,7 @@ pub(crate) fn read(path: &Path, sink: &mut Sink<'_>) -> Result<Dialect, Error> {
             )
         }
         _ => {
-            let f = std::fs::File::open(path).map_err(|e| cannot(path, &e))?;
+            let f = crate::confine::open(path).map_err(|e| cannot(path, &e))?;
             csv(
                 BufReader::with_capacity(1 << 18, f),
                 &path.display().to_string(),

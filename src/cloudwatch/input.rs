@@ -44,7 +44,9 @@ impl Input {
     /// path that exists.
     pub(crate) fn file(arg: &str) -> Input {
         let (target, path) = match target(arg) {
-            Some((t, path)) if !std::path::Path::new(arg).exists() => (Some(t), path),
+            Some((t, path)) if crate::confine::metadata(std::path::Path::new(arg)).is_err() => {
+                (Some(t), path)
+            }
             _ => (None, arg),
         };
         Input {
@@ -79,13 +81,13 @@ impl Input {
                         .help("Consider the path of a file the AWS CLI wrote.")
                 };
                 crate::confine::check(path)?;
-                let meta = std::fs::metadata(path).map_err(cannot)?;
-                if !meta.is_file() {
+                let meta = crate::confine::metadata(path).map_err(cannot)?;
+                if !meta.is_file {
                     return Err(Error::input(format!("`{}` is not a regular file", self.name))
                         .file(self.name.as_str())
                         .help("Consider saving the AWS CLI's output to a file first: `ddbcost usage` may read its inputs more than once."));
                 }
-                let f = std::fs::File::open(path).map_err(cannot)?;
+                let f = crate::confine::open(path).map_err(cannot)?;
                 Ok(if self.name.ends_with(".gz") {
                     Box::new(BufReader::with_capacity(
                         1 << 18,

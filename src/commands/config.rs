@@ -28,6 +28,9 @@ pub(crate) struct Run {
     pub stderr_terminal: bool,
     /// The item samples workloads name, each measured once.
     pub samples: SampleCache,
+    /// The folder this run may read (`--root`, `--no-files`), opened once as a handle;
+    /// `confine::within` puts it in scope for the run's reads.
+    pub root: Option<std::sync::Arc<crate::confine::Root>>,
 }
 
 impl Run {
@@ -50,6 +53,7 @@ impl Run {
             stdin_terminal: std::io::stdin().is_terminal(),
             stderr_terminal: std::io::stderr().is_terminal(),
             samples: SampleCache::default(),
+            root: None,
         }
     }
 

@@ -54,7 +54,7 @@ pub(crate) fn is_template(file: &str, args: &TemplateArgs) -> bool {
     let path = Path::new(file);
     // Only a regular file is read here (a FIFO or a device would block or never end): the
     // workload loader refuses anything else with its own message.
-    let text = if path.is_file() {
+    let text = if crate::confine::is_file(path) {
         load::read_input(file, load::InputKind::Template).ok()
     } else {
         None

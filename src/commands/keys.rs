@@ -252,7 +252,7 @@ fn merged(args: &KeysArgs) -> Result<KeysSummary, Error> {
             crate::streams::stdin()
         } else {
             crate::confine::check(std::path::Path::new(file))?;
-            Box::new(std::fs::File::open(file).map_err(|e| {
+            Box::new(crate::confine::open(std::path::Path::new(file)).map_err(|e| {
                 Error::input(format!("`{file}` cannot be read ({e})")).file(file.as_str())
             })?)
         };

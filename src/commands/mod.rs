@@ -89,7 +89,12 @@ fn files(command: Command, run: &Run) -> Result<(), Error> {
         Command::Mcp(args) => crate::mcp::serve(&crate::mcp::Options {
             timeout: std::time::Duration::from_millis(args.timeout),
             max_request_bytes: usize::try_from(args.max_request_bytes).unwrap_or(usize::MAX),
+            max_result_bytes: usize::try_from(args.max_result_bytes).unwrap_or(usize::MAX),
             concurrency: usize::try_from(args.jobs).unwrap_or(1),
+            root: run
+                .root
+                .as_ref()
+                .and_then(|r| r.path().map(std::path::Path::to_path_buf)),
         }),
         // Answered by `run`.
         Command::Estimate(_)

@@ -16,7 +16,7 @@ use crate::output;
 use crate::report::money;
 
 fn tables(arg: &str) -> Result<Vec<PriceTable>, Error> {
-    if std::path::Path::new(arg).is_dir() {
+    if crate::confine::is_dir(std::path::Path::new(arg)) {
         return prices::directory(arg);
     }
     Ok(vec![prices::resolve(arg).map_err(|e| Error {

@@ -26,11 +26,13 @@ fn read(path: &str) -> Result<Vec<u8>, Error> {
         .file(path)
         .help("Consider the AmazonDynamoDB offer file (tens of MB), not the index of every service.")
     };
-    if std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() > MAX_PRICE_LIST_BYTES) {
+    let file = std::path::Path::new(path);
+    crate::confine::check(file)?;
+    if crate::confine::metadata(file).is_ok_and(|m| m.is_file && m.len > MAX_PRICE_LIST_BYTES) {
         return Err(too_large("is"));
     }
     let mut bytes = Vec::new();
-    std::fs::File::open(path)
+    crate::confine::open(file)
         .and_then(|f| {
             f.take(MAX_PRICE_LIST_BYTES.saturating_add(1))
                 .read_to_end(&mut bytes)
@@ -69,7 +71,7 @@ fn region_files(
         let local = crate::pricelist::plans::local_candidates(&region.url)
             .into_iter()
             .map(|c| dir.join(c))
-            .find(|p| p.is_file());
+            .find(|p| crate::confine::is_file(p));
         match local {
             Some(path) => {
                 let shown = path.display().to_string();

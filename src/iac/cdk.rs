@@ -28,13 +28,12 @@ pub(crate) fn import(
     out: &mut super::Imported,
 ) -> Result<(), Error> {
     let shown = dir.display().to_string();
-    let mut files: Vec<String> = std::fs::read_dir(dir)
+    let files: Vec<String> = crate::confine::read_dir(dir)
         .map_err(|e| Error::input(format!("`{shown}` cannot be read ({e})")).file(&shown))?
-        .filter_map(Result::ok)
-        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .into_iter()
+        .filter_map(|e| e.path.file_name().map(|n| n.to_string_lossy().into_owned()))
         .filter(|n| n.ends_with(".template.json"))
         .collect();
-    files.sort();
     if files.is_empty() {
         return Err(
             Error::input(format!("`{shown}` holds no `*.template.json`"))

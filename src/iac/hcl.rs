@@ -438,11 +438,11 @@ fn tfvars(file: &str) -> HashMap<String, Value> {
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(std::path::Path::new("."));
-    let mut tfvars: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
+    let mut tfvars: Vec<std::path::PathBuf> = crate::confine::read_dir(dir)
         .map(|entries| {
             entries
-                .filter_map(Result::ok)
-                .map(|e| e.path())
+                .into_iter()
+                .map(|e| e.path)
                 .filter(|p| {
                     p.file_name()
                         .and_then(|n| n.to_str())

@@ -190,7 +190,7 @@ pub struct Options {
 /// # Errors
 /// The file cannot be read, or is none of the known kinds.
 pub(crate) fn detect(path: &Path, text: Option<&str>) -> Result<Source, Error> {
-    if path.is_dir() {
+    if crate::confine::is_dir(path) {
         return Ok(if live_files(path).is_some_and(|f| !f.is_empty()) {
             Source::Live
         } else {
@@ -243,11 +243,11 @@ pub(crate) fn detect(path: &Path, text: Option<&str>) -> Result<Source, Error> {
 /// The AWS CLI outputs in folder `dir` (its `.json` files, sorted by name), or `None` when it
 /// holds synthesized templates (a `cdk.out`) or cannot be read.
 fn live_files(dir: &Path) -> Option<Vec<std::path::PathBuf>> {
-    let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
+    let files: Vec<std::path::PathBuf> = crate::confine::read_dir(dir)
         .ok()?
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "json"))
+        .into_iter()
+        .filter(|e| e.meta.is_file && e.path.extension().is_some_and(|x| x == "json"))
+        .map(|e| e.path)
         .collect();
     if files
         .iter()
@@ -255,13 +255,12 @@ fn live_files(dir: &Path) -> Option<Vec<std::path::PathBuf>> {
     {
         return None;
     }
-    files.sort();
     Some(files)
 }
 
 /// A live input's date: when its file was last written (UTC), as the day its facts were read.
 fn written_on(path: &Path) -> Option<String> {
-    let modified = std::fs::metadata(path).ok()?.modified().ok()?;
+    let modified = crate::confine::metadata(path).ok()?.modified?;
     let secs = modified
         .duration_since(std::time::UNIX_EPOCH)
         .ok()?
@@ -273,12 +272,12 @@ fn written_on(path: &Path) -> Option<String> {
 /// either).
 #[must_use]
 pub(crate) fn is_template(path: &Path, text: Option<&str>) -> bool {
-    if path.is_dir() {
+    if crate::confine::is_dir(path) {
         // A `cdk.out` folder: it holds synthesized templates.
-        return std::fs::read_dir(path).is_ok_and(|entries| {
+        return crate::confine::read_dir(path).is_ok_and(|entries| {
             entries
-                .filter_map(Result::ok)
-                .any(|e| e.file_name().to_string_lossy().ends_with(".template.json"))
+                .iter()
+                .any(|e| e.path.to_string_lossy().ends_with(".template.json"))
         });
     }
     let Some(text) = text else { return false };
@@ -304,7 +303,7 @@ pub(crate) fn import(
     for input in inputs {
         let path = Path::new(input);
         crate::confine::check(path)?;
-        let text = if path.is_dir() {
+        let text = if crate::confine::is_dir(path) {
             None
         } else {
             Some(crate::load::read_input(
@@ -317,7 +316,7 @@ pub(crate) fn import(
             None => detect(path, text.as_deref())?,
         };
         if kind == Source::Live {
-            let files = if path.is_dir() {
+            let files = if crate::confine::is_dir(path) {
                 live_files(path).unwrap_or_default()
             } else {
                 vec![path.to_path_buf()]

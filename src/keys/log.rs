@@ -80,7 +80,7 @@ pub(crate) fn count_log(
         crate::streams::stdin()
     } else {
         crate::confine::check(std::path::Path::new(path))?;
-        Box::new(std::fs::File::open(path).map_err(io)?)
+        Box::new(crate::confine::open(std::path::Path::new(path)).map_err(io)?)
     };
     count_reader(path, raw, columns, summary)
 }

@@ -119,17 +119,18 @@ pub(crate) fn read_input(path: &str, kind: InputKind) -> Result<String, Error> {
         });
     }
     crate::confine::check(std::path::Path::new(path))?;
-    let meta = std::fs::metadata(path).map_err(|e| io_error(path, &e))?;
-    if !meta.is_file() {
+    let meta = crate::confine::metadata(std::path::Path::new(path))
+        .map_err(|e| io_error(path, &e))?;
+    if !meta.is_file {
         return Err(Error::input(format!("`{path}` is not a regular file"))
             .file(path)
             .help("Consider giving the path of a YAML file."));
     }
-    if meta.len() > max {
-        return Err(too_large(format!("`{path}` is {} bytes", meta.len())).file(path));
+    if meta.len > max {
+        return Err(too_large(format!("`{path}` is {} bytes", meta.len)).file(path));
     }
     let mut bytes = Vec::new();
-    std::fs::File::open(path)
+    crate::confine::open(std::path::Path::new(path))
         .and_then(|f| f.take(max.saturating_add(1)).read_to_end(&mut bytes))
         .map_err(|e| io_error(path, &e))?;
     if u64::try_from(bytes.len()).unwrap_or(u64::MAX) > max {

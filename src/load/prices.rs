@@ -497,17 +497,18 @@ fn bundled_at(i: usize) -> Result<PriceTable, Error> {
 /// The folder cannot be listed, or one of its files is not a valid price table.
 pub(crate) fn directory(dir: &str) -> Result<Vec<PriceTable>, Error> {
     crate::confine::check(std::path::Path::new(dir))?;
-    let listing = std::fs::read_dir(dir).map_err(|e| {
+    let listing = crate::confine::read_dir(std::path::Path::new(dir)).map_err(|e| {
         Error::input(format!("price directory `{dir}` cannot be read ({e})"))
             .file(dir)
             .help("Consider the folder `ddbcost prices import --output-dir` wrote.")
     })?;
-    let mut files: Vec<std::path::PathBuf> = listing
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "yaml" || x == "yml"))
+    let files: Vec<std::path::PathBuf> = listing
+        .into_iter()
+        .filter(|e| {
+            e.meta.is_file && e.path.extension().is_some_and(|x| x == "yaml" || x == "yml")
+        })
+        .map(|e| e.path)
         .collect();
-    files.sort();
     files
         .iter()
         .map(|p| {
@@ -552,7 +553,7 @@ pub(crate) fn resolve(name: &str) -> Result<PriceTable, Error> {
     if let Some(i) = BUNDLED.iter().position(|(id, _, _)| *id == name) {
         return bundled_at(i);
     }
-    if is_path(name) || std::path::Path::new(name).exists() {
+    if is_path(name) || crate::confine::metadata(std::path::Path::new(name)).is_ok() {
         let text = read_file(name)?;
         return parse_price_table(&text, name).map_err(|e| unquoted_unless_yaml(e, name));
     }

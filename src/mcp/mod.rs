@@ -16,7 +16,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, GetPromptRequestParams,
+    CallToolRequestParams, ContentBlock, CallToolResponse, CallToolResult, GetPromptRequestParams,
     GetPromptResponse, GetPromptResult, Implementation, ListPromptsResult, ListResourcesResult,
     ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse,
     ReadResourceResult, ServerCapabilities, ServerConfig,
@@ -24,15 +24,21 @@ use rmcp::model::{
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 use serde_json::{Value, json};
+use tokio_util::sync::CancellationToken;
 
 use crate::error::Error;
 use child::{Outcome, Runner};
+pub(crate) use child::die_with_parent;
 
 /// How the server runs.
 pub(crate) struct Options {
     pub timeout: Duration,
     pub max_request_bytes: usize,
+    /// The most bytes one tool's output may be (`--max-result-bytes`).
+    pub max_result_bytes: usize,
     pub concurrency: usize,
+    /// The folder tools may read (`--root`); `None`: none at all.
+    pub root: Option<std::path::PathBuf>,
 }
 
 /// Serves MCP on standard input and output until the client closes standard input.
@@ -46,25 +52,65 @@ pub(crate) fn serve(options: &Options) -> Result<(), Error> {
         .build()
         .map_err(|e| Error::io(format!("cannot start the MCP server: {e}"), e))?;
     let server = Server::new(options)?;
+    let runner = Arc::clone(&server.runner);
     let budget = options.max_request_bytes;
-    runtime.block_on(async move {
+    let stopped_by = runtime.block_on(async move {
         let (sdk_in, to_sdk) = tokio::io::duplex(1 << 20);
         let (from_sdk, sdk_out) = tokio::io::duplex(1 << 20);
         let (replies, ours) = tokio::sync::mpsc::unbounded_channel();
-        let reader = tokio::spawn(wire::read(tokio::io::stdin(), to_sdk, replies, budget));
-        let writer = tokio::spawn(wire::write(from_sdk, ours, tokio::io::stdout()));
-        match server.serve((sdk_in, sdk_out)).await {
-            Ok(running) => {
-                let _ = running.waiting().await;
+        let flight = wire::InFlight::default();
+        let reader = tokio::spawn(wire::read(
+            tokio::io::stdin(),
+            to_sdk,
+            replies,
+            budget,
+            flight.clone(),
+        ));
+        let writer = tokio::spawn(wire::write(from_sdk, ours, tokio::io::stdout(), flight));
+        let session = async {
+            match server.serve((sdk_in, sdk_out)).await {
+                Ok(running) => {
+                    let _ = running.waiting().await;
+                }
+                Err(e) => {
+                    crate::output::warn(&format!("ddbcost mcp: the session did not start: {e}"));
+                }
             }
-            Err(e) => crate::output::warn(&format!("ddbcost mcp: the session did not start: {e}")),
-        }
+        };
+        let signal = tokio::select! {
+            () = session => None,
+            s = stop_signal() => Some(s),
+        };
         reader.abort();
-        let _ = writer.await;
+        if signal.is_none() {
+            let _ = writer.await;
+        }
+        signal
     });
+    // No child outlives the server, however it stops.
+    runner.kill_all();
     // The runtime's blocking stdin reader would hold the process open: end it now.
     runtime.shutdown_timeout(Duration::from_millis(100));
+    if let Some(signal) = stopped_by {
+        // End as the signal would have ended us (status 128 + signal).
+        std::process::exit(128_i32.saturating_add(signal));
+    }
     Ok(())
+}
+
+/// The first SIGTERM or SIGINT the server gets (its number); never, where none can come.
+async fn stop_signal() -> i32 {
+    use tokio::signal::unix::{SignalKind, signal};
+    let (Ok(mut term), Ok(mut int)) = (
+        signal(SignalKind::terminate()),
+        signal(SignalKind::interrupt()),
+    ) else {
+        return std::future::pending().await;
+    };
+    tokio::select! {
+        _ = term.recv() => 15,
+        _ = int.recv() => 2,
+    }
 }
 
 /// The framing alone, for the fuzz target: `input` read as the server reads standard input;
@@ -86,7 +132,7 @@ pub(crate) fn frames(input: &[u8], budget: usize) -> (Vec<u8>, Vec<String>) {
             let _ = tokio::io::AsyncReadExt::read_to_end(&mut sdk_in, &mut got).await;
             got
         });
-        wire::read(input, to_sdk, replies, budget).await;
+        wire::read(input, to_sdk, replies, budget, wire::InFlight::default()).await;
         let forwarded = collect.await.unwrap_or_default();
         let mut said = Vec::new();
         while let Ok(r) = ours.try_recv() {
@@ -106,24 +152,14 @@ impl Server {
     fn new(options: &Options) -> Result<Self, Error> {
         let exe = std::env::current_exe()
             .map_err(|e| Error::io(format!("cannot find the ddbcost program: {e}"), e))?;
-        // `--root` is the run's confinement, resolved once by `confine::set`.
-        let (root, empty) = match crate::confine::root() {
-            Some(r) => (r, None),
-            None => {
-                let dir = tempfile::Builder::new()
-                    .prefix("ddbcost-mcp-")
-                    .tempdir()
-                    .map_err(|e| Error::io(format!("cannot make a private folder: {e}"), e))?;
-                (dir.path().to_path_buf(), Some(dir))
-            }
-        };
         Ok(Server {
             runner: Arc::new(Runner {
                 exe,
-                root,
-                _empty: empty,
+                root: options.root.clone(),
                 timeout: options.timeout,
+                max_result_bytes: options.max_result_bytes,
                 permits: tokio::sync::Semaphore::new(options.concurrency.max(1)),
+                live: std::sync::Mutex::default(),
             }),
             workload_schema: Arc::new(crate::load::schema::workload()),
         })
@@ -133,6 +169,7 @@ impl Server {
         &self,
         name: &str,
         arguments: &serde_json::Map<String, Value>,
+        cancel: &CancellationToken,
     ) -> Result<CallToolResult, ErrorData> {
         let tool = tools::find(name).ok_or_else(|| {
             let names: Vec<&str> = tools::TOOLS.iter().map(|t| t.name).collect();
@@ -145,10 +182,10 @@ impl Server {
             )
         })?;
         let call = tool.call(arguments)?;
-        let outcome = self.runner.run(call).await?;
+        let outcome = self.runner.run(call, cancel.cancelled()).await?;
         let (structured, notes) = match (outcome, tool.name) {
             (Outcome::Done { stdout, notes }, "validate") => {
-                let estimate: Value = parse(&stdout)?;
+                let estimate: Value = parse(stdout)?;
                 (
                     json!({ "schema": tool.output, "valid": true, "error": null, "total": estimate["total"], "currency": estimate["currency"] }),
                     notes,
@@ -159,21 +196,28 @@ impl Server {
                 notes,
             ),
             (Outcome::Done { stdout, notes }, "import") => {
-                (json!({ "schema": tool.output, "workload": stdout }), notes)
+                let workload = String::from_utf8(stdout).map_err(|e| {
+                    ErrorData::internal_error(format!("ddbcost printed no text: {e}"), None)
+                })?;
+                (json!({ "schema": tool.output, "workload": workload }), notes)
             }
-            (Outcome::Done { stdout, notes }, _) => (parse(&stdout)?, notes),
-            (Outcome::Refused { error, notes }, _) => return Ok(refused(&error, &notes)),
+            (Outcome::Done { stdout, notes }, _) => (parse(stdout)?, notes),
+            (Outcome::Refused { error, notes }, _) => return Ok(refused(error, &notes)),
         };
-        let mut content = vec![json!({ "type": "text", "text": structured.to_string() })];
+        // The result is held once as a value and once as its text (the protocol's text
+        // block): no other copy is made here.
+        let mut content = vec![ContentBlock::text(structured.to_string())];
         if name == "estimate"
             && let Some(by) = arguments.get("by").and_then(Value::as_str)
         {
-            content.push(json!({ "type": "text", "text": self.breakdown(arguments, by).await? }));
+            content.push(ContentBlock::text(self.breakdown(arguments, by, cancel).await?));
         }
         if !notes.is_empty() {
-            content.push(json!({ "type": "text", "text": notes.join("\n") }));
+            content.push(ContentBlock::text(notes.join("\n")));
         }
-        from_json(json!({ "content": content, "structuredContent": structured, "isError": false }))
+        let mut result = CallToolResult::success(content);
+        result.structured_content = Some(structured);
+        Ok(result)
     }
 
     /// The estimate's Markdown table, broken down `by`.
@@ -181,6 +225,7 @@ impl Server {
         &self,
         arguments: &serde_json::Map<String, Value>,
         by: &str,
+        cancel: &CancellationToken,
     ) -> Result<String, ErrorData> {
         let mut args = arguments.clone();
         args.remove("by");
@@ -194,8 +239,8 @@ impl Server {
             "--by".into(),
             by.into(),
         ]);
-        match self.runner.run(call).await? {
-            Outcome::Done { stdout, .. } => Ok(stdout),
+        match self.runner.run(call, cancel.cancelled()).await? {
+            Outcome::Done { stdout, .. } => Ok(String::from_utf8_lossy(&stdout).into_owned()),
             Outcome::Refused { error, .. } => Err(ErrorData::internal_error(
                 error["message"].as_str().unwrap_or("refused").to_string(),
                 Some(error),
@@ -204,8 +249,9 @@ impl Server {
     }
 }
 
-fn parse(stdout: &str) -> Result<Value, ErrorData> {
-    serde_json::from_str(stdout)
+/// The child's JSON output as a value; its bytes are let go as soon as it is read.
+fn parse(stdout: Vec<u8>) -> Result<Value, ErrorData> {
+    serde_json::from_slice(&stdout)
         .map_err(|e| ErrorData::internal_error(format!("ddbcost printed no JSON: {e}"), None))
 }
 
@@ -216,14 +262,15 @@ fn from_json<T: serde::de::DeserializeOwned>(v: Value) -> Result<T, ErrorData> {
 
 /// A refusal as a tool error: the message as the command line prints it, and the error's
 /// fields (path, line, column, help) as structured content.
-fn refused(error: &Value, notes: &[String]) -> CallToolResult {
+fn refused(error: Value, notes: &[String]) -> CallToolResult {
     let text = error["text"].as_str().unwrap_or_default().to_string();
-    let mut content = vec![json!({ "type": "text", "text": text })];
+    let mut content = vec![ContentBlock::text(text)];
     if !notes.is_empty() {
-        content.push(json!({ "type": "text", "text": notes.join("\n") }));
+        content.push(ContentBlock::text(notes.join("\n")));
     }
-    from_json(json!({ "content": content, "structuredContent": error, "isError": true }))
-        .unwrap_or_else(|_| CallToolResult::error(Vec::new()))
+    let mut result = CallToolResult::error(content);
+    result.structured_content = Some(error);
+    result
 }
 
 impl ServerHandler for Server {
@@ -248,10 +295,12 @@ impl ServerHandler for Server {
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let arguments = request.arguments.clone().unwrap_or_default();
-        self.call(&request.name, &arguments).await.map(Into::into)
+        self.call(&request.name, &arguments, &context.ct)
+            .await
+            .map(Into::into)
     }
 
     async fn list_resources(

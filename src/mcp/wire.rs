@@ -3,8 +3,14 @@
 //! line that is not JSON, a JSON value that is not a JSON-RPC 2.0 message, or a known method
 //! whose parameters do not decode is answered with the protocol's error (`-32600`, `-32700`,
 //! `-32602`) instead of being dropped, so a client never waits for an answer that will not
-//! come. Every line on standard output is a whole protocol message: the SDK's and ours go
-//! through one writer.
+//! come. A request `id` must be a string or an integer (never `null`, an object, an array
+//! or a fraction, as MCP says); a request that reuses the id of one still in flight gets
+//! an error of its own, so every request gets exactly one answer. Every line on standard
+//! output is a whole protocol message: the SDK's and ours go through one writer, which
+//! streams the SDK's lines through a small buffer instead of holding each whole.
+
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use rmcp::RoleServer;
 use rmcp::service::RxJsonRpcMessage;
@@ -15,6 +21,29 @@ use tokio::sync::mpsc;
 /// How many bytes of a line we keep to find its `id` when the line is over the budget.
 const ID_WINDOW: usize = 256;
 
+/// The ids of the requests the SDK has and has not answered yet (their JSON text: `7` and
+/// `"7"` are two ids).
+#[derive(Clone, Default)]
+pub(super) struct InFlight(Arc<Mutex<HashSet<String>>>);
+
+impl InFlight {
+    /// Marks `id` in flight; `false` when it already is.
+    fn begin(&self, id: &Value) -> bool {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(id.to_string())
+    }
+
+    /// Marks `id` answered (or cancelled).
+    fn end(&self, id: &Value) {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(&id.to_string());
+    }
+}
+
 /// Reads framed messages from `input`, forwards the acceptable ones to `sdk`, and sends an
 /// error reply for each refused one to `replies`. Ends at the end of `input`.
 pub(super) async fn read<R: AsyncRead + Unpin>(
@@ -22,6 +51,7 @@ pub(super) async fn read<R: AsyncRead + Unpin>(
     mut sdk: DuplexStream,
     replies: mpsc::UnboundedSender<String>,
     budget: usize,
+    flight: InFlight,
 ) {
     let mut input = BufReader::with_capacity(1 << 16, input);
     loop {
@@ -29,7 +59,19 @@ pub(super) async fn read<R: AsyncRead + Unpin>(
             return;
         };
         let verdict = match line {
-            Line::Whole(bytes) => judge(&bytes).map(|()| bytes),
+            Line::Whole(bytes) => judge(&bytes).and_then(|seen| match seen {
+                Seen::Request(id) if !flight.begin(&id) => Err(Some(error(
+                    &id,
+                    -32600,
+                    &format!("Invalid Request: the id {id} is already used by a request in flight; give each request its own id"),
+                ))),
+                Seen::Cancel(id) => {
+                    // The SDK sends no answer to a cancelled request: it is over.
+                    flight.end(&id);
+                    Ok(bytes)
+                }
+                _ => Ok(bytes),
+            }),
             Line::TooLong { head, len } => Err(Some(too_long(&head, len, budget))),
         };
         match verdict {
@@ -49,30 +91,84 @@ pub(super) async fn read<R: AsyncRead + Unpin>(
     }
 }
 
+/// What the writer does next.
+enum Next {
+    Sdk,
+    SdkEnded,
+    Ours(String),
+    OursEnded,
+}
+
 /// Writes every reply, the SDK's (`sdk`, line by line) and ours (`replies`), to `out`, a
-/// whole line at a time. Ends when both sources have ended.
+/// whole line at a time; each answered request leaves `flight`. Ends when both sources
+/// have ended.
 pub(super) async fn write<W: AsyncWrite + Unpin>(
     sdk: DuplexStream,
     mut replies: mpsc::UnboundedReceiver<String>,
     mut out: W,
+    flight: InFlight,
 ) {
-    let mut sdk = BufReader::new(sdk).lines();
+    let mut sdk = BufReader::with_capacity(1 << 16, sdk);
     let (mut sdk_open, mut ours_open) = (true, true);
     while sdk_open || ours_open {
-        let line = tokio::select! {
-            l = sdk.next_line(), if sdk_open => match l {
-                Ok(Some(l)) => l,
-                _ => { sdk_open = false; continue; }
+        let next = tokio::select! {
+            r = sdk.fill_buf(), if sdk_open => {
+                if matches!(r, Ok(b) if !b.is_empty()) { Next::Sdk } else { Next::SdkEnded }
             },
-            r = replies.recv(), if ours_open => match r {
-                Some(r) => r,
-                None => { ours_open = false; continue; }
+            r = replies.recv(), if ours_open => r.map_or(Next::OursEnded, Next::Ours),
+        };
+        let written = match next {
+            Next::SdkEnded => {
+                sdk_open = false;
+                continue;
+            }
+            Next::OursEnded => {
+                ours_open = false;
+                continue;
+            }
+            Next::Ours(line) => {
+                let mut bytes = line.into_bytes();
+                bytes.push(b'\n');
+                out.write_all(&bytes).await.is_ok()
+            }
+            Next::Sdk => match copy_line(&mut sdk, &mut out).await {
+                Ok(head) => {
+                    flight.end(&id_in(&head));
+                    true
+                }
+                Err(_) => false,
             },
         };
-        let mut bytes = line.into_bytes();
-        bytes.push(b'\n');
-        if out.write_all(&bytes).await.is_err() || out.flush().await.is_err() {
+        if !written || out.flush().await.is_err() {
             return;
+        }
+    }
+}
+
+/// Copies one line from `sdk` to `out` as it comes (a newline added if the stream ends
+/// inside it); the line's first bytes, where its `id` is.
+async fn copy_line<W: AsyncWrite + Unpin>(
+    sdk: &mut BufReader<DuplexStream>,
+    out: &mut W,
+) -> std::io::Result<Vec<u8>> {
+    let mut head = Vec::new();
+    loop {
+        let chunk = sdk.fill_buf().await?;
+        if chunk.is_empty() {
+            out.write_all(b"\n").await?;
+            return Ok(head);
+        }
+        let (part, ends) = match memchr::memchr(b'\n', chunk) {
+            Some(at) => (chunk.get(..=at).unwrap_or(chunk), true),
+            None => (chunk, false),
+        };
+        let room = ID_WINDOW.saturating_sub(head.len()).min(part.len());
+        head.extend_from_slice(part.get(..room).unwrap_or_default());
+        out.write_all(part).await?;
+        let used = part.len();
+        sdk.consume(used);
+        if ends {
+            return Ok(head);
         }
     }
 }
@@ -131,9 +227,25 @@ fn finish(line: Vec<u8>, len: usize, over: bool) -> Line {
     }
 }
 
-/// `Ok` for a line the SDK should read; else the reply to send (`None`: nothing to say, as
-/// for a blank line or a response the SDK would ignore anyway).
-fn judge(bytes: &[u8]) -> Result<(), Option<Value>> {
+/// What a line the SDK may read is, for the requests in flight.
+#[derive(Debug, PartialEq)]
+enum Seen {
+    /// A request, with its id.
+    Request(Value),
+    /// `notifications/cancelled` of the request with this id.
+    Cancel(Value),
+    /// Anything else (a notification, a response).
+    Other,
+}
+
+/// Whether a JSON-RPC id is one MCP allows: a string or an integer.
+fn valid_id(id: &Value) -> bool {
+    id.is_string() || id.is_i64() || id.is_u64()
+}
+
+/// `Ok` for a line the SDK should read (and what it is); else the reply to send (`None`:
+/// nothing to say, as for a blank line or a response the SDK would ignore anyway).
+fn judge(bytes: &[u8]) -> Result<Seen, Option<Value>> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Err(None);
     }
@@ -152,7 +264,22 @@ fn judge(bytes: &[u8]) -> Result<(), Option<Value>> {
         };
         return Err(Some(error(&Value::Null, -32600, why)));
     };
-    let id = map.get("id").filter(|i| i.is_string() || i.is_number());
+    if let Some(bad) = map.get("id").filter(|i| !valid_id(i)) {
+        let shape = match bad {
+            Value::Null => "null",
+            Value::Object(_) => "an object",
+            Value::Array(_) => "an array",
+            Value::Bool(_) => "a boolean",
+            Value::Number(_) => "a number with a fraction or out of range",
+            Value::String(_) => "a string",
+        };
+        return Err(Some(error(
+            &Value::Null,
+            -32600,
+            &format!("Invalid Request: `id` is {shape}; a request's id is a string or an integer (MCP never allows null)"),
+        )));
+    }
+    let id = map.get("id");
     let reply_id = id.cloned().unwrap_or(Value::Null);
     if map.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
         return Err(Some(error(
@@ -188,12 +315,21 @@ fn judge(bytes: &[u8]) -> Result<(), Option<Value>> {
             &format!("Invalid params: `params.{field}` must be a string"),
         )));
     }
+    let seen = match (method.and_then(Value::as_str), id) {
+        (Some(_), Some(id)) => Seen::Request(id.clone()),
+        (Some("notifications/cancelled"), None) => map
+            .get("params")
+            .and_then(|p| p.get("requestId"))
+            .filter(|i| valid_id(i))
+            .map_or(Seen::Other, |i| Seen::Cancel(i.clone())),
+        _ => Seen::Other,
+    };
     if let Err(e) = serde_json::from_value::<RxJsonRpcMessage<RoleServer>>(value.clone()) {
         // A request we cannot decode is answered; a notification or response is not.
         return Err((method.is_some() && id.is_some())
             .then(|| error(&reply_id, -32602, &format!("Invalid params: {e}"))));
     }
-    Ok(())
+    Ok(seen)
 }
 
 /// The reply to a line of `len` bytes over `budget`: its `id` if the first bytes name one.
@@ -252,7 +388,16 @@ mod tests {
             -32600
         );
         assert_eq!(code(b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":7}"), -32600);
-        assert!(judge(b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}").is_ok());
+        assert_eq!(
+            judge(b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}"),
+            Ok(Seen::Request(json!(1)))
+        );
+        for id in ["null", "{}", "[1]", "1.5", "true"] {
+            let line = format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"method\":\"ping\"}}");
+            let reply = judge(line.as_bytes()).unwrap_err().unwrap();
+            assert_eq!(reply["error"]["code"], -32600, "{id}");
+            assert_eq!(reply["id"], Value::Null, "{id}");
+        }
         assert_eq!(
             code(b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{}}"),
             -32602

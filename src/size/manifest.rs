@@ -55,7 +55,7 @@ pub(crate) fn data_files(manifest: &str, file: &str) -> Result<Vec<DataFile>, Er
             .unwrap_or_default()
             .to_string();
         let path = dir.join("data").join(&name);
-        if name.is_empty() || !path.is_file() {
+        if name.is_empty() || !crate::confine::is_file(&path) {
             return Err(Error::input(format!(
                 "data file `{}` is not at `{}`",
                 entry.data_file_s3_key,

@@ -7,7 +7,6 @@
 //!
 //! This module reads files; what is measured from an item is the sink's business.
 
-use std::fs::File;
 use std::io::{BufReader, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -160,16 +159,16 @@ pub(crate) fn expand(inputs: &[String]) -> Result<Vec<PathBuf>, Error> {
     for input in inputs {
         let path = Path::new(input);
         crate::confine::check(path)?;
-        let meta = std::fs::metadata(path).map_err(|e| {
+        let meta = crate::confine::metadata(path).map_err(|e| {
             Error::input(format!("`{input}` cannot be read ({e})"))
                 .file(input.as_str())
                 .help("Consider checking the path.")
         })?;
-        if meta.is_dir() {
-            walk(path, &mut out).map_err(|e| {
+        if meta.is_dir {
+            walk(path, &mut out, &mut std::collections::HashSet::new()).map_err(|e| {
                 Error::input(format!("cannot list `{input}`: {e}")).file(input.as_str())
             })?;
-        } else if meta.is_file() {
+        } else if meta.is_file {
             out.push(path.to_path_buf());
         } else {
             return Err(
@@ -185,25 +184,22 @@ pub(crate) fn expand(inputs: &[String]) -> Result<Vec<PathBuf>, Error> {
     Ok(out)
 }
 
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)?
-        .map(|e| e.map(|e| e.path()))
-        .collect::<Result<_, _>>()?;
-    entries.sort();
-    for p in entries {
-        if crate::confine::check(&p).is_err() {
-            return Err(std::io::Error::new(
-                std::io::ErrorKind::PermissionDenied,
-                format!(
-                    "`{}` leads outside the folder this run may read (--root)",
-                    p.display()
-                ),
-            ));
-        }
+/// The item files under `dir`, symlinks followed (beneath the root with one), each folder
+/// walked once however many links lead to it.
+fn walk(
+    dir: &Path,
+    out: &mut Vec<PathBuf>,
+    seen: &mut std::collections::HashSet<(u64, u64)>,
+) -> std::io::Result<()> {
+    for entry in crate::confine::read_dir(dir)? {
+        let p = entry.path;
         let name = p.file_name().and_then(|n| n.to_str()).unwrap_or_default();
-        if p.is_dir() {
-            walk(&p, out)?;
-        } else if !name.starts_with("manifest-")
+        if entry.meta.is_dir {
+            if seen.insert(entry.meta.id) {
+                walk(&p, out, seen)?;
+            }
+        } else if entry.meta.is_file
+            && !name.starts_with("manifest-")
             && [".json", ".jsonl", ".ndjson", ".gz"]
                 .iter()
                 .any(|s| name.ends_with(s))
@@ -234,7 +230,7 @@ struct UnitDone {
 
 fn is_gzip(path: &Path) -> std::io::Result<bool> {
     let mut magic = [0u8; 2];
-    let n = File::open(path)?.read(&mut magic)?;
+    let n = crate::confine::open(path)?.read(&mut magic)?;
     Ok(n == 2 && magic == [0x1f, 0x8b])
 }
 
@@ -255,7 +251,7 @@ fn line_delimited(path: &Path) -> std::io::Result<bool> {
         return Ok(true);
     }
     let mut head = Vec::new();
-    File::open(path)?.take(1 << 20).read_to_end(&mut head)?;
+    crate::confine::open(path)?.take(1 << 20).read_to_end(&mut head)?;
     Ok(looks_line_delimited(&head))
 }
 
@@ -311,7 +307,7 @@ fn io_error(path: &Path, e: &std::io::Error) -> Error {
 fn units_of(files: &[PathBuf], options: &ReadOptions) -> Result<Vec<Unit>, Error> {
     let mut units = Vec::new();
     for (i, f) in files.iter().enumerate() {
-        let len = std::fs::metadata(f).map_err(|e| io_error(f, &e))?.len();
+        let len = crate::confine::metadata(f).map_err(|e| io_error(f, &e))?.len;
         let chunk = options.chunk_bytes.unwrap_or(CHUNK_BYTES).max(1);
         let splittable = len > chunk
             && !is_gzip(f).map_err(|e| io_error(f, &e))?
@@ -372,10 +368,13 @@ where
     let stop = AtomicBool::new(false);
     let results: Mutex<Vec<Option<Result<UnitDone, Error>>>> =
         Mutex::new((0..units.len()).map(|_| None).collect());
+    // Each worker reads under the run's confinement.
+    let root = crate::confine::current();
     let workers: Vec<Option<S>> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..jobs.clamp(1, units.len().max(1)))
             .map(|_| {
-                s.spawn(|| {
+                let root = root.clone();
+                s.spawn(|| crate::confine::within(root, || {
                     let mut sink = make();
                     loop {
                         let i = next.fetch_add(1, Ordering::Relaxed);
@@ -400,7 +399,7 @@ where
                         }
                     }
                     sink
-                })
+                }))
             })
             .collect();
         handles.into_iter().map(|h| h.join().ok()).collect()
@@ -465,7 +464,7 @@ pub(crate) fn read_sequential<S: ItemSink>(
     let progress = if options.progress {
         let mut total = 0u64;
         for f in files {
-            total = total.saturating_add(std::fs::metadata(f).map_err(|e| io_error(f, &e))?.len());
+            total = total.saturating_add(crate::confine::metadata(f).map_err(|e| io_error(f, &e))?.len);
         }
         Some(Progress::new(total))
     } else {
@@ -473,9 +472,9 @@ pub(crate) fn read_sequential<S: ItemSink>(
     };
     for (i, path) in files.iter().enumerate() {
         let name = path.display().to_string();
-        let len = std::fs::metadata(path)
+        let len = crate::confine::metadata(path)
             .map_err(|e| io_error(path, &e))?
-            .len();
+            .len;
         let unit = Unit {
             file: i,
             start: 0,
@@ -506,7 +505,7 @@ fn run_unit<S: ItemSink + ?Sized>(
     progress: Option<&Progress>,
 ) -> Result<UnitDone, Error> {
     let io = |e: std::io::Error| io_error(path, &e);
-    let file = File::open(path).map_err(io)?;
+    let file = crate::confine::open(path).map_err(io)?;
     sink.input_bytes(unit.end.saturating_sub(unit.start));
     let mut done = UnitDone {
         lines: 0,
@@ -552,7 +551,7 @@ fn run_unit<S: ItemSink + ?Sized>(
     if !unit.whole && unit.start > 0 {
         // A line straddling the chunk's start belongs to the chunk before.
         let mut byte = [0u8; 1];
-        let mut before = File::open(path).map_err(io)?;
+        let mut before = crate::confine::open(path).map_err(io)?;
         before
             .seek(SeekFrom::Start(unit.start.saturating_sub(1)))
             .map_err(io)?;

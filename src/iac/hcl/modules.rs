@@ -65,15 +65,14 @@ fn folder_of(file: &str) -> PathBuf {
 
 /// The `.tf` files of `dir`, in name order.
 fn tf_files(dir: &Path) -> Vec<PathBuf> {
-    let Ok(entries) = std::fs::read_dir(dir) else {
+    let Ok(entries) = crate::confine::read_dir(dir) else {
         return Vec::new();
     };
     let mut files: Vec<PathBuf> = entries
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.is_file() && p.extension().is_some_and(|e| e == "tf"))
+        .into_iter()
+        .filter(|e| e.meta.is_file && e.path.extension().is_some_and(|e| e == "tf"))
+        .map(|e| e.path)
         .collect();
-    files.sort();
     files.truncate(MAX_FILES);
     files
 }
