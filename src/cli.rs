@@ -25,6 +25,13 @@ pub(crate) struct Cli {
     /// `ddbcost mcp` gives its children when it has no `--root`.
     #[arg(long, global = true, hide = true, conflicts_with = "root")]
     pub no_files: bool,
+    /// Refuse a record (a bill row, a CloudWatch result, an item or log line) longer than
+    /// BYTES once decompressed (default 64 MiB)
+    #[arg(long, global = true, value_name = "BYTES", default_value_t = crate::bounded::DEFAULT_RECORD_BYTES, value_parser = clap::value_parser!(u64).range(1024..), hide_short_help = true)]
+    pub max_record_bytes: u64,
+    /// Refuse an input file that decompresses to more than BYTES (default 64 GiB)
+    #[arg(long, global = true, value_name = "BYTES", default_value_t = crate::bounded::DEFAULT_FILE_BYTES, value_parser = clap::value_parser!(u64).range(1024..), hide_short_help = true)]
+    pub max_decompressed_bytes: u64,
     /// How an error is written on standard error: `text` (default) or `json`, one object
     /// with schema `ddbcost.error/v1` (kind, message, file, path, line, column, help).
     #[arg(long, global = true, value_enum, default_value_t = ErrorFormat::Text)]

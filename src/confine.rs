@@ -54,8 +54,8 @@ impl Root {
         }
         let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
         #[cfg(not(target_arch = "wasm32"))]
-        let handle =
-            cap_std::fs::Dir::open_ambient_dir(&canon, cap_std::ambient_authority()).map_err(|e| {
+        let handle = cap_std::fs::Dir::open_ambient_dir(&canon, cap_std::ambient_authority())
+            .map_err(|e| {
                 Error::usage(format!("--root `{dir}` cannot be opened ({e})"))
                     .help("Consider a folder this user may read.")
             })?;
@@ -418,7 +418,10 @@ mod open {
         for entry in std::fs::read_dir(path)? {
             let p = entry?.path();
             if let Ok(m) = std::fs::metadata(&p) {
-                out.push(Entry { path: p, meta: meta(&m) });
+                out.push(Entry {
+                    path: p,
+                    meta: meta(&m),
+                });
             }
         }
         out.sort_by(|a, b| a.path.cmp(&b.path));

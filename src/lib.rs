@@ -20,6 +20,7 @@
 mod advise;
 pub mod api;
 mod bill;
+mod bounded;
 mod cli;
 mod cloudwatch;
 mod commands;

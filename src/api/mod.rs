@@ -580,11 +580,17 @@ fn run_with(args: &[std::ffi::OsString], world: impl FnOnce(&Cli) -> Run) -> i32
             .map(|r| r.map(std::sync::Arc::new))
     };
     let outcome = root.and_then(|root| {
+        let limits = crate::bounded::Limits {
+            record: cli.max_record_bytes,
+            file: cli.max_decompressed_bytes,
+        };
         let run = Run {
             root: root.clone(),
             ..world(&cli)
         };
-        crate::confine::within(root, || commands::run(cli, &run))
+        crate::bounded::within(limits, || {
+            crate::confine::within(root, || commands::run(cli, &run))
+        })
     });
     match outcome {
         Ok(()) => 0,

@@ -45,7 +45,10 @@ pub(crate) fn read_all(inputs: &[String], period: Option<String>) -> Result<Ledg
                 Some(same) => ledger.notes.push(format!(
                     "`{}` is the same bill file as `{}`: counted once",
                     file.display(),
-                    files.get(same).map(|p| p.display().to_string()).unwrap_or_default()
+                    files
+                        .get(same)
+                        .map(|p| p.display().to_string())
+                        .unwrap_or_default()
                 )),
             }
         }

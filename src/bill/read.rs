@@ -289,7 +289,11 @@ fn key_matches(key: &str, path: &Path) -> bool {
 
 /// Every regular file under `dir`, symlinks followed (beneath the root with one), each
 /// folder walked once however many links lead to it.
-fn walk(dir: &Path, out: &mut Vec<PathBuf>, seen: &mut std::collections::HashSet<(u64, u64)>) -> Result<(), Error> {
+fn walk(
+    dir: &Path,
+    out: &mut Vec<PathBuf>,
+    seen: &mut std::collections::HashSet<(u64, u64)>,
+) -> Result<(), Error> {
     for entry in crate::confine::read_dir(dir).map_err(|e| cannot(dir, &e))? {
         if entry.meta.is_dir {
             if seen.insert(entry.meta.id) {
@@ -360,10 +364,11 @@ pub(crate) fn read(path: &Path, sink: &mut Sink<'_>) -> Result<Dialect, Error> {
 /// # Errors
 /// A header of no bill; a record that does not parse.
 pub(crate) fn csv(r: impl Read, file: &str, sink: &mut Sink<'_>) -> Result<Dialect, Error> {
+    let (r, mark) = crate::bounded::Bounded::new(r, file);
     let mut reader = ::csv::ReaderBuilder::new().flexible(false).from_reader(r);
     let header: Vec<String> = reader
         .headers()
-        .map_err(|e| Error::input(format!("not CSV ({e})")).file(file))?
+        .map_err(|e| csv_error(&e, file, 0))?
         .iter()
         .map(|h| h.trim_start_matches('\u{feff}').trim().to_string())
         .collect();
@@ -372,16 +377,39 @@ pub(crate) fn csv(r: impl Read, file: &str, sink: &mut Sink<'_>) -> Result<Diale
     let mut record = ::csv::StringRecord::new();
     let mut n = 0u64;
     loop {
-        let more = reader.read_record(&mut record).map_err(|e| {
-            Error::input(format!("row {}: {e}", n.saturating_add(1)))
-                .file(file)
-                .help("Consider the file as AWS delivered it: a row with another count of fields is a cut or edited file.")
-        })?;
+        mark.record_ends();
+        let more = reader
+            .read_record(&mut record)
+            .map_err(|e| csv_error(&e, file, n.saturating_add(1)))?;
         if !more {
             return Ok(layout.dialect);
         }
         n = n.saturating_add(1);
         let get = |i: usize| record.get(i);
         sink(row(&layout, &get, file, n)?)?;
+    }
+}
+
+/// A CSV reader's error, said for what it is: a passed budget, a damaged compressed file,
+/// or a row that does not fit the header (`row` 0: the header).
+fn csv_error(e: &::csv::Error, file: &str, row: u64) -> Error {
+    let at = if row == 0 {
+        "the header".to_string()
+    } else {
+        format!("row {row}")
+    };
+    match e.kind() {
+        ::csv::ErrorKind::Io(io) => crate::bounded::refusal(io).unwrap_or_else(|| {
+            Error::input(format!("cannot read {at}: {io}"))
+                .file(file)
+                .help("Consider downloading the file again: it does not read back as written (a compressed file that is damaged or cut short fails its checksum).")
+        }),
+        ::csv::ErrorKind::UnequalLengths { .. } => Error::input(format!("{at}: {e}"))
+            .file(file)
+            .help("Consider the file as AWS delivered it: a row with another count of fields is a cut or edited file."),
+        _ if row == 0 => Error::input(format!("not CSV ({e})")).file(file),
+        _ => Error::input(format!("{at}: {e}"))
+            .file(file)
+            .help("Consider the file as AWS delivered it (UTF-8 CSV)."),
     }
 }

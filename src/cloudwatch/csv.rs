@@ -30,6 +30,7 @@ fn bad(file: &str, line: u64, why: &str) -> Error {
 /// Another header; a row with a bad time, an unknown metric or a negative or non-numeric
 /// value.
 pub(crate) fn read(r: impl std::io::Read, file: &str, into: &mut Reading) -> Result<(), Error> {
+    let (r, mark) = crate::bounded::Bounded::new(r, file);
     let mut r = ::csv::ReaderBuilder::new()
         .has_headers(true)
         .trim(::csv::Trim::All)
@@ -57,7 +58,13 @@ pub(crate) fn read(r: impl std::io::Read, file: &str, into: &mut Reading) -> Res
     let mut line = 1u64;
     loop {
         line = line.saturating_add(1);
+        mark.record_ends();
         let more = r.read_record(&mut row).map_err(|e| {
+            if let ::csv::ErrorKind::Io(io) = e.kind()
+                && let Some(refused) = crate::bounded::refusal(io)
+            {
+                return refused;
+            }
             let at = e.position().map_or(line, ::csv::Position::line);
             bad(file, at, &e.to_string())
         })?;

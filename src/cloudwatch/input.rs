@@ -71,9 +71,11 @@ impl Input {
         }
     }
 
-    fn open(&self) -> Result<Box<dyn BufRead + '_>, Error> {
+    /// The input's bytes (decompressed), within the run's budgets, and the mark its reader
+    /// moves at each record's end.
+    fn open(&self) -> Result<(Box<dyn BufRead + '_>, crate::bounded::Mark), Error> {
         match &self.body {
-            Body::Text(t) => Ok(Box::new(t.as_bytes())),
+            Body::Text(t) => Ok((Box::new(t.as_bytes()), crate::bounded::Mark::default())),
             Body::File(path) => {
                 let cannot = |e: std::io::Error| {
                     Error::input(format!("cannot read `{}`: {e}", path.display()))
@@ -88,14 +90,13 @@ impl Input {
                         .help("Consider saving the AWS CLI's output to a file first: `ddbcost usage` may read its inputs more than once."));
                 }
                 let f = crate::confine::open(path).map_err(cannot)?;
-                Ok(if self.name.ends_with(".gz") {
-                    Box::new(BufReader::with_capacity(
-                        1 << 18,
-                        flate2::read::MultiGzDecoder::new(BufReader::new(f)),
-                    ))
+                let raw: Box<dyn Read> = if self.name.ends_with(".gz") {
+                    Box::new(flate2::read::MultiGzDecoder::new(BufReader::new(f)))
                 } else {
-                    Box::new(BufReader::with_capacity(1 << 18, f))
-                })
+                    Box::new(f)
+                };
+                let (bounded, mark) = crate::bounded::Bounded::new(raw, &self.name);
+                Ok((Box::new(BufReader::with_capacity(1 << 18, bounded)), mark))
             }
         }
     }
@@ -144,9 +145,10 @@ pub(crate) fn read(
     queries: &HashMap<String, Query>,
     into: &mut Reading,
 ) -> Result<(), Error> {
-    let (kind, r) = sniff(input.open()?, &input.name)?;
+    let (r, mark) = input.open()?;
+    let (kind, r) = sniff(r, &input.name)?;
     match kind {
-        Kind::Json => super::metric_data::read(r, input, queries, into),
+        Kind::Json => super::metric_data::read(r, input, queries, into, mark),
         Kind::Csv => super::csv::read(r, &input.name, into),
         Kind::Other => Err(Error::input("neither `get-metric-data` output nor a CSV of metrics")
             .file(input.name.as_str())
@@ -160,6 +162,7 @@ pub(crate) fn queries(input: &Input) -> Result<HashMap<String, Query>, Error> {
     let mut text = String::new();
     input
         .open()?
+        .0
         .take(64 << 20)
         .read_to_string(&mut text)
         .map_err(|e| {

@@ -168,6 +168,8 @@ struct Cx<'a> {
     error: Option<Error>,
     results: bool,
     next_token: bool,
+    /// Moved at each result's end: one result is one record of the budget.
+    mark: crate::bounded::Mark,
 }
 
 /// One element of `MetricDataResults`; timestamps and values kept as their raw text (a
@@ -284,6 +286,7 @@ impl<'de> Visitor<'de> for Results<'_, '_> {
                 return Err(serde::de::Error::custom("refused"));
             }
             i = i.saturating_add(1);
+            self.0.mark.record_ends();
         }
         Ok(())
     }
@@ -368,6 +371,7 @@ pub(crate) fn read(
     input: &Input,
     queries: &HashMap<String, Query>,
     into: &mut Reading,
+    mark: crate::bounded::Mark,
 ) -> Result<(), Error> {
     let file = input.name.as_str();
     let mut cx = Cx {
@@ -377,6 +381,7 @@ pub(crate) fn read(
         error: None,
         results: false,
         next_token: false,
+        mark,
     };
     let mut de = serde_json::Deserializer::from_reader(r);
     let stats = Doc(&mut cx)
@@ -385,7 +390,15 @@ pub(crate) fn read(
     if let Some(e) = cx.error.take() {
         return Err(e);
     }
-    let stats = stats.map_err(|e| bad(file, "(document)", &format!("not JSON ({e})")))?;
+    let stats = stats.map_err(|e| {
+        if e.is_io() {
+            let io = std::io::Error::from(e);
+            return crate::bounded::refusal(&io).unwrap_or_else(|| {
+                bad(file, "(document)", &format!("cannot be read ({io})")).help("Consider the file as the AWS CLI wrote it: a compressed file that is damaged or cut short fails its checksum.")
+            });
+        }
+        bad(file, "(document)", &format!("not JSON ({e})"))
+    })?;
     if cx.results {
         cx.into.pages = cx.into.pages.saturating_add(1);
         if cx.next_token {

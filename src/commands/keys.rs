@@ -252,9 +252,11 @@ fn merged(args: &KeysArgs) -> Result<KeysSummary, Error> {
             crate::streams::stdin()
         } else {
             crate::confine::check(std::path::Path::new(file))?;
-            Box::new(crate::confine::open(std::path::Path::new(file)).map_err(|e| {
-                Error::input(format!("`{file}` cannot be read ({e})")).file(file.as_str())
-            })?)
+            Box::new(
+                crate::confine::open(std::path::Path::new(file)).map_err(|e| {
+                    Error::input(format!("`{file}` cannot be read ({e})")).file(file.as_str())
+                })?,
+            )
         };
         let doc: SummaryIn =
             serde_json::from_reader(std::io::BufReader::new(reader)).map_err(|e| {

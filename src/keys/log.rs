@@ -96,16 +96,18 @@ pub(crate) fn count_reader(
     summary: &mut KeysSummary,
 ) -> Result<(), Error> {
     let io = |e: std::io::Error| {
-        Error::input(format!("`{path}` cannot be read ({e})"))
-            .file(path)
-            .help("Consider checking the path.")
+        crate::bounded::refusal(&e).unwrap_or_else(|| {
+            Error::input(format!("`{path}` cannot be read ({e})"))
+                .file(path)
+                .help("Consider checking the path.")
+        })
     };
     let mut reader = BufReader::with_capacity(1 << 20, raw);
     let gzip = reader.fill_buf().map_err(io)?.starts_with(&[0x1f, 0x8b]);
     let mut reader: Box<dyn BufRead + '_> = if gzip {
         Box::new(BufReader::with_capacity(
             1 << 20,
-            flate2::read::MultiGzDecoder::new(reader),
+            crate::bounded::Bounded::whole_file(flate2::read::MultiGzDecoder::new(reader), path),
         ))
     } else {
         Box::new(reader)

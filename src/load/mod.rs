@@ -119,8 +119,8 @@ pub(crate) fn read_input(path: &str, kind: InputKind) -> Result<String, Error> {
         });
     }
     crate::confine::check(std::path::Path::new(path))?;
-    let meta = crate::confine::metadata(std::path::Path::new(path))
-        .map_err(|e| io_error(path, &e))?;
+    let meta =
+        crate::confine::metadata(std::path::Path::new(path)).map_err(|e| io_error(path, &e))?;
     if !meta.is_file {
         return Err(Error::input(format!("`{path}` is not a regular file"))
             .file(path)

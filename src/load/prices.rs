@@ -505,7 +505,10 @@ pub(crate) fn directory(dir: &str) -> Result<Vec<PriceTable>, Error> {
     let files: Vec<std::path::PathBuf> = listing
         .into_iter()
         .filter(|e| {
-            e.meta.is_file && e.path.extension().is_some_and(|x| x == "yaml" || x == "yml")
+            e.meta.is_file
+                && e.path
+                    .extension()
+                    .is_some_and(|x| x == "yaml" || x == "yml")
         })
         .map(|e| e.path)
         .collect();

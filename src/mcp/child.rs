@@ -69,7 +69,11 @@ struct Reaper<'r> {
 
 impl Drop for Reaper<'_> {
     fn drop(&mut self) {
-        let mut live = self.runner.live.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut live = self
+            .runner
+            .live
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
         if live.remove(&self.group) {
             kill_group(self.group);
         }
@@ -94,7 +98,10 @@ async fn capped<R: AsyncRead + Unpin>(r: Option<R>, max: usize) -> Result<Vec<u8
     let Some(r) = r else { return Ok(Vec::new()) };
     let mut out = Vec::new();
     let limit = u64::try_from(max).unwrap_or(u64::MAX).saturating_add(1);
-    r.take(limit).read_to_end(&mut out).await.map_err(Stop::Io)?;
+    r.take(limit)
+        .read_to_end(&mut out)
+        .await
+        .map_err(Stop::Io)?;
     if out.len() > max {
         return Err(Stop::TooLarge);
     }
@@ -104,7 +111,9 @@ async fn capped<R: AsyncRead + Unpin>(r: Option<R>, max: usize) -> Result<Vec<u8
 /// Reads `r` to its end, keeping the first `keep` bytes (a child never blocks on a full
 /// pipe, and the server never holds more than `keep`).
 async fn kept<R: AsyncRead + Unpin>(r: Option<R>, keep: usize) -> Result<Vec<u8>, Stop> {
-    let Some(mut r) = r else { return Ok(Vec::new()) };
+    let Some(mut r) = r else {
+        return Ok(Vec::new());
+    };
     let mut out = Vec::new();
     let mut buf = vec![0u8; 1 << 16];
     loop {
@@ -128,10 +137,7 @@ impl Runner {
 
     fn command(&self, call: &Call) -> tokio::process::Command {
         let mut command = tokio::process::Command::new(&self.exe);
-        command
-            .args(&call.args)
-            .arg("--error-format")
-            .arg("json");
+        command.args(&call.args).arg("--error-format").arg("json");
         match &self.root {
             Some(root) => {
                 command.arg("--root").arg(root).current_dir(root);
@@ -243,7 +249,9 @@ impl Runner {
                 "the request ran past the time budget of {} ms (ddbcost mcp --timeout) and was stopped",
                 self.timeout.as_millis()
             ),
-            Some(json!({ "timeout_ms": u64::try_from(self.timeout.as_millis()).unwrap_or(u64::MAX) })),
+            Some(
+                json!({ "timeout_ms": u64::try_from(self.timeout.as_millis()).unwrap_or(u64::MAX) }),
+            ),
         )
     }
 

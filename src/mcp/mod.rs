@@ -16,7 +16,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use rmcp::model::{
-    CallToolRequestParams, ContentBlock, CallToolResponse, CallToolResult, GetPromptRequestParams,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, GetPromptRequestParams,
     GetPromptResponse, GetPromptResult, Implementation, ListPromptsResult, ListResourcesResult,
     ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse,
     ReadResourceResult, ServerCapabilities, ServerConfig,
@@ -27,8 +27,8 @@ use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
 use crate::error::Error;
-use child::{Outcome, Runner};
 pub(crate) use child::die_with_parent;
+use child::{Outcome, Runner};
 
 /// How the server runs.
 pub(crate) struct Options {
@@ -199,7 +199,10 @@ impl Server {
                 let workload = String::from_utf8(stdout).map_err(|e| {
                     ErrorData::internal_error(format!("ddbcost printed no text: {e}"), None)
                 })?;
-                (json!({ "schema": tool.output, "workload": workload }), notes)
+                (
+                    json!({ "schema": tool.output, "workload": workload }),
+                    notes,
+                )
             }
             (Outcome::Done { stdout, notes }, _) => (parse(stdout)?, notes),
             (Outcome::Refused { error, notes }, _) => return Ok(refused(error, &notes)),
@@ -210,7 +213,9 @@ impl Server {
         if name == "estimate"
             && let Some(by) = arguments.get("by").and_then(Value::as_str)
         {
-            content.push(ContentBlock::text(self.breakdown(arguments, by, cancel).await?));
+            content.push(ContentBlock::text(
+                self.breakdown(arguments, by, cancel).await?,
+            ));
         }
         if !notes.is_empty() {
             content.push(ContentBlock::text(notes.join("\n")));

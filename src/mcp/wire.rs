@@ -276,7 +276,9 @@ fn judge(bytes: &[u8]) -> Result<Seen, Option<Value>> {
         return Err(Some(error(
             &Value::Null,
             -32600,
-            &format!("Invalid Request: `id` is {shape}; a request's id is a string or an integer (MCP never allows null)"),
+            &format!(
+                "Invalid Request: `id` is {shape}; a request's id is a string or an integer (MCP never allows null)"
+            ),
         )));
     }
     let id = map.get("id");

@@ -251,7 +251,9 @@ fn line_delimited(path: &Path) -> std::io::Result<bool> {
         return Ok(true);
     }
     let mut head = Vec::new();
-    crate::confine::open(path)?.take(1 << 20).read_to_end(&mut head)?;
+    crate::confine::open(path)?
+        .take(1 << 20)
+        .read_to_end(&mut head)?;
     Ok(looks_line_delimited(&head))
 }
 
@@ -294,6 +296,9 @@ fn trim(line: &[u8]) -> &[u8] {
 }
 
 fn io_error(path: &Path, e: &std::io::Error) -> Error {
+    if let Some(refused) = crate::bounded::refusal(e) {
+        return refused;
+    }
     let name = path.display().to_string();
     Error::io(
         format!("`{name}` cannot be read ({e})"),
@@ -307,7 +312,9 @@ fn io_error(path: &Path, e: &std::io::Error) -> Error {
 fn units_of(files: &[PathBuf], options: &ReadOptions) -> Result<Vec<Unit>, Error> {
     let mut units = Vec::new();
     for (i, f) in files.iter().enumerate() {
-        let len = crate::confine::metadata(f).map_err(|e| io_error(f, &e))?.len;
+        let len = crate::confine::metadata(f)
+            .map_err(|e| io_error(f, &e))?
+            .len;
         let chunk = options.chunk_bytes.unwrap_or(CHUNK_BYTES).max(1);
         let splittable = len > chunk
             && !is_gzip(f).map_err(|e| io_error(f, &e))?
@@ -370,36 +377,41 @@ where
         Mutex::new((0..units.len()).map(|_| None).collect());
     // Each worker reads under the run's confinement.
     let root = crate::confine::current();
+    let limits = crate::bounded::limits();
     let workers: Vec<Option<S>> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..jobs.clamp(1, units.len().max(1)))
             .map(|_| {
                 let root = root.clone();
-                s.spawn(|| crate::confine::within(root, || {
-                    let mut sink = make();
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        if i >= units.len() || stop.load(Ordering::Relaxed) {
-                            break;
-                        }
-                        let unit = &units[i];
-                        let done = run_unit(
-                            &files[unit.file],
-                            unit,
-                            options,
-                            &stop,
-                            &mut sink,
-                            progress.as_ref(),
-                        );
-                        if options.strict && matches!(&done, Ok(d) if d.failure.is_some()) {
-                            stop.store(true, Ordering::Relaxed);
-                        }
-                        // A poisoned lock means another worker panicked: the run fails below.
-                        if let Ok(mut r) = results.lock() {
-                            r[i] = Some(done);
-                        }
-                    }
-                    sink
-                }))
+                s.spawn(|| {
+                    crate::bounded::within(limits, || {
+                        crate::confine::within(root, || {
+                            let mut sink = make();
+                            loop {
+                                let i = next.fetch_add(1, Ordering::Relaxed);
+                                if i >= units.len() || stop.load(Ordering::Relaxed) {
+                                    break;
+                                }
+                                let unit = &units[i];
+                                let done = run_unit(
+                                    &files[unit.file],
+                                    unit,
+                                    options,
+                                    &stop,
+                                    &mut sink,
+                                    progress.as_ref(),
+                                );
+                                if options.strict && matches!(&done, Ok(d) if d.failure.is_some()) {
+                                    stop.store(true, Ordering::Relaxed);
+                                }
+                                // A poisoned lock means another worker panicked: the run fails below.
+                                if let Ok(mut r) = results.lock() {
+                                    r[i] = Some(done);
+                                }
+                            }
+                            sink
+                        })
+                    })
+                })
             })
             .collect();
         handles.into_iter().map(|h| h.join().ok()).collect()
@@ -464,7 +476,11 @@ pub(crate) fn read_sequential<S: ItemSink>(
     let progress = if options.progress {
         let mut total = 0u64;
         for f in files {
-            total = total.saturating_add(crate::confine::metadata(f).map_err(|e| io_error(f, &e))?.len);
+            total = total.saturating_add(
+                crate::confine::metadata(f)
+                    .map_err(|e| io_error(f, &e))?
+                    .len,
+            );
         }
         Some(Progress::new(total))
     } else {
@@ -514,12 +530,13 @@ fn run_unit<S: ItemSink + ?Sized>(
     };
     let gzip = is_gzip(path).map_err(io)?;
     let reader: Box<dyn Read> = if gzip {
-        Box::new(flate2::read::MultiGzDecoder::new(BufReader::new(
-            Counting {
+        Box::new(crate::bounded::Bounded::whole_file(
+            flate2::read::MultiGzDecoder::new(BufReader::new(Counting {
                 inner: file,
                 progress,
-            },
-        )))
+            })),
+            &path.display().to_string(),
+        ))
     } else {
         let mut f = file;
         f.seek(SeekFrom::Start(unit.start)).map_err(io)?;
