@@ -66,3 +66,30 @@ pub fn report_text(
     ledger.finish()?;
     Ok(render(&ledger, format))
 }
+
+/// The workload `bill --to-workload` writes, built from one CSV bill held as text (`name`
+/// for errors) for `period`: per table, in the region it was billed the most, its capacity
+/// mode, class and what it used as `observed`.
+///
+/// ```
+/// let csv = "line_item_line_item_type,line_item_usage_start_date,line_item_product_code,\
+/// line_item_usage_type,line_item_resource_id,line_item_usage_amount,line_item_currency_code,\
+/// line_item_unblended_cost\n\
+/// Usage,2026-11-01T00:00:00Z,AmazonDynamoDB,ReadRequestUnits,\
+/// arn:aws:dynamodb:us-east-1:1:table/orders,8000000,USD,1\n";
+/// let yaml = ddbcost::api::bill::workload_text("cur.csv", csv, None)?;
+/// // The 8,000,000 read request units billed, as the table's observed reads.
+/// assert!(yaml.contains("read_units: 8000000"));
+/// # Ok::<(), ddbcost::api::Error>(())
+/// ```
+///
+/// # Errors
+/// As `report`.
+pub fn workload_text(name: &str, text: &str, period: Option<&str>) -> Result<String, Error> {
+    let mut ledger = Ledger::new(period.map(str::to_string));
+    ledger.files.push(name.to_string());
+    let mut sink = |row: crate::bill::row::Row| ledger.add(&row, name);
+    crate::bill::read::csv(text.as_bytes(), name, &mut sink)?;
+    ledger.finish()?;
+    Ok(crate::bill::workload::yaml(&ledger))
+}

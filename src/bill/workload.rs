@@ -12,7 +12,7 @@ use rust_decimal::Decimal;
 use serde_json::{Value, json};
 
 use super::ledger::{Ledger, Sums};
-use super::map::Owner;
+use super::map::{Owner, Place};
 use crate::engine::Component;
 use crate::load::yaml::write::{Comments, SEP, to_yaml};
 
@@ -37,9 +37,16 @@ pub(crate) fn yaml(ledger: &Ledger) -> String {
     let mut comments = Comments::new();
     let mut tables = serde_json::Map::new();
     let mut regions: BTreeMap<&str, Decimal> = BTreeMap::new();
-    for name in ledger.tables() {
+    // Each table's rows, found in one pass (not a pass over every row per table).
+    let mut by_table: BTreeMap<&str, Vec<(&Place, &Sums)>> = BTreeMap::new();
+    for (p, s) in &ledger.places {
+        if let Owner::Table(name) = &p.owner {
+            by_table.entry(name.as_str()).or_default().push((p, s));
+        }
+    }
+    for (name, places) in &by_table {
         if let Some((region, total, t)) =
-            table(ledger, name, (&cur, hours), &mut header, &mut comments)
+            table(name, places, (&cur, hours), &mut header, &mut comments)
         {
             let r = regions.entry(region).or_default();
             *r = r.checked_add(total).unwrap_or(*r);
@@ -72,20 +79,17 @@ pub(crate) fn yaml(ledger: &Ledger) -> String {
 /// One table's entry, in the region it was billed the most: (that region, its total, the
 /// entry); what it cannot state goes to `header`.
 fn table<'l>(
-    ledger: &'l Ledger,
     name: &str,
+    places: &[(&'l Place, &'l Sums)],
     (cur, hours): (&str, Decimal),
     header: &mut Vec<String>,
     comments: &mut Comments,
 ) -> Option<(&'l str, Decimal, Value)> {
-    let owner = Owner::Table(name.to_string());
     // The region billed the most is the table's; the others are said.
     let mut by_region: BTreeMap<&str, Decimal> = BTreeMap::new();
-    for (p, s) in &ledger.places {
-        if p.owner == owner {
-            let r = by_region.entry(p.region.as_str()).or_default();
-            *r = r.checked_add(s.unblended).unwrap_or(*r);
-        }
+    for (p, s) in places {
+        let r = by_region.entry(p.region.as_str()).or_default();
+        *r = r.checked_add(s.unblended).unwrap_or(*r);
     }
     let (&region, _) = by_region.iter().max_by_key(|(_, c)| **c)?;
     let total: Decimal = by_region.values().copied().sum();
@@ -99,7 +103,7 @@ fn table<'l>(
         k.extend(keys);
         k.join(SEP)
     };
-    for (p, s) in ledger.places.iter().filter(|(p, _)| p.owner == owner) {
+    for &(p, s) in places {
         if p.region != region {
             header.push(format!(
                 "table `{name}`: {} {} in {} ({} {}) is not in the workload (its region is {region})",

@@ -146,6 +146,12 @@ fn key_attributes(key: &str) -> Result<Vec<String>, Error> {
         return Err(Error::usage(format!("--key `{key}`: expected PK or PK,SK"))
             .help("Consider `--key pk,sk` or `--key customer_id`."));
     }
+    if parts.first() == parts.get(1) {
+        return Err(Error::usage(format!(
+            "--key `{key}`: the partition key and the sort key are one attribute"
+        ))
+        .help("Consider two attributes (`--key pk,sk`), or the partition key alone (`--key pk`): DynamoDB refuses a key that names one attribute twice."));
+    }
     Ok(parts)
 }
 

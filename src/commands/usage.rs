@@ -29,7 +29,7 @@ pub(super) fn run(args: &UsageArgs, run: &Run) -> Result<(), Error> {
         if f == load::STDIN {
             Ok(Input::text(
                 f,
-                load::read_input(f, load::InputKind::Template)?,
+                load::read_input(f, load::InputKind::Metrics)?,
             ))
         } else {
             Ok(Input::file(f))

@@ -606,18 +606,45 @@ pub(crate) fn import_doc(
                 }
             }
         }
-        let props = r
-            .get("Properties")
-            .cloned()
-            .unwrap_or(Value::Object(Map::new()));
         let props_path = format!("{path}.Properties");
+        // Properties written as an intrinsic (`!If [...]`) are evaluated; ones that cannot be
+        // are unknown, never read as empty (which would give a SimpleTable SAM's default key).
+        let (props, known) = match r.get("Properties") {
+            None => (Value::Object(Map::new()), true),
+            Some(p @ Value::Object(m))
+                if !m.keys().any(|k| k.starts_with("Fn::") || k == "Ref") =>
+            {
+                (p.clone(), true)
+            }
+            Some(p) => match cfn.eval(p) {
+                Ok(v @ Value::Object(_)) => (v, true),
+                Ok(_) | Err(_) => {
+                    if kind.starts_with("AWS::DynamoDB::") || kind == "AWS::Serverless::SimpleTable"
+                    {
+                        let why = cfn.eval(p).err().unwrap_or_else(|| "not an object".into());
+                        notes.push(cfn.note(
+                            &props_path,
+                            format!("{why}; the table's properties are unknown, skipped"),
+                        ));
+                    }
+                    (Value::Object(Map::new()), false)
+                }
+            },
+        };
         match kind {
             "AWS::DynamoDB::Table" => tables.push(table(&cfn, id, &props, &props_path, &mut notes)),
             "AWS::DynamoDB::GlobalTable" => {
                 tables.push(global_table(&cfn, id, &props, &props_path, &mut notes));
             }
             "AWS::Serverless::SimpleTable" => {
-                tables.push(simple_table(&cfn, id, &props, &props_path, &mut notes));
+                tables.push(simple_table(
+                    &cfn,
+                    id,
+                    &props,
+                    &props_path,
+                    known,
+                    &mut notes,
+                ));
             }
             "AWS::ApplicationAutoScaling::ScalableTarget" => {
                 let mut get = |n: &str| {
@@ -978,6 +1005,7 @@ fn simple_table(
     id: &str,
     props: &Value,
     path: &str,
+    known: bool,
     notes: &mut Vec<Note>,
 ) -> TableDef {
     let mut t = TableDef::new(
@@ -985,9 +1013,13 @@ fn simple_table(
         id.into(),
         origin(cfn, id, "AWS::Serverless::SimpleTable"),
     );
-    // SAM's default primary key, when none is stated: `id` of type String. One that is stated
-    // but cannot be evaluated is unknown (noted by `prop`), never the default.
-    let stated = props.get("PrimaryKey").is_some();
+    // SAM's default primary key, when none is stated (or `!Ref AWS::NoValue` removes it):
+    // `id` of type String. One that is stated but cannot be evaluated, or properties that
+    // cannot be, are unknown (noted), never the default.
+    let removed = props
+        .get("PrimaryKey")
+        .is_some_and(|v| matches!(cfn.eval(v), Ok(Value::String(s)) if s == NO_VALUE));
+    let stated = !known || (props.get("PrimaryKey").is_some() && !removed);
     let pk = prop(cfn, props, path, "PrimaryKey", notes);
     let key = match (&pk, stated) {
         (None, false) => Some(("id".to_string(), "S")),

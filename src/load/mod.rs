@@ -51,6 +51,9 @@ pub(crate) enum InputKind {
     /// CloudFormation/SAM/Serverless templates, `.tf` files and Terraform plans or state in
     /// JSON: a plan of a large estate runs to tens of megabytes; 256 MiB.
     Template,
+    /// CloudWatch output given to `usage` on standard input (held whole, since it is read
+    /// more than once; files are read as streams, of any size): 256 MiB.
+    Metrics,
 }
 
 impl InputKind {
@@ -58,7 +61,7 @@ impl InputKind {
     pub(crate) fn max_bytes(self) -> u64 {
         match self {
             InputKind::Workload => MAX_FILE_BYTES,
-            InputKind::Template => 256 * 1024 * 1024,
+            InputKind::Template | InputKind::Metrics => 256 * 1024 * 1024,
         }
     }
 
@@ -66,6 +69,7 @@ impl InputKind {
         match self {
             InputKind::Workload => "a workload or price table",
             InputKind::Template => "a template or Terraform plan",
+            InputKind::Metrics => "CloudWatch output on standard input",
         }
     }
 
@@ -76,6 +80,9 @@ impl InputKind {
             }
             InputKind::Template => {
                 "Consider whether this is the right file, or a plan of fewer resources (`terraform plan -target=…`, then `terraform show -json`)."
+            }
+            InputKind::Metrics => {
+                "Consider saving the AWS CLI's output to files and naming them: `ddbcost usage FILE…` reads files of any size as streams, while standard input is held whole."
             }
         }
     }

@@ -197,7 +197,8 @@ pub(crate) fn date_of(unix_seconds: u64) -> String {
     format!("{year:04}-{month:02}-{day:02}")
 }
 
-/// `YYYY-MM-DD` as days since 1970-01-01, or `None`.
+/// `YYYY-MM-DD` (a day that exists: 2026-02-30 does not) as days since 1970-01-01, or
+/// `None`.
 #[must_use]
 pub(crate) fn parse_date(text: &str) -> Option<i64> {
     let t = text.trim();
@@ -205,8 +206,20 @@ pub(crate) fn parse_date(text: &str) -> Option<i64> {
     let (m, d) = rest.split_once('-')?;
     let (year, month, day): (i64, u32, u32) =
         (y.parse().ok()?, m.parse().ok()?, d.get(..2)?.parse().ok()?);
-    ((1970..=9999).contains(&year) && (1..=12).contains(&month) && (1..=31).contains(&day))
+    ((1970..=9999).contains(&year) && (1..=days_in_month(year, month)?).contains(&day))
         .then(|| days_from_civil(year, month, day))
+}
+
+/// How many days `month` (1–12) of `year` has; `None` for no month.
+fn days_in_month(year: i64, month: u32) -> Option<u32> {
+    let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+    match month {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => Some(31),
+        4 | 6 | 9 | 11 => Some(30),
+        2 if leap => Some(29),
+        2 => Some(28),
+        _ => None,
+    }
 }
 
 /// A strict `YYYY-MM-DD` day that exists (2026-02-30 does not), as days since 1970-01-01.
@@ -227,21 +240,26 @@ pub(crate) fn parse_day(text: &str) -> Option<i64> {
         text.get(5..7)?.parse().ok()?,
         text.get(8..)?.parse().ok()?,
     );
-    let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
-    let days_in_month = match month {
-        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
-        4 | 6 | 9 | 11 => 30,
-        2 if leap => 29,
-        2 => 28,
-        _ => return None,
-    };
-    ((1970..=9999).contains(&year) && (1..=days_in_month).contains(&day))
+    ((1970..=9999).contains(&year) && (1..=days_in_month(year, month)?).contains(&day))
         .then(|| days_from_civil(year, month, day))
 }
 
 #[cfg(test)]
 mod date_tests {
     use super::*;
+
+    #[test]
+    fn a_day_that_does_not_exist_is_no_date() {
+        assert_eq!(parse_date("2026-02-30"), None);
+        assert_eq!(parse_date("2026-02-29T00:00:00Z"), None);
+        // 2028 is a leap year: 2028-02-29 is 58 days after 2028-01-01.
+        assert_eq!(
+            parse_date("2028-02-29"),
+            parse_date("2028-01-01").map(|d| d + 58)
+        );
+        assert_eq!(parse_date("2026-04-31"), None);
+        assert!(parse_date("2026-12-31").is_some());
+    }
 
     #[test]
     fn parse_day_is_strict() {
