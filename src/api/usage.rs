@@ -113,6 +113,7 @@ pub fn decide_holding(
             target,
             month_hours,
             allow_partial: false,
+            hour_by_hour: false,
         },
     )?;
     Ok(match format {

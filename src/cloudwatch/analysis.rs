@@ -267,6 +267,10 @@ pub(crate) struct Facts<'a> {
     pub(crate) month_hours: Decimal,
     /// Price an answer that lacks pages (`--allow-partial`), saying so, instead of refusing.
     pub(crate) allow_partial: bool,
+    /// Keep each dimension's curve hour by hour (`DimensionDecision::hourly`) for the report:
+    /// only the CSV and HTML formats show it. Otherwise it is let go as each dimension is
+    /// decided, so what a run holds past the points is a few hundred bytes per series.
+    pub(crate) hour_by_hour: bool,
 }
 
 /// What one pass decided: its tables and what it counted.
@@ -346,7 +350,7 @@ fn analyse(
             .filter(|p| !p.points.is_empty())
             .map(|p| dense(&p.points, start, period, steps));
         let prices = prices(facts.book, facts.workload, k, class)?;
-        let d: DimensionDecision = decide(Measured {
+        let mut d: DimensionDecision = decide(Measured {
             curve: Curve {
                 start,
                 period,
@@ -364,6 +368,9 @@ fn analyse(
             sums: Some(&sums),
         })
         .map_err(Error::from)?;
+        if !facts.hour_by_hour {
+            d.hourly = Vec::new();
+        }
         let report = tables
             .entry(k.table.clone())
             .or_insert_with(|| TableReport {

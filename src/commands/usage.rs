@@ -27,10 +27,7 @@ pub(super) fn run(args: &UsageArgs, run: &Run) -> Result<(), Error> {
     // Standard input is held (it cannot be read twice); a file is opened for each pass.
     let input = |f: &String| -> Result<Input, Error> {
         if f == load::STDIN {
-            Ok(Input::text(
-                f,
-                load::read_input(f, load::InputKind::Metrics)?,
-            ))
+            Ok(Input::text(f, metrics_from_stdin()?))
         } else {
             Ok(Input::file(f))
         }
@@ -86,6 +83,10 @@ pub(super) fn run(args: &UsageArgs, run: &Run) -> Result<(), Error> {
             target,
             month_hours: settings.month_hours,
             allow_partial: args.allow_partial,
+            hour_by_hour: matches!(
+                args.format,
+                crate::cli::UsageFormat::Csv | crate::cli::UsageFormat::Html
+            ),
         },
     )?;
     report.fx = fx.as_ref().map(crate::model::Fx::describe);
@@ -379,4 +380,50 @@ fn query(q: &UsageQueryArgs, run: &Run) -> Result<(), Error> {
     )
     .map_err(|why| Error::usage(why).help("Consider `--period 60 --days 14` for a fortnight of minutes, or `--period 300 --days 60`."))?;
     output::emit(q.output.as_deref(), &script)
+}
+
+/// Standard input as CloudWatch output: its first bytes must open JSON or a CSV of metrics
+/// (refused at once otherwise, before a stream of anything else is read whole); then the
+/// whole text, within its bound.
+fn metrics_from_stdin() -> Result<String, Error> {
+    let head = crate::streams::read_stdin(64)
+        .map_err(|e| Error::input(format!("cannot read standard input: {e}")))?;
+    let text = head.strip_prefix("\u{feff}".as_bytes()).unwrap_or(&head);
+    let start = text.iter().position(|b| !b.is_ascii_whitespace());
+    let body = start.map_or(&[][..], |i| text.get(i..).unwrap_or_default());
+    let opens = body.first() == Some(&b'{')
+        || body
+            .get(..9)
+            .is_some_and(|b| b.eq_ignore_ascii_case(b"timestamp"))
+        || (start.is_none() && head.len() < 64);
+    if !opens && start.is_some() {
+        return Err(Error::input(
+            "standard input is neither `get-metric-data` output nor a CSV of metrics",
+        )
+        .file(load::STDIN)
+        .help("Consider the files the script of `ddbcost usage query` writes (JSON), or a CSV with `timestamp,table,index,metric,statistic,value`."));
+    }
+    let max = load::InputKind::Metrics.max_bytes();
+    let mut bytes = head;
+    let rest_budget = max
+        .saturating_add(1)
+        .saturating_sub(u64::try_from(bytes.len()).unwrap_or(u64::MAX));
+    bytes.extend(
+        crate::streams::read_stdin(rest_budget)
+            .map_err(|e| Error::input(format!("cannot read standard input: {e}")))?,
+    );
+    if u64::try_from(bytes.len()).unwrap_or(u64::MAX) > max {
+        return Err(Error::input(format!(
+            "standard input holds more than the {max} bytes (= {} MiB) CloudWatch output on standard input may be",
+            max / (1024 * 1024)
+        ))
+        .help("Consider saving the AWS CLI's output to files and naming them: `ddbcost usage FILE…` reads files of any size as streams, while standard input is held whole."));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        Error::input(format!(
+            "standard input is not UTF-8 text (invalid byte at offset {})",
+            e.utf8_error().valid_up_to()
+        ))
+        .help("Consider the AWS CLI's output as it wrote it.")
+    })
 }

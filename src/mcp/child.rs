@@ -93,19 +93,36 @@ enum Stop {
     Io(std::io::Error),
 }
 
-/// Reads `r` whole, failing once it passes `max` bytes.
-async fn capped<R: AsyncRead + Unpin>(r: Option<R>, max: usize) -> Result<Vec<u8>, Stop> {
-    let Some(r) = r else { return Ok(Vec::new()) };
+/// Reads `r` whole, failing once it passes `max` bytes; JSON is compacted as it comes
+/// (`compact`), so the server holds the least of it.
+async fn capped<R: AsyncRead + Unpin>(
+    r: Option<R>,
+    max: usize,
+    compact: bool,
+) -> Result<Vec<u8>, Stop> {
+    let Some(mut r) = r else {
+        return Ok(Vec::new());
+    };
     let mut out = Vec::new();
-    let limit = u64::try_from(max).unwrap_or(u64::MAX).saturating_add(1);
-    r.take(limit)
-        .read_to_end(&mut out)
-        .await
-        .map_err(Stop::Io)?;
-    if out.len() > max {
-        return Err(Stop::TooLarge);
+    let mut compactor = super::raw::Compactor::default();
+    let mut buf = vec![0u8; 1 << 16];
+    let mut total: usize = 0;
+    loop {
+        let n = r.read(&mut buf).await.map_err(Stop::Io)?;
+        if n == 0 {
+            return Ok(out);
+        }
+        total = total.saturating_add(n);
+        if total > max {
+            return Err(Stop::TooLarge);
+        }
+        let chunk = buf.get(..n).unwrap_or_default();
+        if compact {
+            compactor.feed(chunk, &mut out);
+        } else {
+            out.extend_from_slice(chunk);
+        }
     }
-    Ok(out)
 }
 
 /// Reads `r` to its end, keeping the first `keep` bytes (a child never blocks on a full
@@ -158,7 +175,8 @@ impl Runner {
         command
     }
 
-    /// Runs `call`, at most `permits` at a time, until it ends or `cancelled` resolves.
+    /// Runs `call`, at most `permits` at a time, until it ends or `cancelled` resolves; its
+    /// output compacted as JSON when `json`.
     ///
     /// # Errors
     /// The protocol's error for a call past the time budget, over the result budget or
@@ -166,6 +184,7 @@ impl Runner {
     pub(super) async fn run(
         &self,
         call: Call,
+        json: bool,
         cancelled: impl std::future::Future<Output = ()>,
     ) -> Result<Outcome, ErrorData> {
         let _permit = self
@@ -202,7 +221,7 @@ impl Runner {
         let work = async {
             let ((), out, err) = tokio::try_join!(
                 feed,
-                capped(stdout, self.max_result_bytes),
+                capped(stdout, self.max_result_bytes, json),
                 kept(stderr, MAX_STDERR_BYTES)
             )?;
             let status = child.wait().await.map_err(Stop::Io)?;

@@ -9,6 +9,7 @@
 
 mod catalog;
 mod child;
+mod raw;
 mod tools;
 mod wire;
 
@@ -51,14 +52,14 @@ pub(crate) fn serve(options: &Options) -> Result<(), Error> {
         .enable_all()
         .build()
         .map_err(|e| Error::io(format!("cannot start the MCP server: {e}"), e))?;
-    let server = Server::new(options)?;
+    let (replies, ours) = tokio::sync::mpsc::unbounded_channel();
+    let flight = wire::InFlight::default();
+    let server = Server::new(options, replies.clone(), flight.clone())?;
     let runner = Arc::clone(&server.runner);
     let budget = options.max_request_bytes;
     let stopped_by = runtime.block_on(async move {
         let (sdk_in, to_sdk) = tokio::io::duplex(1 << 20);
         let (from_sdk, sdk_out) = tokio::io::duplex(1 << 20);
-        let (replies, ours) = tokio::sync::mpsc::unbounded_channel();
-        let flight = wire::InFlight::default();
         let reader = tokio::spawn(wire::read(
             tokio::io::stdin(),
             to_sdk,
@@ -136,7 +137,9 @@ pub(crate) fn frames(input: &[u8], budget: usize) -> (Vec<u8>, Vec<String>) {
         let forwarded = collect.await.unwrap_or_default();
         let mut said = Vec::new();
         while let Ok(r) = ours.try_recv() {
-            said.push(r);
+            if let wire::Outgoing::Line(line) = r {
+                said.push(line);
+            }
         }
         (forwarded, said)
     })
@@ -146,10 +149,24 @@ pub(crate) fn frames(input: &[u8], budget: usize) -> (Vec<u8>, Vec<String>) {
 struct Server {
     runner: Arc<Runner>,
     workload_schema: Arc<Value>,
+    /// The writer of standard output, for answers written from a tool's bytes.
+    out: tokio::sync::mpsc::UnboundedSender<wire::Outgoing>,
+    flight: wire::InFlight,
+}
+
+/// A tool call's answer: a result the SDK writes (small: a refusal, `validate`, `import`),
+/// or a tool's JSON output that the server writes itself from its bytes.
+enum Reply {
+    Result(CallToolResult),
+    Raw(raw::Answer),
 }
 
 impl Server {
-    fn new(options: &Options) -> Result<Self, Error> {
+    fn new(
+        options: &Options,
+        out: tokio::sync::mpsc::UnboundedSender<wire::Outgoing>,
+        flight: wire::InFlight,
+    ) -> Result<Self, Error> {
         let exe = std::env::current_exe()
             .map_err(|e| Error::io(format!("cannot find the ddbcost program: {e}"), e))?;
         Ok(Server {
@@ -162,6 +179,8 @@ impl Server {
                 live: std::sync::Mutex::default(),
             }),
             workload_schema: Arc::new(crate::load::schema::workload()),
+            out,
+            flight,
         })
     }
 
@@ -170,7 +189,7 @@ impl Server {
         name: &str,
         arguments: &serde_json::Map<String, Value>,
         cancel: &CancellationToken,
-    ) -> Result<CallToolResult, ErrorData> {
+    ) -> Result<Reply, ErrorData> {
         let tool = tools::find(name).ok_or_else(|| {
             let names: Vec<&str> = tools::TOOLS.iter().map(|t| t.name).collect();
             ErrorData::invalid_params(
@@ -182,12 +201,21 @@ impl Server {
             )
         })?;
         let call = tool.call(arguments)?;
-        let outcome = self.runner.run(call, cancel.cancelled()).await?;
+        let json = tool.name != "import";
+        let outcome = self.runner.run(call, json, cancel.cancelled()).await?;
         let (structured, notes) = match (outcome, tool.name) {
             (Outcome::Done { stdout, notes }, "validate") => {
-                let estimate: Value = parse(stdout)?;
+                // Only the total is read: the rest of the estimate is skipped, not built.
+                #[derive(serde::Deserialize)]
+                struct Total {
+                    total: Value,
+                    currency: Value,
+                }
+                let t: Total = serde_json::from_slice(&stdout).map_err(|e| {
+                    ErrorData::internal_error(format!("ddbcost printed no JSON: {e}"), None)
+                })?;
                 (
-                    json!({ "schema": tool.output, "valid": true, "error": null, "total": estimate["total"], "currency": estimate["currency"] }),
+                    json!({ "schema": tool.output, "valid": true, "error": null, "total": t.total, "currency": t.currency }),
                     notes,
                 )
             }
@@ -204,25 +232,36 @@ impl Server {
                     notes,
                 )
             }
-            (Outcome::Done { stdout, notes }, _) => (parse(stdout)?, notes),
-            (Outcome::Refused { error, notes }, _) => return Ok(refused(error, &notes)),
+            (Outcome::Done { stdout, notes }, _) => {
+                raw::is_json(&stdout).map_err(|e| {
+                    ErrorData::internal_error(format!("ddbcost printed no JSON: {e}"), None)
+                })?;
+                let mut more = Vec::new();
+                if name == "estimate"
+                    && let Some(by) = arguments.get("by").and_then(Value::as_str)
+                {
+                    more.push(self.breakdown(arguments, by, cancel).await?);
+                }
+                if !notes.is_empty() {
+                    more.push(notes.join("\n"));
+                }
+                return Ok(Reply::Raw(raw::Answer {
+                    id: Value::Null,
+                    json: stdout,
+                    more,
+                }));
+            }
+            (Outcome::Refused { error, notes }, _) => {
+                return Ok(Reply::Result(refused(error, &notes)));
+            }
         };
-        // The result is held once as a value and once as its text (the protocol's text
-        // block): no other copy is made here.
         let mut content = vec![ContentBlock::text(structured.to_string())];
-        if name == "estimate"
-            && let Some(by) = arguments.get("by").and_then(Value::as_str)
-        {
-            content.push(ContentBlock::text(
-                self.breakdown(arguments, by, cancel).await?,
-            ));
-        }
         if !notes.is_empty() {
             content.push(ContentBlock::text(notes.join("\n")));
         }
         let mut result = CallToolResult::success(content);
         result.structured_content = Some(structured);
-        Ok(result)
+        Ok(Reply::Result(result))
     }
 
     /// The estimate's Markdown table, broken down `by`.
@@ -244,7 +283,7 @@ impl Server {
             "--by".into(),
             by.into(),
         ]);
-        match self.runner.run(call, cancel.cancelled()).await? {
+        match self.runner.run(call, false, cancel.cancelled()).await? {
             Outcome::Done { stdout, .. } => Ok(String::from_utf8_lossy(&stdout).into_owned()),
             Outcome::Refused { error, .. } => Err(ErrorData::internal_error(
                 error["message"].as_str().unwrap_or("refused").to_string(),
@@ -252,12 +291,6 @@ impl Server {
             )),
         }
     }
-}
-
-/// The child's JSON output as a value; its bytes are let go as soon as it is read.
-fn parse(stdout: Vec<u8>) -> Result<Value, ErrorData> {
-    serde_json::from_slice(&stdout)
-        .map_err(|e| ErrorData::internal_error(format!("ddbcost printed no JSON: {e}"), None))
 }
 
 fn from_json<T: serde::de::DeserializeOwned>(v: Value) -> Result<T, ErrorData> {
@@ -302,10 +335,18 @@ impl ServerHandler for Server {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let arguments = request.arguments.clone().unwrap_or_default();
-        self.call(&request.name, &arguments, &context.ct)
-            .await
-            .map(Into::into)
+        let arguments = request.arguments.unwrap_or_default();
+        match self.call(&request.name, &arguments, &context.ct).await? {
+            Reply::Result(result) => Ok(result.into()),
+            Reply::Raw(mut answer) => {
+                // Written by the server from the tool's bytes; the SDK's own reply to this
+                // id (an empty result) is dropped by the writer.
+                answer.id = serde_json::to_value(&context.id).unwrap_or(Value::Null);
+                self.flight.answered_here(&answer.id);
+                let _ = self.out.send(wire::Outgoing::Answer(Box::new(answer)));
+                Ok(CallToolResult::success(Vec::new()).into())
+            }
+        }
     }
 
     async fn list_resources(

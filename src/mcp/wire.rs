@@ -21,27 +21,48 @@ use tokio::sync::mpsc;
 /// How many bytes of a line we keep to find its `id` when the line is over the budget.
 const ID_WINDOW: usize = 256;
 
-/// The ids of the requests the SDK has and has not answered yet (their JSON text: `7` and
-/// `"7"` are two ids).
+/// The ids of the requests not answered yet (their JSON text: `7` and `"7"` are two ids),
+/// and those answered by the server itself (`raw::Answer`), whose SDK reply is not written.
 #[derive(Clone, Default)]
-pub(super) struct InFlight(Arc<Mutex<HashSet<String>>>);
+pub(super) struct InFlight(Arc<Mutex<Ids>>);
+
+#[derive(Default)]
+struct Ids {
+    open: HashSet<String>,
+    ours: HashSet<String>,
+}
 
 impl InFlight {
+    fn ids(&self) -> std::sync::MutexGuard<'_, Ids> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
     /// Marks `id` in flight; `false` when it already is.
     fn begin(&self, id: &Value) -> bool {
-        self.0
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .insert(id.to_string())
+        self.ids().open.insert(id.to_string())
     }
 
     /// Marks `id` answered (or cancelled).
     fn end(&self, id: &Value) {
-        self.0
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .remove(&id.to_string());
+        self.ids().open.remove(&id.to_string());
     }
+
+    /// `id` is answered by the server itself: the SDK's reply to it is dropped.
+    pub(super) fn answered_here(&self, id: &Value) {
+        self.ids().ours.insert(id.to_string());
+    }
+
+    /// Whether the SDK's reply to `id` is to be dropped (once).
+    fn drop_sdk_reply(&self, id: &Value) -> bool {
+        self.ids().ours.remove(&id.to_string())
+    }
+}
+
+/// What the server itself writes: an error line, or a tool's answer streamed from its bytes.
+#[derive(Debug)]
+pub(super) enum Outgoing {
+    Line(String),
+    Answer(Box<super::raw::Answer>),
 }
 
 /// Reads framed messages from `input`, forwards the acceptable ones to `sdk`, and sends an
@@ -49,7 +70,7 @@ impl InFlight {
 pub(super) async fn read<R: AsyncRead + Unpin>(
     input: R,
     mut sdk: DuplexStream,
-    replies: mpsc::UnboundedSender<String>,
+    replies: mpsc::UnboundedSender<Outgoing>,
     budget: usize,
     flight: InFlight,
 ) {
@@ -82,7 +103,7 @@ pub(super) async fn read<R: AsyncRead + Unpin>(
                 }
             }
             Err(Some(reply)) => {
-                if replies.send(reply.to_string()).is_err() {
+                if replies.send(Outgoing::Line(reply.to_string())).is_err() {
                     return;
                 }
             }
@@ -95,7 +116,7 @@ pub(super) async fn read<R: AsyncRead + Unpin>(
 enum Next {
     Sdk,
     SdkEnded,
-    Ours(String),
+    Ours(Outgoing),
     OursEnded,
 }
 
@@ -104,7 +125,7 @@ enum Next {
 /// have ended.
 pub(super) async fn write<W: AsyncWrite + Unpin>(
     sdk: DuplexStream,
-    mut replies: mpsc::UnboundedReceiver<String>,
+    mut replies: mpsc::UnboundedReceiver<Outgoing>,
     mut out: W,
     flight: InFlight,
 ) {
@@ -126,18 +147,17 @@ pub(super) async fn write<W: AsyncWrite + Unpin>(
                 ours_open = false;
                 continue;
             }
-            Next::Ours(line) => {
+            Next::Ours(Outgoing::Line(line)) => {
                 let mut bytes = line.into_bytes();
                 bytes.push(b'\n');
                 out.write_all(&bytes).await.is_ok()
             }
-            Next::Sdk => match copy_line(&mut sdk, &mut out).await {
-                Ok(head) => {
-                    flight.end(&id_in(&head));
-                    true
-                }
-                Err(_) => false,
-            },
+            Next::Ours(Outgoing::Answer(answer)) => {
+                let written = answer.write(&mut out).await.is_ok();
+                flight.end(&answer.id);
+                written
+            }
+            Next::Sdk => copy_line(&mut sdk, &mut out, &flight).await.is_ok(),
         };
         if !written || out.flush().await.is_err() {
             return;
@@ -146,31 +166,63 @@ pub(super) async fn write<W: AsyncWrite + Unpin>(
 }
 
 /// Copies one line from `sdk` to `out` as it comes (a newline added if the stream ends
-/// inside it); the line's first bytes, where its `id` is.
+/// inside it), once its first bytes tell its `id`: the request leaves `flight`, and a reply
+/// the server already wrote itself is dropped instead.
 async fn copy_line<W: AsyncWrite + Unpin>(
     sdk: &mut BufReader<DuplexStream>,
     out: &mut W,
-) -> std::io::Result<Vec<u8>> {
+    flight: &InFlight,
+) -> std::io::Result<()> {
+    // The first bytes, up to where the id is (or the line ends).
     let mut head = Vec::new();
-    loop {
+    let mut ended = false;
+    while head.len() < ID_WINDOW && !ended {
         let chunk = sdk.fill_buf().await?;
         if chunk.is_empty() {
-            out.write_all(b"\n").await?;
-            return Ok(head);
+            break;
         }
-        let (part, ends) = match memchr::memchr(b'\n', chunk) {
-            Some(at) => (chunk.get(..=at).unwrap_or(chunk), true),
-            None => (chunk, false),
+        let room = ID_WINDOW.saturating_sub(head.len()).min(chunk.len());
+        let part = chunk.get(..room).unwrap_or_default();
+        let (part, ends) = match memchr::memchr(b'\n', part) {
+            Some(at) => (part.get(..=at).unwrap_or(part), true),
+            None => (part, false),
         };
-        let room = ID_WINDOW.saturating_sub(head.len()).min(part.len());
-        head.extend_from_slice(part.get(..room).unwrap_or_default());
-        out.write_all(part).await?;
+        head.extend_from_slice(part);
         let used = part.len();
         sdk.consume(used);
-        if ends {
-            return Ok(head);
+        ended = ends;
+    }
+    let id = id_in(&head);
+    let keep = !flight.drop_sdk_reply(&id);
+    flight.end(&id);
+    if keep {
+        out.write_all(&head).await?;
+    }
+    if !ended {
+        loop {
+            let chunk = sdk.fill_buf().await?;
+            if chunk.is_empty() {
+                break;
+            }
+            let (part, ends) = match memchr::memchr(b'\n', chunk) {
+                Some(at) => (chunk.get(..=at).unwrap_or(chunk), true),
+                None => (chunk, false),
+            };
+            if keep {
+                out.write_all(part).await?;
+            }
+            let used = part.len();
+            sdk.consume(used);
+            if ends {
+                ended = true;
+                break;
+            }
         }
     }
+    if keep && !ended {
+        out.write_all(b"\n").await?;
+    }
+    Ok(())
 }
 
 enum Line {
