@@ -125,17 +125,37 @@ impl Root {
     fn outside(&self, path: &Path) -> std::io::Error {
         std::io::Error::new(
             std::io::ErrorKind::PermissionDenied,
-            match &self.path {
+            Outside(match &self.path {
                 Some(root) => format!(
                     "`{}` is outside the folder this run may read (--root `{}`)",
                     path.display(),
                     root.display()
                 ),
                 None => "this run reads no file (--no-files)".to_string(),
-            },
+            }),
         )
     }
 }
+
+/// A read refused by the confinement (carried inside an `io::Error`).
+#[derive(Debug)]
+struct Outside(String);
+
+impl std::fmt::Display for Outside {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Outside {}
+
+/// The user's error for an `io::Error` that is a read refused by the root, else `None`.
+pub(crate) fn refusal(e: &std::io::Error, file: &str) -> Option<Error> {
+    let outside = e.get_ref()?.downcast_ref::<Outside>()?;
+    Some(Error::input(outside.0.clone()).file(file).help(HELP))
+}
+
+const HELP: &str = "Consider a path inside that folder (no absolute path elsewhere, no `..` out, no symlink out), or pass the document's text itself.";
 
 thread_local! {
     /// The confinement of the run on this thread (`within`).
@@ -201,7 +221,7 @@ pub(crate) fn check(path: &Path) -> Result<(), Error> {
     let shown = path.display().to_string();
     Err(Error::input(root.outside(path).to_string())
         .file(shown)
-        .help("Consider a path inside that folder (no absolute path elsewhere, no `..` out, no symlink out), or pass the document's text itself."))
+        .help(HELP))
 }
 
 /// Whether a relative path climbs above its start at some point.

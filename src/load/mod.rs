@@ -155,6 +155,9 @@ pub(crate) fn read_input(path: &str, kind: InputKind) -> Result<String, Error> {
 }
 
 fn io_error(path: &str, e: &std::io::Error) -> Error {
+    if let Some(refused) = crate::confine::refusal(e, path) {
+        return refused;
+    }
     let why = match e.kind() {
         std::io::ErrorKind::NotFound => "does not exist".to_string(),
         std::io::ErrorKind::PermissionDenied => "cannot be read (permission denied)".to_string(),
