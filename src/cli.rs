@@ -17,8 +17,9 @@ pub(crate) struct Cli {
     /// when standard output is one; piped output keeps its natural width).
     #[arg(long, global = true, value_name = "N", value_parser = clap::value_parser!(u16).range(20..))]
     pub width: Option<u16>,
-    /// Read input files only inside DIR: a path elsewhere (absolute, `..` out, a symlink out)
-    /// is refused before it is read (standard input is always allowed).
+    /// Read input files only inside DIR: each is opened beneath the folder, so a path
+    /// elsewhere (absolute, `..` out, a symlink out) is refused (standard input is always
+    /// allowed).
     #[arg(long, global = true, value_name = "DIR")]
     pub root: Option<String>,
     /// Read no input file at all (every path refused; standard input allowed): what
