@@ -194,11 +194,11 @@ mod tests {
 
     #[test]
     fn a_record_past_its_budget_is_refused_and_a_marked_one_is_not() {
-        let limits = Limits {
+        let budget = Limits {
             record: 10,
             file: 100,
         };
-        within(limits, || {
+        within(budget, || {
             // 8 records of 9 bytes: each within the budget once its end is marked.
             let text = "abcdefgh\n".repeat(8);
             let (mut r, mark) = Bounded::new(text.as_bytes(), "f.csv");

@@ -106,6 +106,9 @@ fn whole_or_absent(dir: &Path, output: &str, whole: impl Fn(&str) -> bool) {
     }
 }
 
+/// A command line, the output it writes, and how to tell that output whole.
+type Kind<'a> = (&'a [&'a str], &'a str, &'a dyn Fn(&str) -> bool);
+
 #[test]
 fn sigterm_while_writing_leaves_no_partial_file() {
     let dir = tempfile::tempdir().unwrap();
@@ -125,7 +128,7 @@ fn sigterm_while_writing_leaves_no_partial_file() {
     .unwrap();
     let json_whole = |t: &str| serde_json::from_str::<serde_json::Value>(t).is_ok();
     let yaml_whole = |t: &str| t.ends_with('\n') && t.contains("tables:");
-    let kinds: [(&[&str], &str, &dyn Fn(&str) -> bool); 4] = [
+    let kinds: [Kind<'_>; 4] = [
         (
             &["estimate", "big.yaml", "--format", "json", "-o", "out.json"],
             "out.json",

@@ -607,30 +607,7 @@ pub(crate) fn import_doc(
             }
         }
         let props_path = format!("{path}.Properties");
-        // Properties written as an intrinsic (`!If [...]`) are evaluated; ones that cannot be
-        // are unknown, never read as empty (which would give a SimpleTable SAM's default key).
-        let (props, known) = match r.get("Properties") {
-            None => (Value::Object(Map::new()), true),
-            Some(p @ Value::Object(m))
-                if !m.keys().any(|k| k.starts_with("Fn::") || k == "Ref") =>
-            {
-                (p.clone(), true)
-            }
-            Some(p) => match cfn.eval(p) {
-                Ok(v @ Value::Object(_)) => (v, true),
-                Ok(_) | Err(_) => {
-                    if kind.starts_with("AWS::DynamoDB::") || kind == "AWS::Serverless::SimpleTable"
-                    {
-                        let why = cfn.eval(p).err().unwrap_or_else(|| "not an object".into());
-                        notes.push(cfn.note(
-                            &props_path,
-                            format!("{why}; the table's properties are unknown, skipped"),
-                        ));
-                    }
-                    (Value::Object(Map::new()), false)
-                }
-            },
-        };
+        let (props, known) = properties(&cfn, r, kind, &props_path, &mut notes);
         match kind {
             "AWS::DynamoDB::Table" => tables.push(table(&cfn, id, &props, &props_path, &mut notes)),
             "AWS::DynamoDB::GlobalTable" => {
@@ -998,6 +975,37 @@ fn table(cfn: &Cfn<'_>, id: &str, props: &Value, path: &str, notes: &mut Vec<Not
     t.indexes = indexes(cfn, props, path, notes, true);
     t.indexes.extend(indexes(cfn, props, path, notes, false));
     t
+}
+
+/// A resource's properties, and whether they are known: written as an intrinsic
+/// (`!If [...]`) they are evaluated, and ones that cannot be are unknown (noted for a table),
+/// never read as empty — which would give a SimpleTable SAM's default key.
+fn properties(
+    cfn: &Cfn<'_>,
+    r: &Value,
+    kind: &str,
+    path: &str,
+    notes: &mut Vec<Note>,
+) -> (Value, bool) {
+    match r.get("Properties") {
+        None => (Value::Object(Map::new()), true),
+        Some(p @ Value::Object(m)) if !m.keys().any(|k| k.starts_with("Fn::") || k == "Ref") => {
+            (p.clone(), true)
+        }
+        Some(p) => match cfn.eval(p) {
+            Ok(v @ Value::Object(_)) => (v, true),
+            other => {
+                if kind.starts_with("AWS::DynamoDB::") || kind == "AWS::Serverless::SimpleTable" {
+                    let why = other.err().unwrap_or_else(|| "not an object".into());
+                    notes.push(cfn.note(
+                        path,
+                        format!("{why}; the table's properties are unknown, skipped"),
+                    ));
+                }
+                (Value::Object(Map::new()), false)
+            }
+        },
+    }
 }
 
 fn simple_table(
