@@ -252,10 +252,10 @@ mod date_tests {
     fn a_day_that_does_not_exist_is_no_date() {
         assert_eq!(parse_date("2026-02-30"), None);
         assert_eq!(parse_date("2026-02-29T00:00:00Z"), None);
-        // 2028 is a leap year: 2028-02-29 is 58 days after 2028-01-01.
+        // 2028 is a leap year: 2028-02-29 is 31 (January) + 28 = 59 days after 2028-01-01.
         assert_eq!(
             parse_date("2028-02-29"),
-            parse_date("2028-01-01").map(|d| d + 58)
+            parse_date("2028-01-01").map(|d| d + 59)
         );
         assert_eq!(parse_date("2026-04-31"), None);
         assert!(parse_date("2026-12-31").is_some());
