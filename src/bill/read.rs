@@ -236,8 +236,8 @@ fn period_in_path(path: &Path) -> Option<(String, usize)> {
 /// `billingPeriod.start` (`20261101T000000.000Z` or ISO 8601), else the period its folder
 /// names, else its folder.
 fn manifest(path: &Path) -> Result<Manifest, Error> {
-    let parts = manifest_parts(path)?;
     let doc = read_manifest(path)?;
+    let parts = manifest_parts(&doc, path)?;
     let stated = doc
         .get("billingPeriod")
         .and_then(|b| b.get("start"))
@@ -307,8 +307,7 @@ fn walk(
 }
 
 /// The parts a manifest lists: Data Exports' `dataFiles`, the legacy CUR's `reportKeys`.
-fn manifest_parts(path: &Path) -> Result<Vec<String>, Error> {
-    let doc = read_manifest(path)?;
+fn manifest_parts(doc: &serde_json::Value, path: &Path) -> Result<Vec<String>, Error> {
     let list = doc
         .get("dataFiles")
         .or_else(|| doc.get("reportKeys"))
