@@ -238,10 +238,11 @@ fn a_stream_reader_needs_its_call_rate() {
 }
 
 #[test]
-fn a_replica_in_the_tables_own_region_is_refused() {
+fn a_replica_in_the_tables_own_region_is_read_as_its_home() {
+    // Terraform's and CloudFormation's layout: the home region among the replicas.
     estimate(&orders("    replicas: [us-east-1]\n"))
-        .code(1)
-        .stderr_has("lists its own region `us-east-1` as a replica");
+        .success()
+        .stdout_has("lists its own region `us-east-1` among its replicas");
 }
 
 #[test]

@@ -103,7 +103,25 @@ fn table<'l>(
         k.extend(keys);
         k.join(SEP)
     };
+    // A global table: the other regions where its writes were billed as replicated writes
+    // are its replicas, and its own region's replicated writes are its writes.
+    let replicas: std::collections::BTreeSet<&str> = places
+        .iter()
+        .filter(|(p, _)| p.region != region && p.component == Component::ReplicatedWrites)
+        .map(|(p, _)| p.region.as_str())
+        .collect();
     for &(p, s) in places {
+        if p.region != region && replicas.contains(p.region.as_str()) {
+            header.push(format!(
+                "table `{name}`: {} {} in {} ({} {}) is its replica's, which the workload prices from its writes",
+                p.component.name(),
+                p.meter,
+                p.region,
+                s.unblended.normalize(),
+                cur
+            ));
+            continue;
+        }
         if p.region != region {
             header.push(format!(
                 "table `{name}`: {} {} in {} ({} {}) is not in the workload (its region is {region})",
@@ -121,9 +139,17 @@ fn table<'l>(
             (Component::Reads, "ReadRequestUnits") => {
                 observed.insert("read_units".into(), text(s.amount));
             }
-            (Component::Writes, "WriteRequestUnits") => {
-                observed.insert("write_units".into(), text(s.amount));
+            (Component::Writes, "WriteRequestUnits")
+            | (Component::ReplicatedWrites, "ReplWriteRequestUnits") => {
+                let before = observed
+                    .get("write_units")
+                    .and_then(Value::as_str)
+                    .and_then(|v| v.parse::<Decimal>().ok())
+                    .unwrap_or_default();
+                let sum = before.checked_add(s.amount).unwrap_or(before);
+                observed.insert("write_units".into(), text(sum));
             }
+            (Component::ReplicatedWrites, "ReplWriteCapacityUnit-Hrs") => wcu = Some(s.amount),
             (Component::Reads, "ReadCapacityUnit-Hrs") => rcu = Some(s.amount),
             (Component::Writes, "WriteCapacityUnit-Hrs") => wcu = Some(s.amount),
             (Component::Storage, _) => {
@@ -156,6 +182,12 @@ fn table<'l>(
         ));
     }
     t.insert("region".into(), json!(region));
+    if !replicas.is_empty() {
+        t.insert(
+            "replicas".into(),
+            json!(replicas.iter().collect::<Vec<_>>()),
+        );
+    }
     if ia {
         t.insert("class".into(), json!("standard-ia"));
     }

@@ -724,15 +724,24 @@ fn prices(
     k: &Key,
     class: TableClass,
 ) -> Result<DimensionPrices, Error> {
-    let region = workload
-        .and_then(|w| w.tables.iter().find(|t| *t.name == *k.table))
+    let stated = workload.and_then(|w| w.tables.iter().find(|t| *t.name == *k.table));
+    let region = stated
         .and_then(|t| t.region.clone())
         .unwrap_or_else(|| book.primary.region.clone());
+    // A global table's own writes are replicated writes in its region too (its GSIs' are
+    // not): rWRU on demand, rWCU provisioned.
+    let global =
+        k.index.is_none() && stated.is_some_and(|t| t.replicas.iter().any(|r| **r != *region));
     let table = book.region(&region).ok_or_else(|| {
         Error::input(format!("no price table for region `{region}`, where table `{}` is", k.table))
             .help("Consider `--prices aws-REGION`, or importing that region's prices (`ddbcost prices import`).")
     })?;
-    let (request, hour) = if k.metric == Metric::ConsumedWrite {
+    let (request, hour) = if k.metric == Metric::ConsumedWrite && global {
+        (
+            PriceKey::ReplicatedWritePerMillion(class),
+            PriceKey::ReplicatedWcuHour(class),
+        )
+    } else if k.metric == Metric::ConsumedWrite {
         (PriceKey::WritePerMillion(class), PriceKey::WcuHour(class))
     } else {
         (PriceKey::ReadPerMillion(class), PriceKey::RcuHour(class))

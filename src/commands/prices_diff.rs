@@ -172,7 +172,7 @@ fn workload_totals(
         let (workload, _) = load::parse_workload_at(&text, file, file, &run.samples)?;
         let mut totals = Vec::new();
         for table in [before, after] {
-            let book = pricing.book_around(table.clone(), &workload, file)?;
+            let book = pricing.book_around(table.clone(), &workload)?;
             let e = engine::estimate(&workload, &book, &settings)
                 .map_err(|e| Error::from(e).file(file.as_str()))?;
             totals.push(e.total);

@@ -203,28 +203,26 @@ impl<'r> Pricing<'r> {
             }
             other => other?,
         };
-        Self::around(primary, workload, file, &from_dirs)
+        Self::around(primary, workload, &from_dirs)
     }
 
     /// `primary` and the tables of the other regions the workload's tables live in or replicate
     /// to, in `primary`'s currency: from the price folders first, then the bundled tables.
     ///
     /// # Errors
-    /// A table that lists its own region as a replica; an unreadable price folder.
+    /// An unreadable price folder.
     pub(crate) fn book_around(
         &self,
         primary: PriceTable,
         workload: &Workload,
-        file: &str,
     ) -> Result<PriceBook, Error> {
         let from_dirs = self.tables_in_dirs(workload)?;
-        Self::around(primary, workload, file, &from_dirs)
+        Self::around(primary, workload, &from_dirs)
     }
 
     fn around(
         primary: PriceTable,
         workload: &Workload,
-        file: &str,
         from_dirs: &[PriceTable],
     ) -> Result<PriceBook, Error> {
         // The bundled tables are parsed only when a table lives in, or replicates to, another
@@ -239,20 +237,6 @@ impl<'r> Pricing<'r> {
         };
         let mut others: Vec<PriceTable> = Vec::new();
         for table in &workload.tables {
-            let home = table.region.as_deref().unwrap_or(&primary.region);
-            for region in &table.replicas {
-                if region == home {
-                    return Err(Error::input(format!(
-                        "table `{}` lists its own region `{region}` as a replica",
-                        table.name
-                    ))
-                    .file(file)
-                    .path(format!("tables.{}.replicas", table.name))
-                    .help(format!(
-                        "Consider listing only the other regions; the table's region is {region}."
-                    )));
-                }
-            }
             // The table's own region (if not the primary's) and each replica's.
             let needed = table
                 .region

@@ -135,6 +135,18 @@ pub enum Label {
         region: Arc<str>,
         index: Option<IndexRef>,
     },
+    /// A global table's writes in its own region: replicated write request units (and the
+    /// units the patterns derive, where the count was observed).
+    GlobalWrites {
+        region: Arc<str>,
+        derived: Option<Decimal>,
+    },
+    /// A global table's write capacity in its own region: replicated WCU, which no
+    /// reservation covers.
+    GlobalWcu {
+        region: Arc<str>,
+        plan: PlanShape,
+    },
     ReplicatedWcu {
         region: Arc<str>,
         plan: PlanShape,
@@ -241,6 +253,9 @@ impl Label {
         matches!(
             self,
             Label::Requests {
+                derived: Some(_),
+                ..
+            } | Label::GlobalWrites {
                 derived: Some(_),
                 ..
             } | Label::StreamReads(StreamReader::Observed)

@@ -179,6 +179,28 @@ fn table_lines(
     acc: &mut Bill,
 ) -> Result<(), EngineError> {
     let settings = pricer.settings;
+    // A table that lists its own region among its replicas: that region is its home (the
+    // layout Terraform and CloudFormation write), said once.
+    let home = pricer.region_of(table);
+    let without_home;
+    let table = if table.replicas.iter().any(|r| **r == *home) {
+        acc.warnings.push(notice::Notice::Note(format!(
+            "table `{}` lists its own region `{home}` among its replicas: read as its home region (the replicas are the others)",
+            table.name
+        )));
+        without_home = crate::model::Table {
+            replicas: table
+                .replicas
+                .iter()
+                .filter(|r| **r != *home)
+                .cloned()
+                .collect(),
+            ..table.clone()
+        };
+        &without_home
+    } else {
+        table
+    };
     let usage = usage::table_usage(table, settings)?;
     // With a TTL retention and no stated count, the items stored are the inserts of one
     // retention period (steady state).
@@ -254,9 +276,20 @@ fn table_lines(
         .extend(transfer::table_line(pricer, table, &usage)?);
     acc.lines.extend(dax::line(pricer, table)?);
     acc.lines.extend(vector::lines(pricer, table)?);
-    if let Some(p) = plans
+    if let Some(mut p) = plans
         && !workload.reservations.is_empty()
     {
+        // A global table's own write capacity is rWCU: the account's reserved WCU never
+        // covers it (its GSIs' WCU are ordinary and may be covered).
+        if !table.replicas.is_empty() {
+            p.write = capacity::Plan {
+                unit_hours: rust_decimal::Decimal::ZERO,
+                unreserved_unit_hours: rust_decimal::Decimal::ZERO,
+                average_units: rust_decimal::Decimal::ZERO,
+                hourly: vec![rust_decimal::Decimal::ZERO],
+                ..p.write
+            };
+        }
         acc.plans.push((pricer.region_of(table), table.class, p));
     }
     Ok(())

@@ -160,15 +160,35 @@ fn on_demand(
             ),
             None => (derived, Basis::Derived, r.label),
         };
+        // A global table's writes are replicated writes in its own region too (its GSIs'
+        // are ordinary writes): AWS bills every write to a global table as rWRU in every
+        // replica region, the one it was written in included.
+        let global = r.component == Component::Writes && !table.replicas.is_empty();
         let (price, unit) = match r.component {
             Component::Reads => (PriceKey::ReadPerMillion(table.class), "M RRU"),
+            _ if global => (PriceKey::ReplicatedWritePerMillion(table.class), "M rWRU"),
             _ => (PriceKey::WritePerMillion(table.class), "M WRU"),
+        };
+        let (component, label) = if global {
+            let derived = match label {
+                Label::Requests { derived, .. } => derived,
+                _ => None,
+            };
+            (
+                Component::ReplicatedWrites,
+                Label::GlobalWrites {
+                    region: pricer.region_of(table),
+                    derived,
+                },
+            )
+        } else {
+            (r.component, label)
         };
         out.push(pricer.line(
             LineSpec {
                 key: r.key,
                 table: t,
-                component: r.component,
+                component,
                 label,
                 region: &pricer.region_of(table),
                 unit,
@@ -220,9 +240,28 @@ fn provisioned(
         CapacityMode::Provisioned(cap) => cap.reserved,
         CapacityMode::OnDemand => None,
     };
+    // A global table's write capacity is rWCU in its own region too, which no reservation
+    // covers: a reservation of WCU is paid and covers nothing.
+    let global = !table.replicas.is_empty();
+    if global && reserved.is_some_and(|r| !r.wcu.is_zero()) {
+        warnings.push(Notice::Note(format!(
+            "table `{t}` is a global table: its writes are billed as replicated WCU (rWCU) in every region, its own included, and reserved capacity never covers rWCU — its reservation of {} WCU is paid and covers nothing",
+            reserved.map(|r| r.wcu).unwrap_or_default().normalize()
+        )));
+    }
     for (i, (prefix, gsi, read, write, read_metric, write_metric, write_component)) in
         groups.into_iter().enumerate()
     {
+        let global_writes = global && i == 0;
+        let (write_component, write_price, write_unit) = if global_writes {
+            (
+                Component::ReplicatedWrites,
+                PriceKey::ReplicatedWcuHour(table.class),
+                "rWCU-hour",
+            )
+        } else {
+            (write_component, PriceKey::WcuHour(table.class), "WCU-hour")
+        };
         for (kind, plan, metric, component, price, unit) in [
             (
                 CapacityKind::Rcu,
@@ -237,8 +276,8 @@ fn provisioned(
                 write,
                 write_metric,
                 write_component,
-                PriceKey::WcuHour(table.class),
-                "WCU-hour",
+                write_price,
+                write_unit,
             ),
         ] {
             if plan.short_hours > 0 {
@@ -250,11 +289,32 @@ fn provisioned(
                     peak: plan.peak_demand,
                 });
             }
-            // Reservations cover the table's own capacity (the first group), not its GSIs'.
+            // Reservations cover the table's own capacity (the first group), not its GSIs',
+            // and never a global table's rWCU.
             let reserved_units = match (i, reserved) {
                 (0, Some(r)) if kind == CapacityKind::Rcu => r.rcu,
                 (0, Some(r)) => r.wcu,
                 _ => Decimal::ZERO,
+            };
+            let covers = !(global_writes && kind == CapacityKind::Wcu);
+            let label = if global_writes && kind == CapacityKind::Wcu {
+                Label::GlobalWcu {
+                    region: pricer.region_of(table),
+                    plan: plan.shape,
+                }
+            } else {
+                Label::Provisioned {
+                    kind,
+                    table: Arc::clone(t),
+                    gsi: gsi.clone(),
+                    plan: plan.shape,
+                    reserved: reserved_units,
+                }
+            };
+            let billed_hours = if covers {
+                plan.unreserved_unit_hours
+            } else {
+                plan.unit_hours
             };
             out.push(pricer.line(
                 LineSpec {
@@ -270,19 +330,13 @@ fn provisioned(
                     ),
                     table: t,
                     component,
-                    label: Label::Provisioned {
-                        kind,
-                        table: Arc::clone(t),
-                        gsi: gsi.clone(),
-                        plan: plan.shape,
-                        reserved: reserved_units,
-                    },
+                    label,
                     region: &pricer.region_of(table),
                     unit,
                     basis: Basis::Derived,
                 },
                 &price,
-                (!plan.unknown).then_some(plan.unreserved_unit_hours),
+                (!plan.unknown).then_some(billed_hours),
                 usage.weights(metric),
             )?);
             if let (0, Some(r)) = (i, reserved)

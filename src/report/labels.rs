@@ -131,6 +131,20 @@ impl fmt::Display for Label {
             Label::ReplicatedWcu { region, plan } => {
                 write!(f, "Replicated WCU in {region} ({plan})")
             }
+            Label::GlobalWrites { region, derived } => {
+                write!(
+                    f,
+                    "Replicated write request units in {region} (a global table's writes, its own region's too)"
+                )?;
+                match derived {
+                    Some(d) => write!(f, " (observed; patterns derive {})", d.normalize()),
+                    None => Ok(()),
+                }
+            }
+            Label::GlobalWcu { region, plan } => write!(
+                f,
+                "Replicated WCU in {region} ({plan}; a global table's writes, its own region's too; no reservation covers rWCU)"
+            ),
             Label::ReplicaRcu { region, plan } => write!(f, "Provisioned RCU in {region} ({plan})"),
             Label::ReplicaGsiWcu { region, index } => {
                 write!(f, "GSI `{index}` provisioned WCU in {region}")
