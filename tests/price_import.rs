@@ -455,7 +455,7 @@ fn prices_and_prices_show_count_the_same_prices() {
         .run()
         .success()
         .stdout_has("inter_region_transfer_gb.us-east-2")
-        .stdout_has("31 of 32 prices known");
+        .stdout_has("35 of 36 prices known");
 }
 
 // Database Savings Plans rates from the Savings Plans price list (AWSDatabaseSavingsPlans).

@@ -1,9 +1,11 @@
 //! Vector indexes (DynamoDB vector search): entries of an f32 vector (4 bytes a dimension)
 //! plus the attributes copied, stored at the table's storage price; writes and searches
 //! metered in bytes (`VectorWriteRequestBytes`, `VectorSearchRequestBytes`), each request
-//! billed for at least the price table's minimum. No bundled table states vector prices
-//! (no source we can cite gives them): the price table here is made up for the tests —
-//! $0.10 per GB written, $0.01 per GB searched, a 1 KB minimum per request.
+//! billed for at least the price table's minimum. The rules are checked on a price table
+//! made up for the tests — $0.10 per GB written, $0.01 per GB searched, a 1 KB minimum per
+//! request — and the bundled us-east-1 prices (DESIGN §9, from AWS's agent toolkit: $0.52
+//! per GB written, $0.002 per GB searched, Standard-IA 125 %, 1,024 B at least a request)
+//! at the end.
 
 mod common;
 
@@ -78,6 +80,10 @@ fn vector_indexes_are_refused_where_they_cannot_be() {
         ),
         (
             "tables:\n  t:\n    storage: 1 GB\n    vector_indexes:\n      v: { dimensions: 200000 }\n",
+            "a vector index holds at most 4096",
+        ),
+        (
+            "tables:\n  t:\n    storage: 1 GB\n    vector_indexes:\n      v: { dimensions: 8, projected_size: 400 KB }\n",
             "no vector an item of at most 400 KB holds",
         ),
         (
@@ -97,10 +103,11 @@ fn vector_indexes_are_refused_where_they_cannot_be() {
             .code(1)
             .stderr_has(says);
     }
-    // A bundled table states no vector prices: the line's price is named.
+    // A bundled table without vector prices (eu-west-1: no source gives them): the line's
+    // price is named.
     let (_d, workload) = temp_workload(DOCS);
     Case::new()
-        .args(["estimate", &workload, "--prices", "aws-us-east-1"])
+        .args(["estimate", &workload, "--prices", "aws-eu-west-1"])
         .run()
         .code(1)
         .stderr_has("standard.vector_write_per_gb");
@@ -127,7 +134,7 @@ proptest::proptest! {
     /// writes prices as if written.
     #[test]
     fn vector_lines_follow_the_rule(
-        dims in 1u32..=102_000,
+        dims in 1u32..=4_096,
         writes in 1u32..5_000_000,
         search in 1u32..200_000,
     ) {
@@ -154,4 +161,89 @@ proptest::proptest! {
         let doc: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
         proptest::prop_assert_eq!(dec(doc["scenarios"][0]["total"].as_str().unwrap()), e.total);
     }
+}
+
+/// Priced with the bundled us-east-1 table.
+fn bundled(yaml: &str) -> ddbcost::api::Estimate {
+    let (workload, _) = ddbcost::api::load(yaml, "inline.yaml").unwrap();
+    let book = ddbcost::api::prices("aws-us-east-1").unwrap();
+    ddbcost::api::estimate(&workload, &book, &ddbcost::api::Settings::default()).unwrap()
+}
+
+#[test]
+fn bundled_us_east_1_prices_a_keys_only_1024_dimension_index() {
+    // 1,024 dimensions × 4 B = 4,096 B + 40 B of keys copied (KEYS_ONLY) = 4,136 B an entry.
+    let yaml = "tables:\n  docs:\n    item_size: 5 KB\n    items: 1M\n    vector_indexes:\n      e: { dimensions: 1024, projected_size: 40 B, writes: 1M/month, searches: 1M/month, search_bytes: 20 KB }\n";
+    let e = bundled(yaml);
+    // Writes: 1 M × 4,136 B = 4,136,000,000 B ÷ 2^30 GB × $0.52.
+    let written = dec("4136000000") / dec("1073741824");
+    assert_eq!(quantity(&e, "docs/vector/e/writes"), written);
+    assert_eq!(cost(&e, "docs/vector/e/writes"), written * dec("0.52"));
+    // Searches: 1 M × 20 KB (20,480 B) = 20,480,000,000 B ÷ 2^30 = 19.073486328125 GB
+    // × $0.002 = $0.03814697265625.
+    assert_eq!(
+        quantity(&e, "docs/vector/e/searches"),
+        dec("19.073486328125")
+    );
+    assert_eq!(cost(&e, "docs/vector/e/searches"), dec("0.03814697265625"));
+    // On Standard-IA: 125 %: $0.65 a GB written, $0.0025 a GB searched.
+    let ia = bundled(&yaml.replace("    item_size", "    class: standard-ia\n    item_size"));
+    assert_eq!(cost(&ia, "docs/vector/e/writes"), written * dec("0.65"));
+    assert_eq!(
+        cost(&ia, "docs/vector/e/searches"),
+        dec("0.0476837158203125")
+    );
+}
+
+#[test]
+fn a_write_to_two_vector_indexes_is_billed_the_minimum_on_each() {
+    // Two indexes of 16 dimensions (64 B entries): a write that changes both is a request to
+    // each index, each billed 1,024 B at least (the rule ddbcost applies per index request:
+    // the toolkit's docs say "per request" and its code calls the rule unsettled). 1 M
+    // writes: 2 × 1,024,000,000 B ÷ 2^30 = 2 × 0.95367431640625 GB × $0.52.
+    let yaml = "tables:\n  docs:\n    item_size: 1 KB\n    items: 1000\n    vector_indexes:\n      a: { dimensions: 16, writes: 1M/month }\n      b: { dimensions: 16, writes: 1M/month }\n";
+    let e = bundled(yaml);
+    for index in ["a", "b"] {
+        let key = format!("docs/vector/{index}/writes");
+        assert_eq!(quantity(&e, &key), dec("0.95367431640625"));
+        assert_eq!(cost(&e, &key), dec("0.95367431640625") * dec("0.52"));
+    }
+}
+
+#[test]
+fn dynamodbs_vector_limits_are_refused_at_their_path() {
+    let six: String = (0..6)
+        .map(|i| format!("      v{i}: {{ dimensions: 8 }}\n"))
+        .collect();
+    let (_d, w) = temp_workload(&format!(
+        "prices: aws-us-east-1\ntables:\n  docs:\n    item_size: 1 KB\n    vector_indexes:\n{six}"
+    ));
+    Case::new()
+        .args(["estimate", w.as_str()])
+        .run()
+        .code(1)
+        .stderr_has("at most 5 vector indexes; `v5` is the 6th")
+        .stderr_has("tables.docs.vector_indexes.v5");
+    let (_d, w) = temp_workload(
+        "prices: aws-us-east-1\ntables:\n  docs:\n    item_size: 1 KB\n    vector_indexes:\n      v: { dimensions: 5000 }\n",
+    );
+    Case::new()
+        .args(["estimate", w.as_str()])
+        .run()
+        .code(1)
+        .stderr_has("5000 dimensions: a vector index holds at most 4096")
+        .stderr_has("tables.docs.vector_indexes.v.dimensions");
+}
+
+#[test]
+fn a_region_without_vector_prices_says_no_source_gives_them() {
+    let (_d, w) = temp_workload(
+        "prices: aws-eu-west-1\ntables:\n  docs:\n    item_size: 1 KB\n    vector_indexes:\n      v: { dimensions: 8, writes: 1M/month }\n",
+    );
+    Case::new()
+        .args(["estimate", w.as_str()])
+        .run()
+        .code(1)
+        .stderr_has("aws-eu-west-1")
+        .stderr_has("No published source gives vector index prices for this region");
 }

@@ -50,6 +50,9 @@ pub(crate) fn component_of_price(path: &str) -> Option<Component> {
         "stream_reads_per_million" => Component::StreamReads,
         "kinesis_cdc_per_million" => Component::KinesisCdc,
         "transfer_out_gb" => Component::Transfer,
+        // A vector index's writes and searches, on their table.
+        "vector_write_per_gb" => Component::Writes,
+        "vector_search_per_gb" => Component::Reads,
         _ => return None,
     })
 }

@@ -5,7 +5,7 @@ use super::config::Run;
 use crate::cli::{ListFormat, PricesArgs};
 use crate::error::{Error, ErrorKind};
 use crate::load::prices;
-use crate::model::PriceKey;
+use crate::model::{PriceKey, TableClass};
 use crate::output;
 
 /// `prices show`: every price the engine can ask for, known or absent.
@@ -19,6 +19,13 @@ pub(super) fn show(name: &str, run: &Run) -> Result<(), Error> {
     // Every price the engine can ask for, and the table's own specific entries (transfer to a
     // named region) after the default they refine: the same prices `ddbcost prices` counts.
     let mut keys = PriceKey::all();
+    // Vector indexes' prices, after the rest: few regions publish them.
+    for class in [TableClass::Standard, TableClass::StandardIa] {
+        keys.extend([
+            PriceKey::VectorWriteGb(class),
+            PriceKey::VectorSearchGb(class),
+        ]);
+    }
     let extras: Vec<PriceKey> = table
         .prices
         .keys()

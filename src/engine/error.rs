@@ -107,6 +107,7 @@ impl EngineError {
     #[must_use]
     pub fn suggestion(&self) -> String {
         match self {
+            EngineError::MissingPrice { price, .. } if price.contains("vector") => "No published source gives vector index prices for this region: AWS states them for us-east-1 (bundled in aws-us-east-1: $0.52 per GB written, $0.002 per GB searched, 1,024 bytes billed at least per request). Consider adding the region's prices to the table with their source, or an offer file that lists `VectorWriteRequest` and `VectorSearch` (`ddbcost prices import` maps them when AWS publishes them).".into(),
             EngineError::MissingPrice { .. } => "Consider importing the region's prices from the AWS Price List (`ddbcost prices import FILE --output-dir DIR`, then `--prices-dir DIR`), another price table with `--prices` (see `ddbcost prices`), or adding the price to the table with its source.".into(),
             EngineError::MissingRegion { .. } => "Consider importing that region's prices from the AWS Price List (`ddbcost prices import FILE --output-dir DIR`, then `--prices-dir DIR`), or removing the replica.".into(),
             EngineError::MissingFreeTier { .. } => "Consider running without `--free-tier`, or adding a `free_tier` block to the price table.".into(),

@@ -14,6 +14,10 @@ use crate::model::{CapacityMode, VectorIndex};
 
 /// An item, vector included, holds at most 400 KB.
 const MAX_ENTRY_BYTES: u32 = 409_600;
+/// DynamoDB's limits (Developer Guide, vector search quotas; DESIGN §9): vector indexes a
+/// table, dimensions a vector.
+const MAX_VECTOR_INDEXES: usize = 5;
+const MAX_DIMENSIONS: u32 = 4_096;
 /// Bytes of one dimension: vectors are stored as 32-bit floats.
 const BYTES_PER_DIMENSION: u32 = 4;
 
@@ -25,9 +29,20 @@ pub(super) fn vector_indexes(
     path: &str,
 ) -> Result<Vec<VectorIndex>, Error> {
     let mut out = Vec::with_capacity(raw.len());
-    for (name, v) in raw {
+    for (n, (name, v)) in raw.iter().enumerate() {
         let at = format!("{path}.vector_indexes.{name}");
         let p = |f: &str| format!("{at}.{f}");
+        if n >= MAX_VECTOR_INDEXES {
+            return Err(rd.err(
+                &at,
+                position(&v.dimensions),
+                format!(
+                    "a table holds at most {MAX_VECTOR_INDEXES} vector indexes; `{name}` is the {}th",
+                    n.saturating_add(1)
+                ),
+                "Consider fewer vector indexes (DynamoDB's limit is 5 a table), or another table for the rest.",
+            ));
+        }
         if matches!(capacity, CapacityMode::Provisioned(_)) {
             return Err(rd.err(
                 &at,
@@ -43,6 +58,17 @@ pub(super) fn vector_indexes(
                 "a vector's dimensions",
             )?
             .unwrap_or_default();
+        if dimensions > Decimal::from(MAX_DIMENSIONS) {
+            return Err(rd.err(
+                &p("dimensions"),
+                position(&v.dimensions),
+                format!(
+                    "{} dimensions: a vector index holds at most {MAX_DIMENSIONS}",
+                    dimensions.normalize()
+                ),
+                "Consider an embedding of at most 4,096 dimensions (DynamoDB's limit), e.g. `1536`.",
+            ));
+        }
         let copied = rd
             .item_bytes(v.projected_size.as_ref(), &p("projected_size"))?
             .unwrap_or_default();

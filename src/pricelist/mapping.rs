@@ -157,6 +157,20 @@ pub(crate) const ROWS: &[Row] = &[
         &[],
     ),
     price("DataTransfer-Out-Bytes", "transfer_out_gb", 1, &[]),
+    price("VectorWriteRequest", "standard.vector_write_per_gb", 1, &[]),
+    price("VectorSearch", "standard.vector_search_per_gb", 1, &[]),
+    price(
+        "IA-VectorWriteRequest",
+        "standard_ia.vector_write_per_gb",
+        1,
+        &[],
+    ),
+    price(
+        "IA-VectorSearch",
+        "standard_ia.vector_search_per_gb",
+        1,
+        &[],
+    ),
     Row {
         usage_type: "HeavyUsage:dynamodb.read",
         target: Target::Reserved { kind: "rcu" },

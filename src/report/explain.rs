@@ -63,7 +63,7 @@ fn rule(component: Component, provisioned: bool) -> &'static str {
             "A Database Savings Plan: the hourly commitment is billed, and the usage it covers is credited at the plan's discounted rates."
         }
         (Component::ReplicatedWrites, _) => {
-            "A global table writes every write again in each replica region, in replicated write request units on demand or replicated WCU-hours provisioned, at that region's price."
+            "Every write to a global table is billed as a replicated write in every region that holds a replica, the one it was written in included: replicated write request units on demand, replicated WCU-hours provisioned, at each region's price (its GSIs' writes are ordinary WRU/WCU); reserved capacity never covers replicated WCU (AWS Prescriptive Guidance, global tables FAQ; Developer Guide, global-tables-billing)."
         }
         (Component::ReplicaIndexWrites, _) => {
             "Each replica's global secondary indexes are written too, as in the source region."

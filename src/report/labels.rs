@@ -366,12 +366,12 @@ fn beside(f: &mut fmt::Formatter<'_>, label: &Label) -> fmt::Result {
         ),
         Label::VectorWrites { index, writes } => write!(
             f,
-            "Vector index `{index}` writes ({} a month, each billed for at least the minimum)",
+            "Vector index `{index}` writes ({} a month, each request to the index billed for at least the price table's minimum)",
             super::money::quantity(*writes)
         ),
         Label::VectorSearches { index, searches } => write!(
             f,
-            "Vector index `{index}` searches ({} a month, each billed for at least the minimum)",
+            "Vector index `{index}` searches ({} a month, each request billed for at least the price table's minimum)",
             super::money::quantity(*searches)
         ),
         _ => Ok(()),
