@@ -455,8 +455,9 @@ fn prices_and_prices_show_count_the_same_prices() {
         .run()
         .success()
         .stdout_has("inter_region_transfer_gb.us-east-2")
-        // Every price but Standard-IA replicated WCU (35 of 36, vector prices included).
-        .stdout_has("35 of 36 prices known");
+        // Every price but Standard-IA replicated WCU (37 of 38, vector and Contributor
+        // Insights prices included).
+        .stdout_has("37 of 38 prices known");
 }
 
 // Database Savings Plans rates from the Savings Plans price list (AWSDatabaseSavingsPlans).

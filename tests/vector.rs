@@ -212,9 +212,10 @@ fn a_write_to_two_vector_indexes_is_billed_the_minimum_on_each() {
 
 #[test]
 fn dynamodbs_vector_limits_are_refused_at_their_path() {
-    let six: String = (0..6)
-        .map(|i| format!("      v{i}: {{ dimensions: 8 }}\n"))
-        .collect();
+    let six: String = (0..6).fold(String::new(), |mut s, i| {
+        s.push_str(&format!("      v{i}: {{ dimensions: 8 }}\n"));
+        s
+    });
     let (_d, w) = temp_workload(&format!(
         "prices: aws-us-east-1\ntables:\n  docs:\n    item_size: 1 KB\n    vector_indexes:\n{six}"
     ));

@@ -38,8 +38,9 @@ pub(crate) fn table_of(resource: &str) -> Option<&str> {
 pub(crate) fn component_of_price(path: &str) -> Option<Component> {
     let leaf = path.rsplit('.').next().unwrap_or(path);
     Some(match leaf {
-        "read_per_million" | "rcu_hour" => Component::Reads,
-        "write_per_million" | "wcu_hour" => Component::Writes,
+        // A vector index's searches and writes bill on their table too.
+        "read_per_million" | "rcu_hour" | "vector_search_per_gb" => Component::Reads,
+        "write_per_million" | "wcu_hour" | "vector_write_per_gb" => Component::Writes,
         "replicated_write_per_million" | "replicated_wcu_hour" => Component::ReplicatedWrites,
         "storage_gb_month" => Component::Storage,
         "pitr_gb_month" => Component::Pitr,
@@ -50,9 +51,6 @@ pub(crate) fn component_of_price(path: &str) -> Option<Component> {
         "stream_reads_per_million" => Component::StreamReads,
         "kinesis_cdc_per_million" => Component::KinesisCdc,
         "transfer_out_gb" => Component::Transfer,
-        // A vector index's writes and searches, on their table.
-        "vector_write_per_gb" => Component::Writes,
-        "vector_search_per_gb" => Component::Reads,
         _ => return None,
     })
 }

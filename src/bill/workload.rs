@@ -103,13 +103,7 @@ fn table<'l>(
         k.extend(keys);
         k.join(SEP)
     };
-    // A global table: the other regions where its writes were billed as replicated writes
-    // are its replicas, and its own region's replicated writes are its writes.
-    let replicas: std::collections::BTreeSet<&str> = places
-        .iter()
-        .filter(|(p, _)| p.region != region && p.component == Component::ReplicatedWrites)
-        .map(|(p, _)| p.region.as_str())
-        .collect();
+    let replicas = replica_regions(places, region);
     for &(p, s) in places {
         if p.region != region && replicas.contains(p.region.as_str()) {
             header.push(format!(
@@ -149,9 +143,9 @@ fn table<'l>(
                 let sum = before.checked_add(s.amount).unwrap_or(before);
                 observed.insert("write_units".into(), text(sum));
             }
-            (Component::ReplicatedWrites, "ReplWriteCapacityUnit-Hrs") => wcu = Some(s.amount),
             (Component::Reads, "ReadCapacityUnit-Hrs") => rcu = Some(s.amount),
-            (Component::Writes, "WriteCapacityUnit-Hrs") => wcu = Some(s.amount),
+            (Component::Writes, "WriteCapacityUnit-Hrs")
+            | (Component::ReplicatedWrites, "ReplWriteCapacityUnit-Hrs") => wcu = Some(s.amount),
             (Component::Storage, _) => {
                 observed.insert(
                     "storage".into(),
@@ -191,33 +185,60 @@ fn table<'l>(
     if ia {
         t.insert("class".into(), json!("standard-ia"));
     }
-    let mut capacity = serde_json::Map::new();
-    if rcu.is_some() || wcu.is_some() {
-        capacity.insert("mode".into(), json!("provisioned"));
-        for (unit, hours_billed) in [("rcu", rcu), ("wcu", wcu)] {
-            let h = hours_billed.unwrap_or(Decimal::ZERO);
-            let average = h.checked_div(hours).unwrap_or_default();
-            let whole = average.ceil().max(Decimal::ONE);
-            capacity.insert(unit.into(), text(whole));
-            comments.push((
-                path(&["capacity", unit]),
-                format!(
-                    "billed {} unit-hours = {} on average over {} h; whole units: {}",
-                    h.normalize(),
-                    average.round_dp(4).normalize(),
-                    hours.normalize(),
-                    whole.normalize()
-                ),
-            ));
-        }
-    } else {
-        capacity.insert("mode".into(), json!("on-demand"));
-    }
-    t.insert("capacity".into(), Value::Object(capacity));
+    t.insert(
+        "capacity".into(),
+        capacity((rcu, wcu), hours, &|k| path(k), comments),
+    );
     if !observed.is_empty() {
         t.insert("observed".into(), Value::Object(observed));
     }
     Some((region, total, Value::Object(t)))
+}
+
+/// The table's capacity: provisioned where capacity unit-hours were billed (the whole units
+/// ⌈unit-hours ÷ the period's hours⌉, the exact average commented), else on demand.
+fn capacity(
+    (rcu, wcu): (Option<Decimal>, Option<Decimal>),
+    hours: Decimal,
+    path: &dyn Fn(&[&str]) -> String,
+    comments: &mut Comments,
+) -> Value {
+    let mut capacity = serde_json::Map::new();
+    if rcu.is_none() && wcu.is_none() {
+        capacity.insert("mode".into(), json!("on-demand"));
+        return Value::Object(capacity);
+    }
+    capacity.insert("mode".into(), json!("provisioned"));
+    for (unit, hours_billed) in [("rcu", rcu), ("wcu", wcu)] {
+        let h = hours_billed.unwrap_or(Decimal::ZERO);
+        let average = h.checked_div(hours).unwrap_or_default();
+        let whole = average.ceil().max(Decimal::ONE);
+        capacity.insert(unit.into(), text(whole));
+        comments.push((
+            path(&["capacity", unit]),
+            format!(
+                "billed {} unit-hours = {} on average over {} h; whole units: {}",
+                h.normalize(),
+                average.round_dp(4).normalize(),
+                hours.normalize(),
+                whole.normalize()
+            ),
+        ));
+    }
+    Value::Object(capacity)
+}
+
+/// A global table's replicas: the other regions where its writes were billed as replicated
+/// writes (its own region's replicated writes are its writes).
+fn replica_regions<'l>(
+    places: &[(&'l Place, &'l Sums)],
+    home: &str,
+) -> std::collections::BTreeSet<&'l str> {
+    places
+        .iter()
+        .filter(|(p, _)| p.region != home && p.component == Component::ReplicatedWrites)
+        .map(|(p, _)| p.region.as_str())
+        .collect()
 }
 
 fn not_stated(name: &str, c: Component, meter: &str, s: &Sums, cur: &str) -> String {

@@ -26,6 +26,11 @@ pub(super) fn show(name: &str, run: &Run) -> Result<(), Error> {
             PriceKey::VectorSearchGb(class),
         ]);
     }
+    // CloudWatch's prices for Contributor Insights.
+    keys.extend([
+        PriceKey::InsightsRuleMonth,
+        PriceKey::InsightsEventsPerMillion,
+    ]);
     let extras: Vec<PriceKey> = table
         .prices
         .keys()

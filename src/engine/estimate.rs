@@ -40,6 +40,8 @@ pub enum Component {
     Transfer,
     /// A DynamoDB Accelerator cluster's node-hours.
     Dax,
+    /// CloudWatch Contributor Insights on a table or GSI: its rules and the events they match.
+    ContributorInsights,
     FreeTier,
 }
 
@@ -69,6 +71,7 @@ impl Component {
             Component::ReplicaReads => "replica-reads",
             Component::Transfer => "transfer",
             Component::Dax => "dax",
+            Component::ContributorInsights => "contributor-insights",
             Component::FreeTier => "free-tier",
         }
     }

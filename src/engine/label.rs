@@ -185,6 +185,18 @@ pub enum Label {
     },
     /// A DAX cluster in front of a table: `nodes` of `node_type` for `hours`, its cache
     /// serving `hits` of the eventually consistent reads.
+    /// Contributor Insights' rules on a table (`index: None`) or a GSI, for a month.
+    InsightsRules {
+        index: Option<Arc<str>>,
+        rules: u32,
+    },
+    /// The events Contributor Insights' most-accessed rules match: one per request that
+    /// reaches the table or GSI, for each such rule.
+    InsightsEvents {
+        index: Option<Arc<str>>,
+        requests: Decimal,
+        rules: u32,
+    },
     Dax {
         node_type: Arc<str>,
         nodes: Decimal,

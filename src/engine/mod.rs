@@ -19,6 +19,7 @@ mod estimate;
 mod forecast;
 mod free_tier;
 mod fx;
+mod insights;
 pub(crate) mod label;
 mod line;
 pub(crate) mod measured;
@@ -276,6 +277,7 @@ fn table_lines(
         .extend(transfer::table_line(pricer, table, &usage)?);
     acc.lines.extend(dax::line(pricer, table)?);
     acc.lines.extend(vector::lines(pricer, table)?);
+    acc.lines.extend(insights::lines(pricer, table)?);
     if let Some(mut p) = plans
         && !workload.reservations.is_empty()
     {

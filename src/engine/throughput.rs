@@ -160,30 +160,8 @@ fn on_demand(
             ),
             None => (derived, Basis::Derived, r.label),
         };
-        // A global table's writes are replicated writes in its own region too (its GSIs'
-        // are ordinary writes): AWS bills every write to a global table as rWRU in every
-        // replica region, the one it was written in included.
-        let global = r.component == Component::Writes && !table.replicas.is_empty();
-        let (price, unit) = match r.component {
-            Component::Reads => (PriceKey::ReadPerMillion(table.class), "M RRU"),
-            _ if global => (PriceKey::ReplicatedWritePerMillion(table.class), "M rWRU"),
-            _ => (PriceKey::WritePerMillion(table.class), "M WRU"),
-        };
-        let (component, label) = if global {
-            let derived = match label {
-                Label::Requests { derived, .. } => derived,
-                _ => None,
-            };
-            (
-                Component::ReplicatedWrites,
-                Label::GlobalWrites {
-                    region: pricer.region_of(table),
-                    derived,
-                },
-            )
-        } else {
-            (r.component, label)
-        };
+        let (price, unit, component, label) =
+            request_price(table, r.component, label, pricer.region_of(table));
         out.push(pricer.line(
             LineSpec {
                 key: r.key,
@@ -202,6 +180,45 @@ fn on_demand(
     Ok(())
 }
 
+/// How an on-demand request line is priced: reads as RRU, writes as WRU — but a global
+/// table's writes are replicated writes in its own region too (its GSIs' are ordinary
+/// writes): AWS bills every write to a global table as rWRU in every replica region, the one
+/// it was written in included.
+fn request_price(
+    table: &Table,
+    component: Component,
+    label: Label,
+    region: Arc<str>,
+) -> (PriceKey, &'static str, Component, Label) {
+    let global = component == Component::Writes && !table.replicas.is_empty();
+    match component {
+        Component::Reads => (
+            PriceKey::ReadPerMillion(table.class),
+            "M RRU",
+            component,
+            label,
+        ),
+        _ if global => {
+            let derived = match label {
+                Label::Requests { derived, .. } => derived,
+                _ => None,
+            };
+            (
+                PriceKey::ReplicatedWritePerMillion(table.class),
+                "M rWRU",
+                Component::ReplicatedWrites,
+                Label::GlobalWrites { region, derived },
+            )
+        }
+        _ => (
+            PriceKey::WritePerMillion(table.class),
+            "M WRU",
+            component,
+            label,
+        ),
+    }
+}
+
 /// Provisioned capacity is paid per unit-hour whether used or not, for the table (LSIs share
 /// it) and each GSI, as `capacity` planned it hour by hour. Reserved blocks are billed as an
 /// amortized upfront fee plus their hourly fee; capacity above them at the normal price.
@@ -215,40 +232,13 @@ fn provisioned(
     out: &mut Vec<LineItem>,
     warnings: &mut Vec<Notice>,
 ) -> Result<(), EngineError> {
-    let mut groups = vec![(
-        t.to_string(),
-        None,
-        &plans.read,
-        &plans.write,
-        Metric::BaseReads,
-        Metric::BaseWrites,
-        Component::Writes,
-    )];
-    for (pos, read, write) in &plans.gsis {
-        let index = &table.indexes[*pos];
-        groups.push((
-            cat!(t, "/gsi/", index.name),
-            Some(Arc::clone(&index.name)),
-            read,
-            write,
-            Metric::IndexReads(*pos),
-            Metric::IndexWrites(*pos),
-            Component::IndexWrites,
-        ));
-    }
+    let groups = groups(table, t, plans);
     let reserved = match table.capacity {
         CapacityMode::Provisioned(cap) => cap.reserved,
         CapacityMode::OnDemand => None,
     };
-    // A global table's write capacity is rWCU in its own region too, which no reservation
-    // covers: a reservation of WCU is paid and covers nothing.
     let global = !table.replicas.is_empty();
-    if global && reserved.is_some_and(|r| !r.wcu.is_zero()) {
-        warnings.push(Notice::Note(format!(
-            "table `{t}` is a global table: its writes are billed as replicated WCU (rWCU) in every region, its own included, and reserved capacity never covers rWCU — its reservation of {} WCU is paid and covers nothing",
-            reserved.map(|r| r.wcu).unwrap_or_default().normalize()
-        )));
-    }
+    uncovered_note(t, global, reserved, warnings);
     for (i, (prefix, gsi, read, write, read_metric, write_metric, write_component)) in
         groups.into_iter().enumerate()
     {
@@ -296,25 +286,26 @@ fn provisioned(
                 (0, Some(r)) => r.wcu,
                 _ => Decimal::ZERO,
             };
-            let covers = !(global_writes && kind == CapacityKind::Wcu);
-            let label = if global_writes && kind == CapacityKind::Wcu {
-                Label::GlobalWcu {
-                    region: pricer.region_of(table),
-                    plan: plan.shape,
-                }
+            // A global table's write capacity is rWCU, which its reservation never covers.
+            let (label, billed_hours) = if global_writes && kind == CapacityKind::Wcu {
+                (
+                    Label::GlobalWcu {
+                        region: pricer.region_of(table),
+                        plan: plan.shape,
+                    },
+                    plan.unit_hours,
+                )
             } else {
-                Label::Provisioned {
-                    kind,
-                    table: Arc::clone(t),
-                    gsi: gsi.clone(),
-                    plan: plan.shape,
-                    reserved: reserved_units,
-                }
-            };
-            let billed_hours = if covers {
-                plan.unreserved_unit_hours
-            } else {
-                plan.unit_hours
+                (
+                    Label::Provisioned {
+                        kind,
+                        table: Arc::clone(t),
+                        gsi: gsi.clone(),
+                        plan: plan.shape,
+                        reserved: reserved_units,
+                    },
+                    plan.unreserved_unit_hours,
+                )
             };
             out.push(pricer.line(
                 LineSpec {
@@ -355,6 +346,60 @@ fn provisioned(
         }
     }
     Ok(())
+}
+
+/// One provisioned group: its key prefix, its GSI (none for the table), its read and write
+/// plans and metrics, and the component of its writes.
+type Group<'p> = (
+    String,
+    Option<Arc<str>>,
+    &'p super::capacity::Plan,
+    &'p super::capacity::Plan,
+    Metric,
+    Metric,
+    Component,
+);
+
+/// The table's own capacity, then each GSI's.
+fn groups<'p>(table: &Table, t: &Arc<str>, plans: &'p TablePlans) -> Vec<Group<'p>> {
+    let mut groups = vec![(
+        t.to_string(),
+        None,
+        &plans.read,
+        &plans.write,
+        Metric::BaseReads,
+        Metric::BaseWrites,
+        Component::Writes,
+    )];
+    for (pos, read, write) in &plans.gsis {
+        let index = &table.indexes[*pos];
+        groups.push((
+            cat!(t, "/gsi/", index.name),
+            Some(Arc::clone(&index.name)),
+            read,
+            write,
+            Metric::IndexReads(*pos),
+            Metric::IndexWrites(*pos),
+            Component::IndexWrites,
+        ));
+    }
+    groups
+}
+
+/// A global table's write capacity is rWCU in its own region too, which no reservation
+/// covers: a reservation of WCU is paid and covers nothing, said so.
+fn uncovered_note(
+    t: &Arc<str>,
+    global: bool,
+    reserved: Option<crate::model::Reserved>,
+    warnings: &mut Vec<Notice>,
+) {
+    if let Some(r) = reserved.filter(|r| global && !r.wcu.is_zero()) {
+        warnings.push(Notice::Note(format!(
+            "table `{t}` is a global table: its writes are billed as replicated WCU (rWCU) in every region, its own included, and reserved capacity never covers rWCU — its reservation of {} WCU is paid and covers nothing",
+            r.wcu.normalize()
+        )));
+    }
 }
 
 /// A reservation of `units` (blocks of 100): the upfront fee amortized over the term's months,

@@ -24,6 +24,14 @@ pub(super) fn index(
         RawIndexKind::Gsi => IndexKind::Global,
         RawIndexKind::Lsi => IndexKind::Local,
     };
+    if kind == IndexKind::Local && i.contributor_insights {
+        return Err(Error::input(format!(
+            "`contributor_insights` on the local index `{name}`: DynamoDB offers Contributor Insights on tables and global secondary indexes only"
+        ))
+        .file(rd.file)
+        .path(p("contributor_insights"))
+        .help("Consider `contributor_insights: true` on the table instead (its rules see the LSI's requests as the table's)."));
+    }
     let entry_size_bytes = rd.item_bytes(i.entry_size.as_ref(), &p("entry_size"))?;
     let key_size_bytes = rd.item_bytes(i.key_size.as_ref(), &p("key_size"))?;
     let projected = rd.item_bytes(i.projected_size.as_ref(), &p("projected_size"))?;
@@ -127,6 +135,7 @@ pub(super) fn index(
         )?,
         capacity: index_capacity,
         observed,
+        contributor_insights: i.contributor_insights,
     })
 }
 

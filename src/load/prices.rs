@@ -101,6 +101,8 @@ struct RawPriceTable {
     transfer_out_free_gb: Option<Quantity>,
     /// The fewest bytes a vector index request (a write of an entry, a search) is billed for.
     vector_min_request_bytes: Option<Quantity>,
+    /// CloudWatch prices DynamoDB features bill: Contributor Insights.
+    cloudwatch: Option<RawCloudWatch>,
     /// Replication transfer to each region, per GB.
     #[serde(default)]
     inter_region_transfer_gb: IndexMap<String, Quantity>,
@@ -113,6 +115,16 @@ struct RawPriceTable {
     free_tier: Option<RawFreeTier>,
     /// Database Savings Plan rates, with the source that states them.
     savings_plan_rates: Option<super::savings_plan::RawRates>,
+}
+
+/// CloudWatch's prices for what DynamoDB features bill there.
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct RawCloudWatch {
+    /// Contributor Insights: one rule for a month.
+    contributor_insights_rule_month: Option<Quantity>,
+    /// Contributor Insights: a million events matched by its rules.
+    contributor_insights_events_per_million: Option<Quantity>,
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
@@ -428,6 +440,16 @@ fn price_map(
         raw.kinesis_cdc_per_million.as_ref(),
     )?;
     put(PriceKey::TransferOutGb, raw.transfer_out_gb.as_ref())?;
+    if let Some(cw) = &raw.cloudwatch {
+        put(
+            PriceKey::InsightsRuleMonth,
+            cw.contributor_insights_rule_month.as_ref(),
+        )?;
+        put(
+            PriceKey::InsightsEventsPerMillion,
+            cw.contributor_insights_events_per_million.as_ref(),
+        )?;
+    }
     if let Some(r) = &raw.reserved {
         for (kind, term, block) in [
             (CapacityKind::Rcu, ReservedTerm::OneYear, &r.rcu_1y),

@@ -386,6 +386,10 @@ pub(crate) struct RawTable {
     /// Kinesis Data Streams change data capture (default: `false`).
     #[serde(default)]
     pub kinesis_cdc: bool,
+    /// CloudWatch Contributor Insights on the table: its rules (most accessed and most
+    /// throttled keys) priced per rule-month and per million events (default: `false`).
+    #[serde(default)]
+    pub contributor_insights: bool,
     /// The other regions of a global table; each needs a bundled price table in the same currency
     /// (default: `[]`).
     #[serde(default)]
@@ -592,6 +596,9 @@ pub(crate) struct RawIndex {
     pub auto_scaling: Option<RawAutoScaling>,
     /// `read_units`, `write_units`, `storage`.
     pub observed: Option<RawIndexObserved>,
+    /// CloudWatch Contributor Insights on this GSI (default: `false`).
+    #[serde(default)]
+    pub contributor_insights: bool,
 }
 
 /// `strong_required`: a flag, or the share of reads that need strong consistency (its

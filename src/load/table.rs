@@ -77,6 +77,7 @@ pub(super) fn table(rd: &Reader<'_>, name: &str, t: &RawTable) -> Result<Table, 
         backups: backups(rd, t.backups.as_ref(), &path)?,
         stream: None,
         kinesis_cdc: t.kinesis_cdc,
+        contributor_insights: t.contributor_insights,
         replicas: Vec::new(),
         traffic: t
             .traffic

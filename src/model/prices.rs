@@ -34,6 +34,10 @@ pub enum PriceKey {
     VectorWriteGb(TableClass),
     /// Vector searches, per GB of `VectorSearchRequestBytes`.
     VectorSearchGb(TableClass),
+    /// CloudWatch Contributor Insights: a rule for a month…
+    InsightsRuleMonth,
+    /// …and a million events its rules match.
+    InsightsEventsPerMillion,
     /// Reserved capacity, per block of 100 units: the upfront fee…
     ReservedUpfront(CapacityKind, ReservedTerm),
     /// …and the hourly fee.
@@ -128,7 +132,9 @@ impl PriceKey {
             PriceKey::InterRegionTransferGb(Some(_))
             | PriceKey::DaxNodeHour(_)
             | PriceKey::VectorWriteGb(_)
-            | PriceKey::VectorSearchGb(_) => return None,
+            | PriceKey::VectorSearchGb(_)
+            | PriceKey::InsightsRuleMonth
+            | PriceKey::InsightsEventsPerMillion => return None,
             PriceKey::ReservedUpfront(k, t) => 23 + reserved_slot(*k, *t),
             PriceKey::ReservedHourly(k, t) => 27 + reserved_slot(*k, *t),
         })
@@ -170,6 +176,10 @@ impl PriceKey {
             PriceKey::VectorWriteGb(Ia) => "standard_ia.vector_write_per_gb",
             PriceKey::VectorSearchGb(S) => "standard.vector_search_per_gb",
             PriceKey::VectorSearchGb(Ia) => "standard_ia.vector_search_per_gb",
+            PriceKey::InsightsRuleMonth => "cloudwatch.contributor_insights_rule_month",
+            PriceKey::InsightsEventsPerMillion => {
+                "cloudwatch.contributor_insights_events_per_million"
+            }
             PriceKey::ReservedUpfront(k, t) => {
                 return Cow::Owned(format!("reserved.{}_{}.upfront", k.name(), term_code(*t)));
             }

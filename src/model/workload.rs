@@ -173,6 +173,8 @@ pub struct Table {
     pub backups: Backups,
     pub stream: Option<Stream>,
     pub kinesis_cdc: bool,
+    /// CloudWatch Contributor Insights on the table (its own rules; a GSI states its own).
+    pub contributor_insights: bool,
     /// Other regions of a global table (the table's own region is the price table's).
     pub replicas: Vec<String>,
     /// Items expired by TTL per month.
@@ -437,6 +439,8 @@ pub struct Index {
     /// Own provisioned capacity of a GSI when the table is provisioned.
     pub capacity: Option<ProvisionedCapacity>,
     pub observed: IndexObserved,
+    /// CloudWatch Contributor Insights on this GSI.
+    pub contributor_insights: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -80,6 +80,9 @@ fn rule(component: Component, provisioned: bool) -> &'static str {
         (Component::Dax, _) => {
             "A DynamoDB Accelerator (DAX) cluster is billed per node-hour by node type; the eventually consistent reads its cache serves do not reach DynamoDB (strong reads and writes pass through)."
         }
+        (Component::ContributorInsights, _) => {
+            "CloudWatch Contributor Insights for DynamoDB bills each rule for the month (2 on a table or GSI: most accessed and most throttled partition keys; 2 more with a sort key) and each million events its rules match: every request for the most-accessed rules, only throttled ones for the others (CloudWatch's prices, in the price table's `cloudwatch` section)."
+        }
         (Component::FreeTier, _) => {
             "The AWS free tier, subtracted because the run asked for it (--free-tier)."
         }

@@ -357,6 +357,8 @@ fn record(
     let c = row.commit;
     // A DAX cluster is its own resource, billed by its own service.
     let dax = i.component == crate::engine::Component::Dax;
+    // Contributor Insights is billed by CloudWatch, on the table's resource.
+    let insights = i.component == crate::engine::Component::ContributorInsights;
     let resource = if dax {
         format!("{}/dax/{}", e.workload, i.table)
     } else {
@@ -424,14 +426,28 @@ fn record(
         resource,
         i.table.to_string(),
         if dax { "DAX Cluster" } else { "DynamoDB Table" }.to_string(),
-        "Databases".to_string(),
+        if insights {
+            "Management and Governance"
+        } else {
+            "Databases"
+        }
+        .to_string(),
         if dax {
             "Amazon DynamoDB Accelerator (DAX)"
+        } else if insights {
+            "Amazon CloudWatch"
         } else {
             "Amazon DynamoDB"
         }
         .to_string(),
-        if dax { "Caching" } else { "NoSQL Databases" }.to_string(),
+        if dax {
+            "Caching"
+        } else if insights {
+            "Observability"
+        } else {
+            "NoSQL Databases"
+        }
+        .to_string(),
         i.price_key.to_string(),
         i.component.name().to_string(),
         format!("{}:{}", e.price_table_of(i).id, i.price_key),

@@ -128,23 +128,13 @@ impl fmt::Display for Label {
                 None => write!(f, "Replicated write request units in {region}"),
                 Some(index) => write!(f, "{index} write request units in {region}"),
             },
+            Label::InsightsRules { .. }
+            | Label::InsightsEvents { .. }
+            | Label::GlobalWrites { .. }
+            | Label::GlobalWcu { .. } => global_or_insights(f, self),
             Label::ReplicatedWcu { region, plan } => {
                 write!(f, "Replicated WCU in {region} ({plan})")
             }
-            Label::GlobalWrites { region, derived } => {
-                write!(
-                    f,
-                    "Replicated write request units in {region} (a global table's writes, its own region's too)"
-                )?;
-                match derived {
-                    Some(d) => write!(f, " (observed; patterns derive {})", d.normalize()),
-                    None => Ok(()),
-                }
-            }
-            Label::GlobalWcu { region, plan } => write!(
-                f,
-                "Replicated WCU in {region} ({plan}; a global table's writes, its own region's too; no reservation covers rWCU)"
-            ),
             Label::ReplicaRcu { region, plan } => write!(f, "Provisioned RCU in {region} ({plan})"),
             Label::ReplicaGsiWcu { region, index } => {
                 write!(f, "GSI `{index}` provisioned WCU in {region}")
@@ -169,6 +159,47 @@ impl fmt::Display for Label {
             | Label::SavingsPlanCovers { .. } => commitment(f, self),
             Label::Text(text) => f.write_str(text),
         }
+    }
+}
+
+/// A global table's own-region writes, and Contributor Insights' lines.
+fn global_or_insights(f: &mut fmt::Formatter<'_>, label: &Label) -> fmt::Result {
+    match label {
+        Label::InsightsRules { index, rules } => write!(
+            f,
+            "Contributor Insights on {}: {rules} rules (most accessed and most throttled keys)",
+            index
+                .as_ref()
+                .map_or_else(|| "the table".to_string(), |i| format!("GSI `{i}`"))
+        ),
+        Label::InsightsEvents {
+            index,
+            requests,
+            rules,
+        } => write!(
+            f,
+            "Contributor Insights events on {}: {} requests a month × {} most-accessed rule(s) (throttled-key rules match only throttled requests: none estimated)",
+            index
+                .as_ref()
+                .map_or_else(|| "the table".to_string(), |i| format!("GSI `{i}`")),
+            super::money::quantity(*requests),
+            rules / 2
+        ),
+        Label::GlobalWrites { region, derived } => {
+            write!(
+                f,
+                "Replicated write request units in {region} (a global table's writes, its own region's too)"
+            )?;
+            match derived {
+                Some(d) => write!(f, " (observed; patterns derive {})", d.normalize()),
+                None => Ok(()),
+            }
+        }
+        Label::GlobalWcu { region, plan } => write!(
+            f,
+            "Replicated WCU in {region} ({plan}; a global table's writes, its own region's too; no reservation covers rWCU)"
+        ),
+        _ => Ok(()),
     }
 }
 
