@@ -420,3 +420,38 @@ fn scans_are_charged_on_items_evaluated_per_1mb_page() {
     );
     assert_eq!(quantity(&e, "t/reads"), dec("0.2445"));
 }
+
+#[test]
+fn backups_taken_during_the_month_are_billed_from_that_day() {
+    // 1,000 items of 1 KB with 2 backups retained; taken on day 16 of a 730-hour month, they
+    // are held 730 − 15 × 24 = 370 hours of it: 370/730 of the whole month's GB-months.
+    let whole = estimate(
+        &table("    items: 1000\n    item_size: 1 KB\n    backups: { retained: 2 }\n"),
+        "aws-us-east-1",
+    );
+    let prorated = estimate(
+        &table(
+            "    items: 1000\n    item_size: 1 KB\n    backups: { retained: 2, taken_on_day: 16 }\n",
+        ),
+        "aws-us-east-1",
+    );
+    let full = quantity(&whole, "t/backups");
+    assert_eq!(
+        quantity(&prorated, "t/backups"),
+        full * dec("370") / dec("730")
+    );
+    assert!(
+        line(&prorated, "t/backups")
+            .label
+            .to_string()
+            .contains("taken on day 16: billed 370 h")
+    );
+    // Day 32 is no day of a month.
+    let err = try_estimate(
+        &table("    items: 1000\n    item_size: 1 KB\n    backups: { retained: 2, taken_on_day: 32 }\n"),
+        "aws-us-east-1",
+        Settings::default(),
+    )
+    .unwrap_err();
+    assert!(err.message.contains("day 32 of the month"), "{err}");
+}

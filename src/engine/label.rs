@@ -117,6 +117,8 @@ pub enum Label {
     Pitr,
     Backups {
         retained: Decimal,
+        /// Taken on this day of the month: (the day, the hours billed of the month's).
+        taken: Option<(Decimal, Decimal)>,
     },
     /// Backup storage as the workload states it.
     BackupsStated,

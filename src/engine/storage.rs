@@ -171,7 +171,24 @@ impl Cx<'_> {
                 .table_and_lsis(table)?
                 .map(|gb| checked::mul(gb, retained, t))
                 .transpose()?;
-            (gb, Label::Backups { retained })
+            // Taken during the month: billed from that day (day 1's midnight is hour 0).
+            let hours = self.pricer.settings.month_hours;
+            let taken = table
+                .backups
+                .taken_on_day
+                .map(|day| {
+                    let before =
+                        checked::mul(checked::sub(day, Decimal::ONE, t)?, Decimal::from(24), t)?;
+                    Ok::<_, EngineError>((day, checked::sub(hours, before, t)?.max(Decimal::ZERO)))
+                })
+                .transpose()?;
+            let gb = match (gb, taken) {
+                (Some(gb), Some((_, billed))) => {
+                    Some(checked::div(checked::mul(gb, billed, t)?, hours, t)?)
+                }
+                (gb, _) => gb,
+            };
+            (gb, Label::Backups { retained, taken })
         };
         self.pricer
             .line(

@@ -456,6 +456,9 @@ pub(crate) struct RawBackups {
     pub incremental_export_per_month: Option<Quantity>,
     /// Data imported from S3 a month (size).
     pub import_per_month: Option<Quantity>,
+    /// The day of the month (1–31) the backups were taken, for the month they are taken in:
+    /// their storage is billed from that day on (default: held the whole month).
+    pub taken_on_day: Option<Quantity>,
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]

@@ -366,6 +366,26 @@ fn check_index_sizes(rd: &Reader<'_>, path: &str, table: &Table) -> Result<(), E
     Ok(())
 }
 
+/// A day of the month, 1 to 31.
+fn taken_on_day(
+    rd: &Reader<'_>,
+    q: Option<&super::raw::Quantity>,
+    path: &str,
+) -> Result<Option<Decimal>, Error> {
+    let day = rd.whole(q, path, "a day of the month")?;
+    if let Some(d) = day
+        && !(Decimal::ONE..=Decimal::from(31)).contains(&d)
+    {
+        return Err(rd.err(
+            path,
+            q.and_then(position),
+            format!("day {} of the month", d.normalize()),
+            "Consider the day the backups were taken, 1 to 31.",
+        ));
+    }
+    Ok(day)
+}
+
 pub(super) fn backups(
     rd: &Reader<'_>,
     b: Option<&RawBackups>,
@@ -409,6 +429,7 @@ pub(super) fn backups(
         restores_per_month: rd
             .count(b.restores_per_month.as_ref(), &p("restores_per_month"))?
             .unwrap_or_default(),
+        taken_on_day: taken_on_day(rd, b.taken_on_day.as_ref(), &p("taken_on_day"))?,
         full_exports_per_month: rd
             .count(
                 b.full_exports_per_month.as_ref(),

@@ -260,6 +260,9 @@ pub struct Backups {
     pub incremental_export: Option<DataSize>,
     /// Uncompressed source data imported from S3 per month.
     pub import: Option<DataSize>,
+    /// The day of the month (1–31) the backups were taken: billed from it (the month they
+    /// are taken in).
+    pub taken_on_day: Option<Decimal>,
 }
 
 /// Figures measured elsewhere (CloudWatch, the bill) that replace derived ones.

@@ -107,11 +107,22 @@ impl fmt::Display for Label {
             }
             Label::IndexStorage(index) => write!(f, "{index} storage"),
             Label::Pitr => f.write_str("Point-in-time recovery (table + LSIs)"),
-            Label::Backups { retained } => write!(
-                f,
-                "On-demand backups ({} retained, table + LSIs)",
-                retained.normalize()
-            ),
+            Label::Backups { retained, taken } => {
+                write!(
+                    f,
+                    "On-demand backups ({} retained, table + LSIs",
+                    retained.normalize()
+                )?;
+                match taken {
+                    Some((day, hours)) => write!(
+                        f,
+                        "; taken on day {}: billed {} h of the month)",
+                        day.normalize(),
+                        hours.round_dp(4).normalize()
+                    ),
+                    None => f.write_str(")"),
+                }
+            }
             Label::BackupsStated => f.write_str("On-demand backups (storage as stated)"),
             Label::RestoresStated => f.write_str("Restores (data restored a month, as stated)"),
             Label::Restores { per_month } => write!(
