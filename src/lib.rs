@@ -18,6 +18,7 @@
 #![cfg_attr(target_arch = "wasm32", allow(dead_code, unused_imports))]
 
 mod advise;
+mod allocate;
 pub mod api;
 mod bill;
 mod bounded;

@@ -23,6 +23,7 @@
 //! # Ok::<(), ddbcost::api::Error>(())
 //! ```
 
+pub mod allocate;
 pub mod bill;
 pub mod exports;
 pub mod import;

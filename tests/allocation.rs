@@ -1,0 +1,117 @@
+//! The arithmetic the allocation of a bill over tenants rests on (issue #50, first part):
+//! an amount split in proportion to what each tenant drove, the shares and the remainder
+//! adding up to the amount exactly, and shares shown to the cent by largest remainder so
+//! that the rounded rows add up to the rounded total.
+
+mod common;
+
+use common::dec;
+use ddbcost::api::allocate::{Split, split, to_minor_unit};
+use proptest::prelude::*;
+use rust_decimal::Decimal;
+
+#[test]
+fn three_tenants_worked_by_hand() {
+    // $100 of reads; tenants drove 50, 30 and 15 read units, 5 went to no tenant (a scan
+    // without a tenant key): 50/100 × 100 = $50, $30, $15, and $5 remains.
+    let s = split(dec("100"), &[dec("50"), dec("30"), dec("15")], dec("5")).unwrap();
+    assert_eq!(
+        s,
+        Split {
+            shares: vec![dec("50"), dec("30"), dec("15")],
+            remainder: dec("5")
+        }
+    );
+    // $10 over three equal tenants: 3.333333333333 each (12 places, truncated), and the
+    // 0.000000000001 the division leaves is the remainder.
+    let s = split(dec("10"), &[dec("1"), dec("1"), dec("1")], Decimal::ZERO).unwrap();
+    assert_eq!(s.shares, vec![dec("3.333333333333"); 3]);
+    assert_eq!(s.remainder, dec("0.000000000001"));
+    // Shown in cents: 3.33 × 3 = 9.99, one cent short of the total 9.9999999999999 shown as
+    // $10.00: it goes to the first of the equal losers.
+    assert_eq!(
+        to_minor_unit(&[dec("3.3333333333333"); 3], 2),
+        vec![dec("3.34"), dec("3.33"), dec("3.33")]
+    );
+    // Nothing driven: the whole amount remains.
+    let s = split(dec("7.5"), &[Decimal::ZERO, Decimal::ZERO], Decimal::ZERO).unwrap();
+    assert_eq!(s.remainder, dec("7.5"));
+    // A negative driver is refused.
+    assert!(split(dec("1"), &[dec("-1")], Decimal::ZERO).is_err());
+}
+
+fn money() -> impl Strategy<Value = Decimal> {
+    (-100_000_000_000i64..100_000_000_000, 0u32..=6).prop_map(|(m, s)| Decimal::new(m, s))
+}
+
+fn driver() -> impl Strategy<Value = Decimal> {
+    prop_oneof![
+        Just(Decimal::ZERO),
+        (0i64..1_000_000_000_000, 0u32..=3).prop_map(|(m, s)| Decimal::new(m, s)),
+    ]
+}
+
+proptest! {
+    /// For any amount and any drivers: the shares and the remainder add up to the amount
+    /// exactly; a tenant that drove nothing gets nothing; on a positive amount no share and
+    /// no remainder is negative.
+    #[test]
+    fn shares_and_remainder_add_up_exactly(
+        amount in money(),
+        drivers in proptest::collection::vec(driver(), 0..40),
+        unattributed in driver(),
+    ) {
+        let s = split(amount, &drivers, unattributed).unwrap();
+        let sum = s.shares.iter().copied().fold(s.remainder, |a, b| a + b);
+        prop_assert_eq!(sum, amount);
+        for (d, share) in drivers.iter().zip(&s.shares) {
+            if d.is_zero() {
+                prop_assert!(share.is_zero());
+            }
+            if amount >= Decimal::ZERO {
+                prop_assert!(*share >= Decimal::ZERO);
+            }
+        }
+        if amount >= Decimal::ZERO {
+            prop_assert!(s.remainder >= Decimal::ZERO);
+        }
+    }
+
+    /// Merging two tenants merges their costs: the merged tenant's share is the two shares'
+    /// sum, to within the 12th decimal place each share is truncated at.
+    #[test]
+    fn merging_two_tenants_merges_their_costs(
+        amount in money(),
+        a in driver(),
+        b in driver(),
+        rest in proptest::collection::vec(driver(), 0..10),
+    ) {
+        let mut apart = vec![a, b];
+        apart.extend(&rest);
+        let mut merged = vec![a + b];
+        merged.extend(&rest);
+        let apart = split(amount, &apart, Decimal::ZERO).unwrap();
+        let merged = split(amount, &merged, Decimal::ZERO).unwrap();
+        let together = apart.shares[0] + apart.shares[1];
+        prop_assert!((merged.shares[0] - together).abs() <= dec("0.000000000003"),
+            "{} vs {}", merged.shares[0], together);
+    }
+
+    /// Shown to the cent, the rows add up to the total shown to the cent, and each row moved
+    /// by less than a cent.
+    #[test]
+    fn rounded_rows_add_up_to_the_rounded_total(
+        values in proptest::collection::vec(money(), 0..40),
+    ) {
+        let rounded = to_minor_unit(&values, 2);
+        let total: Decimal = values.iter().copied().sum();
+        let shown: Decimal = rounded.iter().copied().sum();
+        prop_assert_eq!(
+            shown,
+            total.round_dp_with_strategy(2, rust_decimal::RoundingStrategy::MidpointAwayFromZero)
+        );
+        for (v, r) in values.iter().zip(&rounded) {
+            prop_assert!((*v - *r).abs() < dec("0.01"));
+        }
+    }
+}
