@@ -1,7 +1,9 @@
 //! Who the bill is for (issue #50): the arithmetic that splits a billed amount over the
 //! tenants, tags or patterns that caused it (`split`), exactly, with what nobody caused kept
-//! as a named remainder and the shares shown to the cent by largest remainder. The readers of
-//! the drivers (consumed-capacity logs, Contributor Insights reports, exports) and the
-//! `allocate` command build on it.
+//! as a named remainder and the shares shown to the cent by largest remainder; and the first
+//! reader of drivers (`log`: application logs with `ConsumedCapacity`, units per table, index,
+//! tenant and pattern). Contributor Insights reports, exports and the `allocate` command
+//! build on them.
 
+pub(crate) mod log;
 pub(crate) mod split;

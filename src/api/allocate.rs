@@ -1,6 +1,8 @@
-//! Splitting a billed amount over who caused it (the arithmetic of `ddbcost allocate`,
-//! issue #50): shares in proportion to each party's driver, exact to 12 decimal places, the
-//! remainder named, and the shares shown to a currency's minor unit so that they add up.
+//! Who the bill is for (issue #50, in progress): splitting a billed amount over who caused
+//! it — shares in proportion to each party's driver, exact to 12 decimal places, the
+//! remainder named, and the shares shown to a currency's minor unit so that they add up —
+//! and the drivers from application logs with `ConsumedCapacity` (`read_log`: units per
+//! table, index, tenant and pattern).
 //!
 //! ```
 //! use ddbcost::api::allocate::{split, to_minor_unit};
@@ -13,4 +15,5 @@
 //! assert_eq!(to_minor_unit(&[d("0.005"), d("0.005")], 2), vec![d("0.01"), d("0.00")]);
 //! ```
 
+pub use crate::allocate::log::{LogUsage, Place, Tenancy, Units, read as read_log};
 pub use crate::allocate::split::{Split, SplitError, split, to_minor_unit};

@@ -1,0 +1,320 @@
+//! Application logs of DynamoDB requests with their `ConsumedCapacity` (DESIGN §9): JSON
+//! Lines, one request a line, each with its `operation`, the request's key (`Key`, `Item`, or
+//! the values of `ExpressionAttributeValues`), an optional `pattern` label, and
+//! `ConsumedCapacity` exactly as the API returns it with `ReturnConsumedCapacity: INDEXES` —
+//! one object, or a list (batch and transaction calls: one per table) — with `Table`,
+//! `GlobalSecondaryIndexes` and `LocalSecondaryIndexes` broken out. Read as a stream (plain
+//! or gzip, within the run's decompressed budgets), into exact units per table, index,
+//! tenant and pattern: the drivers `allocate` splits a bill by.
+//!
+//! The tenant is found by `Tenancy`: the first key value (of `Key`, then `Item`, then the
+//! expression values) that the pattern matches, its first capture group (or the whole
+//! match). A request with no such value is untenanted: its units are kept, under no tenant.
+
+use std::collections::BTreeMap;
+use std::io::BufRead;
+
+use regex::Regex;
+use rust_decimal::Decimal;
+use serde_json::Value;
+
+use crate::error::Error;
+
+/// How a tenant is read from a request's key: `ATTR=REGEX` (`PK=ORG#([^#]+)`).
+#[derive(Debug, Clone)]
+pub struct Tenancy {
+    pub attribute: String,
+    pub pattern: Regex,
+}
+
+impl Tenancy {
+    /// `ATTR=REGEX`.
+    ///
+    /// # Errors
+    /// No `=`, an empty attribute, or a pattern that does not compile.
+    pub fn parse(spec: &str) -> Result<Tenancy, Error> {
+        let (attribute, pattern) = spec.split_once('=').filter(|(a, _)| !a.is_empty()).ok_or_else(|| {
+            Error::usage(format!("--tenant `{spec}`: expected ATTR=REGEX"))
+                .help("Consider `--tenant 'PK=ORG#([^#]+)'`: the key attribute, and a pattern whose first group is the tenant.")
+        })?;
+        let pattern = Regex::new(pattern).map_err(|e| {
+            Error::usage(format!(
+                "--tenant `{spec}`: the pattern does not compile ({e})"
+            ))
+            .help("Consider a regular expression such as `ORG#([^#]+)`.")
+        })?;
+        Ok(Tenancy {
+            attribute: attribute.to_string(),
+            pattern,
+        })
+    }
+
+    /// The tenant a value names, if the pattern matches it.
+    fn of(&self, value: &str) -> Option<String> {
+        let caps = self.pattern.captures(value)?;
+        caps.get(1)
+            .or_else(|| caps.get(0))
+            .map(|m| m.as_str().to_string())
+    }
+}
+
+/// Where units were consumed: a table, one of its indexes (`None`: the table itself), a
+/// tenant (`None`: untenanted) and a pattern label (`None`: unlabelled).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Place {
+    pub table: String,
+    pub index: Option<String>,
+    pub tenant: Option<String>,
+    pub pattern: Option<String>,
+}
+
+/// Units consumed at a place, and the requests that consumed them.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Units {
+    pub read: Decimal,
+    pub write: Decimal,
+    pub requests: u64,
+}
+
+/// Everything a log held, summed by place.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LogUsage {
+    pub by_place: BTreeMap<Place, Units>,
+    pub lines: u64,
+}
+
+fn bad(file: &str, line: u64, why: &str) -> Error {
+    Error::input(format!("line {line}: {why}"))
+        .file(file)
+        .help("Consider JSON Lines with `operation`, the request's `Key` (or `Item`), and `ConsumedCapacity` as DynamoDB returns it with `ReturnConsumedCapacity: INDEXES`.")
+}
+
+/// Whether an operation reads (its units are read units when only `CapacityUnits` is given).
+fn reads(operation: &str) -> bool {
+    matches!(
+        operation,
+        "GetItem" | "BatchGetItem" | "Query" | "Scan" | "TransactGetItems" | "ExecuteStatement"
+    )
+}
+
+/// A number as an exact decimal (its digits as written, never through a float).
+fn units(v: Option<&Value>) -> Option<Decimal> {
+    let v = v?;
+    match v {
+        Value::Number(n) => n.to_string().parse().ok(),
+        Value::String(s) => s.parse().ok(),
+        _ => None,
+    }
+}
+
+/// (read, write) units of one level of `ConsumedCapacity` (`Table`, an index, or the whole).
+fn level(v: &Value, reading: bool) -> (Decimal, Decimal) {
+    let r = units(v.get("ReadCapacityUnits"));
+    let w = units(v.get("WriteCapacityUnits"));
+    match (r, w) {
+        (None, None) => {
+            let c = units(v.get("CapacityUnits")).unwrap_or_default();
+            if reading {
+                (c, Decimal::ZERO)
+            } else {
+                (Decimal::ZERO, c)
+            }
+        }
+        (r, w) => (r.unwrap_or_default(), w.unwrap_or_default()),
+    }
+}
+
+/// The tenant of a request: the tenancy's attribute in `Key` or `Item`, else any expression
+/// value the pattern matches.
+fn tenant_of(request: &Value, tenancy: &Tenancy) -> Option<String> {
+    let text = |v: &Value| -> Option<String> {
+        match v {
+            Value::String(s) => Some(s.clone()),
+            Value::Number(n) => Some(n.to_string()),
+            // DynamoDB JSON: `{"S": "ORG#42"}`.
+            Value::Object(m) => m
+                .get("S")
+                .or_else(|| m.get("N"))
+                .and_then(Value::as_str)
+                .map(str::to_string),
+            _ => None,
+        }
+    };
+    for holder in ["Key", "Item"] {
+        if let Some(t) = request
+            .get(holder)
+            .and_then(|k| k.get(&tenancy.attribute))
+            .and_then(text)
+            .and_then(|v| tenancy.of(&v))
+        {
+            return Some(t);
+        }
+    }
+    request
+        .get("ExpressionAttributeValues")
+        .and_then(Value::as_object)
+        .and_then(|m| m.values().filter_map(text).find_map(|v| tenancy.of(&v)))
+}
+
+/// Adds `units` to `place`.
+fn add(
+    usage: &mut LogUsage,
+    place: Place,
+    (read, write): (Decimal, Decimal),
+    context: &str,
+) -> Result<(), Error> {
+    let u = usage.by_place.entry(place).or_default();
+    let overflow = || Error::input(format!("{context}: units past what a decimal holds"));
+    u.read = u.read.checked_add(read).ok_or_else(overflow)?;
+    u.write = u.write.checked_add(write).ok_or_else(overflow)?;
+    u.requests = u.requests.saturating_add(1);
+    Ok(())
+}
+
+/// Reads a log from `r` (named `file`) into `usage`, a line at a time.
+///
+/// # Errors
+/// A line that is not JSON, or has no `ConsumedCapacity`; a passed budget.
+pub fn read(
+    r: impl BufRead,
+    file: &str,
+    tenancy: &Tenancy,
+    usage: &mut LogUsage,
+) -> Result<(), Error> {
+    let (r, mark) = crate::bounded::Bounded::new(r, file);
+    let mut r = std::io::BufReader::new(r);
+    let mut line = String::new();
+    let mut n: u64 = 0;
+    loop {
+        line.clear();
+        mark.record_ends();
+        let read = r.read_line(&mut line).map_err(|e| {
+            crate::bounded::refusal(&e)
+                .unwrap_or_else(|| Error::input(format!("cannot read `{file}`: {e}")).file(file))
+        })?;
+        if read == 0 {
+            return Ok(());
+        }
+        n = n.saturating_add(1);
+        if line.trim().is_empty() {
+            continue;
+        }
+        let request: Value =
+            serde_json::from_str(&line).map_err(|e| bad(file, n, &format!("not JSON ({e})")))?;
+        one(&request, file, n, tenancy, usage)?;
+        usage.lines = usage.lines.saturating_add(1);
+    }
+}
+
+/// One request's units, by table and index.
+fn one(
+    request: &Value,
+    file: &str,
+    n: u64,
+    tenancy: &Tenancy,
+    usage: &mut LogUsage,
+) -> Result<(), Error> {
+    let operation = request
+        .get("operation")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let reading = reads(operation);
+    let tenant = tenant_of(request, tenancy);
+    let pattern = request
+        .get("pattern")
+        .and_then(Value::as_str)
+        .map(str::to_string);
+    let consumed = request
+        .get("ConsumedCapacity")
+        .ok_or_else(|| bad(file, n, "no `ConsumedCapacity`"))?;
+    let each: Vec<&Value> = match consumed {
+        Value::Array(list) => list.iter().collect(),
+        other => vec![other],
+    };
+    let context = format!("{file}: line {n}");
+    for c in each {
+        let table = c
+            .get("TableName")
+            .and_then(Value::as_str)
+            .ok_or_else(|| bad(file, n, "a `ConsumedCapacity` without `TableName`"))?;
+        let place = |index: Option<&str>| Place {
+            table: table.to_string(),
+            index: index.map(str::to_string),
+            tenant: tenant.clone(),
+            pattern: pattern.clone(),
+        };
+        // The table's own units: its `Table` level where broken out, else the whole.
+        let own = c
+            .get("Table")
+            .map_or_else(|| level(c, reading), |t| level(t, reading));
+        add(usage, place(None), own, &context)?;
+        for key in ["GlobalSecondaryIndexes", "LocalSecondaryIndexes"] {
+            if let Some(indexes) = c.get(key).and_then(Value::as_object) {
+                for (name, v) in indexes {
+                    add(usage, place(Some(name)), level(v, reading), &context)?;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn units_by_table_index_tenant_and_pattern() {
+        let tenancy = Tenancy::parse("PK=ORG#([^#]+)").unwrap();
+        let log = concat!(
+            r#"{"operation":"GetItem","Key":{"PK":{"S":"ORG#7#USER#1"}},"pattern":"get-user","ConsumedCapacity":{"TableName":"saas","CapacityUnits":0.5,"Table":{"CapacityUnits":0.5}}}"#,
+            "\n",
+            r#"{"operation":"PutItem","Item":{"PK":"ORG#7#DASH#2"},"ConsumedCapacity":{"TableName":"saas","CapacityUnits":3,"Table":{"CapacityUnits":1},"GlobalSecondaryIndexes":{"by-owner":{"CapacityUnits":2}}}}"#,
+            "\n",
+            r#"{"operation":"Scan","ConsumedCapacity":{"TableName":"saas","CapacityUnits":128}}"#,
+            "\n",
+            r#"{"operation":"Query","ExpressionAttributeValues":{":pk":{"S":"ORG#9"}},"ConsumedCapacity":{"TableName":"saas","ReadCapacityUnits":1.5,"Table":{"ReadCapacityUnits":1.5}}}"#,
+            "\n",
+        );
+        let mut u = LogUsage::default();
+        read(log.as_bytes(), "app.log", &tenancy, &mut u).unwrap();
+        let at = |index: Option<&str>, tenant: Option<&str>, pattern: Option<&str>| {
+            u.by_place[&Place {
+                table: "saas".into(),
+                index: index.map(Into::into),
+                tenant: tenant.map(Into::into),
+                pattern: pattern.map(Into::into),
+            }]
+        };
+        // Tenant 7: a 0.5-unit eventual get (read), a put of 1 WCU on the table and 2 on the GSI.
+        assert_eq!(
+            at(None, Some("7"), Some("get-user")).read,
+            Decimal::new(5, 1)
+        );
+        assert_eq!(at(None, Some("7"), None).write, Decimal::ONE);
+        assert_eq!(
+            at(Some("by-owner"), Some("7"), None).write,
+            Decimal::from(2)
+        );
+        // The scan names no tenant: 128 read units kept untenanted.
+        assert_eq!(at(None, None, None).read, Decimal::from(128));
+        // Tenant 9, found among the query's expression values.
+        assert_eq!(at(None, Some("9"), None).read, Decimal::new(15, 1));
+        assert_eq!(u.lines, 4);
+    }
+
+    #[test]
+    fn bad_lines_are_named() {
+        let tenancy = Tenancy::parse("PK=(.*)").unwrap();
+        let e = read(
+            "{\"operation\":\"GetItem\"}\n".as_bytes(),
+            "app.log",
+            &tenancy,
+            &mut LogUsage::default(),
+        )
+        .unwrap_err();
+        assert!(e.message.contains("line 1: no `ConsumedCapacity`"), "{e}");
+        assert!(Tenancy::parse("PK").is_err());
+        assert!(Tenancy::parse("PK=(").is_err());
+    }
+}
