@@ -129,6 +129,9 @@ pub(crate) enum Command {
     /// Estimate against actual: the workload's estimate beside the bill, per table, region,
     /// component and meter, with the variance and its cause.
     Reconcile(ReconcileArgs),
+    /// Split a bill over tenants: every billed line of every table by what caused it, from
+    /// application logs of requests with `ConsumedCapacity`, what no tenant caused named.
+    Allocate(AllocateArgs),
     /// List the bundled price tables with their region, currency and date.
     Prices(PricesArgs),
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
@@ -639,6 +642,37 @@ pub(crate) struct PeriodArgs {
     /// The CUR 2.0 table the SQL reads.
     #[arg(long, default_value = "cost_and_usage_report", value_name = "TABLE")]
     pub athena_table: String,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct AllocateArgs {
+    /// Bill files (CSV, `.csv.gz`, Parquet) or delivery folders (repeatable), as `bill` reads
+    /// them.
+    #[arg(long = "bill", required = true, value_name = "FILE")]
+    pub bills: Vec<String>,
+    /// Application logs of requests with `ConsumedCapacity` (JSON Lines, plain or `.gz`)
+    /// (repeatable).
+    #[arg(long = "log", required = true, value_name = "FILE")]
+    pub logs: Vec<String>,
+    /// How a request's key names its tenant: `ATTR=REGEX`, the tenant the first group (e.g.
+    /// `PK=ORG#([^#]+)`).
+    #[arg(long, value_name = "ATTR=REGEX")]
+    pub tenant: String,
+    /// The billing period to read (`YYYY-MM`), when the files hold several.
+    #[arg(long, value_name = "YYYY-MM", value_parser = month)]
+    pub period: Option<Period>,
+    #[arg(long, value_enum, default_value_t = AllocateFormat::Table)]
+    pub format: AllocateFormat,
+    /// Write to FILE instead of standard output.
+    #[arg(short, long)]
+    pub output: Option<String>,
+}
+
+/// How `allocate` writes its split.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum AllocateFormat {
+    Table,
+    Json,
 }
 
 #[derive(Debug, Args)]

@@ -5,5 +5,6 @@
 //! tenant and pattern). Contributor Insights reports, exports and the `allocate` command
 //! build on them.
 
+pub(crate) mod bill;
 pub(crate) mod log;
 pub(crate) mod split;

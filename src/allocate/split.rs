@@ -21,7 +21,7 @@ pub struct Split {
 }
 
 /// Why an amount cannot be split.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SplitError {
     /// A driver below zero (a party cannot have caused less than nothing).
     NegativeDriver(usize),

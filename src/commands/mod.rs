@@ -9,6 +9,7 @@
 //! streams.
 
 pub(crate) mod advise;
+mod allocate;
 mod bill;
 mod compare;
 mod config;
@@ -81,6 +82,7 @@ fn files(command: Command, run: &Run) -> Result<(), Error> {
         Command::Usage(args) => usage::run(&args, run),
         Command::Bill(args) => bill::run(&args, run),
         Command::Reconcile(args) => reconcile::run(&args, run),
+        Command::Allocate(args) => allocate::run(&args, run),
         Command::Sweep(args) => sweep::run(&args, run),
         Command::Completions(args) => shell::completions(&args),
         Command::Man(args) => shell::man(&args),
