@@ -70,7 +70,7 @@ fn quoted(s: &str) -> String {
 
 fn workload(table: &str, pattern: &str, description: &str, scenario: &str) -> String {
     format!(
-        "prices: aws-us-east-1\ntables:\n  {}:\n    item_size: 1 KB\n    patterns:\n      {}: {{ op: get, rate: 1 M, consistency: eventual, description: {} }}\n      w: {{ op: put, rate: 1 M }}\nscenarios:\n  alternatives:\n    - name: {}\n      patch: {{ tables: {{ {}: {{ item_size: 2 KB }} }} }}\n",
+        "prices: aws-us-east-1\ntables:\n  {}:\n    item_size: 1 KB\n    patterns:\n      {}: {{ op: get, rate: 1 M, consistency: eventual, description: {} }}\n      ddbcost-test-writes: {{ op: put, rate: 1 M }}\nscenarios:\n  alternatives:\n    - name: {}\n      patch: {{ tables: {{ {}: {{ item_size: 2 KB }} }} }}\n",
         quoted(table),
         quoted(pattern),
         quoted(description),
