@@ -115,3 +115,40 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    /// Any bytes as a consumed-capacity log: read or refused with a message, never a panic.
+    #[test]
+    fn any_log_is_read_or_refused(bytes in proptest::collection::vec(any::<u8>(), 0..2_000)) {
+        let tenancy = ddbcost::api::allocate::Tenancy::parse("PK=ORG#([^#]+)").unwrap();
+        let mut usage = ddbcost::api::allocate::LogUsage::default();
+        let _ = ddbcost::api::allocate::read_log(&bytes[..], "fuzz.log", &tenancy, &mut usage);
+    }
+
+    /// Lines shaped like real ones add their units exactly; one with units below zero or
+    /// past a decimal (`-3`, `1e400`) refuses the log, never counts as none.
+    #[test]
+    fn shaped_lines_add_their_units(
+        lines in proptest::collection::vec(
+            (0u8..4, any::<bool>(), prop_oneof![Just("1e400".to_string()), Just("-3".to_string()), (0u32..100_000, 0u32..4).prop_map(|(m, s)| Decimal::new(i64::from(m), s).to_string())]),
+            0..30,
+        ),
+    ) {
+        let tenancy = ddbcost::api::allocate::Tenancy::parse("PK=ORG#([^#]+)").unwrap();
+        let mut usage = ddbcost::api::allocate::LogUsage::default();
+        let mut text = String::new();
+        for (org, list, units) in &lines {
+            let c = format!("{{\"TableName\":\"t\",\"CapacityUnits\":{units}}}");
+            let c = if *list { format!("[{c}]") } else { c };
+            text.push_str(&format!("{{\"operation\":\"PutItem\",\"Key\":{{\"PK\":\"ORG#{org}\"}},\"ConsumedCapacity\":{c}}}\n"));
+        }
+        let bad = lines.iter().any(|(_, _, u)| u == "-3" || u == "1e400");
+        let read = ddbcost::api::allocate::read_log(text.as_bytes(), "t.log", &tenancy, &mut usage);
+        prop_assert_eq!(read.is_err(), bad);
+        if !bad {
+            let expected: Decimal = lines.iter().map(|(_, _, u)| u.parse::<Decimal>().unwrap()).sum();
+            let got: Decimal = usage.by_place.values().map(|u| u.write).sum();
+            prop_assert_eq!(got, expected);
+        }
+    }
+}

@@ -10,29 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::root;
-
-/// CloudShop's orders table `n` times over: a workload whose JSON report is ≈ 9 KB a table.
-fn many_tables(n: usize) -> String {
-    let text = std::fs::read_to_string(root().join("workloads/cloudshop.yaml")).unwrap();
-    let lines: Vec<&str> = text
-        .lines()
-        .filter(|l| !l.trim_start().starts_with('#'))
-        .map(|l| l.split(" #").next().unwrap_or(l))
-        .collect();
-    let at = lines.iter().position(|l| *l == "  orders:").unwrap();
-    let end = lines[at + 1..]
-        .iter()
-        .position(|l| !l.is_empty() && !l.starts_with(' '))
-        .map_or(lines.len(), |e| at + 1 + e);
-    let mut out: Vec<String> = lines[..at].iter().map(|l| (*l).to_string()).collect();
-    for k in 0..n {
-        out.push(format!("  orders{k}:"));
-        out.extend(lines[at + 1..end].iter().map(|l| (*l).to_string()));
-    }
-    out.extend(lines[end..].iter().map(|l| (*l).to_string()));
-    out.join("\n")
-}
+use common::{many_tables, root, temp_files};
 
 /// A CUR 2.0 bill of `tables` tables, a read row each.
 fn bill(tables: usize) -> String {
@@ -53,16 +31,6 @@ fn template(tables: usize) -> String {
     format!("{{\"Resources\":{{{}}}}}", resources.join(","))
 }
 
-/// The temporary files of atomic writes left in `dir`.
-fn temps(dir: &Path) -> Vec<String> {
-    std::fs::read_dir(dir)
-        .unwrap()
-        .flatten()
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| n.starts_with(".ddbcost-"))
-        .collect()
-}
-
 /// Runs `args` in `dir` and sends SIGTERM as soon as a temporary file appears there (else
 /// after `fallback`); whether the signal came while the file was being written.
 fn term_while_writing(dir: &Path, args: &[&str], fallback: Duration) -> bool {
@@ -76,7 +44,7 @@ fn term_while_writing(dir: &Path, args: &[&str], fallback: Duration) -> bool {
     let start = Instant::now();
     let mut seen = false;
     while child.try_wait().unwrap().is_none() {
-        if !temps(dir).is_empty() {
+        if !temp_files(dir).is_empty() {
             seen = true;
             break;
         }
@@ -97,7 +65,11 @@ fn term_while_writing(dir: &Path, args: &[&str], fallback: Duration) -> bool {
 
 /// After a SIGTERM: no temporary file, and the output either absent or whole.
 fn whole_or_absent(dir: &Path, output: &str, whole: impl Fn(&str) -> bool) {
-    assert!(temps(dir).is_empty(), "left behind: {:?}", temps(dir));
+    assert!(
+        temp_files(dir).is_empty(),
+        "left behind: {:?}",
+        temp_files(dir)
+    );
     let path = dir.join(output);
     if path.exists() {
         let text = std::fs::read_to_string(&path).unwrap();
@@ -220,7 +192,7 @@ fn a_full_disk_leaves_no_partial_file() {
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("No space left on device"), "{stderr}");
     assert!(!small.join("out.json").exists());
-    assert!(temps(&small).is_empty(), "{:?}", temps(&small));
+    assert!(temp_files(&small).is_empty(), "{:?}", temp_files(&small));
 }
 
 /// Runs `ddbcost args` under the shell limit `ulimit`.
@@ -259,7 +231,7 @@ fn few_open_files_and_little_memory_end_with_a_message() {
             stderr.contains("Too many open files") && stderr.contains("part"),
             "{stderr}"
         );
-        assert!(!d.join("sizes.json").exists() && temps(d).is_empty());
+        assert!(!d.join("sizes.json").exists() && temp_files(d).is_empty());
     }
     // 64 MiB of address space: less than pricing 400 tables takes. Rust's allocator ends
     // the process with its message; nothing was written.
@@ -273,8 +245,8 @@ fn few_open_files_and_little_memory_end_with_a_message() {
         "{stderr}"
     );
     assert!(
-        !d.join("out.json").exists() && temps(d).is_empty(),
+        !d.join("out.json").exists() && temp_files(d).is_empty(),
         "{:?}",
-        temps(d)
+        temp_files(d)
     );
 }

@@ -11,7 +11,7 @@ use std::process::{Child, ChildStdin, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use common::{Case, dec, root};
+use common::{Case, dec, many_tables, root};
 use rust_decimal::Decimal;
 use serde_json::{Value, json};
 
@@ -912,29 +912,6 @@ fn bill_and_reconcile_run_through_the_server() {
         "{r}"
     );
     s.alive();
-}
-
-/// CloudShop's orders table `n` times over (`orders0` … ), comments left out: a document
-/// whose estimate takes seconds in a debug build and prints ≈ 9 KB of JSON per table.
-fn many_tables(n: usize) -> String {
-    let text = cloudshop();
-    let lines: Vec<&str> = text
-        .lines()
-        .filter(|l| !l.trim_start().starts_with('#'))
-        .map(|l| l.split(" #").next().unwrap_or(l))
-        .collect();
-    let at = lines.iter().position(|l| *l == "  orders:").unwrap();
-    let end = lines[at + 1..]
-        .iter()
-        .position(|l| !l.is_empty() && !l.starts_with(' '))
-        .map_or(lines.len(), |e| at + 1 + e);
-    let mut out: Vec<String> = lines[..at].iter().map(|l| (*l).to_string()).collect();
-    for k in 0..n {
-        out.push(format!("  orders{k}:"));
-        out.extend(lines[at + 1..end].iter().map(|l| (*l).to_string()));
-    }
-    out.extend(lines[end..].iter().map(|l| (*l).to_string()));
-    out.join("\n")
 }
 
 /// The processes whose parent is `pid` (from `/proc`).

@@ -9,18 +9,9 @@ mod common;
 use std::path::Path;
 use std::process::Stdio;
 
-use common::Case;
+use common::{Case, temp_files};
 
 const CLOUDSHOP: &str = "workloads/cloudshop.yaml";
-
-fn temp_files(dir: &Path) -> Vec<String> {
-    std::fs::read_dir(dir)
-        .unwrap()
-        .flatten()
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| n.starts_with(".ddbcost-"))
-        .collect()
-}
 
 fn estimate_to(path: &Path) -> common::Outcome {
     Case::new()

@@ -152,50 +152,30 @@ pub(crate) fn allocate(ledger: &Ledger, usage: &LogUsage) -> Result<Allocation, 
             .get(&(table.as_str(), None))
             .map(|u| pick(*u))
             .unwrap_or_default();
-        let drivers: Vec<Decimal> = tenants.iter().map(|(_, d)| *d).collect();
-        if drivers.iter().all(Decimal::is_zero) && untenanted.is_zero() {
+        // The untenanted units are one more party of the split: their share is a remainder
+        // of its own, and what the split leaves (its last digits) another.
+        let mut drivers: Vec<Decimal> = tenants.iter().map(|(_, d)| *d).collect();
+        drivers.push(untenanted);
+        if drivers.iter().all(Decimal::is_zero) {
             remain(&mut out, Remainder::NotInLogs, money)?;
             continue;
         }
-        let by_unblended = split(money.unblended, &drivers, untenanted).map_err(overflow)?;
-        let by_effective = split(money.effective, &drivers, untenanted).map_err(overflow)?;
+        let by_unblended = split(money.unblended, &drivers, Decimal::ZERO).map_err(overflow)?;
+        let by_effective = split(money.effective, &drivers, Decimal::ZERO).map_err(overflow)?;
+        let share = |i: usize| Money {
+            unblended: by_unblended.shares.get(i).copied().unwrap_or_default(),
+            effective: by_effective.shares.get(i).copied().unwrap_or_default(),
+        };
         for (i, (name, _)) in tenants.iter().enumerate() {
-            let share = Money {
-                unblended: by_unblended.shares.get(i).copied().unwrap_or_default(),
-                effective: by_effective.shares.get(i).copied().unwrap_or_default(),
-            };
             out.tenants
                 .entry((*name).to_string())
                 .or_default()
-                .add(share)?;
+                .add(share(i))?;
         }
-        // The remainder of the split: the untenanted units' share, and the last digits.
-        let untenanted_share = |amount: Decimal| -> Result<Decimal, Error> {
-            let total: Decimal = drivers
-                .iter()
-                .copied()
-                .try_fold(untenanted, Decimal::checked_add)
-                .ok_or_else(|| overflow(SplitError::Overflow))?;
-            Ok(untenanted
-                .checked_div(total)
-                .and_then(|f| amount.checked_mul(f))
-                .unwrap_or_default()
-                .round_dp_with_strategy(12, rust_decimal::RoundingStrategy::ToZero))
-        };
-        let un = Money {
-            unblended: untenanted_share(money.unblended)?,
-            effective: untenanted_share(money.effective)?,
-        };
-        remain(&mut out, Remainder::Untenanted, un)?;
+        remain(&mut out, Remainder::Untenanted, share(tenants.len()))?;
         let digits = Money {
-            unblended: by_unblended
-                .remainder
-                .checked_sub(un.unblended)
-                .unwrap_or_default(),
-            effective: by_effective
-                .remainder
-                .checked_sub(un.effective)
-                .unwrap_or_default(),
+            unblended: by_unblended.remainder,
+            effective: by_effective.remainder,
         };
         remain(&mut out, Remainder::Rounding, digits)?;
     }
@@ -205,4 +185,74 @@ pub(crate) fn allocate(ledger: &Ledger, usage: &LogUsage) -> Result<Allocation, 
         remain(&mut out, Remainder::Apart, money)?;
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::allocate::log::{Place, Units};
+    use proptest::prelude::*;
+
+    const HEADER: &str = "line_item_line_item_type,line_item_usage_start_date,line_item_product_code,line_item_usage_type,line_item_resource_id,line_item_usage_amount,line_item_currency_code,line_item_unblended_cost\n";
+    const USAGE: [&str; 4] = [
+        "ReadRequestUnits",
+        "WriteRequestUnits",
+        "TimedStorage-ByteHrs",
+        "ReplWriteRequestUnits",
+    ];
+
+    fn ledger(rows: &[(usize, usize, i64)]) -> Ledger {
+        let mut text = String::from(HEADER);
+        for (t, u, cents) in rows {
+            text.push_str(&format!(
+                "Usage,2026-11-01T00:00:00Z,AmazonDynamoDB,{},arn:aws:dynamodb:us-east-1:1:table/t{t},1,USD,{}\n",
+                USAGE[*u],
+                Decimal::new(*cents, 4)
+            ));
+        }
+        let mut ledger = Ledger::new(None);
+        let mut sink = |row: crate::bill::row::Row| ledger.add(&row, "p.csv");
+        crate::bill::read::csv(text.as_bytes(), "p.csv", &mut sink).unwrap();
+        ledger.finish().unwrap();
+        ledger
+    }
+
+    proptest! {
+        /// For any bill and any drivers: the tenants and the remainders add up to the bill
+        /// exactly, unblended and effective; a tenant the logs give no units gets nothing.
+        #[test]
+        fn tenants_and_remainders_add_up_to_the_bill(
+            rows in proptest::collection::vec((0usize..4, 0usize..4, -1_000_000i64..100_000_000), 1..30),
+            drivers in proptest::collection::vec(
+                (0usize..4, proptest::option::of(0u8..6), 0i64..1_000_000, 0i64..1_000_000),
+                0..40,
+            ),
+        ) {
+            let ledger = ledger(&rows);
+            let mut usage = LogUsage::default();
+            for (t, tenant, r, w) in &drivers {
+                let u = usage.by_place.entry(Place {
+                    table: format!("t{t}"),
+                    index: None,
+                    tenant: tenant.map(|n| format!("org{n}")),
+                    pattern: None,
+                }).or_insert(Units::default());
+                u.read = u.read.checked_add(Decimal::new(*r, 1)).unwrap();
+                u.write = u.write.checked_add(Decimal::new(*w, 1)).unwrap();
+            }
+            // A tenant with a place but no units.
+            usage.by_place.insert(
+                Place { table: "t0".into(), index: None, tenant: Some("idle".into()), pattern: None },
+                Units::default(),
+            );
+            let a = allocate(&ledger, &usage).unwrap();
+            let mut sum = Money::default();
+            for m in a.tenants.values().chain(a.remainders.values()) {
+                sum.add(*m).unwrap();
+            }
+            prop_assert_eq!(sum, a.total);
+            prop_assert_eq!(a.total.unblended, ledger.total.unblended);
+            prop_assert!(a.tenants.get("idle").is_none_or(|m| m.unblended.is_zero() && m.effective.is_zero()));
+        }
+    }
 }

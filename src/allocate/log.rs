@@ -97,23 +97,30 @@ fn reads(operation: &str) -> bool {
     )
 }
 
-/// A number as an exact decimal (its digits as written, never through a float).
-fn units(v: Option<&Value>) -> Option<Decimal> {
-    let v = v?;
-    match v {
-        Value::Number(n) => n.to_string().parse().ok(),
-        Value::String(s) => s.parse().ok(),
+/// A count of units as an exact decimal (its digits as written, never through a float);
+/// present but not a number of units at least 0 is refused, never read as none.
+fn units(v: Option<&Value>, field: &str) -> Result<Option<Decimal>, String> {
+    let Some(v) = v else { return Ok(None) };
+    let parsed = match v {
+        Value::Number(n) => n.to_string().parse::<Decimal>().ok(),
+        Value::String(s) => s.parse::<Decimal>().ok(),
         _ => None,
+    };
+    match parsed {
+        Some(d) if !d.is_sign_negative() || d.is_zero() => Ok(Some(d)),
+        _ => Err(format!(
+            "`{field}` is {v}, not a number of capacity units (0 or more)"
+        )),
     }
 }
 
 /// (read, write) units of one level of `ConsumedCapacity` (`Table`, an index, or the whole).
-fn level(v: &Value, reading: bool) -> (Decimal, Decimal) {
-    let r = units(v.get("ReadCapacityUnits"));
-    let w = units(v.get("WriteCapacityUnits"));
-    match (r, w) {
+fn level(v: &Value, reading: bool) -> Result<(Decimal, Decimal), String> {
+    let r = units(v.get("ReadCapacityUnits"), "ReadCapacityUnits")?;
+    let w = units(v.get("WriteCapacityUnits"), "WriteCapacityUnits")?;
+    Ok(match (r, w) {
         (None, None) => {
-            let c = units(v.get("CapacityUnits")).unwrap_or_default();
+            let c = units(v.get("CapacityUnits"), "CapacityUnits")?.unwrap_or_default();
             if reading {
                 (c, Decimal::ZERO)
             } else {
@@ -121,7 +128,7 @@ fn level(v: &Value, reading: bool) -> (Decimal, Decimal) {
             }
         }
         (r, w) => (r.unwrap_or_default(), w.unwrap_or_default()),
-    }
+    })
 }
 
 /// The tenant of a request: the tenancy's attribute in `Key` or `Item`, else any expression
@@ -246,12 +253,14 @@ fn one(
         // The table's own units: its `Table` level where broken out, else the whole.
         let own = c
             .get("Table")
-            .map_or_else(|| level(c, reading), |t| level(t, reading));
+            .map_or_else(|| level(c, reading), |t| level(t, reading))
+            .map_err(|why| bad(file, n, &why))?;
         add(usage, place(None), own, &context)?;
         for key in ["GlobalSecondaryIndexes", "LocalSecondaryIndexes"] {
             if let Some(indexes) = c.get(key).and_then(Value::as_object) {
                 for (name, v) in indexes {
-                    add(usage, place(Some(name)), level(v, reading), &context)?;
+                    let units = level(v, reading).map_err(|why| bad(file, n, &why))?;
+                    add(usage, place(Some(name)), units, &context)?;
                 }
             }
         }
@@ -314,6 +323,24 @@ mod tests {
         )
         .unwrap_err();
         assert!(e.message.contains("line 1: no `ConsumedCapacity`"), "{e}");
+        // Below zero, past a decimal (1e30 reads as a float), not a number: refused, at the
+        // line (1e400 is past JSON's own numbers: "not JSON").
+        for bad_units in ["-3", "1e30", "\"many\""] {
+            let line = format!(
+                "{{\"operation\":\"GetItem\",\"ConsumedCapacity\":{{\"TableName\":\"t\",\"CapacityUnits\":{bad_units}}}}}\n"
+            );
+            let e = read(
+                line.as_bytes(),
+                "app.log",
+                &tenancy,
+                &mut LogUsage::default(),
+            )
+            .unwrap_err();
+            assert!(
+                e.message.contains("not a number of capacity units"),
+                "{bad_units}: {e}"
+            );
+        }
         assert!(Tenancy::parse("PK").is_err());
         assert!(Tenancy::parse("PK=(").is_err());
     }

@@ -105,20 +105,14 @@ fn table<'l>(
     };
     let replicas = replica_regions(places, region);
     for &(p, s) in places {
-        if p.region != region && replicas.contains(p.region.as_str()) {
-            header.push(format!(
-                "table `{name}`: {} {} in {} ({} {}) is its replica's, which the workload prices from its writes",
-                p.component.name(),
-                p.meter,
-                p.region,
-                s.unblended.normalize(),
-                cur
-            ));
-            continue;
-        }
         if p.region != region {
+            let why = if replicas.contains(p.region.as_str()) {
+                "is its replica's, which the workload prices from its writes".to_string()
+            } else {
+                format!("is not in the workload (its region is {region})")
+            };
             header.push(format!(
-                "table `{name}`: {} {} in {} ({} {}) is not in the workload (its region is {region})",
+                "table `{name}`: {} {} in {} ({} {}) {why}",
                 p.component.name(),
                 p.meter,
                 p.region,

@@ -283,3 +283,38 @@ pub fn json_line<'a>(doc: &'a serde_json::Value, key: &str) -> &'a serde_json::V
         .find(|l| l["key"] == key)
         .unwrap_or_else(|| panic!("no line {key}"))
 }
+
+/// CloudShop's orders table `n` times over (`orders0` …), comments left out: a workload
+/// whose estimate takes seconds in a debug build and prints ≈ 9 KB of JSON per table.
+#[allow(dead_code, reason = "used by some of the test files")]
+pub fn many_tables(n: usize) -> String {
+    let text = std::fs::read_to_string(root().join("workloads/cloudshop.yaml")).unwrap();
+    let lines: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.trim_start().starts_with('#'))
+        .map(|l| l.split(" #").next().unwrap_or(l))
+        .collect();
+    let at = lines.iter().position(|l| *l == "  orders:").unwrap();
+    let end = lines[at + 1..]
+        .iter()
+        .position(|l| !l.is_empty() && !l.starts_with(' '))
+        .map_or(lines.len(), |e| at + 1 + e);
+    let mut out: Vec<String> = lines[..at].iter().map(|l| (*l).to_string()).collect();
+    for k in 0..n {
+        out.push(format!("  orders{k}:"));
+        out.extend(lines[at + 1..end].iter().map(|l| (*l).to_string()));
+    }
+    out.extend(lines[end..].iter().map(|l| (*l).to_string()));
+    out.join("\n")
+}
+
+/// The temporary files of atomic writes (`.ddbcost-…`) left in `dir`.
+#[allow(dead_code, reason = "used by some of the test files")]
+pub fn temp_files(dir: &std::path::Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with(".ddbcost-"))
+        .collect()
+}
