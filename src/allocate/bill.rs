@@ -25,7 +25,7 @@ pub(crate) enum Remainder {
     Untenanted,
     /// Lines whose driver no source gives per tenant yet (storage, PITR, backups, streams…).
     Unmeasured,
-    /// A line of a table the logs never mention.
+    /// A line whose units the logs never show (a table, or a kind of request, they miss).
     NotInLogs,
     /// Account-wide charges: reservation and savings plan fees.
     Account,
@@ -40,7 +40,7 @@ impl Remainder {
         match self {
             Remainder::Untenanted => "untenanted requests",
             Remainder::Unmeasured => "not measured per tenant (storage, backups: needs an export)",
-            Remainder::NotInLogs => "tables the logs do not mention",
+            Remainder::NotInLogs => "lines the logs show no units for",
             Remainder::Account => "account-wide (reservation and savings plan fees)",
             Remainder::Apart => "credits, refunds, taxes and unmapped usage",
             Remainder::Rounding => "below 10^-12 of a split",
