@@ -657,7 +657,19 @@ pub(crate) struct AllocateArgs {
     /// How a request's key names its tenant: `ATTR=REGEX`, the tenant the first group (e.g.
     /// `PK=ORG#([^#]+)`).
     #[arg(long, value_name = "ATTR=REGEX")]
-    pub tenant: String,
+    pub tenant: Option<String>,
+    /// Split by tenant (`--tenant`) or by the logs' `pattern` labels.
+    #[arg(long, value_enum, default_value_t = AllocateBy::Tenant)]
+    pub by: AllocateBy,
+    /// A DynamoDB export (folder or item files) giving bytes per tenant for storage, PITR
+    /// and backups: `TABLE=PATH`, or `PATH` when its manifest-summary.json or the bill names
+    /// the table (repeatable).
+    #[arg(long = "export", value_name = "[TABLE=]PATH")]
+    pub exports: Vec<String>,
+    /// Spread provisioned capacity no logged request consumed over the tenants by what they
+    /// consumed, instead of keeping it as its own share.
+    #[arg(long)]
+    pub spread_unused: bool,
     /// The billing period to read (`YYYY-MM`), when the files hold several.
     #[arg(long, value_name = "YYYY-MM", value_parser = month)]
     pub period: Option<Period>,
@@ -673,6 +685,16 @@ pub(crate) struct AllocateArgs {
 pub(crate) enum AllocateFormat {
     Table,
     Json,
+    /// One row per party per billed line.
+    Csv,
+    Markdown,
+}
+
+/// Who `allocate` splits the bill over.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum AllocateBy {
+    Tenant,
+    Pattern,
 }
 
 #[derive(Debug, Args)]

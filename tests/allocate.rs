@@ -105,3 +105,218 @@ fn a_bad_tenant_pattern_is_a_usage_error() {
         .code(2)
         .stderr_has("does not compile");
 }
+
+/// An export of `saas` in DynamoDB JSON: org 1 has three items, org 2 one; each item is
+/// `PK` (2 bytes of name + 7 of value) and `d` (1 + 10): 20 bytes, 120 with DynamoDB's
+/// 100 bytes of overhead an item.
+fn export() -> String {
+    let item = |pk: &str| {
+        format!("{{\"Item\":{{\"PK\":{{\"S\":\"{pk}\"}},\"d\":{{\"S\":\"0123456789\"}}}}}}\n")
+    };
+    [
+        item("ORG#1#A"),
+        item("ORG#1#B"),
+        item("ORG#1#C"),
+        item("ORG#2#A"),
+    ]
+    .concat()
+}
+
+fn allocate_args<'a>(bill: &'a str, log: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec![
+        "allocate",
+        "--bill",
+        bill,
+        "--log",
+        log,
+        "--tenant",
+        "PK=ORG#([0-9]+)",
+    ];
+    args.extend_from_slice(extra);
+    args
+}
+
+#[test]
+fn storage_is_split_by_the_bytes_of_an_export() {
+    let dir = tempfile::tempdir().unwrap();
+    let bill = write_file(dir.path(), "bill.csv", &bill());
+    let log = write_file(dir.path(), "app.log", &log());
+    let items = write_file(dir.path(), "export.json", &export());
+    let out = Case::new()
+        .args(allocate_args(
+            &bill,
+            &log,
+            &["--export", &format!("saas={items}"), "--format", "json"],
+        ))
+        .run()
+        .success();
+    let doc: Value = serde_json::from_str(&out.stdout).unwrap();
+    let named = |name: &str| {
+        doc["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["name"] == name)
+            .map_or_else(
+                || panic!("no row {name}: {doc}"),
+                |r| dec(r["unblended"].as_str().unwrap()),
+            )
+    };
+    // Storage $2.50 over 360 + 120 bytes: org 1 2.5 × 360/480 = 1.875, org 2 0.625;
+    // with their reads and writes (21 and 8, above): 22.875 and 8.625.
+    assert_eq!(named("1"), dec("22.875"));
+    assert_eq!(named("2"), dec("8.625"));
+    assert!(
+        !out.stdout.contains("not measured"),
+        "nothing is left unmeasured: {}",
+        out.stdout
+    );
+    // The bill has one table: the export's table may go unsaid.
+    Case::new()
+        .args(allocate_args(&bill, &log, &["--export", &items]))
+        .run()
+        .success()
+        .stdout_has("22.88");
+}
+
+#[test]
+fn the_csv_has_a_row_per_tenant_per_line_adding_up_to_the_bill() {
+    let dir = tempfile::tempdir().unwrap();
+    let bill = write_file(dir.path(), "bill.csv", &bill());
+    let log = write_file(dir.path(), "app.log", &log());
+    let out = Case::new()
+        .args(allocate_args(&bill, &log, &["--format", "csv"]))
+        .run()
+        .success();
+    let (header, rows) = common::csv_table(&out.stdout);
+    let sum = |col: &str| -> Decimal {
+        let i = common::column(&header, col);
+        rows.iter().map(|r| dec(&r[i])).sum()
+    };
+    // Reads: org 1 $6, org 2 $3, untenanted $1; writes: org 1 $15, org 2 $5; storage $2.50
+    // unmeasured: six rows adding up to $32.50, exact and rounded.
+    assert_eq!(rows.len(), 6, "{}", out.stdout);
+    assert_eq!(sum("unblended_cost"), dec("32.5"));
+    assert_eq!(sum("unblended_cost_rounded"), dec("32.50"));
+    assert!(
+        out.stdout
+            .starts_with("billing_period,currency,table,region,component,meter,tenant,remainder,")
+    );
+    assert!(
+        out.stdout
+            .contains("2026-11,USD,saas,us-east-1,writes,WriteRequestUnits,1,false,15,"),
+        "{}",
+        out.stdout
+    );
+    // Markdown: the same rows as a table.
+    Case::new()
+        .args(allocate_args(&bill, &log, &["--format", "markdown"]))
+        .run()
+        .success()
+        .stdout_has("| (remainder) untenanted requests ")
+        .stdout_has("| 32.50     |")
+        .stdout_has("|---");
+}
+
+#[test]
+fn a_bill_is_split_by_pattern_label() {
+    let dir = tempfile::tempdir().unwrap();
+    let bill = write_file(dir.path(), "bill.csv", &bill());
+    // org 1's 12 gets are labelled `get-user`, org 2's 6 `get-team`; the rest is unlabelled.
+    let labelled = log()
+        .replacen(
+            "\"operation\":\"GetItem\",\"Key\":{\"PK\":{\"S\":\"ORG#1",
+            "\"pattern\":\"get-user\",\"operation\":\"GetItem\",\"Key\":{\"PK\":{\"S\":\"ORG#1",
+            12,
+        )
+        .replacen(
+            "\"operation\":\"GetItem\",\"Key\":{\"PK\":{\"S\":\"ORG#2",
+            "\"pattern\":\"get-team\",\"operation\":\"GetItem\",\"Key\":{\"PK\":{\"S\":\"ORG#2",
+            6,
+        );
+    let log = write_file(dir.path(), "app.log", &labelled);
+    let out = Case::new()
+        .args([
+            "allocate", "--bill", &bill, "--log", &log, "--by", "pattern", "--format", "json",
+        ])
+        .run()
+        .success();
+    let doc: Value = serde_json::from_str(&out.stdout).unwrap();
+    let named = |name: &str| {
+        doc["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["name"] == name)
+            .map(|r| dec(r["unblended"].as_str().unwrap()))
+    };
+    // Reads $10 over 6 + 3 + 1 units: get-user $6, get-team $3, the unlabelled scan $1; the
+    // writes ($20) are unlabelled: $21 unlabelled in all, storage $2.50 unmeasured.
+    assert_eq!(named("get-user"), Some(dec("6")));
+    assert_eq!(named("get-team"), Some(dec("3")));
+    assert_eq!(named("unlabelled requests"), Some(dec("21")));
+    assert_eq!(doc["by"], "pattern");
+    // An export cannot give bytes per pattern.
+    Case::new()
+        .args([
+            "allocate", "--bill", &bill, "--log", &log, "--by", "pattern", "--export", "x",
+        ])
+        .run()
+        .code(2)
+        .stderr_has("--export gives bytes per tenant");
+    // Splitting by tenant needs --tenant.
+    Case::new()
+        .args(["allocate", "--bill", &bill, "--log", &log])
+        .run()
+        .code(2)
+        .stderr_has("--by tenant needs --tenant");
+}
+
+#[test]
+fn provisioned_capacity_nobody_consumed_is_named_or_spread() {
+    let dir = tempfile::tempdir().unwrap();
+    // 1 RCU for 1 hour ($0.13): 3,600 read units provided.
+    let bill = write_file(
+        dir.path(),
+        "bill.csv",
+        &format!(
+            "{HEADER}Usage,2026-11-01T00:00:00Z,AmazonDynamoDB,ReadCapacityUnit-Hrs,arn:aws:dynamodb:us-east-1:1:table/saas,1,USD,0.13\n"
+        ),
+    );
+    let log = write_file(dir.path(), "app.log", &log());
+    let out = Case::new()
+        .args(allocate_args(&bill, &log, &["--format", "json"]))
+        .run()
+        .success();
+    let doc: Value = serde_json::from_str(&out.stdout).unwrap();
+    let named = |doc: &Value, name: &str| {
+        doc["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["name"] == name)
+            .map(|r| dec(r["unblended"].as_str().unwrap()))
+    };
+    // 10 units consumed of 3,600: org 1 0.13 × 6/3,600, org 2 0.13 × 3/3,600 (to 10^-12,
+    // toward zero), the rest not consumed.
+    assert_eq!(named(&doc, "1"), Some(dec("0.000216666666")));
+    assert_eq!(named(&doc, "2"), Some(dec("0.000108333333")));
+    // 0.13 × 3,590/3,600 = 0.129638888888…
+    assert_eq!(
+        named(&doc, "provisioned capacity not consumed"),
+        Some(dec("0.129638888888"))
+    );
+    let out = Case::new()
+        .args(allocate_args(
+            &bill,
+            &log,
+            &["--format", "json", "--spread-unused"],
+        ))
+        .run()
+        .success();
+    let doc: Value = serde_json::from_str(&out.stdout).unwrap();
+    // Spread: 0.13 × 6/10 = 0.078, 0.13 × 3/10 = 0.039.
+    assert_eq!(named(&doc, "1"), Some(dec("0.078")));
+    assert_eq!(named(&doc, "2"), Some(dec("0.039")));
+    assert_eq!(named(&doc, "provisioned capacity not consumed"), None);
+}

@@ -50,7 +50,7 @@ impl Tenancy {
     }
 
     /// The tenant a value names, if the pattern matches it.
-    fn of(&self, value: &str) -> Option<String> {
+    pub(crate) fn of(&self, value: &str) -> Option<String> {
         let caps = self.pattern.captures(value)?;
         caps.get(1)
             .or_else(|| caps.get(0))
