@@ -932,6 +932,8 @@ pub(crate) enum By {
     Component,
     /// One row per region the lines are billed in.
     Region,
+    /// Per tenant of the tables that state `tenants:`: tiers, or the busiest and the tail.
+    Tenant,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

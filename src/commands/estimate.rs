@@ -21,8 +21,25 @@ pub(super) fn run(args: &EstimateArgs, run: &Run) -> Result<(), Error> {
         args.format,
         args.output.as_deref(),
     );
+    if args.by == By::Tenant {
+        let Some(t) = crate::engine::tenants::by_tenant(&estimate, &workload) else {
+            return Err(Error::input("a cost per tenant past what a decimal holds"));
+        };
+        if t.tables.is_empty() {
+            return Err(Error::usage("no table of this workload states its `tenants:`").help(
+                "Consider `tenants: { key: PK, pattern: 'ORG#([^#]+)', tiers: { … } }` on a table (see the README, \"Tenants\").",
+            ));
+        }
+        let text = match args.format {
+            Format::Json => report::tenants::json(&t, &estimate),
+            Format::Csv => report::tenants::csv(&t, &estimate)?,
+            Format::Markdown => report::tenants::table(&t, &estimate, true),
+            _ => report::tenants::table(&t, &estimate, false),
+        };
+        return output::emit(args.output.as_deref(), &text);
+    }
     let by = match args.by {
-        By::Line => Breakdown::Line,
+        By::Line | By::Tenant => Breakdown::Line,
         By::Pattern => Breakdown::Pattern,
         By::Component => Breakdown::Component,
         By::Region => Breakdown::Region,

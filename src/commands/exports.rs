@@ -50,8 +50,16 @@ pub(crate) fn check_options(
             "Consider `--format csv|focus|html`, or leaving `--period` out.",
         );
     }
+    if by == Some(By::Tenant) && matches!(format, Format::Focus | Format::Html) {
+        return refuse(
+            format!(
+                "`--by tenant` shapes the table, JSON, CSV and Markdown views, and the format is {name}"
+            ),
+            "Consider `--format table|json|csv|markdown`.",
+        );
+    }
     if let Some(by) = by
-        && by != By::Line
+        && !matches!(by, By::Line | By::Tenant)
         && !matches!(format, Format::Table | Format::Csv | Format::Markdown)
     {
         return refuse(

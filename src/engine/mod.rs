@@ -33,6 +33,7 @@ pub(crate) mod simulate;
 mod sizes;
 mod storage;
 mod streams;
+pub(crate) mod tenants;
 mod throughput;
 mod transfer;
 pub(crate) mod units;

@@ -21,6 +21,7 @@ pub(crate) mod savings_plan;
 pub(crate) mod schema;
 pub(crate) mod suggest;
 mod table;
+mod tenants;
 mod vector;
 mod workload;
 pub(crate) mod yaml;

@@ -124,6 +124,41 @@ pub struct RawKeys {
     pub busiest_write_share: Option<Quantity>,
 }
 
+/// A table's tenants: `{ key: PK, pattern: 'ORG#([^#]+)', tiers: {...} }` or `{ key, pattern,
+/// count: 2000, zipf: 1.1 }`.
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawTenants {
+    /// The key attribute that names the tenant.
+    #[schemars(example = &"PK")]
+    pub key: Spanned<String>,
+    /// A regular expression whose first group (or whole match) is the tenant.
+    #[schemars(example = &"ORG#([^#]+)")]
+    pub pattern: Spanned<String>,
+    /// Tiers of alike tenants, by name (either `tiers`, or `count` with `zipf`).
+    #[serde(default)]
+    pub tiers: IndexMap<String, RawTenantTier>,
+    /// How many tenants, spread by `zipf`.
+    pub count: Option<Quantity>,
+    /// The Zipf exponent s: the k-th busiest tenant takes a share ∝ 1/k^s (0: all alike).
+    pub zipf: Option<Quantity>,
+}
+
+/// A tier: `{ count: 10, share: 40%, storage_share: 50%, patterns: { export: 90% } }`.
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawTenantTier {
+    /// Tenants in the tier.
+    pub count: Quantity,
+    /// The tier's share of the table's requests.
+    pub share: Quantity,
+    /// The tier's share of the table's bytes (default: `share`).
+    pub storage_share: Option<Quantity>,
+    /// The tier's share of a pattern's requests, where it differs from `share`.
+    #[serde(default)]
+    pub patterns: IndexMap<String, Quantity>,
+}
+
 /// One reserved-capacity purchase: `{ region, capacity: wcu, units: 200, term: 1y, start }`.
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -390,6 +425,8 @@ pub(crate) struct RawTable {
     /// throttled keys) priced per rule-month and per million events (default: `false`).
     #[serde(default)]
     pub contributor_insights: bool,
+    /// How the table's tenants are found and spread, for `estimate --by tenant`.
+    pub tenants: Option<RawTenants>,
     /// The other regions of a global table; each needs a bundled price table in the same currency
     /// (default: `[]`).
     #[serde(default)]

@@ -78,6 +78,7 @@ pub(super) fn table(rd: &Reader<'_>, name: &str, t: &RawTable) -> Result<Table, 
         stream: None,
         kinesis_cdc: t.kinesis_cdc,
         contributor_insights: t.contributor_insights,
+        tenants: super::tenants::tenants(rd, t, &path)?,
         replicas: Vec::new(),
         traffic: t
             .traffic

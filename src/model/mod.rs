@@ -28,3 +28,4 @@ pub(crate) use workload::{
     VectorIndex, is_dynamodb_name,
 };
 pub use workload::{KeySpread, ReservedTerm, TableClass, Workload};
+pub(crate) use workload::{TenantSpread, TenantTier, Tenants};

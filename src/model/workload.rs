@@ -175,6 +175,8 @@ pub struct Table {
     pub kinesis_cdc: bool,
     /// CloudWatch Contributor Insights on the table (its own rules; a GSI states its own).
     pub contributor_insights: bool,
+    /// How the table's tenants are found and spread (`tenants:`), for pricing per tenant.
+    pub tenants: Option<Tenants>,
     /// Other regions of a global table (the table's own region is the price table's).
     pub replicas: Vec<String>,
     /// Items expired by TTL per month.
@@ -276,6 +278,49 @@ pub struct TableObserved {
     /// The hours the counts were measured over (`observed.hours`): priced for a month of
     /// `month_hours`, they are × month_hours ÷ hours. `None`: counts for the priced month.
     pub hours: Option<Decimal>,
+}
+
+/// How a table's tenants are found (the key attribute and the pattern whose first group is
+/// the tenant: what `allocate --tenant` reads) and, before launch, how many there are and
+/// how their traffic and bytes spread.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Tenants {
+    pub key: String,
+    pub pattern: String,
+    pub spread: TenantSpread,
+}
+
+/// How the tenants share the table.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TenantSpread {
+    /// Tiers, each of `count` alike tenants taking a share of the traffic and the bytes.
+    Tiers(Vec<TenantTier>),
+    /// `count` tenants, the k-th busiest taking a share ∝ 1/k^`exponent` of traffic and bytes.
+    Zipf { count: u32, exponent: Decimal },
+}
+
+/// A tier of alike tenants.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TenantTier {
+    pub name: String,
+    pub count: u32,
+    /// The tier's share of the table's requests (all its tenants together).
+    pub share: Decimal,
+    /// The tier's share of the table's bytes (default: `share`).
+    pub storage_share: Decimal,
+    /// The tier's share of a pattern's requests, where it differs from `share`.
+    pub patterns: Vec<(String, Decimal)>,
+}
+
+impl TenantTier {
+    /// The tier's share of pattern `name`'s requests.
+    #[must_use]
+    pub fn share_of(&self, pattern: &str) -> Decimal {
+        self.patterns
+            .iter()
+            .find(|(p, _)| p == pattern)
+            .map_or(self.share, |(_, s)| *s)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -24,6 +24,7 @@ pub(crate) mod reconcile;
 pub(crate) mod size;
 mod svg_backend;
 pub(crate) mod table;
+pub(crate) mod tenants;
 pub(crate) mod usage;
 
 /// The currency conversion an estimate is shown with, as one sentence for footers; `None`
