@@ -670,6 +670,10 @@ pub(crate) struct AllocateArgs {
     /// consumed, instead of keeping it as its own share.
     #[arg(long)]
     pub spread_unused: bool,
+    /// Show the N costliest tenants one by one and the rest as one row (table, Markdown,
+    /// JSON; the CSV keeps every row).
+    #[arg(long, value_name = "N")]
+    pub top: Option<usize>,
     /// The billing period to read (`YYYY-MM`), when the files hold several.
     #[arg(long, value_name = "YYYY-MM", value_parser = month)]
     pub period: Option<Period>,

@@ -29,9 +29,8 @@ fn blocks(readme: &str) -> Vec<Block> {
                     .unwrap_or_else(|| {
                         panic!("README.md:{at}: a console block starts with `$ ddbcost`")
                     })
-                    .split_whitespace()
-                    .map(str::to_string)
-                    .collect();
+                    .to_string();
+                let command = words(&command);
                 out.push(Block {
                     command,
                     lines: rest.to_vec(),
@@ -288,4 +287,25 @@ fn the_readmes_cloudshop_figures_are_derived() {
         text.contains(",reads,orders/reads,") && text.contains("972.068315"),
         "{text}"
     );
+}
+
+/// A command line split as a POSIX shell splits it, for the quoting the README uses: words
+/// at blanks, and single quotes kept literal and removed.
+fn words(line: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut word: Option<String> = None;
+    let mut quoted = false;
+    for c in line.chars() {
+        match c {
+            '\'' => {
+                quoted = !quoted;
+                word.get_or_insert_with(String::new);
+            }
+            c if c.is_whitespace() && !quoted => out.extend(word.take()),
+            c => word.get_or_insert_with(String::new).push(c),
+        }
+    }
+    assert!(!quoted, "an unclosed quote in `{line}`");
+    out.extend(word);
+    out
 }

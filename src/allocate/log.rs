@@ -131,22 +131,23 @@ fn level(v: &Value, reading: bool) -> Result<(Decimal, Decimal), String> {
     })
 }
 
+/// A key value as text: a plain string or number, or DynamoDB JSON (`{"S": "ORG#42"}`).
+fn text(v: &Value) -> Option<String> {
+    match v {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        Value::Object(m) => m
+            .get("S")
+            .or_else(|| m.get("N"))
+            .and_then(Value::as_str)
+            .map(str::to_string),
+        _ => None,
+    }
+}
+
 /// The tenant of a request: the tenancy's attribute in `Key` or `Item`, else any expression
 /// value the pattern matches.
 fn tenant_of(request: &Value, tenancy: &Tenancy) -> Option<String> {
-    let text = |v: &Value| -> Option<String> {
-        match v {
-            Value::String(s) => Some(s.clone()),
-            Value::Number(n) => Some(n.to_string()),
-            // DynamoDB JSON: `{"S": "ORG#42"}`.
-            Value::Object(m) => m
-                .get("S")
-                .or_else(|| m.get("N"))
-                .and_then(Value::as_str)
-                .map(str::to_string),
-            _ => None,
-        }
-    };
     for holder in ["Key", "Item"] {
         if let Some(t) = request
             .get(holder)
@@ -161,6 +162,84 @@ fn tenant_of(request: &Value, tenancy: &Tenancy) -> Option<String> {
         .get("ExpressionAttributeValues")
         .and_then(Value::as_object)
         .and_then(|m| m.values().filter_map(text).find_map(|v| tenancy.of(&v)))
+}
+
+/// The tenants of a batch or transaction's items on `table`, with how many items each has
+/// (`RequestItems.TABLE[]` with `PutRequest.Item` / `DeleteRequest.Key` / `Keys[]`;
+/// `TransactItems[]` with `Put`, `Update`, `Delete`, `ConditionCheck` or `Get`). Empty when
+/// the request lists no items.
+fn item_tenants(request: &Value, table: &str, tenancy: &Tenancy) -> Vec<(Option<String>, u64)> {
+    let mut found: BTreeMap<Option<String>, u64> = BTreeMap::new();
+    let mut count = |key: Option<&Value>| {
+        let t = key
+            .and_then(|k| k.get(&tenancy.attribute))
+            .and_then(text)
+            .and_then(|v| tenancy.of(&v));
+        let n = found.entry(t).or_default();
+        *n = n.saturating_add(1);
+    };
+    if let Some(list) = request.get("RequestItems").and_then(|r| r.get(table)) {
+        // BatchWriteItem: a list of requests; BatchGetItem: `{ Keys: [...] }`.
+        let entries = list
+            .as_array()
+            .cloned()
+            .or_else(|| list.get("Keys").and_then(Value::as_array).cloned())
+            .unwrap_or_default();
+        for e in &entries {
+            let key = e
+                .get("PutRequest")
+                .and_then(|p| p.get("Item"))
+                .or_else(|| e.get("DeleteRequest").and_then(|d| d.get("Key")))
+                .or(Some(e));
+            count(key);
+        }
+    }
+    if let Some(list) = request.get("TransactItems").and_then(Value::as_array) {
+        for e in list {
+            let inner = ["Put", "Update", "Delete", "ConditionCheck", "Get"]
+                .iter()
+                .find_map(|k| e.get(*k));
+            let Some(inner) = inner else { continue };
+            if inner.get("TableName").and_then(Value::as_str) != Some(table) {
+                continue;
+            }
+            count(inner.get("Item").or_else(|| inner.get("Key")));
+        }
+    }
+    found.into_iter().collect()
+}
+
+/// (read, write) units.
+type Pair = (Decimal, Decimal);
+
+/// `units` split over `tenants` by their counts of items: each its share, the last what the
+/// others leave, so the shares add up to the units exactly.
+fn shares(
+    (read, write): Pair,
+    tenants: &[(Option<String>, u64)],
+) -> Option<Vec<(Option<&String>, Pair)>> {
+    let total = tenants
+        .iter()
+        .try_fold(0u64, |a, (_, n)| a.checked_add(*n))?;
+    let total = Decimal::from(total);
+    let mut out = Vec::with_capacity(tenants.len());
+    let (mut r_left, mut w_left) = (read, write);
+    for (i, (t, n)) in tenants.iter().enumerate() {
+        let (r, w) = if i.checked_add(1) == Some(tenants.len()) {
+            (r_left, w_left)
+        } else {
+            // The product first: 3 units over 2 items of 3 are 2, not 2.000…1.
+            let n = Decimal::from(*n);
+            (
+                read.checked_mul(n)?.checked_div(total)?,
+                write.checked_mul(n)?.checked_div(total)?,
+            )
+        };
+        r_left = r_left.checked_sub(r)?;
+        w_left = w_left.checked_sub(w)?;
+        out.push((t.as_ref(), (r, w)));
+    }
+    Some(out)
 }
 
 /// Adds `units` to `place`.
@@ -244,10 +323,16 @@ fn one(
             .get("TableName")
             .and_then(Value::as_str)
             .ok_or_else(|| bad(file, n, "a `ConsumedCapacity` without `TableName`"))?;
-        let place = |index: Option<&str>| Place {
+        // A batch or a transaction names its items' tenants: the units go to them by their
+        // count of items; a single request's, to its key's tenant.
+        let mut tenants = item_tenants(request, table, tenancy);
+        if tenants.is_empty() {
+            tenants.push((tenant.clone(), 1));
+        }
+        let place = |index: Option<&str>, tenant: Option<&String>| Place {
             table: table.to_string(),
             index: index.map(str::to_string),
-            tenant: tenant.clone(),
+            tenant: tenant.cloned(),
             pattern: pattern.clone(),
         };
         // The table's own units: its `Table` level where broken out, else the whole.
@@ -255,13 +340,20 @@ fn one(
             .get("Table")
             .map_or_else(|| level(c, reading), |t| level(t, reading))
             .map_err(|why| bad(file, n, &why))?;
-        add(usage, place(None), own, &context)?;
+        let mut levels = vec![(None, own)];
         for key in ["GlobalSecondaryIndexes", "LocalSecondaryIndexes"] {
             if let Some(indexes) = c.get(key).and_then(Value::as_object) {
                 for (name, v) in indexes {
                     let units = level(v, reading).map_err(|why| bad(file, n, &why))?;
-                    add(usage, place(Some(name)), units, &context)?;
+                    levels.push((Some(name.as_str()), units));
                 }
+            }
+        }
+        for (index, units) in levels {
+            for (t, share) in shares(units, &tenants)
+                .ok_or_else(|| bad(file, n, "units past what a decimal holds"))?
+            {
+                add(usage, place(index, t), share, &context)?;
             }
         }
     }
@@ -310,6 +402,34 @@ mod tests {
         // Tenant 9, found among the query's expression values.
         assert_eq!(at(None, Some("9"), None).read, Decimal::new(15, 1));
         assert_eq!(u.lines, 4);
+    }
+
+    #[test]
+    fn a_batch_splits_its_units_over_its_items_tenants() {
+        let tenancy = Tenancy::parse("PK=ORG#([^#]+)").unwrap();
+        // A batch of 3 puts, two of org a and one of org b, 3 write units on `t`: 2 to a, 1
+        // to b; a transaction of one item of c on `t` and one on `u`, 2 units on each.
+        let log = concat!(
+            r#"{"operation":"BatchWriteItem","RequestItems":{"t":[{"PutRequest":{"Item":{"PK":{"S":"ORG#a"}}}},{"PutRequest":{"Item":{"PK":{"S":"ORG#a"}}}},{"DeleteRequest":{"Key":{"PK":{"S":"ORG#b"}}}}]},"ConsumedCapacity":[{"TableName":"t","CapacityUnits":3}]}"#,
+            "\n",
+            r#"{"operation":"TransactWriteItems","TransactItems":[{"Put":{"TableName":"t","Item":{"PK":{"S":"ORG#c"}}}},{"Update":{"TableName":"u","Key":{"PK":{"S":"ORG#d"}}}}],"ConsumedCapacity":[{"TableName":"t","CapacityUnits":2},{"TableName":"u","CapacityUnits":2}]}"#,
+            "\n",
+        );
+        let mut u = LogUsage::default();
+        read(log.as_bytes(), "app.log", &tenancy, &mut u).unwrap();
+        let write = |table: &str, tenant: &str| {
+            u.by_place[&Place {
+                table: table.into(),
+                index: None,
+                tenant: Some(tenant.into()),
+                pattern: None,
+            }]
+                .write
+        };
+        assert_eq!(write("t", "a"), Decimal::from(2));
+        assert_eq!(write("t", "b"), Decimal::ONE);
+        assert_eq!(write("t", "c"), Decimal::from(2));
+        assert_eq!(write("u", "d"), Decimal::from(2));
     }
 
     #[test]

@@ -62,10 +62,12 @@ pub fn split(
     let mut shares = Vec::with_capacity(drivers.len());
     let mut given = Decimal::ZERO;
     for d in drivers {
-        // amount × (d ÷ total): the fraction first keeps the product within range.
-        let fraction = d.checked_div(total).ok_or(SplitError::Overflow)?;
+        // (amount × d) ÷ total: the product first, so a share that is exact (a cent a
+        // unit) comes out exact; past a decimal's range, amount × (d ÷ total).
         let share = amount
-            .checked_mul(fraction)
+            .checked_mul(*d)
+            .and_then(|p| p.checked_div(total))
+            .or_else(|| amount.checked_mul(d.checked_div(total)?))
             .ok_or(SplitError::Overflow)?
             .round_dp_with_strategy(SHARE_DP, RoundingStrategy::ToZero);
         given = given.checked_add(share).ok_or(SplitError::Overflow)?;

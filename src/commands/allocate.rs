@@ -79,9 +79,9 @@ pub(super) fn run(args: &AllocateArgs, run: &Run) -> Result<(), Error> {
     let currency = ledger.currency.clone().unwrap_or_default();
     let period = ledger.period.clone().unwrap_or_default();
     let text = match args.format {
-        AllocateFormat::Table => table(&allocation, &currency, &period, false),
-        AllocateFormat::Markdown => table(&allocation, &currency, &period, true),
-        AllocateFormat::Json => json(&allocation, &currency, &period),
+        AllocateFormat::Table => table(&allocation, &currency, &period, false, args.top),
+        AllocateFormat::Markdown => table(&allocation, &currency, &period, true, args.top),
+        AllocateFormat::Json => json(&allocation, &currency, &period, args.top),
         AllocateFormat::Csv => csv(&allocation, &currency, &period)?,
     };
     output::emit(args.output.as_deref(), &text)
@@ -228,13 +228,27 @@ fn shown(money: &[Money], dp: u32) -> Vec<Money> {
 /// The rows in order — parties by unblended cost, highest first, then the remainders — with
 /// their exact money and their money shown to the minor unit (largest remainder: the shown
 /// rows add up to the shown total).
-fn rows(a: &Allocation, dp: u32) -> Vec<Row> {
+fn rows(a: &Allocation, dp: u32, top: Option<usize>) -> Vec<Row> {
     let mut tenants: Vec<(&String, &Money)> = a.tenants.iter().collect();
     tenants.sort_by(|x, y| y.1.unblended.cmp(&x.1.unblended).then(x.0.cmp(y.0)));
+    let shown_one_by_one = top.unwrap_or(usize::MAX).min(tenants.len());
+    let tail = tenants.split_off(shown_one_by_one);
     let mut rows: Vec<(String, bool, Money)> = tenants
         .into_iter()
         .map(|(n, m)| (n.clone(), false, *m))
         .collect();
+    if !tail.is_empty() {
+        let mut sum = Money::default();
+        for (_, m) in &tail {
+            // Within a decimal: every figure here is part of the bill's total.
+            let _ = sum.add(**m);
+        }
+        rows.push((
+            format!("({} other {}s)", tail.len(), a.by.noun()),
+            false,
+            sum,
+        ));
+    }
     rows.extend(
         a.remainders
             .iter()
@@ -265,7 +279,13 @@ fn rule(by: By, unused: bool) -> String {
     )
 }
 
-fn table(a: &Allocation, currency: &str, period: &str, markdown: bool) -> String {
+fn table(
+    a: &Allocation,
+    currency: &str,
+    period: &str,
+    markdown: bool,
+    top: Option<usize>,
+) -> String {
     let noun = a.by.noun();
     let mut b = tabled::builder::Builder::default();
     let title = if noun == "tenant" {
@@ -282,7 +302,7 @@ fn table(a: &Allocation, currency: &str, period: &str, markdown: bool) -> String
         }
     };
     let money = |d| crate::report::money::display(d, currency);
-    for r in rows(a, crate::report::money::minor_digits(currency)) {
+    for r in rows(a, crate::report::money::minor_digits(currency), top) {
         let name = if r.remainder {
             format!("(remainder) {}", r.name)
         } else {
@@ -324,9 +344,9 @@ fn party_name(p: &Party, by: By) -> (String, bool) {
     }
 }
 
-fn json(a: &Allocation, currency: &str, period: &str) -> String {
+fn json(a: &Allocation, currency: &str, period: &str, top: Option<usize>) -> String {
     let d = |x: rust_decimal::Decimal| serde_json::Value::String(x.normalize().to_string());
-    let rows: Vec<serde_json::Value> = rows(a, crate::report::money::minor_digits(currency))
+    let rows: Vec<serde_json::Value> = rows(a, crate::report::money::minor_digits(currency), top)
         .into_iter()
         .map(|r| {
             serde_json::json!({

@@ -6,6 +6,7 @@
 )]
 
 pub mod cloudwatch;
+pub mod saas;
 
 use std::path::PathBuf;
 use std::process::Command;
