@@ -459,6 +459,7 @@ fn the_official_python_sdk_prices_compares_and_advises() {
         "usage",
         "bill",
         "reconcile",
+        "allocate",
         "import",
     ] {
         assert!(tools.contains(&t), "{t} listed: {tools:?}");
@@ -911,6 +912,44 @@ fn bill_and_reconcile_run_through_the_server() {
         Decimal::ZERO,
         "{r}"
     );
+    s.alive();
+}
+
+#[test]
+fn allocate_runs_through_the_server() {
+    let mut s = Server::start(&["--root", root().to_str().unwrap()]);
+    // The SaaS seed's month (tests/common/saas.rs, worked in tests/allocate_saas.rs): o001
+    // costs 7.50 of reads + 1.6875 of writes + 0.3192 of storage and PITR = $9.5067.
+    let r = s.call(
+        1,
+        "allocate",
+        &json!({
+            "bills": ["workloads/samples/saas/cur-2026-11.csv"],
+            "logs": ["workloads/samples/saas/requests-2026-11.jsonl.gz"],
+            "exports": ["workloads/samples/saas/export"],
+            "tenant": "PK=ORG#([^#]+)",
+            "top": 1,
+        }),
+    );
+    let doc = &r["result"]["structuredContent"];
+    assert_eq!(doc["schema"], "ddbcost.allocate/v1", "{r}");
+    assert_eq!(doc["rows"][0]["name"], "o001", "{r}");
+    assert_eq!(
+        dec(doc["rows"][0]["unblended"].as_str().unwrap()),
+        dec("9.5067")
+    );
+    // The bill's total: 38.63 + 14.375 + 1.58935 + 0.31787 + 3.50 = 58.41222.
+    assert_eq!(
+        dec(doc["total"]["unblended"].as_str().unwrap()),
+        dec("58.41222")
+    );
+    // A log outside the root is refused.
+    let r = s.call(
+        2,
+        "allocate",
+        &json!({"bills": ["workloads/samples/saas/cur-2026-11.csv"], "logs": ["/etc/passwd"], "tenant": "PK=(.*)"}),
+    );
+    assert_eq!(r["result"]["isError"], true, "{r}");
     s.alive();
 }
 

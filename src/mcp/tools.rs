@@ -379,6 +379,49 @@ pub(super) const TOOLS: &[Tool] = &[
         },
     },
     Tool {
+        name: "allocate",
+        description: "Who the bill is for: a bill (`bills`, read as `bill` reads them) split by tenant (or by the logs' `pattern` labels) from application logs of requests with DynamoDB's ConsumedCapacity (`logs`, JSON Lines, plain or gzip) and, for bytes, DynamoDB exports (`exports`) — paths under the server's --root. Every billed line of every table goes to the tenants by what caused it (reads by read units, writes by write units, storage/PITR/backups by bytes); what no tenant caused (untenanted requests, unused provisioned capacity, unmeasured lines, account fees, taxes) is a named remainder. Exact; the tenants and remainders add up to the bill. Returns ddbcost's allocate JSON.",
+        output: "ddbcost.allocate/v1",
+        properties: || {
+            json!({
+                "bills": { "type": "array", "items": { "type": "string" }, "minItems": 1, "description": "Bill files or delivery folders, paths under the server's --root" },
+                "logs": { "type": "array", "items": { "type": "string" }, "minItems": 1, "description": "Request logs with ConsumedCapacity (JSON Lines, plain or .gz), paths under --root" },
+                "tenant": { "type": "string", "description": "How a request's key names its tenant, `ATTR=REGEX` (the first group is the tenant), e.g. `PK=ORG#([^#]+)`; required unless `by` is `pattern`" },
+                "exports": { "type": "array", "items": { "type": "string" }, "description": "DynamoDB exports for bytes per tenant, `[TABLE=]PATH` each, under --root" },
+                "by": { "type": "string", "enum": ["tenant", "pattern"], "description": "Split by tenant (default) or by the logs' `pattern` labels" },
+                "spread_unused": { "type": "boolean", "description": "Spread provisioned capacity nobody consumed over the tenants instead of keeping it as its own share" },
+                "top": { "type": "integer", "minimum": 1, "description": "The N costliest tenants one by one, the rest as one row" },
+                "period": { "type": "string", "description": "The billing period, `YYYY-MM`, when the bill holds several" },
+            })
+        },
+        required: &["bills", "logs"],
+        build: |a| {
+            let mut call = Call {
+                args: vec!["allocate".into()],
+                stdin: String::new(),
+            };
+            for f in a.strings("bills")? {
+                call.args.extend(["--bill".into(), path(&f)?]);
+            }
+            for f in a.strings("logs")? {
+                call.args.extend(["--log".into(), path(&f)?]);
+            }
+            for f in a.strings("exports")? {
+                call.args.extend(["--export".into(), path(&f)?]);
+            }
+            a.option(&mut call, "tenant", "--tenant")?;
+            a.option(&mut call, "by", "--by")?;
+            a.option(&mut call, "period", "--period")?;
+            if let Some(n) = a.integer("top")? {
+                call.args.extend(["--top".into(), n.to_string()]);
+            }
+            if a.boolean("spread_unused")? {
+                call.args.push("--spread-unused".into());
+            }
+            Ok(call)
+        },
+    },
+    Tool {
         name: "import",
         description: "A workload from infrastructure code or live tables: CloudFormation/SAM, a `cdk.out` folder, serverless.yml, a Terraform plan JSON or `.tf`, or the AWS CLI's describe-table JSON (and its neighbours) — `files`, paths under the server's --root. Returns the workload as YAML text (`workload`), with TODO placeholders for what the code cannot know, ready for `estimate` or `usage`.",
         output: "ddbcost.import/v1",
