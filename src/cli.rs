@@ -692,6 +692,8 @@ pub(crate) enum AllocateFormat {
     /// One row per party per billed line.
     Csv,
     Markdown,
+    /// FOCUS rows with FOCUS 1.3's split cost allocation (allocated charges per origin).
+    Focus,
 }
 
 /// Who `allocate` splits the bill over.

@@ -152,6 +152,30 @@ impl Drivers {
     }
 }
 
+impl Drivers {
+    /// The read and write units of a log, per table and party (the tenant, or the pattern
+    /// label).
+    ///
+    /// # Errors
+    /// A sum past a decimal's range.
+    pub(crate) fn from_log(usage: &super::log::LogUsage, by: By) -> Result<Drivers, Error> {
+        let mut drivers = Drivers::default();
+        for (place, u) in &usage.by_place {
+            let party = match by {
+                By::Tenant => place.tenant.as_deref(),
+                By::Pattern => place.pattern.as_deref(),
+            };
+            let m = Measure {
+                read: u.read,
+                write: u.write,
+                bytes: Decimal::ZERO,
+            };
+            drivers.add(&place.table, party, m)?;
+        }
+        Ok(drivers)
+    }
+}
+
 /// What to do with provisioned capacity no request consumed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub(crate) enum Unused {
@@ -171,7 +195,19 @@ pub(crate) struct LineSplit {
     pub(crate) component: Option<Component>,
     pub(crate) meter: String,
     pub(crate) money: Money,
-    pub(crate) parties: Vec<(Party, Money)>,
+    /// The line's usage amount (in its meter's unit) and its public on-demand cost, summed.
+    pub(crate) amount: Decimal,
+    pub(crate) list: Decimal,
+    pub(crate) parties: Vec<Share>,
+}
+
+/// One party's share of a line: its money and the measure of the driver it was split by
+/// (zero where the line is not split by a driver).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Share {
+    pub(crate) party: Party,
+    pub(crate) money: Money,
+    pub(crate) driver: Decimal,
 }
 
 /// A party of a split: a tenant (or pattern), or a remainder.
@@ -259,7 +295,7 @@ pub(crate) fn allocate(
                 table.as_str(),
                 split_line(table, place.component, &place.meter, sums, drivers, unused)?,
             ),
-            Owner::Account => ("", vec![(Party::Remainder(Remainder::Account), money)]),
+            Owner::Account => ("", whole(Remainder::Account, money)),
         };
         record(
             &mut out,
@@ -269,41 +305,51 @@ pub(crate) fn allocate(
                 component: Some(place.component),
                 meter: place.meter.clone(),
                 money,
+                amount: sums.amount,
+                list: sums.list,
                 parties,
             },
         )?;
     }
     for ((_, kind), sums) in &ledger.apart {
-        let money = Money::of(sums);
-        let parties = vec![(Party::Remainder(Remainder::Apart), money)];
-        record(&mut out, apart_line(kind, money, parties))?;
+        record(&mut out, apart_line(kind, sums))?;
     }
     for (usage_type, sums) in &ledger.unmapped {
-        let money = Money::of(sums);
-        let parties = vec![(Party::Remainder(Remainder::Apart), money)];
-        record(&mut out, apart_line(usage_type, money, parties))?;
+        record(&mut out, apart_line(usage_type, sums))?;
     }
     Ok(out)
 }
 
-fn apart_line(meter: &str, money: Money, parties: Vec<(Party, Money)>) -> LineSplit {
+/// A line nobody drives, whole: `money` as remainder `r`.
+fn whole(r: Remainder, money: Money) -> Vec<Share> {
+    vec![Share {
+        party: Party::Remainder(r),
+        money,
+        driver: Decimal::ZERO,
+    }]
+}
+
+fn apart_line(meter: &str, sums: &Sums) -> LineSplit {
+    let money = Money::of(sums);
     LineSplit {
         table: String::new(),
         region: String::new(),
         component: None,
         meter: meter.to_string(),
         money,
-        parties,
+        amount: sums.amount,
+        list: sums.list,
+        parties: whole(Remainder::Apart, money),
     }
 }
 
 /// Adds a split line to the totals.
 fn record(out: &mut Allocation, line: LineSplit) -> Result<(), Error> {
     out.total.add(line.money)?;
-    for (party, m) in &line.parties {
-        match party {
-            Party::Named(n) => out.tenants.entry(n.clone()).or_default().add(*m)?,
-            Party::Remainder(r) => out.remainders.entry(*r).or_default().add(*m)?,
+    for s in &line.parties {
+        match &s.party {
+            Party::Named(n) => out.tenants.entry(n.clone()).or_default().add(s.money)?,
+            Party::Remainder(r) => out.remainders.entry(*r).or_default().add(s.money)?,
         }
     }
     out.lines.push(line);
@@ -318,9 +364,9 @@ fn split_line(
     sums: &Sums,
     drivers: &Drivers,
     unused: Unused,
-) -> Result<Vec<(Party, Money)>, Error> {
+) -> Result<Vec<Share>, Error> {
     let money = Money::of(sums);
-    let whole = |r: Remainder| Ok(vec![(Party::Remainder(r), money)]);
+    let whole = |r: Remainder| Ok(whole(r, money));
     let Some(d) = driver(component) else {
         return whole(Remainder::Unmeasured);
     };
@@ -371,25 +417,34 @@ fn split_line(
         unblended: by_unblended.shares.get(i).copied().unwrap_or_default(),
         effective: by_effective.shares.get(i).copied().unwrap_or_default(),
     };
-    let mut parties: Vec<(Party, Money)> = named
+    let weight = |i: usize| weights.get(i).copied().unwrap_or_default();
+    let mut parties: Vec<Share> = named
         .iter()
         .enumerate()
-        .map(|(i, (n, _))| (Party::Named((*n).to_string()), share(i)))
+        .map(|(i, (n, w))| Share {
+            party: Party::Named((*n).to_string()),
+            money: share(i),
+            driver: *w,
+        })
         .collect();
     let after = named.len();
-    parties.push((Party::Remainder(Remainder::Unattributed), share(after)));
-    parties.push((
-        Party::Remainder(Remainder::Unused),
-        share(after.saturating_add(1)),
-    ));
-    parties.push((
-        Party::Remainder(Remainder::Rounding),
-        Money {
+    let next = after.saturating_add(1);
+    for (r, i) in [(Remainder::Unattributed, after), (Remainder::Unused, next)] {
+        parties.push(Share {
+            party: Party::Remainder(r),
+            money: share(i),
+            driver: weight(i),
+        });
+    }
+    parties.push(Share {
+        party: Party::Remainder(Remainder::Rounding),
+        money: Money {
             unblended: by_unblended.remainder,
             effective: by_effective.remainder,
         },
-    ));
-    parties.retain(|(_, m)| !m.is_zero());
+        driver: Decimal::ZERO,
+    });
+    parties.retain(|s| !s.money.is_zero());
     Ok(parties)
 }
 #[cfg(test)]
@@ -533,8 +588,8 @@ mod tests {
             prop_assert_eq!(a.total.unblended, ledger.total.unblended);
             for line in &a.lines {
                 let mut s = Money::default();
-                for (_, m) in &line.parties {
-                    s.add(*m).unwrap();
+                for share in &line.parties {
+                    s.add(share.money).unwrap();
                 }
                 prop_assert_eq!(s, line.money);
             }

@@ -4,6 +4,7 @@
 //! tables are fitted to the `layout::Layout` their caller passes.
 
 pub(crate) mod advise;
+pub(crate) mod allocate;
 pub(crate) mod bill;
 pub(crate) mod charts;
 pub(crate) mod compare;
@@ -11,6 +12,7 @@ pub(crate) mod csv;
 pub(crate) mod explain;
 pub(crate) mod finance;
 pub(crate) mod focus;
+pub(crate) mod focus_allocated;
 pub(crate) mod forecast;
 pub(crate) mod html;
 pub(crate) mod json;
