@@ -666,6 +666,12 @@ pub(crate) struct AllocateArgs {
     /// the table (repeatable).
     #[arg(long = "export", value_name = "[TABLE=]PATH")]
     pub exports: Vec<String>,
+    /// A Contributor Insights report (`aws cloudwatch get-insight-rule-report` JSON) of a
+    /// table's most-accessed-keys rule: its top keys drive that table's reads and writes
+    /// where the logs do not measure it (approximate); `TABLE=FILE`, or `FILE` for a
+    /// one-table bill (repeatable).
+    #[arg(long = "insights", value_name = "[TABLE=]FILE")]
+    pub insights: Vec<String>,
     /// Spread provisioned capacity no logged request consumed over the tenants by what they
     /// consumed, instead of keeping it as its own share.
     #[arg(long)]

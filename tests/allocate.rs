@@ -263,7 +263,7 @@ fn a_bill_is_split_by_pattern_label() {
         ])
         .run()
         .code(2)
-        .stderr_has("--export gives bytes per tenant");
+        .stderr_has("--export and --insights measure tenants");
     // Splitting by tenant needs --tenant.
     Case::new()
         .args(["allocate", "--bill", &bill, "--log", &log])
@@ -319,4 +319,68 @@ fn provisioned_capacity_nobody_consumed_is_named_or_spread() {
     assert_eq!(named(&doc, "1"), Some(dec("0.078")));
     assert_eq!(named(&doc, "2"), Some(dec("0.039")));
     assert_eq!(named(&doc, "provisioned capacity not consumed"), None);
+}
+
+#[test]
+fn a_contributor_insights_report_splits_a_table_the_logs_miss() {
+    let dir = tempfile::tempdir().unwrap();
+    // `saas` as above, and `legacy`: reads $10 the logs never show.
+    let bill = write_file(
+        dir.path(),
+        "bill.csv",
+        &format!(
+            "{}Usage,2026-11-01T00:00:00Z,AmazonDynamoDB,ReadRequestUnits,arn:aws:dynamodb:us-east-1:1:table/legacy,80000000,USD,10\n",
+            bill()
+        ),
+    );
+    let log = write_file(dir.path(), "app.log", &log());
+    // The report: 1,000 units in all, ORG#1 600 and ORG#9 300 among its top keys.
+    let report = write_file(
+        dir.path(),
+        "ci.json",
+        r#"{"KeyLabels":["PK"],"AggregationStatistic":"Sum","AggregateValue":1000.0,"ApproximateUniqueCount":40,"Contributors":[{"Keys":["ORG#1"],"ApproximateAggregateValue":600.0},{"Keys":["ORG#9"],"ApproximateAggregateValue":300.0}],"MetricDatapoints":[]}"#,
+    );
+    let out = Case::new()
+        .args(allocate_args(
+            &bill,
+            &log,
+            &[
+                "--insights",
+                &format!("legacy={report}"),
+                "--format",
+                "json",
+            ],
+        ))
+        .run()
+        .success();
+    let out = out
+        .stderr_has("table `legacy` is split by its Contributor Insights report")
+        .stderr_has("approximate");
+    let doc: Value = serde_json::from_str(&out.stdout).unwrap();
+    let named = |name: &str| {
+        doc["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["name"] == name)
+            .map(|r| dec(r["unblended"].as_str().unwrap()))
+    };
+    // legacy's $10 over 600 + 300 + the 100 past the top keys: org 1 $6 (with its $21 of
+    // saas: $27), org 9 $3, past the top keys $1.
+    assert_eq!(named("1"), Some(dec("27")));
+    assert_eq!(named("9"), Some(dec("3")));
+    assert_eq!(
+        named("keys past Contributor Insights' top contributors"),
+        Some(dec("1"))
+    );
+    // A report of a table the logs measure is not used, and said so.
+    Case::new()
+        .args(allocate_args(
+            &bill,
+            &log,
+            &["--insights", &format!("saas={report}")],
+        ))
+        .run()
+        .success()
+        .stderr_has("the logs measure table `saas` exactly");
 }

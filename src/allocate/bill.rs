@@ -28,6 +28,8 @@ pub(crate) enum Remainder {
     Unused,
     /// Lines whose driver no source gives per party (storage without an export…).
     Unmeasured,
+    /// What a Contributor Insights report holds past its top keys.
+    OutsideTop,
     /// A line whose units the logs never show (a table, or a kind of request, they miss).
     NotInLogs,
     /// Account-wide charges: reservation and savings plan fees.
@@ -67,6 +69,7 @@ impl Remainder {
                 "not measured per pattern (storage, backups, and what no request drives)"
             }
             (Remainder::NotInLogs, _) => "lines the logs show no units for",
+            (Remainder::OutsideTop, _) => "keys past Contributor Insights' top contributors",
             (Remainder::Account, _) => "account-wide (reservation and savings plan fees)",
             (Remainder::Apart, _) => "credits, refunds, taxes and unmapped usage",
             (Remainder::Rounding, _) => "below 10^-12 of a split",
@@ -123,6 +126,8 @@ pub(crate) struct Drivers {
     pub(crate) by: BTreeMap<(String, Option<String>), Measure>,
     /// Tables whose bytes per party an export gave.
     pub(crate) bytes_of: std::collections::BTreeSet<String>,
+    /// Per table, the units a Contributor Insights report holds past its top keys.
+    pub(crate) outside: BTreeMap<String, Decimal>,
 }
 
 impl Drivers {
@@ -396,6 +401,15 @@ fn split_line(
         .iter()
         .try_fold(Decimal::ZERO, |a, w| a.checked_add(*w))
         .ok_or_else(|| overflow(SplitError::Overflow))?;
+    // What a Contributor Insights report holds past its top keys: one more party.
+    let outside = if d == Driver::Bytes {
+        Decimal::ZERO
+    } else {
+        drivers.outside.get(table).copied().unwrap_or_default()
+    };
+    let consumed = consumed
+        .checked_add(outside)
+        .ok_or_else(|| overflow(SplitError::Overflow))?;
     if consumed.is_zero() {
         return whole(if d == Driver::Bytes {
             Remainder::Unmeasured
@@ -411,6 +425,7 @@ fn split_line(
         _ => Decimal::ZERO,
     };
     weights.push(idle);
+    weights.push(outside);
     let by_unblended = split(money.unblended, &weights, Decimal::ZERO).map_err(overflow)?;
     let by_effective = split(money.effective, &weights, Decimal::ZERO).map_err(overflow)?;
     let share = |i: usize| Money {
@@ -429,7 +444,12 @@ fn split_line(
         .collect();
     let after = named.len();
     let next = after.saturating_add(1);
-    for (r, i) in [(Remainder::Unattributed, after), (Remainder::Unused, next)] {
+    let last = next.saturating_add(1);
+    for (r, i) in [
+        (Remainder::Unattributed, after),
+        (Remainder::Unused, next),
+        (Remainder::OutsideTop, last),
+    ] {
         parties.push(Share {
             party: Party::Remainder(r),
             money: share(i),

@@ -6,5 +6,6 @@
 //! build on them.
 
 pub(crate) mod bill;
+pub(crate) mod insights;
 pub(crate) mod log;
 pub(crate) mod split;

@@ -31,11 +31,11 @@ pub(super) fn run(args: &AllocateArgs, run: &Run) -> Result<(), Error> {
             ));
         }
     };
-    if by == By::Pattern && !args.exports.is_empty() {
+    if by == By::Pattern && !(args.exports.is_empty() && args.insights.is_empty()) {
         return Err(Error::usage(
-            "--export gives bytes per tenant; --by pattern splits by the requests' labels",
+            "--export and --insights measure tenants; --by pattern splits by the requests' labels",
         )
-        .help("Consider `--by tenant` with --export, or dropping --export."));
+        .help("Consider `--by tenant` with them, or dropping them."));
     }
     let ledger = bill::read_all(&args.bills, args.period.map(|p| p.to_string()))?;
     for n in &ledger.notes {
@@ -56,6 +56,10 @@ pub(super) fn run(args: &AllocateArgs, run: &Run) -> Result<(), Error> {
             for note in export_bytes(spec, t, &tables, &mut drivers)? {
                 run.diagnostics.once("note", &note);
             }
+        }
+        for spec in &args.insights {
+            let note = insights(spec, t, &tables, &mut drivers)?;
+            run.diagnostics.once("note", &note);
         }
     }
     let unused = if args.spread_unused {
@@ -144,6 +148,65 @@ fn export_table<'a>(spec: &'a str, tables: &[String]) -> Result<(String, &'a str
         ))
         .help("Consider `--export TABLE=PATH` (an export folder with its manifest-summary.json names its table by itself).")),
     }
+}
+
+/// One Contributor Insights report's top keys as the drivers of its table's reads and
+/// writes, unless the logs measure that table; the note that says which.
+fn insights(
+    spec: &str,
+    tenancy: &Tenancy,
+    tables: &[String],
+    drivers: &mut Drivers,
+) -> Result<String, Error> {
+    let (table, file) = match spec.split_once('=').filter(|(t, _)| table_name(t)) {
+        Some((t, f)) => (t.to_string(), f),
+        None => match tables {
+            [only] => (only.clone(), spec),
+            _ => {
+                return Err(Error::usage(format!(
+                    "--insights `{spec}`: which table's report is it? The bill has {} tables",
+                    tables.len()
+                ))
+                .help("Consider `--insights TABLE=FILE`."));
+            }
+        },
+    };
+    let logged = drivers
+        .by
+        .range((table.clone(), None)..)
+        .take_while(|((t, _), _)| *t == table)
+        .any(|(_, m)| !m.read.is_zero() || !m.write.is_zero());
+    if logged {
+        return Ok(format!(
+            "the logs measure table `{table}` exactly: its Contributor Insights report `{file}` is not used"
+        ));
+    }
+    let path = std::path::Path::new(file);
+    crate::confine::check(path)?;
+    let mut text = String::new();
+    crate::confine::open(path)
+        .and_then(|mut f| f.read_to_string(&mut text))
+        .map_err(|e| {
+            crate::confine::refusal(&e, file)
+                .unwrap_or_else(|| Error::input(format!("cannot read `{file}`: {e}")).file(file))
+        })?;
+    let report = crate::allocate::insights::read(&text, file, tenancy)?;
+    for (tenant, value) in &report.contributors {
+        let m = Measure {
+            read: *value,
+            write: *value,
+            bytes: rust_decimal::Decimal::ZERO,
+        };
+        drivers.add(&table, tenant.as_deref(), m)?;
+    }
+    let outside = drivers.outside.entry(table.clone()).or_default();
+    *outside = outside
+        .checked_add(report.outside)
+        .ok_or_else(|| Error::input("a report's total past what a decimal holds"))?;
+    Ok(format!(
+        "table `{table}` is split by its Contributor Insights report `{file}`: the top {} keys' consumed capacity, approximate (CloudWatch's own figures), for its reads and writes; what the report holds past them is a remainder",
+        report.contributors.len()
+    ))
 }
 
 /// Bytes per tenant of one export, added to `drivers`; notes on what it could not count.
