@@ -946,6 +946,34 @@ pub(crate) enum By {
     Region,
     /// Per tenant of the tables that state `tenants:`: tiers, or the busiest and the tail.
     Tenant,
+    /// Per value of a table tag (`tag:KEY`).
+    #[value(skip)]
+    Tag,
+}
+
+/// `--by`: a breakdown, or `tag:KEY` (per value of the tables' tag KEY).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct ByArg {
+    pub kind: By,
+    /// The tag key, for `tag:KEY`.
+    pub tag: Option<String>,
+}
+
+fn by_arg(text: &str) -> Result<ByArg, String> {
+    if let Some(key) = text.strip_prefix("tag:") {
+        if key.is_empty() {
+            return Err("`tag:` needs the tag's key, e.g. `tag:team`".to_string());
+        }
+        return Ok(ByArg {
+            kind: By::Tag,
+            tag: Some(key.to_string()),
+        });
+    }
+    <By as ValueEnum>::from_str(text, true)
+        .map(|kind| ByArg { kind, tag: None })
+        .map_err(|_| {
+            format!("`{text}`: expected line, pattern, component, region, tenant or tag:KEY")
+        })
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -966,9 +994,10 @@ pub(crate) struct EstimateArgs {
     /// output).
     #[arg(long, short)]
     pub output: Option<String>,
-    /// Break the bill down per line item (default), per access pattern or per component.
-    #[arg(long, value_enum, default_value_t = By::Line)]
-    pub by: By,
+    /// Break the bill down per line item (default), access pattern, component, region,
+    /// tenant, or value of a table tag: line, pattern, component, region, tenant, tag:KEY.
+    #[arg(long, value_parser = by_arg, default_value = "line", value_name = "BY")]
+    pub by: ByArg,
     /// Change a field before estimating, e.g. `--set tables.orders.class=standard-ia` (repeatable).
     #[arg(long = "set", value_name = "PATH=VALUE")]
     pub sets: Vec<String>,

@@ -10,7 +10,7 @@ use crate::report::{self, Breakdown};
 use crate::{output, scenario};
 
 pub(super) fn run(args: &EstimateArgs, run: &Run) -> Result<(), Error> {
-    check_options(args.format, &args.export, Some(args.by))?;
+    check_options(args.format, &args.export, Some(args.by.kind))?;
     let period = exports::period(&args.export)?;
     let (pricing, src) = Pricing::open(&args.workload, &args.template, &args.settings, run)?;
     let (workload, file_settings) = src.workload_with(&args.sets)?;
@@ -21,7 +21,7 @@ pub(super) fn run(args: &EstimateArgs, run: &Run) -> Result<(), Error> {
         args.format,
         args.output.as_deref(),
     );
-    if args.by == By::Tenant {
+    if args.by.kind == By::Tenant {
         let Some(t) = crate::engine::tenants::by_tenant(&estimate, &workload) else {
             return Err(Error::input("a cost per tenant past what a decimal holds"));
         };
@@ -38,8 +38,18 @@ pub(super) fn run(args: &EstimateArgs, run: &Run) -> Result<(), Error> {
         };
         return output::emit(args.output.as_deref(), &text);
     }
-    let by = match args.by {
-        By::Line | By::Tenant => Breakdown::Line,
+    if let Some(key) = &args.by.tag {
+        let groups = report::tags::group(&estimate, &workload, key);
+        let text = match args.format {
+            Format::Json => report::tags::json(&groups, &estimate, key),
+            Format::Csv => report::tags::csv(&groups, &estimate, key)?,
+            Format::Markdown => report::tags::table(&groups, &estimate, key, true),
+            _ => report::tags::table(&groups, &estimate, key, false),
+        };
+        return output::emit(args.output.as_deref(), &text);
+    }
+    let by = match args.by.kind {
+        By::Line | By::Tenant | By::Tag => Breakdown::Line,
         By::Pattern => Breakdown::Pattern,
         By::Component => Breakdown::Component,
         By::Region => Breakdown::Region,

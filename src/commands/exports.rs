@@ -59,7 +59,7 @@ pub(crate) fn check_options(
         );
     }
     if let Some(by) = by
-        && !matches!(by, By::Line | By::Tenant)
+        && !matches!(by, By::Line | By::Tenant | By::Tag)
         && !matches!(format, Format::Table | Format::Csv | Format::Markdown)
     {
         return refuse(

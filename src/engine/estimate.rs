@@ -196,6 +196,22 @@ pub struct Estimate {
     pub savings_plan: Option<super::SavingsPlanUse>,
     /// The minimum partitions each table needs (an estimate: AWS does not publish them).
     pub partitions: Vec<super::TablePartitions>,
+    /// Each table's resource tags (`tags:`), for the exports that carry them.
+    pub tags: Vec<(Arc<str>, Tags)>,
+}
+
+/// Resource tags, key → value, in the order written.
+pub(super) type Tags = Vec<(String, String)>;
+
+impl Estimate {
+    /// The tags of table `table`, if it has any.
+    #[must_use]
+    pub fn tags_of(&self, table: &str) -> &[(String, String)] {
+        self.tags
+            .iter()
+            .find(|(t, _)| &**t == table)
+            .map_or(&[], |(_, tags)| tags.as_slice())
+    }
 }
 
 impl PriceTableRef {

@@ -147,6 +147,7 @@ mod tests {
             total,
             excluded: Vec::new(),
             warnings: Vec::new(),
+            tags: Vec::new(),
             savings_plan: None,
             partitions: Vec::new(),
         }

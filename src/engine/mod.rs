@@ -154,6 +154,12 @@ pub(crate) fn estimate_with(
         warnings,
         savings_plan: plan_use,
         partitions: table_partitions,
+        tags: workload
+            .tables
+            .iter()
+            .filter(|t| !t.tags.is_empty())
+            .map(|t| (std::sync::Arc::clone(&t.name), t.tags.clone()))
+            .collect(),
     })
 }
 

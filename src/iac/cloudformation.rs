@@ -720,6 +720,20 @@ fn common(cfn: &Cfn<'_>, t: &mut TableDef, props: &Value, path: &str, notes: &mu
     {
         t.ttl_attribute = v.get("AttributeName").and_then(text_of);
     }
+    if let Some(list) = prop(cfn, props, path, "Tags", notes).and_then(|v| v.as_array().cloned()) {
+        for (i, tag) in list.iter().enumerate() {
+            match (
+                tag.get("Key").and_then(text_of),
+                tag.get("Value").and_then(text_of),
+            ) {
+                (Some(k), Some(v)) => t.tags.push((k, v)),
+                _ => notes.push(cfn.note(
+                    &format!("{path}.Tags[{i}]"),
+                    "a tag whose key or value cannot be evaluated; skipped",
+                )),
+            }
+        }
+    }
     if let Some(v) = prop(cfn, props, path, "PointInTimeRecoverySpecification", notes) {
         t.pitr = v
             .get("PointInTimeRecoveryEnabled")

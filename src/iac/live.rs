@@ -5,7 +5,8 @@
 //! date); PITR from `describe-continuous-backups`, TTL from `describe-time-to-live`, Kinesis
 //! from `describe-kinesis-streaming-destination`, retained backups from `list-backups`, and
 //! auto scaling from Application Auto Scaling's `describe-scalable-targets` and
-//! `describe-scaling-policies`. What no file describes is said in a note (PITR, TTL, Kinesis
+//! `describe-scaling-policies`, and resource tags from `list-tags-of-resource`. What no file
+//! describes is said in a note (PITR, TTL, Kinesis
 //! not described), never taken as off.
 //!
 //! A file whose output names no table (continuous backups, time to live) belongs to the one
@@ -47,6 +48,8 @@ enum Kind {
     Backups,
     ScalableTargets,
     ScalingPolicies,
+    /// `list-tags-of-resource`: `{"Tags": [{"Key", "Value"}]}`.
+    Tags,
 }
 
 fn kind(doc: &Value) -> Option<Kind> {
@@ -66,6 +69,8 @@ fn kind(doc: &Value) -> Option<Kind> {
         Kind::ScalableTargets
     } else if has("ScalingPolicies") {
         Kind::ScalingPolicies
+    } else if o.get("Tags").is_some_and(Value::is_array) && o.len() <= 2 {
+        Kind::Tags
     } else {
         return None;
     })
@@ -558,6 +563,15 @@ fn complete(
             }
         }
         Kind::Backups => backups(doc, file, tables, out)?,
+        Kind::Tags => {
+            let t = owner(tables, file)?;
+            for (i, tag) in doc["Tags"].as_array().into_iter().flatten().enumerate() {
+                match (str_at(tag, "Key"), str_at(tag, "Value")) {
+                    (Some(k), Some(v)) => t.tags.push((k.to_string(), v.to_string())),
+                    _ => return Err(bad(file, &format!("Tags[{i}]"), "no Key or Value")),
+                }
+            }
+        }
         Kind::ScalableTargets => scalable_targets(doc, file, scaling)?,
         Kind::ScalingPolicies => {
             for s in doc["ScalingPolicies"].as_array().into_iter().flatten() {

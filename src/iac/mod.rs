@@ -136,6 +136,8 @@ pub struct TableDef {
     pub replicas: Vec<String>,
     /// An import-from-S3 specification, described (its size is usage: a placeholder).
     pub import_from_s3: Option<String>,
+    /// The table's resource tags (`Tags`, `tags`, `list-tags-of-resource`), key → value.
+    pub tags: Vec<(String, String)>,
     /// For a live table (the AWS CLI's description): what was measured and described.
     pub(crate) live: Option<Box<live::Live>>,
 }
@@ -162,6 +164,7 @@ impl TableDef {
             ttl_attribute: None,
             replicas: Vec::new(),
             import_from_s3: None,
+            tags: Vec::new(),
             live: None,
         }
     }

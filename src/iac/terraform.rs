@@ -225,6 +225,18 @@ fn table(address: &str, v: &Value, file: &str, notes: &mut Vec<Note>) -> TableDe
             .and_then(stream_view)
             .map(str::to_string);
     }
+    // `tags_all` (a plan's, with the provider's default tags) else `tags`.
+    if let Some(tags) = v
+        .get("tags_all")
+        .filter(|t| t.is_object())
+        .or_else(|| v.get("tags"))
+        .and_then(Value::as_object)
+    {
+        t.tags = tags
+            .iter()
+            .filter_map(|(k, v)| text(Some(v)).map(|v| (k.clone(), v)))
+            .collect();
+    }
     t.pitr = first(v, "point_in_time_recovery")
         .and_then(|p| text(p.get("enabled")))
         .as_deref()

@@ -129,6 +129,11 @@ fn table(t: &TableDef, comments: &mut Comments) -> Value {
     if t.pitr {
         m.insert("pitr".into(), json!(true));
     }
+    if !t.tags.is_empty() {
+        let tags: serde_json::Map<String, serde_json::Value> =
+            t.tags.iter().map(|(k, v)| (k.clone(), json!(v))).collect();
+        m.insert("tags".into(), serde_json::Value::Object(tags));
+    }
     if let Some(view) = &t.stream_view {
         m.insert("stream".into(), json!({ "view": view, "consumers": {} }));
         comments.push((

@@ -427,6 +427,9 @@ pub(crate) struct RawTable {
     pub contributor_insights: bool,
     /// How the table's tenants are found and spread, for `estimate --by tenant`.
     pub tenants: Option<RawTenants>,
+    /// The table's resource tags, key → value (`team: payments`), for `--by tag:KEY`.
+    #[serde(default)]
+    pub tags: IndexMap<String, Quantity>,
     /// The other regions of a global table; each needs a bundled price table in the same currency
     /// (default: `[]`).
     #[serde(default)]

@@ -79,6 +79,7 @@ pub(super) fn table(rd: &Reader<'_>, name: &str, t: &RawTable) -> Result<Table, 
         kinesis_cdc: t.kinesis_cdc,
         contributor_insights: t.contributor_insights,
         tenants: super::tenants::tenants(rd, t, &path)?,
+        tags: tags(rd, t, &path)?,
         replicas: Vec::new(),
         traffic: t
             .traffic
@@ -523,4 +524,32 @@ pub(super) fn consumer(
         name: name.into(),
         kind,
     })
+}
+
+/// The table's tags: AWS's limits — a key of 1 to 128 characters, a value of at most 256.
+fn tags(rd: &Reader<'_>, t: &RawTable, path: &str) -> Result<Vec<(String, String)>, Error> {
+    let mut out = Vec::with_capacity(t.tags.len());
+    for (key, value) in &t.tags {
+        let at = format!("{path}.tags.{key}");
+        let chars = key.chars().count();
+        if !(1..=128).contains(&chars) {
+            return Err(rd.err(
+                &at,
+                position(value),
+                format!("a tag key has 1 to 128 characters, not {chars}"),
+                "Consider a shorter key, as AWS allows.",
+            ));
+        }
+        let v = value.0.value.clone();
+        if v.chars().count() > 256 {
+            return Err(rd.err(
+                &at,
+                position(value),
+                "a tag value has at most 256 characters",
+                "Consider a shorter value, as AWS allows.",
+            ));
+        }
+        out.push((key.clone(), v));
+    }
+    Ok(out)
 }

@@ -177,6 +177,8 @@ pub struct Table {
     pub contributor_insights: bool,
     /// How the table's tenants are found and spread (`tenants:`), for pricing per tenant.
     pub tenants: Option<Tenants>,
+    /// The table's resource tags, key → value.
+    pub tags: Vec<(String, String)>,
     /// Other regions of a global table (the table's own region is the price table's).
     pub replicas: Vec<String>,
     /// Items expired by TTL per month.

@@ -45,6 +45,7 @@ pub(crate) const HEADER: &[&str] = &[
     "fx_rate",
     "fx_date",
     "fx_source",
+    "tags",
 ];
 
 /// Text cells Excel would take for a formula get a leading apostrophe.
@@ -221,6 +222,7 @@ impl ScenarioRows<'_> {
             e.fx.as_ref()
                 .map(|fx| guard(&fx.source, excel))
                 .unwrap_or_default(),
+            guard(&super::focus::tags_json(e.tags_of(r.table)), excel),
         ]);
     }
 

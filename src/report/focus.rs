@@ -67,6 +67,7 @@ pub(crate) const HEADER: &[&str] = &[
     "SubAccountId",
     "SubAccountName",
     "SubAccountType",
+    "Tags",
     "x_CostType",
     "x_Scenario",
     "x_PriceTable",
@@ -206,6 +207,18 @@ fn commitment(e: &Estimate, i: &LineItem) -> Option<Commitment> {
 
 /// A decimal with at least one fractional digit: the validator infers column types from the
 /// CSV, and a column of whole numbers would read as integers.
+/// A table's tags as FOCUS's `Tags`, a JSON object of key → value; empty (null) without.
+pub(crate) fn tags_json(tags: &[(String, String)]) -> String {
+    if tags.is_empty() {
+        return String::new();
+    }
+    let map: serde_json::Map<String, serde_json::Value> = tags
+        .iter()
+        .map(|(k, v)| (k.clone(), serde_json::Value::String(v.clone())))
+        .collect();
+    serde_json::Value::Object(map).to_string()
+}
+
 fn decimal(v: Decimal) -> String {
     let v = v.normalize();
     if v.scale() == 0 {
@@ -454,6 +467,7 @@ fn record(
         String::new(),
         String::new(),
         String::new(),
+        tags_json(e.tags_of(&i.table)),
         "Estimate".to_string(),
         scenario.to_string(),
         e.price_table_of(i).id.clone(),

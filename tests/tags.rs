@@ -1,0 +1,156 @@
+//! Tags from design to bill: a table's `tags:` (imported from CloudFormation, Terraform and
+//! the live `list-tags-of-resource`), `estimate --by tag:KEY` worked by hand from the
+//! us-east-1 list prices ($0.125 per million read request units), and the tags carried by
+//! the finance CSV and the FOCUS export.
+
+mod common;
+
+use common::{Case, dec, temp_workload, write_file};
+use serde_json::Value;
+
+/// Three tables reading 8M strong 1 KB items a month each ($1.00: 8 × $0.125): `pay` and
+/// `ledger` tagged `team: payments`, `search` tagged `team: discovery`, `scratch` untagged.
+const WORKLOAD: &str = "prices: aws-us-east-1\ntables:\n  pay:\n    tags: { team: payments, env: prod }\n    item_size: 1 KB\n    storage: 0 GB\n    patterns: { get: { op: get, rate: 8M/month, consistency: strong } }\n  ledger:\n    tags: { team: payments }\n    item_size: 1 KB\n    storage: 0 GB\n    patterns: { get: { op: get, rate: 8M/month, consistency: strong } }\n  search:\n    tags: { team: discovery, cost-center: 4711 }\n    item_size: 1 KB\n    storage: 0 GB\n    patterns: { get: { op: get, rate: 8M/month, consistency: strong } }\n  scratch:\n    item_size: 1 KB\n    storage: 0 GB\n    patterns: { get: { op: get, rate: 8M/month, consistency: strong } }\n";
+
+#[test]
+fn an_estimate_splits_by_the_value_of_a_tag() {
+    let (_dir, path) = temp_workload(WORKLOAD);
+    let out = Case::new()
+        .args(["estimate", &path, "--by", "tag:team", "--format", "json"])
+        .run()
+        .success();
+    let doc: Value = serde_json::from_str(&out.stdout).unwrap();
+    let cost = |v: &str| {
+        doc["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["value"] == v)
+            .map(|r| dec(r["cost"].as_str().unwrap()))
+    };
+    // payments: pay + ledger = 2 × $1.00; discovery: $1.00; scratch untagged: $1.00.
+    assert_eq!(cost("payments"), Some(dec("2")));
+    assert_eq!(cost("discovery"), Some(dec("1")));
+    assert_eq!(cost("(untagged)"), Some(dec("1")));
+    assert_eq!(doc["rows"][0]["value"], "discovery");
+    assert_eq!(
+        doc["rows"][1]["tables"],
+        serde_json::json!(["pay", "ledger"])
+    );
+    // A tag whose value is a number reads as its text.
+    Case::new()
+        .args(["estimate", &path, "--by", "tag:cost-center"])
+        .run()
+        .success()
+        .stdout_has("4711")
+        .stdout_has("│ TOTAL");
+    let csv = Case::new()
+        .args(["estimate", &path, "--by", "tag:team", "--format", "csv"])
+        .run()
+        .success();
+    assert!(
+        csv.stdout
+            .starts_with("tag:team,tables,cost,cost_rounded,currency\n")
+    );
+    assert!(
+        csv.stdout.contains("payments,pay ledger,2,2.00,USD"),
+        "{}",
+        csv.stdout
+    );
+    Case::new()
+        .args(["estimate", &path, "--by", "tag:"])
+        .run()
+        .code(2)
+        .stderr_has("needs the tag's key");
+}
+
+#[test]
+fn the_finance_csv_and_focus_carry_the_tags() {
+    let (_dir, path) = temp_workload(WORKLOAD);
+    let out = Case::new()
+        .args(["estimate", &path, "--format", "csv"])
+        .run()
+        .success();
+    let (header, rows) = common::csv_table(&out.stdout);
+    let tags = common::column(&header, "tags");
+    let table = common::column(&header, "table");
+    let pay = rows.iter().find(|r| &r[table] == "pay").unwrap();
+    let v: Value = serde_json::from_str(&pay[tags]).unwrap();
+    assert_eq!(v, serde_json::json!({"team": "payments", "env": "prod"}));
+    assert!(rows.iter().find(|r| &r[table] == "scratch").unwrap()[tags].is_empty());
+    let out = Case::new()
+        .args([
+            "estimate", &path, "--format", "focus", "--period", "2026-12",
+        ])
+        .run()
+        .success();
+    let (header, rows) = common::csv_table(&out.stdout);
+    let tags = common::column(&header, "Tags");
+    let name = common::column(&header, "ResourceName");
+    let search = rows.iter().find(|r| &r[name] == "search").unwrap();
+    let v: Value = serde_json::from_str(&search[tags]).unwrap();
+    assert_eq!(v["cost-center"], "4711");
+}
+
+#[test]
+fn a_tag_past_aws_limits_is_refused_where_it_is_written() {
+    let long = "k".repeat(129);
+    let (_dir, path) = temp_workload(&WORKLOAD.replace("env: prod", &format!("{long}: x")));
+    Case::new()
+        .args(["estimate", &path])
+        .run()
+        .code(1)
+        .stderr_has("a tag key has 1 to 128 characters, not 129")
+        .stderr_has("tables.pay.tags.");
+}
+
+#[test]
+fn tags_are_imported_from_templates_and_live_tables() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfn = write_file(
+        dir.path(),
+        "t.template.yaml",
+        "Resources:\n  Orders:\n    Type: AWS::DynamoDB::Table\n    Properties:\n      TableName: orders\n      BillingMode: PAY_PER_REQUEST\n      AttributeDefinitions: [{ AttributeName: pk, AttributeType: S }]\n      KeySchema: [{ AttributeName: pk, KeyType: HASH }]\n      Tags:\n        - { Key: team, Value: payments }\n        - { Key: env, Value: prod }\n",
+    );
+    Case::new()
+        .args(["import", &cfn, "--region", "us-east-1"])
+        .run()
+        .success()
+        .stdout_has("tags:")
+        .stdout_has("team: payments")
+        .stdout_has("env: prod");
+    let tf = write_file(
+        dir.path(),
+        "main.tf",
+        "resource \"aws_dynamodb_table\" \"orders\" {\n  name         = \"orders\"\n  billing_mode = \"PAY_PER_REQUEST\"\n  hash_key     = \"pk\"\n  attribute {\n    name = \"pk\"\n    type = \"S\"\n  }\n  tags = {\n    team = \"payments\"\n  }\n}\n",
+    );
+    Case::new()
+        .args([
+            "import",
+            &tf,
+            "--from",
+            "terraform",
+            "--region",
+            "us-east-1",
+        ])
+        .run()
+        .success()
+        .stdout_has("team: payments");
+    let live = dir.path().join("live");
+    std::fs::create_dir(&live).unwrap();
+    write_file(
+        &live,
+        "orders.json",
+        r#"{"Table":{"TableName":"orders","TableArn":"arn:aws:dynamodb:us-east-1:1:table/orders","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"BillingModeSummary":{"BillingMode":"PAY_PER_REQUEST"},"ProvisionedThroughput":{"ReadCapacityUnits":0,"WriteCapacityUnits":0},"TableSizeBytes":1000,"ItemCount":10}}"#,
+    );
+    write_file(
+        &live,
+        "orders.tags.json",
+        r#"{"Tags":[{"Key":"team","Value":"payments"}]}"#,
+    );
+    Case::new()
+        .args(["import", live.to_str().unwrap(), "--from", "aws-cli"])
+        .run()
+        .success()
+        .stdout_has("team: payments");
+}
