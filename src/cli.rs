@@ -623,9 +623,21 @@ pub(crate) struct BillArgs {
     pub max_price_age: Option<u32>,
     #[arg(long, value_enum, default_value_t = BillFormat::Table)]
     pub format: BillFormat,
+    /// Group the bill by the value of a resource tag (`tag:KEY`; CUR 2.0 `resource_tags`,
+    /// legacy `resourceTags/user:KEY`, FOCUS `Tags`): table, JSON, CSV or Markdown.
+    #[arg(long, value_name = "tag:KEY", value_parser = tag_by)]
+    pub by: Option<String>,
     /// Write to FILE instead of standard output.
     #[arg(long, short, value_name = "FILE")]
     pub output: Option<String>,
+}
+
+/// `tag:KEY` → KEY.
+fn tag_by(text: &str) -> Result<String, String> {
+    match text.strip_prefix("tag:") {
+        Some(key) if !key.is_empty() => Ok(key.to_string()),
+        _ => Err(format!("`{text}`: expected tag:KEY, e.g. tag:team")),
+    }
 }
 
 /// The billing period of `bill` and `reconcile`, and the SQL that fetches it.

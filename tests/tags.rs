@@ -154,3 +154,71 @@ fn tags_are_imported_from_templates_and_live_tables() {
         .success()
         .stdout_has("team: payments");
 }
+
+#[test]
+fn a_bill_groups_by_the_tags_its_rows_state() {
+    let dir = tempfile::tempdir().unwrap();
+    let arn = |t: &str| format!("arn:aws:dynamodb:us-east-1:1:table/{t}");
+    // CUR 2.0: `resource_tags` a JSON map with `user:` keys. pay $3 + ledger $2 (payments),
+    // search $4 (discovery), scratch $1 (no tags), tax $0.50.
+    let cur = format!(
+        "line_item_line_item_type,line_item_usage_start_date,line_item_product_code,line_item_usage_type,line_item_resource_id,line_item_usage_amount,line_item_currency_code,line_item_unblended_cost,resource_tags\n\
+Usage,2026-11-01T00:00:00Z,AmazonDynamoDB,ReadRequestUnits,{},1,USD,3,\"{{\"\"user:team\"\":\"\"payments\"\"}}\"\n\
+Usage,2026-11-01T00:00:00Z,AmazonDynamoDB,WriteRequestUnits,{},1,USD,2,\"{{\"\"user:team\"\":\"\"payments\"\",\"\"user:env\"\":\"\"prod\"\"}}\"\n\
+Usage,2026-11-01T00:00:00Z,AmazonDynamoDB,ReadRequestUnits,{},1,USD,4,\"{{\"\"user:team\"\":\"\"discovery\"\"}}\"\n\
+Usage,2026-11-01T00:00:00Z,AmazonDynamoDB,ReadRequestUnits,{},1,USD,1,\n\
+Tax,2026-11-01T00:00:00Z,AmazonDynamoDB,,,,USD,0.5,\n",
+        arn("pay"),
+        arn("ledger"),
+        arn("search"),
+        arn("scratch")
+    );
+    let file = write_file(dir.path(), "cur.csv", &cur);
+    let out = Case::new()
+        .args(["bill", &file, "--by", "tag:team", "--format", "json"])
+        .run()
+        .success();
+    let doc: Value = serde_json::from_str(&out.stdout).unwrap();
+    let money = |v: &str| {
+        doc["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["value"] == v)
+            .map(|r| dec(r["unblended"].as_str().unwrap()))
+    };
+    // payments 3 + 2 = 5; discovery 4; untagged 1; the tax is the account's: 0.5.
+    assert_eq!(money("payments"), Some(dec("5")));
+    assert_eq!(money("discovery"), Some(dec("4")));
+    assert_eq!(money("(untagged)"), Some(dec("1")));
+    assert_eq!(money("(account)"), Some(dec("0.5")));
+    assert_eq!(dec(doc["total"]["unblended"].as_str().unwrap()), dec("10.5"));
+    // The legacy CUR: one column per tag.
+    let legacy = format!(
+        "lineItem/LineItemType,lineItem/UsageStartDate,lineItem/ProductCode,lineItem/UsageType,lineItem/ResourceId,lineItem/UsageAmount,lineItem/CurrencyCode,lineItem/UnblendedCost,resourceTags/user:team\n\
+Usage,2026-11-01T00:00:00Z,AmazonDynamoDB,ReadRequestUnits,{},1,USD,3,payments\n\
+Usage,2026-11-01T00:00:00Z,AmazonDynamoDB,ReadRequestUnits,{},1,USD,4,\n",
+        arn("pay"),
+        arn("search")
+    );
+    let file = write_file(dir.path(), "legacy.csv", &legacy);
+    Case::new()
+        .args(["bill", &file, "--by", "tag:team", "--format", "csv"])
+        .run()
+        .success()
+        .stdout_has("payments,pay,3,3,3.00,3.00,USD")
+        .stdout_has("(untagged),search,4,4,4.00,4.00,USD");
+    // Tags that are not a JSON object are refused at their row.
+    let broken = cur.replacen("\"{\"\"user:team\"\":\"\"payments\"\"}\"", "oops", 1);
+    let file = write_file(dir.path(), "broken.csv", &broken);
+    Case::new()
+        .args(["bill", &file, "--by", "tag:team"])
+        .run()
+        .code(1)
+        .stderr_has("row 1: `resource_tags` is not a JSON object of tags");
+    Case::new()
+        .args(["bill", &file, "--by", "team"])
+        .run()
+        .code(2)
+        .stderr_has("expected tag:KEY");
+}

@@ -119,5 +119,9 @@ pub fn to_minor_unit(values: &[Decimal], dp: u32) -> Vec<Decimal> {
             *o = o.checked_add(unit).unwrap_or(*o);
         }
     }
+    // Written with the minor unit's digits (`3.00`, not `3`).
+    for o in &mut out {
+        o.rescale(dp);
+    }
     out
 }

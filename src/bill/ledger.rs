@@ -94,6 +94,8 @@ pub(crate) struct Ledger {
     pub(crate) notes: Vec<String>,
     /// DynamoDB rows whose cost was null or empty (counted as 0, and said).
     pub(crate) missing_costs: u64,
+    /// Each table's resource tags, as its rows state them (the last value a key is seen with).
+    pub(crate) tags: BTreeMap<String, BTreeMap<String, String>>,
 }
 
 /// Whether a row is DynamoDB's.
@@ -154,6 +156,12 @@ impl Ledger {
         }
         match place(row) {
             Ok(p) => {
+                if let (Owner::Table(t), false) = (&p.owner, row.tags.is_empty()) {
+                    let tags = self.tags.entry(t.clone()).or_default();
+                    for (k, v) in &row.tags {
+                        tags.insert(k.clone(), v.clone());
+                    }
+                }
                 self.hour(&p, row)?;
                 self.by_charge.entry(row.charge).or_default().add(row)?;
                 self.places.entry(p).or_default().add(row)

@@ -17,6 +17,24 @@ pub(crate) struct Layout {
     pub(crate) dialect: Dialect,
     index: Vec<(Field, usize)>,
     names: Vec<String>,
+    /// Where the resource tags are: a map column (CUR 2.0 `resource_tags`, FOCUS `Tags`, a
+    /// JSON object) or the legacy CUR's one column per tag (`resourceTags/user:team`).
+    tags: Vec<(usize, TagColumn)>,
+}
+
+/// A column of resource tags.
+#[derive(Debug, Clone)]
+enum TagColumn {
+    /// A JSON object of key → value.
+    Map,
+    /// One tag's value; the key.
+    One(String),
+}
+
+/// A tag key as ddbcost names it: the user-defined prefix of AWS's cost allocation tags
+/// (`user:`) dropped, AWS's own (`aws:…`) kept.
+fn tag_key(key: &str) -> String {
+    key.strip_prefix("user:").unwrap_or(key).to_string()
 }
 
 impl Layout {
@@ -49,10 +67,24 @@ impl Layout {
                 .help("Consider exporting every column of the table (CUR 2.0: `SELECT *`)."));
             }
         }
+        let tags = header
+            .iter()
+            .enumerate()
+            .filter_map(|(i, h)| match (dialect, *h) {
+                (Dialect::Cur2, "resource_tags") | (Dialect::Focus | Dialect::Own, "Tags") => {
+                    Some((i, TagColumn::Map))
+                }
+                (Dialect::Legacy, h) => h
+                    .strip_prefix("resourceTags/")
+                    .map(|k| (i, TagColumn::One(tag_key(k)))),
+                _ => None,
+            })
+            .collect();
         Ok(Layout {
             dialect,
             index,
             names: header.iter().map(|h| (*h).to_string()).collect(),
+            tags,
         })
     }
 
@@ -210,5 +242,47 @@ pub(crate) fn row<'a>(
         meter: text(Field::Meter).trim().to_string(),
         resource_name: text(Field::ResourceName).trim().to_string(),
         region: text(Field::RegionId).trim().to_string(),
+        tags: tags(layout, get).map_err(|why| {
+            Error::input(format!("row {at}: {why}"))
+                .file(file)
+                .help("Consider the file as AWS delivered it (tags as a JSON object of text).")
+        })?,
     })
+}
+
+/// A row's resource tags, key → value (empty values are no tag).
+fn tags<'a>(
+    layout: &Layout,
+    get: &dyn Fn(usize) -> Option<&'a str>,
+) -> Result<Vec<(String, String)>, String> {
+    let mut out = Vec::new();
+    for (i, column) in &layout.tags {
+        let text = get(*i).unwrap_or("").trim();
+        if text.is_empty() || text.eq_ignore_ascii_case("null") {
+            continue;
+        }
+        match column {
+            TagColumn::One(key) => out.push((key.clone(), text.to_string())),
+            TagColumn::Map => {
+                let map: serde_json::Map<String, serde_json::Value> = serde_json::from_str(text)
+                    .map_err(|_| {
+                        format!(
+                            "`{}` is not a JSON object of tags",
+                            layout.names.get(*i).map_or("?", String::as_str)
+                        )
+                    })?;
+                for (k, v) in map {
+                    let v = match v {
+                        serde_json::Value::String(s) => s,
+                        serde_json::Value::Null => continue,
+                        other => other.to_string(),
+                    };
+                    if !v.is_empty() {
+                        out.push((tag_key(&k), v));
+                    }
+                }
+            }
+        }
+    }
+    Ok(out)
 }

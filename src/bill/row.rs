@@ -124,6 +124,8 @@ pub(crate) struct Row {
     pub(crate) meter: String,
     pub(crate) resource_name: String,
     pub(crate) region: String,
+    /// The resource's tags on this row, key → value (`user:` dropped from the keys).
+    pub(crate) tags: Vec<(String, String)>,
 }
 
 /// The effective cost of a CUR row: covered usage at its commitment's effective cost, a

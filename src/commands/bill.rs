@@ -79,6 +79,12 @@ pub(super) fn run(args: &BillArgs, run: &Run) -> Result<(), Error> {
         )
         .help("Consider `--commitments --format json`."));
     }
+    if args.by.is_some() && (args.commitments || args.to_workload.is_some()) {
+        return Err(Error::usage(
+            "`--by tag:KEY` groups the bill; `--commitments` and `--to-workload` work on the whole",
+        )
+        .help("Consider one run for each."));
+    }
     if args.period.athena_sql {
         let sql = bill::sql::athena(
             &args.period.athena_table,
@@ -102,6 +108,21 @@ pub(super) fn run(args: &BillArgs, run: &Run) -> Result<(), Error> {
         None
     };
     let c = commitments.as_ref();
+    if let Some(key) = &args.by {
+        let groups = report::tags::bill_groups(&ledger, key);
+        let currency = ledger.currency.clone().unwrap_or_default();
+        let text = match args.format {
+            BillFormat::Json => report::tags::bill_json(&groups, &ledger, key),
+            BillFormat::Csv => report::tags::bill_csv(&groups, &currency, key)?,
+            BillFormat::Markdown => report::tags::bill_table(&groups, &ledger, key, true),
+            BillFormat::Table => report::tags::bill_table(&groups, &ledger, key, false),
+            BillFormat::Html => {
+                return Err(Error::usage("`--by tag:KEY` shapes the table, JSON, CSV and Markdown views, and the format is html")
+                    .help("Consider `--format table|json|csv|markdown`."));
+            }
+        };
+        return output::emit(args.output.as_deref(), &text);
+    }
     let text = match args.format {
         BillFormat::Table => report::bill::table(&ledger, c),
         BillFormat::Json => report::bill::json(&ledger, c),
