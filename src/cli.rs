@@ -692,6 +692,11 @@ pub(crate) struct AllocateArgs {
     /// JSON; the CSV keeps every row).
     #[arg(long, value_name = "N")]
     pub top: Option<usize>,
+    /// The workload as designed: its tables' `tenants:` name the tenant when `--tenant` is
+    /// not given, and each pattern label of the logs is set against its design (units a
+    /// request, what the difference costs a month) in the table, Markdown and JSON views.
+    #[arg(long, value_name = "W.yaml")]
+    pub workload: Option<String>,
     /// The billing period to read (`YYYY-MM`), when the files hold several.
     #[arg(long, value_name = "YYYY-MM", value_parser = month)]
     pub period: Option<Period>,

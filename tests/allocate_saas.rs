@@ -136,3 +136,49 @@ fn by_pattern_the_seed_splits_into_its_access_patterns() {
     assert_eq!(named("create-project"), Some(dec("0.125")));
     assert_eq!(named("create-organization"), Some(dec("0.25")));
 }
+
+#[test]
+fn the_seeds_patterns_are_set_against_their_design() {
+    // The tenant comes from the workload's `tenants:` (no --tenant).
+    let out = Case::new()
+        .args([
+            "allocate",
+            "--bill",
+            "workloads/samples/saas/cur-2026-11.csv",
+            "--log",
+            "workloads/samples/saas/requests-2026-11.jsonl.gz",
+            "--workload",
+            "workloads/saas-dashboard.yaml",
+            "--format",
+            "json",
+        ])
+        .run()
+        .success();
+    let doc: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(doc["rows"][0]["name"], "o001", "the tenant read from `tenants:`");
+    let pattern = |name: &str| {
+        doc["patterns"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["pattern"] == name)
+            .unwrap_or_else(|| panic!("no pattern {name}"))
+            .clone()
+    };
+    // dashboard: 498 queries (100 + 199 × 2) of 7.5 units; designed: 511 items × 114 B =
+    // 58,254 B → 15 units of 4 KB, eventual: 7.5. As designed.
+    let d = pattern("dashboard");
+    assert_eq!(d["requests"], 498);
+    assert_eq!(dec(d["units_per_request"].as_str().unwrap()), dec("7.5"));
+    assert_eq!(dec(d["designed_units_per_request"].as_str().unwrap()), dec("7.5"));
+    assert_eq!(d["verdict"], "as designed");
+    // create-task: 200 requests (a batch of 25, 199 puts) for 224 write units: 1.12 a
+    // request against 1 (a 150 B put). Its designed cost: 3,000 a day × 730 h ÷ 24 = 91,250
+    // puts × 1 WRU × $0.625 a million = $0.05703125; × 0.12 = $0.00684375 a month more.
+    let t = pattern("create-task");
+    assert_eq!(dec(t["units_per_request"].as_str().unwrap()), dec("1.12"));
+    assert_eq!(dec(t["monthly_delta"].as_str().unwrap()), dec("0.00684375"));
+    assert!(t["verdict"].as_str().unwrap().starts_with("more write units a request"));
+    // The operator's scan is no pattern of the workload.
+    assert_eq!(pattern("operator-report")["verdict"], "not in the workload");
+}

@@ -192,7 +192,10 @@ Tax,2026-11-01T00:00:00Z,AmazonDynamoDB,,,,USD,0.5,\n",
     assert_eq!(money("discovery"), Some(dec("4")));
     assert_eq!(money("(untagged)"), Some(dec("1")));
     assert_eq!(money("(account)"), Some(dec("0.5")));
-    assert_eq!(dec(doc["total"]["unblended"].as_str().unwrap()), dec("10.5"));
+    assert_eq!(
+        dec(doc["total"]["unblended"].as_str().unwrap()),
+        dec("10.5")
+    );
     // The legacy CUR: one column per tag.
     let legacy = format!(
         "lineItem/LineItemType,lineItem/UsageStartDate,lineItem/ProductCode,lineItem/UsageType,lineItem/ResourceId,lineItem/UsageAmount,lineItem/CurrencyCode,lineItem/UnblendedCost,resourceTags/user:team\n\

@@ -81,6 +81,8 @@ pub struct Units {
 pub struct LogUsage {
     pub by_place: BTreeMap<Place, Units>,
     pub lines: u64,
+    /// Requests per table and pattern label: each `ConsumedCapacity` entry once.
+    pub requests: BTreeMap<(String, Option<String>), u64>,
 }
 
 fn bad(file: &str, line: u64, why: &str) -> Error {
@@ -323,6 +325,11 @@ fn one(
             .get("TableName")
             .and_then(Value::as_str)
             .ok_or_else(|| bad(file, n, "a `ConsumedCapacity` without `TableName`"))?;
+        let r = usage
+            .requests
+            .entry((table.to_string(), pattern.clone()))
+            .or_default();
+        *r = r.saturating_add(1);
         // A batch or a transaction names its items' tenants: the units go to them by their
         // count of items; a single request's, to its key's tenant.
         let mut tenants = item_tenants(request, table, tenancy);

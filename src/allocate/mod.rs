@@ -6,6 +6,7 @@
 //! build on them.
 
 pub(crate) mod bill;
+pub(crate) mod drift;
 pub(crate) mod insights;
 pub(crate) mod log;
 pub(crate) mod split;

@@ -78,6 +78,6 @@ pub fn report_text(
         ReportFormat::Markdown => {
             crate::report::allocate::table(&a, &currency, &period, true, None)
         }
-        ReportFormat::Json => crate::report::allocate::json(&a, &currency, &period, None),
+        ReportFormat::Json => crate::report::allocate::json(&a, &currency, &period, None, None),
     })
 }

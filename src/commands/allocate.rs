@@ -22,12 +22,22 @@ pub(super) fn run(args: &AllocateArgs, run: &Run) -> Result<(), Error> {
         AllocateBy::Tenant => By::Tenant,
         AllocateBy::Pattern => By::Pattern,
     };
-    let tenancy = match (&args.tenant, by) {
+    let design = match &args.workload {
+        Some(w) => Some(designed(w, run)?),
+        None => None,
+    };
+    let from_design = design.as_ref().and_then(|(w, _)| {
+        w.tables
+            .iter()
+            .find_map(|t| t.tenants.as_ref())
+            .map(|t| format!("{}={}", t.key, t.pattern))
+    });
+    let tenancy = match (args.tenant.as_ref().or(from_design.as_ref()), by) {
         (Some(spec), _) => Some(Tenancy::parse(spec)?),
         (None, By::Pattern) => None,
         (None, By::Tenant) => {
             return Err(Error::usage("--by tenant needs --tenant ATTR=REGEX").help(
-                "Consider `--tenant 'PK=ORG#([^#]+)'`, or `--by pattern` to split by the logs' `pattern` labels.",
+                "Consider `--tenant 'PK=ORG#([^#]+)'` (or `--workload W` whose table states `tenants:`), or `--by pattern` to split by the logs' `pattern` labels.",
             ));
         }
     };
@@ -70,16 +80,89 @@ pub(super) fn run(args: &AllocateArgs, run: &Run) -> Result<(), Error> {
     let allocation = crate::allocate::bill::allocate(&ledger, &drivers, by, unused)?;
     let currency = ledger.currency.clone().unwrap_or_default();
     let period = ledger.period.clone().unwrap_or_default();
+    let drift = design
+        .as_ref()
+        .map(|(w, e)| crate::allocate::drift::drift(&usage, w, e));
+    let d = drift.as_deref();
     let text = match args.format {
-        AllocateFormat::Table => table(&allocation, &currency, &period, false, args.top),
-        AllocateFormat::Markdown => table(&allocation, &currency, &period, true, args.top),
-        AllocateFormat::Json => json(&allocation, &currency, &period, args.top),
+        AllocateFormat::Table => {
+            table(&allocation, &currency, &period, false, args.top)
+                + &drift_table(d, &currency, false)
+        }
+        AllocateFormat::Markdown => {
+            table(&allocation, &currency, &period, true, args.top)
+                + &drift_table(d, &currency, true)
+        }
+        AllocateFormat::Json => json(&allocation, &currency, &period, args.top, d),
         AllocateFormat::Csv => csv(&allocation, &currency, &period)?,
         AllocateFormat::Focus => {
             crate::report::focus_allocated::render(&allocation, &currency, &period)?
         }
     };
     output::emit(args.output.as_deref(), &text)
+}
+
+/// The workload as designed, loaded and priced as `estimate` prices it (its own price table
+/// and settings).
+fn designed(
+    file: &str,
+    run: &Run,
+) -> Result<(crate::model::Workload, crate::engine::Estimate), Error> {
+    let (pricing, src) = super::pricing::Pricing::open(
+        file,
+        &crate::cli::TemplateArgs::default(),
+        &crate::cli::SettingsArgs::default(),
+        run,
+    )?;
+    let (workload, file_settings) = src.workload()?;
+    let (estimate, _) = pricing.estimate(&workload, &file_settings, src.at(), None)?;
+    Ok((workload, estimate))
+}
+
+/// The patterns against their design, as a table (or Markdown) after the split.
+fn drift_table(
+    drift: Option<&[crate::allocate::drift::Drift]>,
+    currency: &str,
+    markdown: bool,
+) -> String {
+    let Some(drift) = drift else {
+        return String::new();
+    };
+    let q = |d: Option<rust_decimal::Decimal>| {
+        d.map(crate::report::money::quantity).unwrap_or_default()
+    };
+    let mut b = tabled::builder::Builder::default();
+    b.push_record([
+        "Table",
+        "Pattern",
+        "Requests",
+        "Units/request",
+        "Designed",
+        "Δ /month",
+        "What moved",
+    ]);
+    for x in drift {
+        b.push_record([
+            crate::text::one_line(&x.table).into_owned(),
+            crate::text::one_line(&x.pattern).into_owned(),
+            x.requests.to_string(),
+            q(x.measured),
+            q(x.designed),
+            x.monthly_delta
+                .map(|d| crate::report::money::display(d, currency))
+                .unwrap_or_default(),
+            x.verdict.to_string(),
+        ]);
+    }
+    let mut t = b.build();
+    let rule = "Units a request: measured from `ConsumedCapacity` (reads on the table and its indexes, writes on the table), against the design's rules; Δ /month is the pattern's designed cost on that line × (measured ÷ designed − 1).";
+    if markdown {
+        t.with(tabled::settings::Style::markdown());
+        format!("\n### Patterns against the design\n\n{t}\n\n{rule}\n")
+    } else {
+        t.with(tabled::settings::Style::rounded());
+        format!("Patterns against the design\n{t}\n{rule}\n")
+    }
 }
 
 fn read_log(file: &str, tenancy: &Tenancy, usage: &mut LogUsage) -> Result<(), Error> {

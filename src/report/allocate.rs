@@ -147,7 +147,13 @@ fn party_name(p: &Party, by: By) -> (String, bool) {
     }
 }
 
-pub(crate) fn json(a: &Allocation, currency: &str, period: &str, top: Option<usize>) -> String {
+pub(crate) fn json(
+    a: &Allocation,
+    currency: &str,
+    period: &str,
+    top: Option<usize>,
+    drift: Option<&[crate::allocate::drift::Drift]>,
+) -> String {
     let d = |x: rust_decimal::Decimal| serde_json::Value::String(x.normalize().to_string());
     let rows: Vec<serde_json::Value> = rows(a, crate::report::money::minor_digits(currency), top)
         .into_iter()
@@ -195,6 +201,26 @@ pub(crate) fn json(a: &Allocation, currency: &str, period: &str, top: Option<usi
         "lines": lines,
         "total": { "unblended": d(a.total.unblended), "effective": d(a.total.effective) },
     });
+    let mut doc = doc;
+    if let Some(drift) = drift {
+        let rows: Vec<serde_json::Value> = drift
+            .iter()
+            .map(|x| {
+                serde_json::json!({
+                    "table": x.table,
+                    "pattern": x.pattern,
+                    "requests": x.requests,
+                    "units_per_request": x.measured.map(d),
+                    "designed_units_per_request": x.designed.map(d),
+                    "monthly_delta": x.monthly_delta.map(d),
+                    "verdict": x.verdict,
+                })
+            })
+            .collect();
+        if let Some(o) = doc.as_object_mut() {
+            o.insert("patterns".to_string(), serde_json::Value::Array(rows));
+        }
+    }
     let mut s = serde_json::to_string_pretty(&doc).unwrap_or_default();
     s.push('\n');
     s
