@@ -155,7 +155,10 @@ fn the_seeds_patterns_are_set_against_their_design() {
         .run()
         .success();
     let doc: Value = serde_json::from_str(&out.stdout).unwrap();
-    assert_eq!(doc["rows"][0]["name"], "o001", "the tenant read from `tenants:`");
+    assert_eq!(
+        doc["rows"][0]["name"], "o001",
+        "the tenant read from `tenants:`"
+    );
     let pattern = |name: &str| {
         doc["patterns"]
             .as_array()
@@ -170,7 +173,10 @@ fn the_seeds_patterns_are_set_against_their_design() {
     let d = pattern("dashboard");
     assert_eq!(d["requests"], 498);
     assert_eq!(dec(d["units_per_request"].as_str().unwrap()), dec("7.5"));
-    assert_eq!(dec(d["designed_units_per_request"].as_str().unwrap()), dec("7.5"));
+    assert_eq!(
+        dec(d["designed_units_per_request"].as_str().unwrap()),
+        dec("7.5")
+    );
     assert_eq!(d["verdict"], "as designed");
     // create-task: 200 requests (a batch of 25, 199 puts) for 224 write units: 1.12 a
     // request against 1 (a 150 B put). Its designed cost: 3,000 a day × 730 h ÷ 24 = 91,250
@@ -178,7 +184,12 @@ fn the_seeds_patterns_are_set_against_their_design() {
     let t = pattern("create-task");
     assert_eq!(dec(t["units_per_request"].as_str().unwrap()), dec("1.12"));
     assert_eq!(dec(t["monthly_delta"].as_str().unwrap()), dec("0.00684375"));
-    assert!(t["verdict"].as_str().unwrap().starts_with("more write units a request"));
+    assert!(
+        t["verdict"]
+            .as_str()
+            .unwrap()
+            .starts_with("more write units a request")
+    );
     // The operator's scan is no pattern of the workload.
     assert_eq!(pattern("operator-report")["verdict"], "not in the workload");
 }

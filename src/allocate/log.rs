@@ -68,6 +68,35 @@ pub struct Place {
     pub pattern: Option<String>,
 }
 
+/// A place by borrowed names: hashed as `Place` is, so that it finds one without building it.
+#[derive(Hash)]
+struct PlaceRef<'a> {
+    table: &'a str,
+    index: Option<&'a str>,
+    tenant: Option<&'a str>,
+    pattern: Option<&'a str>,
+}
+
+impl PlaceRef<'_> {
+    fn owned(&self) -> Place {
+        Place {
+            table: self.table.to_string(),
+            index: self.index.map(str::to_string),
+            tenant: self.tenant.map(str::to_string),
+            pattern: self.pattern.map(str::to_string),
+        }
+    }
+}
+
+impl hashbrown::Equivalent<Place> for PlaceRef<'_> {
+    fn equivalent(&self, k: &Place) -> bool {
+        self.table == k.table
+            && self.index == k.index.as_deref()
+            && self.tenant == k.tenant.as_deref()
+            && self.pattern == k.pattern.as_deref()
+    }
+}
+
 /// Units consumed at a place, and the requests that consumed them.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Units {
@@ -81,6 +110,9 @@ pub struct Units {
 pub struct LogUsage {
     pub by_place: BTreeMap<Place, Units>,
     pub lines: u64,
+    /// Places being summed while a log is read (found by borrowed key: no allocation for a
+    /// place seen before), moved into `by_place` when it ends.
+    pending: hashbrown::HashMap<Place, Units>,
     /// Requests per table and pattern label: each `ConsumedCapacity` entry once.
     pub requests: BTreeMap<(String, Option<String>), u64>,
 }
@@ -247,16 +279,87 @@ fn shares(
 /// Adds `units` to `place`.
 fn add(
     usage: &mut LogUsage,
-    place: Place,
+    place: &PlaceRef<'_>,
     (read, write): (Decimal, Decimal),
-    context: &str,
+    (file, n): (&str, u64),
 ) -> Result<(), Error> {
-    let u = usage.by_place.entry(place).or_default();
-    let overflow = || Error::input(format!("{context}: units past what a decimal holds"));
+    if usage.pending.get(place).is_none() {
+        usage.pending.insert(place.owned(), Units::default());
+    }
+    let Some(u) = usage.pending.get_mut(place) else {
+        return Err(Error::input("a place lost while summing"));
+    };
+    let overflow = || Error::input(format!("{file}: line {n}: units past what a decimal holds"));
     u.read = u.read.checked_add(read).ok_or_else(overflow)?;
     u.write = u.write.checked_add(write).ok_or_else(overflow)?;
     u.requests = u.requests.saturating_add(1);
     Ok(())
+}
+
+/// Moves the places summed while reading into `by_place`.
+fn finish(usage: &mut LogUsage, file: &str) -> Result<(), Error> {
+    for (place, u) in usage.pending.drain() {
+        let e = usage.by_place.entry(place).or_default();
+        let overflow = || Error::input(format!("{file}: units past what a decimal holds"));
+        e.read = e.read.checked_add(u.read).ok_or_else(overflow)?;
+        e.write = e.write.checked_add(u.write).ok_or_else(overflow)?;
+        e.requests = e.requests.saturating_add(u.requests);
+    }
+    Ok(())
+}
+
+/// The fields of a log line `one` reads, skimmed: the rest of the line (the request's
+/// attributes, its timestamp, whatever else the application logged) is checked as JSON and
+/// skipped, never built; of `Key` and `Item` only the tenancy's attribute is kept.
+#[derive(serde::Deserialize)]
+struct Skim<'a> {
+    #[serde(borrow, default)]
+    operation: Option<std::borrow::Cow<'a, str>>,
+    #[serde(borrow, default)]
+    pattern: Option<std::borrow::Cow<'a, str>>,
+    #[serde(rename = "Key", borrow, default)]
+    key: Option<BTreeMap<std::borrow::Cow<'a, str>, &'a serde_json::value::RawValue>>,
+    #[serde(rename = "Item", borrow, default)]
+    item: Option<BTreeMap<std::borrow::Cow<'a, str>, &'a serde_json::value::RawValue>>,
+    #[serde(rename = "ExpressionAttributeValues", default)]
+    values: Option<Value>,
+    #[serde(rename = "RequestItems", default)]
+    request_items: Option<Value>,
+    #[serde(rename = "TransactItems", default)]
+    transact_items: Option<Value>,
+    #[serde(rename = "ConsumedCapacity", default)]
+    consumed: Option<Value>,
+}
+
+/// A line as the small JSON object `one` reads.
+fn skim(line: &str, tenancy: &Tenancy) -> Result<Value, serde_json::Error> {
+    let s: Skim<'_> = serde_json::from_str(line)?;
+    let mut m = serde_json::Map::new();
+    if let Some(op) = s.operation {
+        m.insert("operation".into(), Value::String(op.into_owned()));
+    }
+    if let Some(p) = s.pattern {
+        m.insert("pattern".into(), Value::String(p.into_owned()));
+    }
+    for (name, holder) in [("Key", s.key), ("Item", s.item)] {
+        let Some(holder) = holder else { continue };
+        let mut kept = serde_json::Map::new();
+        if let Some(raw) = holder.get(tenancy.attribute.as_str()) {
+            kept.insert(tenancy.attribute.clone(), serde_json::from_str(raw.get())?);
+        }
+        m.insert(name.into(), Value::Object(kept));
+    }
+    for (name, v) in [
+        ("ExpressionAttributeValues", s.values),
+        ("RequestItems", s.request_items),
+        ("TransactItems", s.transact_items),
+        ("ConsumedCapacity", s.consumed),
+    ] {
+        if let Some(v) = v {
+            m.insert(name.into(), v);
+        }
+    }
+    Ok(Value::Object(m))
 }
 
 /// Reads a log from `r` (named `file`) into `usage`, a line at a time.
@@ -281,14 +384,20 @@ pub fn read(
                 .unwrap_or_else(|| Error::input(format!("cannot read `{file}`: {e}")).file(file))
         })?;
         if read == 0 {
-            return Ok(());
+            return finish(usage, file);
         }
         n = n.saturating_add(1);
         if line.trim().is_empty() {
             continue;
         }
-        let request: Value =
-            serde_json::from_str(&line).map_err(|e| bad(file, n, &format!("not JSON ({e})")))?;
+        let request = skim(&line, tenancy).map_err(|e| {
+            let what = if e.is_data() {
+                "not a request as logged"
+            } else {
+                "not JSON"
+            };
+            bad(file, n, &format!("{what} ({e})"))
+        })?;
         one(&request, file, n, tenancy, usage)?;
         usage.lines = usage.lines.saturating_add(1);
     }
@@ -319,7 +428,6 @@ fn one(
         Value::Array(list) => list.iter().collect(),
         other => vec![other],
     };
-    let context = format!("{file}: line {n}");
     for c in each {
         let table = c
             .get("TableName")
@@ -336,12 +444,6 @@ fn one(
         if tenants.is_empty() {
             tenants.push((tenant.clone(), 1));
         }
-        let place = |index: Option<&str>, tenant: Option<&String>| Place {
-            table: table.to_string(),
-            index: index.map(str::to_string),
-            tenant: tenant.cloned(),
-            pattern: pattern.clone(),
-        };
         // The table's own units: its `Table` level where broken out, else the whole.
         let own = c
             .get("Table")
@@ -360,7 +462,13 @@ fn one(
             for (t, share) in shares(units, &tenants)
                 .ok_or_else(|| bad(file, n, "units past what a decimal holds"))?
             {
-                add(usage, place(index, t), share, &context)?;
+                let at = PlaceRef {
+                    table,
+                    index,
+                    tenant: t.map(String::as_str),
+                    pattern: pattern.as_deref(),
+                };
+                add(usage, &at, share, (file, n))?;
             }
         }
     }
