@@ -1090,6 +1090,10 @@ pub(crate) struct CompareArgs {
     /// `Cli::try_parse_ordered_from`).
     #[arg(skip)]
     pub alternatives: Vec<(String, Vec<String>)>,
+    /// Per tenant (`tenant`: the tables' `tenants:`, one tenant's cost per tier or rank) or
+    /// per value of a table tag (`tag:KEY`), the baseline beside each scenario.
+    #[arg(long, value_parser = by_arg, value_name = "tenant|tag:KEY")]
+    pub by: Option<ByArg>,
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
     /// Write the report to this file (atomically) instead of standard output (`-`: standard

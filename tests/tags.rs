@@ -225,3 +225,25 @@ Usage,2026-11-01T00:00:00Z,AmazonDynamoDB,ReadRequestUnits,{},1,USD,4,\n",
         .code(2)
         .stderr_has("expected tag:KEY");
 }
+
+#[test]
+fn compare_shows_each_tag_value_moving() {
+    let (_dir, path) = temp_workload(WORKLOAD);
+    // Eventual reads on `search` halve its $1.00: discovery 1.00 → 0.50.
+    let out = Case::new()
+        .args([
+            "compare",
+            &path,
+            "--set",
+            "tables.search.patterns.get.consistency=eventual",
+            "--by",
+            "tag:team",
+            "--format",
+            "csv",
+        ])
+        .run()
+        .success();
+    assert!(out.stdout.contains(",discovery,baseline,1,,USD"), "{}", out.stdout);
+    assert!(out.stdout.contains(",discovery,--set,0.5,-0.5,USD"), "{}", out.stdout);
+    assert!(out.stdout.contains(",payments,--set,2,0,USD"), "{}", out.stdout);
+}

@@ -189,3 +189,46 @@ fn a_spread_that_does_not_add_up_is_refused_where_it_is_written() {
         .code(2)
         .stderr_has("no table of this workload states its `tenants:`");
 }
+
+#[test]
+fn compare_moves_each_tenant_with_a_change() {
+    let (_dir, path) = temp_workload(&workload(TIERS));
+    let out = Case::new()
+        .args([
+            "compare",
+            &path,
+            "--set",
+            "tables.saas.patterns.get.consistency=eventual",
+            "--by",
+            "tenant",
+            "--format",
+            "json",
+        ])
+        .run()
+        .success();
+    let doc: Value = serde_json::from_str(&out.stdout).unwrap();
+    let row = |g: &str| {
+        doc["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["group"] == g)
+            .unwrap()
+            .clone()
+    };
+    // Eventual reads halve the $1.00 of reads: big's 50% falls from 0.50 to 0.25, so one of
+    // its 2 tenants goes from 0.775 to (1.55 − 0.25) ÷ 2 = 0.65 (−0.125); a small tenant
+    // from 0.18125 to (1.45 − 0.25) ÷ 8 = 0.15 (−0.03125).
+    let big = row("big");
+    assert_eq!(dec(big["baseline"].as_str().unwrap()), dec("0.775"));
+    assert_eq!(dec(big["scenarios"][0]["value"].as_str().unwrap()), dec("0.65"));
+    assert_eq!(dec(big["scenarios"][0]["delta"].as_str().unwrap()), dec("-0.125"));
+    let small = row("small");
+    assert_eq!(dec(small["scenarios"][0]["delta"].as_str().unwrap()), dec("-0.03125"));
+    // By tag, and refusals.
+    Case::new()
+        .args(["compare", &path, "--set", "tables.saas.class=standard-ia", "--by", "component"])
+        .run()
+        .code(2)
+        .stderr_has("`compare --by` takes `tenant` or `tag:KEY`");
+}

@@ -14,6 +14,9 @@ use crate::model::{CapacityMode, PriceBook, Workload};
 use crate::scenario::{self, Comparison, ScenarioKind};
 
 pub(super) fn run(args: &CompareArgs, run: &Run) -> Result<(), Error> {
+    if let Some(by) = &args.by {
+        return by_group(args, by, run);
+    }
     check_options(args.format, &args.export, None)?;
     let comparison = comparison(args, run)?;
     emit_comparison(
@@ -23,6 +26,90 @@ pub(super) fn run(args: &CompareArgs, run: &Run) -> Result<(), Error> {
         &args.export,
         args.output.as_deref(),
     )
+}
+
+/// `compare --by tenant|tag:KEY`: the baseline and each scenario per tenant group or tag
+/// value (the baseline workload's `tenants:` and `tags:` name the groups of every scenario).
+fn by_group(args: &CompareArgs, by: &crate::cli::ByArg, run: &Run) -> Result<(), Error> {
+    use crate::cli::{By, Format};
+    use crate::report::groups::{GroupRow, Groups};
+    if !matches!(by.kind, By::Tenant | By::Tag)
+        || !matches!(
+            args.format,
+            Format::Table | Format::Json | Format::Csv | Format::Markdown
+        )
+    {
+        return Err(Error::usage(
+            "`compare --by` takes `tenant` or `tag:KEY`, in the table, JSON, CSV and Markdown views",
+        )
+        .help("Consider `compare --by tenant` or `compare --by tag:team`; `estimate --by` has the other breakdowns."));
+    }
+    let comparison = comparison(args, run)?;
+    let (_, src) = Pricing::open(&args.workload, &args.template, &args.settings, run)?;
+    let (workload, _) = src.workload()?;
+    let estimates: Vec<&crate::engine::Estimate> = std::iter::once(&comparison.baseline)
+        .chain(comparison.scenarios.iter().map(|s| &s.estimate))
+        .collect();
+    let mut rows: Vec<GroupRow> = Vec::new();
+    let mut put = |table: &str, group: &str, i: usize, v: Decimal| {
+        let at = rows
+            .iter()
+            .position(|r| r.table == table && r.group == group)
+            .unwrap_or_else(|| {
+                rows.push(GroupRow {
+                    table: table.to_string(),
+                    group: group.to_string(),
+                    values: vec![None; estimates.len()],
+                });
+                rows.len().saturating_sub(1)
+            });
+        if let Some(slot) = rows.get_mut(at).and_then(|r| r.values.get_mut(i)) {
+            *slot = Some(v);
+        }
+    };
+    let what = match &by.tag {
+        Some(key) => {
+            for (i, e) in estimates.iter().enumerate() {
+                for g in crate::report::tags::group(e, &workload, key) {
+                    put("", &g.value, i, g.cost);
+                }
+            }
+            format!("monthly cost by tag `{key}`")
+        }
+        None => {
+            for (i, e) in estimates.iter().enumerate() {
+                let Some(t) = engine::tenants::by_tenant(e, &workload) else {
+                    return Err(Error::input("a cost per tenant past what a decimal holds"));
+                };
+                for g in &t.groups {
+                    put(&g.table, &g.name, i, g.each);
+                }
+            }
+            if rows.is_empty() {
+                return Err(Error::usage("no table of this workload states its `tenants:`")
+                    .help("Consider `tenants: { key: PK, pattern: 'ORG#([^#]+)', tiers: { … } }` on a table."));
+            }
+            "one tenant's monthly cost".to_string()
+        }
+    };
+    let groups = Groups {
+        title: comparison.baseline.workload.clone(),
+        what: &what,
+        currency: &comparison.baseline.currency,
+        names: comparison
+            .scenarios
+            .iter()
+            .map(|s| s.name.clone())
+            .collect(),
+        rows,
+    };
+    let text = match args.format {
+        Format::Json => crate::report::groups::json(&groups, "ddbcost.compare-groups/v1"),
+        Format::Csv => crate::report::groups::csv(&groups)?,
+        Format::Markdown => crate::report::groups::table(&groups, true),
+        _ => crate::report::groups::table(&groups, false),
+    };
+    crate::output::emit(args.output.as_deref(), &text)
 }
 
 /// The comparison `compare` prints: the workload's scenarios and the command line's

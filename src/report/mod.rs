@@ -14,6 +14,7 @@ pub(crate) mod finance;
 pub(crate) mod focus;
 pub(crate) mod focus_allocated;
 pub(crate) mod forecast;
+pub(crate) mod groups;
 pub(crate) mod html;
 pub(crate) mod json;
 pub(crate) mod keys;
