@@ -717,6 +717,8 @@ pub(crate) enum AllocateFormat {
     Markdown,
     /// FOCUS rows with FOCUS 1.3's split cost allocation (allocated charges per origin).
     Focus,
+    /// A self-contained page: the costliest tenants as bars, the rest summed.
+    Html,
 }
 
 /// Who `allocate` splits the bill over.

@@ -193,3 +193,19 @@ fn the_seeds_patterns_are_set_against_their_design() {
     // The operator's scan is no pattern of the workload.
     assert_eq!(pattern("operator-report")["verdict"], "not in the workload");
 }
+
+#[test]
+fn the_html_page_shows_the_costliest_tenants_and_adds_up() {
+    let out = Case::new()
+        .args(&ARGS)
+        .args(["--format", "html", "--top", "3"])
+        .run()
+        .success();
+    // The bars: the ten costliest by default in the chart, o001 first; the table: three one
+    // by one and the 197 others summed; the total $58.41.
+    assert!(out.stdout.starts_with("<!DOCTYPE html>"));
+    assert!(out.stdout.contains("<svg"), "a chart");
+    assert!(out.stdout.contains("<td>o001</td>"));
+    assert!(out.stdout.contains("(197 other tenants)"));
+    assert!(out.stdout.contains("<th class=\"n\">58.41</th>"));
+}

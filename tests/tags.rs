@@ -243,7 +243,19 @@ fn compare_shows_each_tag_value_moving() {
         ])
         .run()
         .success();
-    assert!(out.stdout.contains(",discovery,baseline,1,,USD"), "{}", out.stdout);
-    assert!(out.stdout.contains(",discovery,--set,0.5,-0.5,USD"), "{}", out.stdout);
-    assert!(out.stdout.contains(",payments,--set,2,0,USD"), "{}", out.stdout);
+    assert!(
+        out.stdout.contains(",discovery,baseline,1,,USD"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.contains(",discovery,--set,0.5,-0.5,USD"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.contains(",payments,--set,2,0,USD"),
+        "{}",
+        out.stdout
+    );
 }

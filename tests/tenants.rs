@@ -221,13 +221,29 @@ fn compare_moves_each_tenant_with_a_change() {
     // from 0.18125 to (1.45 − 0.25) ÷ 8 = 0.15 (−0.03125).
     let big = row("big");
     assert_eq!(dec(big["baseline"].as_str().unwrap()), dec("0.775"));
-    assert_eq!(dec(big["scenarios"][0]["value"].as_str().unwrap()), dec("0.65"));
-    assert_eq!(dec(big["scenarios"][0]["delta"].as_str().unwrap()), dec("-0.125"));
+    assert_eq!(
+        dec(big["scenarios"][0]["value"].as_str().unwrap()),
+        dec("0.65")
+    );
+    assert_eq!(
+        dec(big["scenarios"][0]["delta"].as_str().unwrap()),
+        dec("-0.125")
+    );
     let small = row("small");
-    assert_eq!(dec(small["scenarios"][0]["delta"].as_str().unwrap()), dec("-0.03125"));
+    assert_eq!(
+        dec(small["scenarios"][0]["delta"].as_str().unwrap()),
+        dec("-0.03125")
+    );
     // By tag, and refusals.
     Case::new()
-        .args(["compare", &path, "--set", "tables.saas.class=standard-ia", "--by", "component"])
+        .args([
+            "compare",
+            &path,
+            "--set",
+            "tables.saas.class=standard-ia",
+            "--by",
+            "component",
+        ])
         .run()
         .code(2)
         .stderr_has("`compare --by` takes `tenant` or `tag:KEY`");

@@ -95,6 +95,9 @@ pub(super) fn run(args: &AllocateArgs, run: &Run) -> Result<(), Error> {
         }
         AllocateFormat::Json => json(&allocation, &currency, &period, args.top, d),
         AllocateFormat::Csv => csv(&allocation, &currency, &period)?,
+        AllocateFormat::Html => {
+            crate::report::allocate::html(&allocation, &currency, &period, args.top)
+        }
         AllocateFormat::Focus => {
             crate::report::focus_allocated::render(&allocation, &currency, &period)?
         }

@@ -277,3 +277,53 @@ pub(crate) fn csv(a: &Allocation, currency: &str, period: &str) -> Result<String
         .map_err(|e| Error::input(format!("cannot write the CSV: {e}")))?;
     String::from_utf8(bytes).map_err(|e| Error::input(format!("cannot write the CSV: {e}")))
 }
+
+/// A self-contained page: the costliest tenants (ten unless `--top` says otherwise) as
+/// bars with the rest summed, and every row with its exact and shown money.
+pub(crate) fn html(a: &Allocation, currency: &str, period: &str, top: Option<usize>) -> String {
+    use super::bill::esc;
+    let dp = crate::report::money::minor_digits(currency);
+    let noun = a.by.noun();
+    let chart_rows = rows(a, dp, Some(top.unwrap_or(10)));
+    let bars: Vec<(String, rust_decimal::Decimal)> = chart_rows
+        .iter()
+        .filter(|r| !r.remainder)
+        .map(|r| (r.name.clone(), r.exact.unblended))
+        .collect();
+    let chart = super::charts::bars(
+        &format!("The costliest {noun}s (unblended)"),
+        &bars,
+        currency,
+    );
+    let mut body = String::new();
+    for r in rows(a, dp, top) {
+        let name = if r.remainder {
+            format!("(remainder) {}", r.name)
+        } else {
+            r.name.clone()
+        };
+        body.push_str(&format!(
+            "<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>\n",
+            esc(&name),
+            esc(&crate::report::money::display(r.shown.unblended, currency)),
+            esc(&crate::report::money::display(r.shown.effective, currency)),
+        ));
+    }
+    format!(
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>ddbcost — the bill by {noun}</title>\n<style>body {{ font-family: -apple-system, \"Segoe UI\", Helvetica, Arial, sans-serif; margin: 2rem auto; padding: 0 1rem; max-width: 1100px; color: #222; }} table {{ border-collapse: collapse; font-size: 0.9rem; }} th, td {{ border-bottom: 1px solid #ddd; padding: 0.3rem 0.5rem; text-align: left; }} td.n {{ text-align: right; }} svg {{ max-width: 100%; height: auto; }} .meta {{ color: #555; font-size: 0.9rem; }}</style>\n</head>\n<body>\n<h1>The {} bill in {}, by {noun}</h1>\n{chart}\n<table>\n<tr><th>{}</th><th>Unblended</th><th>Effective</th></tr>\n{body}<tr><th>TOTAL</th><th class=\"n\">{}</th><th class=\"n\">{}</th></tr>\n</table>\n<p class=\"meta\">{}</p>\n</body>\n</html>\n",
+        esc(period),
+        esc(currency),
+        if noun == "tenant" {
+            "Tenant"
+        } else {
+            "Pattern"
+        },
+        esc(&crate::report::money::display(a.total.unblended, currency)),
+        esc(&crate::report::money::display(a.total.effective, currency)),
+        esc(&rule(
+            a.by,
+            a.remainders
+                .contains_key(&crate::allocate::bill::Remainder::Unused)
+        )),
+    )
+}

@@ -369,7 +369,7 @@ pub(crate) fn json(l: &Ledger, commitments: Option<&Commitments>) -> String {
 }
 
 /// Text as HTML: `&`, `<`, `>` and `"` escaped (the names are the bill's).
-fn esc(text: &str) -> String {
+pub(crate) fn esc(text: &str) -> String {
     text.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
