@@ -197,7 +197,7 @@ fn the_seeds_patterns_are_set_against_their_design() {
 #[test]
 fn the_html_page_shows_the_costliest_tenants_and_adds_up() {
     let out = Case::new()
-        .args(&ARGS)
+        .args(ARGS)
         .args(["--format", "html", "--top", "3"])
         .run()
         .success();
