@@ -259,3 +259,56 @@ fn compare_shows_each_tag_value_moving() {
         out.stdout
     );
 }
+
+/// A Python that can `import duckdb`: `DDBCOST_PYTHON` (`.ci/run` sets it to its venv's), else
+/// `python3`.
+fn duckdb_python() -> Option<String> {
+    let python = std::env::var("DDBCOST_PYTHON").unwrap_or_else(|_| "python3".to_string());
+    let ok = std::process::Command::new(&python)
+        .args(["-c", "import duckdb"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    ok.then_some(python)
+}
+
+#[test]
+fn a_parquet_bill_gives_its_resource_tags_map() {
+    let Some(python) = duckdb_python() else {
+        common::skip_without(
+            "duckdb",
+            "writes a CUR 2.0 Parquet file with a resource_tags MAP",
+        );
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let pq = dir.path().join("cur.parquet");
+    // Two tables as Data Exports writes them: `resource_tags` a MAP(VARCHAR, VARCHAR).
+    let script = format!(
+        "import duckdb\ncon = duckdb.connect()\ncon.execute(\"\"\"COPY (SELECT * FROM (VALUES
+ ('Usage', TIMESTAMP '2026-11-01 00:00:00', 'AmazonDynamoDB', 'ReadRequestUnits', 'arn:aws:dynamodb:us-east-1:1:table/pay', 1.0, 'USD', 3.0, MAP {{'user:team': 'payments'}}),
+ ('Usage', TIMESTAMP '2026-11-01 00:00:00', 'AmazonDynamoDB', 'ReadRequestUnits', 'arn:aws:dynamodb:us-east-1:1:table/search', 1.0, 'USD', 4.0, MAP {{'user:team': 'discovery'}}),
+ ('Usage', TIMESTAMP '2026-11-01 00:00:00', 'AmazonDynamoDB', 'ReadRequestUnits', 'arn:aws:dynamodb:us-east-1:1:table/scratch', 1.0, 'USD', 1.0, NULL)
+) AS t(line_item_line_item_type, line_item_usage_start_date, line_item_product_code, line_item_usage_type, line_item_resource_id, line_item_usage_amount, line_item_currency_code, line_item_unblended_cost, resource_tags)) TO '{}' (FORMAT PARQUET)\"\"\")\n",
+        pq.display()
+    );
+    let status = std::process::Command::new(&python)
+        .args(["-c", &script])
+        .status()
+        .unwrap();
+    assert!(status.success(), "duckdb wrote the Parquet file");
+    // payments $3, discovery $4, scratch (no tags) $1.
+    Case::new()
+        .args([
+            "bill",
+            pq.to_str().unwrap(),
+            "--by",
+            "tag:team",
+            "--format",
+            "csv",
+        ])
+        .run()
+        .success()
+        .stdout_has("discovery,search,4,4,4.00,4.00,USD")
+        .stdout_has("payments,pay,3,3,3.00,3.00,USD")
+        .stdout_has("(untagged),scratch,1,1,1.00,1.00,USD");
+}

@@ -175,6 +175,20 @@ fn text(field: &PField, read: Read) -> String {
         PField::Date(days) => timestamp(i64::from(*days).saturating_mul(86_400))[..10].to_string(),
         PField::TimestampMillis(ms) => timestamp(ms.div_euclid(1_000)),
         PField::TimestampMicros(us) => timestamp(us.div_euclid(1_000_000)),
+        // A map (CUR 2.0's `resource_tags`): the JSON object the CSV export writes.
+        PField::MapInternal(map) => {
+            let object: serde_json::Map<String, serde_json::Value> = map
+                .entries()
+                .iter()
+                .map(|(k, v)| {
+                    (
+                        text(k, Read::Plain),
+                        serde_json::Value::String(text(v, Read::Plain)),
+                    )
+                })
+                .collect();
+            serde_json::Value::Object(object).to_string()
+        }
         _ => String::new(),
     }
 }

@@ -100,7 +100,9 @@ impl Layout {
     pub(crate) fn columns(&self) -> impl Iterator<Item = &str> {
         self.index
             .iter()
-            .filter_map(|(_, i)| self.names.get(*i).map(String::as_str))
+            .map(|(_, i)| i)
+            .chain(self.tags.iter().map(|(i, _)| i))
+            .filter_map(|i| self.names.get(*i).map(String::as_str))
     }
 
     fn position(&self, field: Field) -> Option<usize> {
