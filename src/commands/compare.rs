@@ -28,8 +28,18 @@ pub(super) fn run(args: &CompareArgs, run: &Run) -> Result<(), Error> {
     )
 }
 
+/// The page in the browser leaves `compare --by` out of its download (#30's budget).
+#[cfg(target_arch = "wasm32")]
+fn by_group(_: &CompareArgs, _: &crate::cli::ByArg, _: &Run) -> Result<(), Error> {
+    Err(
+        Error::usage("`compare --by` is not in the WebAssembly build")
+            .help("Consider the `ddbcost` command line."),
+    )
+}
+
 /// `compare --by tenant|tag:KEY`: the baseline and each scenario per tenant group or tag
 /// value (the baseline workload's `tenants:` and `tags:` name the groups of every scenario).
+#[cfg(not(target_arch = "wasm32"))]
 fn by_group(args: &CompareArgs, by: &crate::cli::ByArg, run: &Run) -> Result<(), Error> {
     use crate::cli::{By, Format};
     use crate::report::groups::{GroupRow, Groups};

@@ -21,31 +21,8 @@ pub(super) fn run(args: &EstimateArgs, run: &Run) -> Result<(), Error> {
         args.format,
         args.output.as_deref(),
     );
-    if args.by.kind == By::Tenant {
-        let Some(t) = crate::engine::tenants::by_tenant(&estimate, &workload) else {
-            return Err(Error::input("a cost per tenant past what a decimal holds"));
-        };
-        if t.tables.is_empty() {
-            return Err(Error::usage("no table of this workload states its `tenants:`").help(
-                "Consider `tenants: { key: PK, pattern: 'ORG#([^#]+)', tiers: { … } }` on a table (see the README, \"Tenants\").",
-            ));
-        }
-        let text = match args.format {
-            Format::Json => report::tenants::json(&t, &estimate),
-            Format::Csv => report::tenants::csv(&t, &estimate)?,
-            Format::Markdown => report::tenants::table(&t, &estimate, true),
-            _ => report::tenants::table(&t, &estimate, false),
-        };
-        return output::emit(args.output.as_deref(), &text);
-    }
-    if let Some(key) = &args.by.tag {
-        let groups = report::tags::group(&estimate, &workload, key);
-        let text = match args.format {
-            Format::Json => report::tags::json(&groups, &estimate, key),
-            Format::Csv => report::tags::csv(&groups, &estimate, key)?,
-            Format::Markdown => report::tags::table(&groups, &estimate, key, true),
-            _ => report::tags::table(&groups, &estimate, key, false),
-        };
+    if matches!(args.by.kind, By::Tenant | By::Tag) {
+        let text = grouped(args, &estimate, &workload)?;
         return output::emit(args.output.as_deref(), &text);
     }
     let by = match args.by.kind {
@@ -71,4 +48,51 @@ pub(super) fn run(args: &EstimateArgs, run: &Run) -> Result<(), Error> {
         }
     };
     output::emit(args.output.as_deref(), &text)
+}
+
+/// `--by tenant` and `--by tag:KEY`: the estimate per tenant group or tag value.
+#[cfg(not(target_arch = "wasm32"))]
+fn grouped(
+    args: &EstimateArgs,
+    estimate: &crate::engine::Estimate,
+    workload: &crate::model::Workload,
+) -> Result<String, Error> {
+    if args.by.kind == By::Tenant {
+        let Some(t) = crate::engine::tenants::by_tenant(estimate, workload) else {
+            return Err(Error::input("a cost per tenant past what a decimal holds"));
+        };
+        if t.tables.is_empty() {
+            return Err(Error::usage("no table of this workload states its `tenants:`").help(
+                "Consider `tenants: { key: PK, pattern: 'ORG#([^#]+)', tiers: { … } }` on a table (see the README, \"Tenants\").",
+            ));
+        }
+        return Ok(match args.format {
+            Format::Json => report::tenants::json(&t, estimate),
+            Format::Csv => report::tenants::csv(&t, estimate)?,
+            Format::Markdown => report::tenants::table(&t, estimate, true),
+            _ => report::tenants::table(&t, estimate, false),
+        });
+    }
+    let key = args.by.tag.as_deref().unwrap_or_default();
+    let groups = report::tags::group(estimate, workload, key);
+    Ok(match args.format {
+        Format::Json => report::tags::json(&groups, estimate, key),
+        Format::Csv => report::tags::csv(&groups, estimate, key)?,
+        Format::Markdown => report::tags::table(&groups, estimate, key, true),
+        _ => report::tags::table(&groups, estimate, key, false),
+    })
+}
+
+/// The page in the browser leaves the splits per tenant and per tag out of its download
+/// (#30's budget): the command line has them.
+#[cfg(target_arch = "wasm32")]
+fn grouped(
+    _: &EstimateArgs,
+    _: &crate::engine::Estimate,
+    _: &crate::model::Workload,
+) -> Result<String, Error> {
+    Err(
+        Error::usage("`--by tenant` and `--by tag:KEY` are not in the WebAssembly build")
+            .help("Consider the `ddbcost` command line."),
+    )
 }
