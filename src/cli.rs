@@ -247,6 +247,10 @@ pub(crate) struct ForecastArgs {
     /// Change a field before forecasting, e.g. `--set tables.orders.class=standard-ia` (repeatable).
     #[arg(long = "set", value_name = "PATH=VALUE")]
     pub sets: Vec<String>,
+    /// Per tenant (`tenant`: one tenant's cost per tier or rank) or per value of a table tag
+    /// (`tag:KEY`), month by month (table, JSON, CSV, Markdown).
+    #[arg(long, value_parser = by_arg, value_name = "tenant|tag:KEY")]
+    pub by: Option<ByArg>,
     /// Write the report to this file (atomically) instead of standard output.
     #[arg(long, short)]
     pub output: Option<String>,

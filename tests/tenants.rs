@@ -248,3 +248,46 @@ fn compare_moves_each_tenant_with_a_change() {
         .code(2)
         .stderr_has("`compare --by` takes `tenant` or `tag:KEY`");
 }
+
+#[test]
+fn a_forecast_moves_each_tenant_month_by_month() {
+    // 10 % more requests a month; storage stated (4 GB) stays.
+    let (_dir, path) = temp_workload(&workload(TIERS).replace(
+        "    storage: 4 GB\n",
+        "    storage: 4 GB\n    growth: 10%/month\n",
+    ));
+    let out = Case::new()
+        .args([
+            "forecast", &path, "--months", "2", "--start", "2027-01", "--by", "tenant", "--format",
+            "json",
+        ])
+        .run()
+        .success();
+    let doc: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(doc["first"], "2027-01");
+    let big = doc["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["group"] == "big")
+        .unwrap()
+        .clone();
+    // January: 0.775 (as the estimate: rates per month, storage stated). February: reads
+    // 0.50 × 1.1 + writes 0.80 × 1.1 + storage 0.25 = 1.68 for 2 tenants: 0.84 (+0.065).
+    assert_eq!(dec(big["baseline"].as_str().unwrap()), dec("0.775"));
+    assert_eq!(
+        dec(big["scenarios"][0]["value"].as_str().unwrap()),
+        dec("0.84")
+    );
+    assert_eq!(
+        dec(big["scenarios"][0]["delta"].as_str().unwrap()),
+        dec("0.065")
+    );
+    Case::new()
+        .args([
+            "forecast", &path, "--months", "2", "--by", "tenant", "--advise",
+        ])
+        .run()
+        .code(2)
+        .stderr_has("without `--advise`");
+}

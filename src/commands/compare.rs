@@ -42,7 +42,7 @@ fn by_group(_: &CompareArgs, _: &crate::cli::ByArg, _: &Run) -> Result<(), Error
 #[cfg(not(target_arch = "wasm32"))]
 fn by_group(args: &CompareArgs, by: &crate::cli::ByArg, run: &Run) -> Result<(), Error> {
     use crate::cli::{By, Format};
-    use crate::report::groups::{GroupRow, Groups};
+    use crate::report::groups::Groups;
     if !matches!(by.kind, By::Tenant | By::Tag)
         || !matches!(
             args.format,
@@ -60,52 +60,13 @@ fn by_group(args: &CompareArgs, by: &crate::cli::ByArg, run: &Run) -> Result<(),
     let estimates: Vec<&crate::engine::Estimate> = std::iter::once(&comparison.baseline)
         .chain(comparison.scenarios.iter().map(|s| &s.estimate))
         .collect();
-    let mut rows: Vec<GroupRow> = Vec::new();
-    let mut put = |table: &str, group: &str, i: usize, v: Decimal| {
-        let at = rows
-            .iter()
-            .position(|r| r.table == table && r.group == group)
-            .unwrap_or_else(|| {
-                rows.push(GroupRow {
-                    table: table.to_string(),
-                    group: group.to_string(),
-                    values: vec![None; estimates.len()],
-                });
-                rows.len().saturating_sub(1)
-            });
-        if let Some(slot) = rows.get_mut(at).and_then(|r| r.values.get_mut(i)) {
-            *slot = Some(v);
-        }
-    };
-    let what = match &by.tag {
-        Some(key) => {
-            for (i, e) in estimates.iter().enumerate() {
-                for g in crate::report::tags::group(e, &workload, key) {
-                    put("", &g.value, i, g.cost);
-                }
-            }
-            format!("monthly cost by tag `{key}`")
-        }
-        None => {
-            for (i, e) in estimates.iter().enumerate() {
-                let Some(t) = engine::tenants::by_tenant(e, &workload) else {
-                    return Err(Error::input("a cost per tenant past what a decimal holds"));
-                };
-                for g in &t.groups {
-                    put(&g.table, &g.name, i, g.each);
-                }
-            }
-            if rows.is_empty() {
-                return Err(Error::usage("no table of this workload states its `tenants:`")
-                    .help("Consider `tenants: { key: PK, pattern: 'ORG#([^#]+)', tiers: { … } }` on a table."));
-            }
-            "one tenant's monthly cost".to_string()
-        }
-    };
+    let (rows, what) = crate::report::groups::rows_of(&estimates, &workload, by)?;
     let groups = Groups {
+        command: "compare",
         title: comparison.baseline.workload.clone(),
         what: &what,
         currency: &comparison.baseline.currency,
+        first: "baseline".to_string(),
         names: comparison
             .scenarios
             .iter()

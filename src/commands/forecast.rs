@@ -55,6 +55,10 @@ pub(super) fn run(args: &ForecastArgs, run: &Run) -> Result<(), Error> {
         || book.primary.currency.clone(),
         |m| m.estimate.currency.clone(),
     );
+    if let Some(by) = &args.by {
+        let text = by_group(args, by, &f, &workload, &cur)?;
+        return output::emit(args.output.as_deref(), &text);
+    }
     let text = render(args, run, &f, &workload.name, advice.as_ref(), &cur)?;
     if !matches!(args.format, Format::Table | Format::Markdown | Format::Html) {
         for m in &f.months {
@@ -187,4 +191,72 @@ fn render(
             report::forecast::html(f, workload)
         }
     })
+}
+
+/// `forecast --by tenant|tag:KEY`: each month per tenant group or tag value, with its change
+/// from the first month.
+#[cfg(not(target_arch = "wasm32"))]
+fn by_group(
+    args: &ForecastArgs,
+    by: &crate::cli::ByArg,
+    f: &engine::Forecast,
+    workload: &crate::model::Workload,
+    currency: &str,
+) -> Result<String, Error> {
+    use crate::cli::By;
+    if !matches!(by.kind, By::Tenant | By::Tag)
+        || args.advise
+        || !matches!(
+            args.format,
+            Format::Table | Format::Json | Format::Csv | Format::Markdown
+        )
+    {
+        return Err(Error::usage(
+            "`forecast --by` takes `tenant` or `tag:KEY`, without `--advise`, in the table, JSON, CSV and Markdown views",
+        )
+        .help("Consider `forecast --months 12 --by tenant`."));
+    }
+    let estimates: Vec<&engine::Estimate> = f.months.iter().map(|m| &m.estimate).collect();
+    let (rows, what) = report::groups::rows_of(&estimates, workload, by)?;
+    let mut names: Vec<String> = f
+        .months
+        .iter()
+        .map(|m| format!("{}-{:02}", m.period.0, m.period.1))
+        .collect();
+    // The first month is the one each change is measured from.
+    let first = if names.is_empty() {
+        String::new()
+    } else {
+        names.remove(0)
+    };
+    let groups = report::groups::Groups {
+        command: "forecast",
+        title: workload.name.clone(),
+        what: &format!("{what}, month by month from the first"),
+        currency,
+        first,
+        names,
+        rows,
+    };
+    Ok(match args.format {
+        Format::Json => report::groups::json(&groups, "ddbcost.forecast-groups/v1"),
+        Format::Csv => report::groups::csv(&groups)?,
+        Format::Markdown => report::groups::table(&groups, true),
+        _ => report::groups::table(&groups, false),
+    })
+}
+
+/// The page in the browser leaves `forecast --by` out of its download (#30's budget).
+#[cfg(target_arch = "wasm32")]
+fn by_group(
+    _: &ForecastArgs,
+    _: &crate::cli::ByArg,
+    _: &engine::Forecast,
+    _: &crate::model::Workload,
+    _: &str,
+) -> Result<String, Error> {
+    Err(
+        Error::usage("`forecast --by` is not in the WebAssembly build")
+            .help("Consider the `ddbcost` command line."),
+    )
 }

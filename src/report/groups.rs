@@ -1,5 +1,5 @@
-//! `compare --by tenant` and `compare --by tag:KEY`: the baseline and each scenario per
-//! group — a tenant tier's (or ranked tenant's) cost for one tenant, a tag value's monthly
+//! `compare --by tenant|tag:KEY` and `forecast --by …`: the baseline (or the first month)
+//! and each scenario (or month) per group — a tenant tier's (or ranked tenant's) cost for one tenant, a tag value's monthly
 //! total — with each scenario's change from the baseline; as a table, Markdown, CSV or JSON.
 
 use rust_decimal::Decimal;
@@ -17,9 +17,13 @@ pub(crate) struct GroupRow {
 
 /// What the figures are.
 pub(crate) struct Groups<'a> {
+    /// `compare` or `forecast`.
+    pub(crate) command: &'static str,
     pub(crate) title: String,
     pub(crate) what: &'a str,
     pub(crate) currency: &'a str,
+    /// What the first figure is (`baseline`, or a forecast's first month).
+    pub(crate) first: String,
     pub(crate) names: Vec<String>,
     pub(crate) rows: Vec<GroupRow>,
 }
@@ -76,7 +80,8 @@ pub(crate) fn table(g: &Groups<'_>, markdown: bool) -> String {
     }
     t.with(tabled::settings::Style::rounded());
     format!(
-        "ddbcost compare: {} ({}, {})\n{t}\n",
+        "ddbcost {}: {} ({}, {})\n{t}\n",
+        g.command,
         crate::text::one_line(&g.title),
         g.what,
         g.currency
@@ -114,6 +119,7 @@ pub(crate) fn json(g: &Groups<'_>, schema: &str) -> String {
         "schema": schema,
         "workload": g.title,
         "what": g.what,
+        "first": g.first,
         "currency": g.currency,
         "rows": rows,
     });
@@ -130,7 +136,7 @@ pub(crate) fn csv(g: &Groups<'_>) -> Result<String, Error> {
     w.write_record(["table", "group", "scenario", "value", "delta", "currency"])
         .map_err(|e| fail(&e))?;
     for r in &g.rows {
-        let names = std::iter::once("baseline").chain(g.names.iter().map(String::as_str));
+        let names = std::iter::once(g.first.as_str()).chain(g.names.iter().map(String::as_str));
         for (i, n) in names.enumerate() {
             let delta = if i == 0 {
                 String::new()
@@ -150,4 +156,56 @@ pub(crate) fn csv(g: &Groups<'_>) -> Result<String, Error> {
     }
     let bytes = w.into_inner().map_err(|e| fail(&e))?;
     String::from_utf8(bytes).map_err(|e| fail(&e))
+}
+
+/// Each estimate's figures per tenant group (one tenant's cost) or tag value (the total), in
+/// rows of one group each, and what the figures are.
+pub(crate) fn rows_of(
+    estimates: &[&crate::engine::Estimate],
+    workload: &crate::model::Workload,
+    by: &crate::cli::ByArg,
+) -> Result<(Vec<crate::report::groups::GroupRow>, String), Error> {
+    let mut rows: Vec<GroupRow> = Vec::new();
+    let mut put = |table: &str, group: &str, i: usize, v: Decimal| {
+        let at = rows
+            .iter()
+            .position(|r| r.table == table && r.group == group)
+            .unwrap_or_else(|| {
+                rows.push(GroupRow {
+                    table: table.to_string(),
+                    group: group.to_string(),
+                    values: vec![None; estimates.len()],
+                });
+                rows.len().saturating_sub(1)
+            });
+        if let Some(slot) = rows.get_mut(at).and_then(|r| r.values.get_mut(i)) {
+            *slot = Some(v);
+        }
+    };
+    let what = match &by.tag {
+        Some(key) => {
+            for (i, e) in estimates.iter().enumerate() {
+                for g in crate::report::tags::group(e, workload, key) {
+                    put("", &g.value, i, g.cost);
+                }
+            }
+            format!("monthly cost by tag `{key}`")
+        }
+        None => {
+            for (i, e) in estimates.iter().enumerate() {
+                let Some(t) = crate::engine::tenants::by_tenant(e, workload) else {
+                    return Err(Error::input("a cost per tenant past what a decimal holds"));
+                };
+                for g in &t.groups {
+                    put(&g.table, &g.name, i, g.each);
+                }
+            }
+            if rows.is_empty() {
+                return Err(Error::usage("no table of this workload states its `tenants:`")
+                    .help("Consider `tenants: { key: PK, pattern: 'ORG#([^#]+)', tiers: { … } }` on a table."));
+            }
+            "one tenant's monthly cost".to_string()
+        }
+    };
+    Ok((rows, what))
 }
