@@ -22,11 +22,22 @@ pub(super) fn run(args: &AllocateArgs, run: &Run) -> Result<(), Error> {
         AllocateBy::Tenant => By::Tenant,
         AllocateBy::Pattern => By::Pattern,
     };
+    // The design is read first (its `tenants:` name the tenant) and priced once the bill
+    // says which month: for that month's own hours.
     let design = match &args.workload {
-        Some(w) => Some(designed(w, run)?),
+        Some(w) => {
+            let (pricing, src) = super::pricing::Pricing::open(
+                w,
+                &crate::cli::TemplateArgs::default(),
+                &crate::cli::SettingsArgs::default(),
+                run,
+            )?;
+            let (workload, file_settings) = src.workload()?;
+            Some((pricing, src, workload, file_settings))
+        }
         None => None,
     };
-    let from_design = design.as_ref().and_then(|(w, _)| {
+    let from_design = design.as_ref().and_then(|(_, _, w, _)| {
         w.tables
             .iter()
             .find_map(|t| t.tenants.as_ref())
@@ -80,9 +91,17 @@ pub(super) fn run(args: &AllocateArgs, run: &Run) -> Result<(), Error> {
     let allocation = crate::allocate::bill::allocate(&ledger, &drivers, by, unused)?;
     let currency = ledger.currency.clone().unwrap_or_default();
     let period = ledger.period.clone().unwrap_or_default();
-    let drift = design
-        .as_ref()
-        .map(|(w, e)| crate::allocate::drift::drift(&usage, w, e));
+    let month = ledger
+        .period
+        .as_deref()
+        .and_then(|p| crate::model::period::Period::parse(p).ok());
+    let drift = match &design {
+        Some((pricing, src, w, file_settings)) => {
+            let (e, _) = pricing.estimate(w, file_settings, src.at(), month)?;
+            Some(crate::allocate::drift::drift(&usage, w, &e))
+        }
+        None => None,
+    };
     let d = drift.as_deref();
     let text = match args.format {
         AllocateFormat::Table => {
@@ -103,23 +122,6 @@ pub(super) fn run(args: &AllocateArgs, run: &Run) -> Result<(), Error> {
         }
     };
     output::emit(args.output.as_deref(), &text)
-}
-
-/// The workload as designed, loaded and priced as `estimate` prices it (its own price table
-/// and settings).
-fn designed(
-    file: &str,
-    run: &Run,
-) -> Result<(crate::model::Workload, crate::engine::Estimate), Error> {
-    let (pricing, src) = super::pricing::Pricing::open(
-        file,
-        &crate::cli::TemplateArgs::default(),
-        &crate::cli::SettingsArgs::default(),
-        run,
-    )?;
-    let (workload, file_settings) = src.workload()?;
-    let (estimate, _) = pricing.estimate(&workload, &file_settings, src.at(), None)?;
-    Ok((workload, estimate))
 }
 
 /// The patterns against their design, as a table (or Markdown) after the split.
