@@ -179,11 +179,12 @@ fn the_seeds_patterns_are_set_against_their_design() {
     );
     assert_eq!(d["verdict"], "as designed");
     // create-task: 200 requests (a batch of 25, 199 puts) for 224 write units: 1.12 a
-    // request against 1 (a 150 B put). Its designed cost: 3,000 a day × 730 h ÷ 24 = 91,250
-    // puts × 1 WRU × $0.625 a million = $0.05703125; × 0.12 = $0.00684375 a month more.
+    // request against 1 (a 150 B put). Its designed cost, priced for the bill's month
+    // (November: 720 hours): 3,000 a day × 720 h ÷ 24 = 90,000 puts × 1 WRU × $0.625 a
+    // million = $0.05625; × 0.12 = $0.00675 a month more.
     let t = pattern("create-task");
     assert_eq!(dec(t["units_per_request"].as_str().unwrap()), dec("1.12"));
-    assert_eq!(dec(t["monthly_delta"].as_str().unwrap()), dec("0.00684375"));
+    assert_eq!(dec(t["monthly_delta"].as_str().unwrap()), dec("0.00675"));
     assert!(
         t["verdict"]
             .as_str()
