@@ -12,22 +12,12 @@ use std::collections::BTreeMap;
 use common::{Case, dec};
 use rust_decimal::Decimal;
 
-const ARGS: [&str; 11] = [
-    "allocate",
-    "--bill",
-    "workloads/samples/saas/cur-2026-11.csv",
-    "--log",
-    "workloads/samples/saas/requests-2026-11.jsonl.gz",
-    "--tenant",
-    "PK=ORG#([^#]+)",
-    "--export",
-    "workloads/samples/saas/export",
-    "--format",
-    "focus",
-];
-
 fn rows() -> (Vec<String>, Vec<csv::StringRecord>) {
-    let out = Case::new().args(ARGS).run().success();
+    let out = Case::new()
+        .args(common::saas::ALLOCATE)
+        .args(["--format", "focus"])
+        .run()
+        .success();
     common::csv_table(&out.stdout)
 }
 

@@ -49,17 +49,7 @@ fn the_bundled_sample_is_what_the_generator_writes() {
     );
 }
 
-const ARGS: [&str; 9] = [
-    "allocate",
-    "--bill",
-    "workloads/samples/saas/cur-2026-11.csv",
-    "--log",
-    "workloads/samples/saas/requests-2026-11.jsonl.gz",
-    "--tenant",
-    "PK=ORG#([^#]+)",
-    "--export",
-    "workloads/samples/saas/export",
-];
+const ARGS: [&str; 9] = saas::ALLOCATE;
 
 #[test]
 fn three_organisations_of_the_seed_worked_by_hand() {

@@ -1071,20 +1071,9 @@ fn a_savings_plan_is_sized_on_the_hourly_eligible_spend_at_the_tables_rates() {
     );
 }
 
-/// A Python that can `import duckdb`: `DDBCOST_PYTHON` (`.ci/run` sets it to its venv's), else
-/// `python3`.
-fn duckdb_python() -> Option<String> {
-    let python = std::env::var("DDBCOST_PYTHON").unwrap_or_else(|_| "python3".to_string());
-    let ok = std::process::Command::new(&python)
-        .args(["-c", "import duckdb"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    ok.then_some(python)
-}
-
 #[test]
 fn the_athena_sql_run_on_duckdb_gives_the_report_the_files_give() {
-    let Some(python) = duckdb_python() else {
+    let Some(python) = common::duckdb_python() else {
         common::skip_without(
             "duckdb",
             "runs the printed Athena SQL on the Parquet fixture",

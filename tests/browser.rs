@@ -311,21 +311,7 @@ fn every_bundled_report_renders_without_console_errors() {
         2400,
     ));
     // A bill split by tenant (the SaaS seed's month): the costliest tenants as bars.
-    reports.push((
-        "allocate".into(),
-        args(&[
-            "allocate",
-            "--bill",
-            "workloads/samples/saas/cur-2026-11.csv",
-            "--log",
-            "workloads/samples/saas/requests-2026-11.jsonl.gz",
-            "--tenant",
-            "PK=ORG#([^#]+)",
-            "--export",
-            "workloads/samples/saas/export",
-        ]),
-        2000,
-    ));
+    reports.push(("allocate".into(), args(&common::saas::ALLOCATE), 2000));
     let mut failures = Vec::new();
     let mut layouts_checked = 0;
     for (name, mut command, height) in reports {

@@ -260,20 +260,9 @@ fn compare_shows_each_tag_value_moving() {
     );
 }
 
-/// A Python that can `import duckdb`: `DDBCOST_PYTHON` (`.ci/run` sets it to its venv's), else
-/// `python3`.
-fn duckdb_python() -> Option<String> {
-    let python = std::env::var("DDBCOST_PYTHON").unwrap_or_else(|_| "python3".to_string());
-    let ok = std::process::Command::new(&python)
-        .args(["-c", "import duckdb"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    ok.then_some(python)
-}
-
 #[test]
 fn a_parquet_bill_gives_its_resource_tags_map() {
-    let Some(python) = duckdb_python() else {
+    let Some(python) = common::duckdb_python() else {
         common::skip_without(
             "duckdb",
             "writes a CUR 2.0 Parquet file with a resource_tags MAP",

@@ -319,3 +319,14 @@ pub fn temp_files(dir: &std::path::Path) -> Vec<String> {
         .filter(|n| n.starts_with(".ddbcost-"))
         .collect()
 }
+
+/// A Python that can `import duckdb`: `DDBCOST_PYTHON` (`.ci/run` sets it to its venv's), else
+/// `python3`.
+pub fn duckdb_python() -> Option<String> {
+    let python = std::env::var("DDBCOST_PYTHON").unwrap_or_else(|_| "python3".to_string());
+    let ok = std::process::Command::new(&python)
+        .args(["-c", "import duckdb"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    ok.then_some(python)
+}

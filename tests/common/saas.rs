@@ -98,3 +98,17 @@ pub fn bill() -> String {
     out.push_str("2026-11-01T00:00:00Z,Tax,2026-11-01T00:00:00Z,AmazonDynamoDB,,,,USD,3.50,\n");
     out
 }
+
+/// `allocate` of the bundled sample (`workloads/samples/saas/`): its bill, its requests by
+/// organisation, and its export.
+pub const ALLOCATE: [&str; 9] = [
+    "allocate",
+    "--bill",
+    "workloads/samples/saas/cur-2026-11.csv",
+    "--log",
+    "workloads/samples/saas/requests-2026-11.jsonl.gz",
+    "--tenant",
+    "PK=ORG#([^#]+)",
+    "--export",
+    "workloads/samples/saas/export",
+];
