@@ -167,18 +167,13 @@ pub(crate) fn rows_of(
 ) -> Result<(Vec<crate::report::groups::GroupRow>, String), Error> {
     let mut rows: Vec<GroupRow> = Vec::new();
     let mut put = |table: &str, group: &str, i: usize, v: Decimal| {
-        let at = rows
-            .iter()
-            .position(|r| r.table == table && r.group == group)
-            .unwrap_or_else(|| {
-                rows.push(GroupRow {
-                    table: table.to_string(),
-                    group: group.to_string(),
-                    values: vec![None; estimates.len()],
-                });
-                rows.len().saturating_sub(1)
-            });
-        if let Some(slot) = rows.get_mut(at).and_then(|r| r.values.get_mut(i)) {
+        let new = || GroupRow {
+            table: table.to_string(),
+            group: group.to_string(),
+            values: vec![None; estimates.len()],
+        };
+        let row = super::tags::slot(&mut rows, |r| r.table == table && r.group == group, new);
+        if let Some(slot) = row.and_then(|r| r.values.get_mut(i)) {
             *slot = Some(v);
         }
     };

@@ -17,6 +17,32 @@ pub(crate) const UNTAGGED: &str = "(untagged)";
 /// The group of the account's lines.
 pub(crate) const ACCOUNT: &str = "(account)";
 
+/// Tag values in order, `(untagged)` and `(account)` last.
+fn order(a: &str, b: &str) -> std::cmp::Ordering {
+    let rank = |v: &str| match v {
+        UNTAGGED => 1,
+        ACCOUNT => 2,
+        _ => 0,
+    };
+    rank(a).cmp(&rank(b)).then(a.cmp(b))
+}
+
+/// The group `is` finds in `groups`, made by `new` when there is none yet.
+pub(crate) fn slot<G>(
+    groups: &mut Vec<G>,
+    is: impl Fn(&G) -> bool,
+    new: impl FnOnce() -> G,
+) -> Option<&mut G> {
+    let i = match groups.iter().position(is) {
+        Some(i) => i,
+        None => {
+            groups.push(new());
+            groups.len().saturating_sub(1)
+        }
+    };
+    groups.get_mut(i)
+}
+
 /// One value's group: its tables and its exact cost.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Group {
@@ -40,34 +66,19 @@ pub(crate) fn group(e: &Estimate, w: &Workload, key: &str) -> Vec<Group> {
                 .map_or(UNTAGGED, |(_, v)| v.as_str()),
             None => ACCOUNT,
         };
-        let i = match groups.iter().position(|g| g.value == value) {
-            Some(i) => i,
-            None => {
-                groups.push(Group {
-                    value: value.to_string(),
-                    tables: Vec::new(),
-                    cost: Decimal::ZERO,
-                });
-                groups.len().saturating_sub(1)
-            }
+        let new = || Group {
+            value: value.to_string(),
+            tables: Vec::new(),
+            cost: Decimal::ZERO,
         };
-        if let Some(g) = groups.get_mut(i) {
+        if let Some(g) = slot(&mut groups, |g| g.value == value, new) {
             g.cost = g.cost.checked_add(cost).unwrap_or(g.cost);
             if value != ACCOUNT && !g.tables.iter().any(|t| **t == *line.table) {
                 g.tables.push(line.table.to_string());
             }
         }
     }
-    let rank = |v: &str| match v {
-        UNTAGGED => 1,
-        ACCOUNT => 2,
-        _ => 0,
-    };
-    groups.sort_by(|a, b| {
-        rank(&a.value)
-            .cmp(&rank(&b.value))
-            .then(a.value.cmp(&b.value))
-    });
+    groups.sort_by(|a, b| order(&a.value, &b.value));
     groups
 }
 
@@ -194,19 +205,13 @@ pub(crate) fn bill_groups(l: &crate::bill::ledger::Ledger, key: &str) -> Vec<Bil
     use crate::bill::map::Owner;
     let mut groups: Vec<BillGroup> = Vec::new();
     let mut add = |value: &str, table: Option<&str>, u: Decimal, e: Decimal| {
-        let i = groups
-            .iter()
-            .position(|g| g.value == value)
-            .unwrap_or_else(|| {
-                groups.push(BillGroup {
-                    value: value.to_string(),
-                    tables: Vec::new(),
-                    unblended: Decimal::ZERO,
-                    effective: Decimal::ZERO,
-                });
-                groups.len().saturating_sub(1)
-            });
-        if let Some(g) = groups.get_mut(i) {
+        let new = || BillGroup {
+            value: value.to_string(),
+            tables: Vec::new(),
+            unblended: Decimal::ZERO,
+            effective: Decimal::ZERO,
+        };
+        if let Some(g) = slot(&mut groups, |g| g.value == value, new) {
             g.unblended = g.unblended.checked_add(u).unwrap_or(g.unblended);
             g.effective = g.effective.checked_add(e).unwrap_or(g.effective);
             if let Some(t) = table
@@ -232,16 +237,7 @@ pub(crate) fn bill_groups(l: &crate::bill::ledger::Ledger, key: &str) -> Vec<Bil
     for sums in l.apart.values().chain(l.unmapped.values()) {
         add(ACCOUNT, None, sums.unblended, sums.effective);
     }
-    let rank = |v: &str| match v {
-        UNTAGGED => 1,
-        ACCOUNT => 2,
-        _ => 0,
-    };
-    groups.sort_by(|a, b| {
-        rank(&a.value)
-            .cmp(&rank(&b.value))
-            .then(a.value.cmp(&b.value))
-    });
+    groups.sort_by(|a, b| order(&a.value, &b.value));
     groups
 }
 
