@@ -188,6 +188,27 @@ pub(crate) fn refusal(e: &io::Error) -> Option<Error> {
     )
 }
 
+/// A whole small document (a JSON report, a manifest) at `path`, named `file`: one record,
+/// so within the run's `--max-record-bytes`, refused past it with the flag that raises it
+/// (never read to the end of a stray file, never cut short and misread).
+///
+/// # Errors
+/// A path outside the run's confinement, a file that cannot be read or is not UTF-8, or one
+/// past the budget.
+pub(crate) fn read_document(path: &std::path::Path, file: &str) -> Result<String, Error> {
+    crate::confine::check(path)?;
+    let f = crate::confine::open(path).map_err(|e| {
+        crate::confine::refusal(&e, file)
+            .unwrap_or_else(|| Error::input(format!("cannot read `{file}`: {e}")).file(file))
+    })?;
+    let (mut r, _) = Bounded::new(f, file);
+    let mut text = String::new();
+    r.read_to_string(&mut text).map_err(|e| {
+        refusal(&e).unwrap_or_else(|| Error::input(format!("cannot read `{file}`: {e}")).file(file))
+    })?;
+    Ok(text)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

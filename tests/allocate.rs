@@ -384,3 +384,40 @@ fn a_contributor_insights_report_splits_a_table_the_logs_miss() {
         .success()
         .stderr_has("the logs measure table `saas` exactly");
 }
+
+#[test]
+fn a_report_past_the_record_budget_is_refused_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let bill = write_file(dir.path(), "bill.csv", &bill());
+    let log = write_file(dir.path(), "app.log", &log());
+    // A Contributor Insights report is one JSON document: one record, held to
+    // --max-record-bytes (here the least it takes, 1,024 bytes), refused with the flag that
+    // raises it; the same report within the budget is read.
+    let contributors: Vec<String> = (1..=40)
+        .map(|i| format!(r#"{{"Keys":["ORG#{i}"],"ApproximateAggregateValue":10.0}}"#))
+        .collect();
+    let report = write_file(
+        dir.path(),
+        "ci.json",
+        &format!(
+            r#"{{"KeyLabels":["PK"],"AggregationStatistic":"Sum","AggregateValue":1000.0,"Contributors":[{}]}}"#,
+            contributors.join(",")
+        ),
+    );
+    assert!(std::fs::metadata(&report).unwrap().len() > 1024);
+    let spec = format!("legacy={report}");
+    Case::new()
+        .args(allocate_args(
+            &bill,
+            &log,
+            &["--insights", &spec, "--max-record-bytes", "1024"],
+        ))
+        .run()
+        .code(1)
+        .stderr_has("ci.json")
+        .stderr_has("--max-record-bytes");
+    Case::new()
+        .args(allocate_args(&bill, &log, &["--insights", &spec]))
+        .run()
+        .success();
+}

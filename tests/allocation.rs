@@ -152,3 +152,32 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    /// Any bytes as a Contributor Insights report of the bill's table: read or refused with
+    /// a message, never a panic; what is read adds up (rows to the total).
+    #[test]
+    fn any_insights_report_is_read_or_refused(
+        bytes in proptest::collection::vec(any::<u8>(), 0..600),
+        value in 0u32..100_000,
+    ) {
+        let bill = "line_item_line_item_type,line_item_usage_start_date,line_item_product_code,line_item_usage_type,line_item_resource_id,line_item_usage_amount,line_item_currency_code,line_item_unblended_cost\nUsage,2026-11-01T00:00:00Z,AmazonDynamoDB,ReadRequestUnits,arn:aws:dynamodb:us-east-1:1:table/t,8000000,USD,10\n";
+        let text = String::from_utf8_lossy(&bytes);
+        for report in [
+            text.to_string(),
+            format!(r#"{{"AggregateValue":{value},"Contributors":[{{"Keys":["ORG#{text:?}"],"ApproximateAggregateValue":{value}}}]}}"#),
+        ] {
+            let out = ddbcost::api::allocate::report_text_with_insights(
+                "b.csv", bill, "", Some(("t", &report)), Some("PK=ORG#(.+)"),
+                ddbcost::api::ReportFormat::Json,
+            );
+            if let Ok(json) = out {
+                let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
+                let rows: Decimal = doc["rows"].as_array().unwrap().iter()
+                    .map(|r| r["unblended"].as_str().unwrap().parse::<Decimal>().unwrap())
+                    .sum();
+                prop_assert_eq!(rows, dec("10"));
+            }
+        }
+    }
+}

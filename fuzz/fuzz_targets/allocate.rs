@@ -1,6 +1,7 @@
-//! Any bytes as a bill and a request log through `ddbcost allocate`: the first byte picks
-//! the split (by tenant or by pattern label), the rest is cut at the first NUL into a CUR 2.0
-//! bill's rows and a log of JSON Lines. Nothing may panic; what cannot be read is refused;
+//! Any bytes as a bill, a request log and a Contributor Insights report through `ddbcost
+//! allocate`: the first byte picks the split (by tenant or by pattern label), the rest is cut
+//! at NULs into a CUR 2.0 bill's rows, a log of JSON Lines and a report of table `t`'s top
+//! keys (`get-insight-rule-report` JSON). Nothing may panic; what cannot be read is refused;
 //! and what is read adds up exactly: the rows to the total, each line's parties to the line.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
@@ -15,11 +16,15 @@ fn d(v: &serde_json::Value) -> Decimal {
 fuzz_target!(|data: &[u8]| {
     let Some((&mode, rest)) = data.split_first() else { return };
     let Ok(text) = std::str::from_utf8(rest) else { return };
-    let (bill, log) = text.split_once('\0').unwrap_or((text, ""));
+    let (bill, rest) = text.split_once('\0').unwrap_or((text, ""));
+    let (log, report) = match rest.split_once('\0') {
+        Some((log, report)) => (log, Some(("t", report))),
+        None => (rest, None),
+    };
     let bill = format!("{CUR2}{bill}");
     let tenant = (mode % 2 == 0).then_some("PK=ORG#([^#]+)");
-    let _ = ddbcost::api::allocate::report_text("b.csv", &bill, log, tenant, ddbcost::api::ReportFormat::Table);
-    let Ok(json) = ddbcost::api::allocate::report_text("b.csv", &bill, log, tenant, ddbcost::api::ReportFormat::Json) else {
+    let _ = ddbcost::api::allocate::report_text_with_insights("b.csv", &bill, log, report, tenant, ddbcost::api::ReportFormat::Table);
+    let Ok(json) = ddbcost::api::allocate::report_text_with_insights("b.csv", &bill, log, report, tenant, ddbcost::api::ReportFormat::Json) else {
         return;
     };
     let doc: serde_json::Value = serde_json::from_str(&json).expect("allocate JSON parses");

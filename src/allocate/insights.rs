@@ -9,6 +9,7 @@
 use rust_decimal::Decimal;
 use serde_json::Value;
 
+use super::bill::{Drivers, Measure};
 use super::log::Tenancy;
 use crate::error::Error;
 
@@ -85,6 +86,48 @@ pub(crate) fn read(text: &str, file: &str, tenancy: &Tenancy) -> Result<Insights
         .map(|u| number(Some(u), file, "ApproximateUniqueCount"))
         .transpose()?;
     Ok(out)
+}
+
+/// The report `text` (named `file`) of `table` as the drivers of its reads and writes,
+/// unless the logs already measure that table; the note that says which.
+///
+/// # Errors
+/// A report that cannot be read; a total past what a decimal holds.
+pub(crate) fn apply(
+    text: &str,
+    file: &str,
+    table: &str,
+    tenancy: &Tenancy,
+    drivers: &mut Drivers,
+) -> Result<String, Error> {
+    let table = table.to_string();
+    let logged = drivers
+        .by
+        .range((table.clone(), None)..)
+        .take_while(|((t, _), _)| *t == table)
+        .any(|(_, m)| !m.read.is_zero() || !m.write.is_zero());
+    if logged {
+        return Ok(format!(
+            "the logs measure table `{table}` exactly: its Contributor Insights report `{file}` is not used"
+        ));
+    }
+    let report = read(text, file, tenancy)?;
+    for (tenant, value) in &report.contributors {
+        let m = Measure {
+            read: *value,
+            write: *value,
+            bytes: Decimal::ZERO,
+        };
+        drivers.add(&table, tenant.as_deref(), m)?;
+    }
+    let outside = drivers.outside.entry(table.clone()).or_default();
+    *outside = outside
+        .checked_add(report.outside)
+        .ok_or_else(|| Error::input("a report's total past what a decimal holds"))?;
+    Ok(format!(
+        "table `{table}` is split by its Contributor Insights report `{file}`: the top {} keys' consumed capacity, approximate (CloudWatch's own figures), for its reads and writes; what the report holds past them is a remainder",
+        report.contributors.len()
+    ))
 }
 
 #[cfg(test)]

@@ -373,7 +373,14 @@ pub fn read(
     usage: &mut LogUsage,
 ) -> Result<(), Error> {
     let (r, mark) = crate::bounded::Bounded::new(r, file);
-    let mut r = std::io::BufReader::new(r);
+    // The budget counts bytes fetched since the last line's end: a fill must stay within
+    // it (half of it, so a line across two fills is still measured), 64 KiB at most.
+    let fill = crate::bounded::limits()
+        .record
+        .checked_div(2)
+        .unwrap_or(0)
+        .clamp(256, 64 << 10);
+    let mut r = std::io::BufReader::with_capacity(usize::try_from(fill).unwrap_or(8 << 10), r);
     let mut line = String::new();
     let mut n: u64 = 0;
     loop {

@@ -53,6 +53,23 @@ pub fn report_text(
     tenant: Option<&str>,
     format: ReportFormat,
 ) -> Result<String, Error> {
+    report_text_with_insights(bill_name, bill, log, None, tenant, format)
+}
+
+/// `report_text`, with a Contributor Insights report (`(TABLE, JSON text)`, as
+/// `--insights TABLE=FILE`) driving that table's reads and writes where the log does not
+/// measure it.
+///
+/// # Errors
+/// A bill, a log or a report that cannot be read; a tenant pattern that does not compile.
+pub fn report_text_with_insights(
+    bill_name: &str,
+    bill: &str,
+    log: &str,
+    insights: Option<(&str, &str)>,
+    tenant: Option<&str>,
+    format: ReportFormat,
+) -> Result<String, Error> {
     let (by, tenancy) = match tenant {
         Some(t) => (crate::allocate::bill::By::Tenant, Tenancy::parse(t)?),
         None => (crate::allocate::bill::By::Pattern, Tenancy::parse("_=$^")?),
@@ -64,7 +81,10 @@ pub fn report_text(
     ledger.finish()?;
     let mut usage = LogUsage::default();
     read_log(log.as_bytes(), "log", &tenancy, &mut usage)?;
-    let drivers = crate::allocate::bill::Drivers::from_log(&usage, by)?;
+    let mut drivers = crate::allocate::bill::Drivers::from_log(&usage, by)?;
+    if let (Some((table, text)), crate::allocate::bill::By::Tenant) = (insights, by) {
+        crate::allocate::insights::apply(text, "insights.json", table, &tenancy, &mut drivers)?;
+    }
     let a = crate::allocate::bill::allocate(
         &ledger,
         &drivers,

@@ -213,10 +213,7 @@ fn export_table<'a>(spec: &'a str, tables: &[String]) -> Result<(String, &'a str
     }
     let manifest = std::path::Path::new(spec).join("manifest-summary.json");
     if crate::confine::is_file(&manifest) {
-        let mut text = String::new();
-        crate::confine::open(&manifest)
-            .and_then(|mut f| f.read_to_string(&mut text))
-            .map_err(|e| Error::input(format!("cannot read `{}`: {e}", manifest.display())))?;
+        let text = crate::bounded::read_document(&manifest, &manifest.display().to_string())?;
         let arn = serde_json::from_str::<serde_json::Value>(&text)
             .ok()
             .and_then(|v| {
@@ -259,42 +256,8 @@ fn insights(
             }
         },
     };
-    let logged = drivers
-        .by
-        .range((table.clone(), None)..)
-        .take_while(|((t, _), _)| *t == table)
-        .any(|(_, m)| !m.read.is_zero() || !m.write.is_zero());
-    if logged {
-        return Ok(format!(
-            "the logs measure table `{table}` exactly: its Contributor Insights report `{file}` is not used"
-        ));
-    }
-    let path = std::path::Path::new(file);
-    crate::confine::check(path)?;
-    let mut text = String::new();
-    crate::confine::open(path)
-        .and_then(|mut f| f.read_to_string(&mut text))
-        .map_err(|e| {
-            crate::confine::refusal(&e, file)
-                .unwrap_or_else(|| Error::input(format!("cannot read `{file}`: {e}")).file(file))
-        })?;
-    let report = crate::allocate::insights::read(&text, file, tenancy)?;
-    for (tenant, value) in &report.contributors {
-        let m = Measure {
-            read: *value,
-            write: *value,
-            bytes: rust_decimal::Decimal::ZERO,
-        };
-        drivers.add(&table, tenant.as_deref(), m)?;
-    }
-    let outside = drivers.outside.entry(table.clone()).or_default();
-    *outside = outside
-        .checked_add(report.outside)
-        .ok_or_else(|| Error::input("a report's total past what a decimal holds"))?;
-    Ok(format!(
-        "table `{table}` is split by its Contributor Insights report `{file}`: the top {} keys' consumed capacity, approximate (CloudWatch's own figures), for its reads and writes; what the report holds past them is a remainder",
-        report.contributors.len()
-    ))
+    let text = crate::bounded::read_document(std::path::Path::new(file), file)?;
+    crate::allocate::insights::apply(&text, file, &table, tenancy, drivers)
 }
 
 /// Bytes per tenant of one export, added to `drivers`; notes on what it could not count.
