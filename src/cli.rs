@@ -664,12 +664,34 @@ pub(crate) struct PeriodArgs {
 pub(crate) struct AllocateArgs {
     /// Bill files (CSV, `.csv.gz`, Parquet) or delivery folders (repeatable), as `bill` reads
     /// them.
-    #[arg(long = "bill", required = true, value_name = "FILE")]
+    #[arg(
+        long = "bill",
+        required_unless_present = "athena_sql",
+        value_name = "FILE"
+    )]
     pub bills: Vec<String>,
-    /// Application logs of requests with `ConsumedCapacity` (JSON Lines, plain or `.gz`)
-    /// (repeatable).
-    #[arg(long = "log", required = true, value_name = "FILE")]
+    /// Application logs of requests with `ConsumedCapacity` (JSON Lines, plain or `.gz`),
+    /// or the CSV result of the `--athena-sql` query (repeatable).
+    #[arg(
+        long = "log",
+        required_unless_present = "athena_sql",
+        value_name = "FILE"
+    )]
     pub logs: Vec<String>,
+    /// Print the SQL that sums request logs where they live (a table of one JSON text
+    /// column, a request a row) per table, index, tenant and pattern label, instead of
+    /// splitting a bill; its result, saved as CSV, is a `--log`.
+    #[arg(long, conflicts_with_all = ["bills", "logs"])]
+    pub athena_sql: bool,
+    /// The table of request lines the SQL reads.
+    #[arg(long, default_value = "request_logs", value_name = "TABLE")]
+    pub athena_table: String,
+    /// Its column of JSON text.
+    #[arg(long, default_value = "line", value_name = "COLUMN")]
+    pub athena_column: String,
+    /// The engine the SQL is written for.
+    #[arg(long, value_enum, default_value_t = SqlDialect::Athena)]
+    pub sql_dialect: SqlDialect,
     /// How a request's key names its tenant: `ATTR=REGEX`, the tenant the first group (e.g.
     /// `PK=ORG#([^#]+)`).
     #[arg(long, value_name = "ATTR=REGEX")]
@@ -723,6 +745,15 @@ pub(crate) enum AllocateFormat {
     Focus,
     /// A self-contained page: the costliest tenants as bars, the rest summed.
     Html,
+}
+
+/// The engine `allocate --athena-sql` writes for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum SqlDialect {
+    /// Amazon Athena (engine 3) and Trino.
+    Athena,
+    /// DuckDB.
+    Duckdb,
 }
 
 /// Who `allocate` splits the bill over.

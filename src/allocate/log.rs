@@ -5,17 +5,20 @@
 //! one object, or a list (batch and transaction calls: one per table) — with `Table`,
 //! `GlobalSecondaryIndexes` and `LocalSecondaryIndexes` broken out. Read as a stream (plain
 //! or gzip, within the run's decompressed budgets), into exact units per table, index,
-//! tenant and pattern: the drivers `allocate` splits a bill by.
+//! tenant and pattern: the drivers `allocate` splits a bill by. The CSV result of the
+//! `--athena-sql` query (`sql`), recognised by its header, is read into the same sums.
 //!
-//! The tenant is found by `Tenancy`: the first key value (of `Key`, then `Item`, then the
-//! expression values) that the pattern matches, its first capture group (or the whole
-//! match). A request with no such value is untenanted: its units are kept, under no tenant.
+//! The tenant is found by `Tenancy`: the tenancy attribute's value in `Key`, then `Item`,
+//! else the least of the expression values' tenants, that the pattern matches: its first
+//! capture group (or the whole match; an empty one names none). A request with no such
+//! value is untenanted: its units are kept, under no tenant.
 
 use std::collections::BTreeMap;
-use std::io::BufRead;
+use std::io::{BufRead, Read};
 
 use regex::Regex;
 use rust_decimal::Decimal;
+use rust_decimal::prelude::ToPrimitive;
 use serde_json::Value;
 
 use crate::error::Error;
@@ -49,12 +52,14 @@ impl Tenancy {
         })
     }
 
-    /// The tenant a value names, if the pattern matches it.
+    /// The tenant a value names, if the pattern matches it (an empty match names none).
     pub(crate) fn of(&self, value: &str) -> Option<String> {
         let caps = self.pattern.captures(value)?;
         caps.get(1)
             .or_else(|| caps.get(0))
-            .map(|m| m.as_str().to_string())
+            .map(|m| m.as_str())
+            .filter(|t| !t.is_empty())
+            .map(str::to_string)
     }
 }
 
@@ -68,32 +73,52 @@ pub struct Place {
     pub pattern: Option<String>,
 }
 
-/// A place by borrowed names: hashed as `Place` is, so that it finds one without building it.
+/// A place and the share of a request's units it takes: `items` of the request's `of` items
+/// on the table (1 of 1 for a request of one item; a batch's or transaction's items by
+/// tenant). Units are summed per share and divided once, at the end: Σu × items ÷ of, the
+/// same figure the SQL of `--athena-sql` leads to.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(crate) struct Pending {
+    pub(crate) place: Place,
+    pub(crate) items: u64,
+    pub(crate) of: u64,
+}
+
+/// A pending place by borrowed names: hashed as `Pending` is, so that it finds one without
+/// building it.
 #[derive(Hash)]
 struct PlaceRef<'a> {
     table: &'a str,
     index: Option<&'a str>,
     tenant: Option<&'a str>,
     pattern: Option<&'a str>,
+    items: u64,
+    of: u64,
 }
 
 impl PlaceRef<'_> {
-    fn owned(&self) -> Place {
-        Place {
-            table: self.table.to_string(),
-            index: self.index.map(str::to_string),
-            tenant: self.tenant.map(str::to_string),
-            pattern: self.pattern.map(str::to_string),
+    fn owned(&self) -> Pending {
+        Pending {
+            place: Place {
+                table: self.table.to_string(),
+                index: self.index.map(str::to_string),
+                tenant: self.tenant.map(str::to_string),
+                pattern: self.pattern.map(str::to_string),
+            },
+            items: self.items,
+            of: self.of,
         }
     }
 }
 
-impl hashbrown::Equivalent<Place> for PlaceRef<'_> {
-    fn equivalent(&self, k: &Place) -> bool {
-        self.table == k.table
-            && self.index == k.index.as_deref()
-            && self.tenant == k.tenant.as_deref()
-            && self.pattern == k.pattern.as_deref()
+impl hashbrown::Equivalent<Pending> for PlaceRef<'_> {
+    fn equivalent(&self, k: &Pending) -> bool {
+        self.table == k.place.table
+            && self.index == k.place.index.as_deref()
+            && self.tenant == k.place.tenant.as_deref()
+            && self.pattern == k.place.pattern.as_deref()
+            && self.items == k.items
+            && self.of == k.of
     }
 }
 
@@ -109,10 +134,11 @@ pub struct Units {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct LogUsage {
     pub by_place: BTreeMap<Place, Units>,
+    /// Request lines read (a query's result holds sums, not lines: none).
     pub lines: u64,
-    /// Places being summed while a log is read (found by borrowed key: no allocation for a
-    /// place seen before), moved into `by_place` when it ends.
-    pending: hashbrown::HashMap<Place, Units>,
+    /// Places (and shares of requests) being summed while a log is read (found by borrowed
+    /// key: no allocation for a place seen before), moved into `by_place` when it ends.
+    pending: hashbrown::HashMap<Pending, Units>,
     /// Requests per table and pattern label: each `ConsumedCapacity` entry once.
     pub requests: BTreeMap<(String, Option<String>), u64>,
 }
@@ -179,8 +205,9 @@ fn text(v: &Value) -> Option<String> {
     }
 }
 
-/// The tenant of a request: the tenancy's attribute in `Key` or `Item`, else any expression
-/// value the pattern matches.
+/// The tenant of a request: the tenancy's attribute in `Key` or `Item`, else the least
+/// tenant the expression values name (one, in practice; the least, so that the SQL of
+/// `--athena-sql`, whose maps have no order, finds the same).
 fn tenant_of(request: &Value, tenancy: &Tenancy) -> Option<String> {
     for holder in ["Key", "Item"] {
         if let Some(t) = request
@@ -195,7 +222,12 @@ fn tenant_of(request: &Value, tenancy: &Tenancy) -> Option<String> {
     request
         .get("ExpressionAttributeValues")
         .and_then(Value::as_object)
-        .and_then(|m| m.values().filter_map(text).find_map(|v| tenancy.of(&v)))
+        .and_then(|m| {
+            m.values()
+                .filter_map(text)
+                .filter_map(|v| tenancy.of(&v))
+                .min()
+        })
 }
 
 /// The tenants of a batch or transaction's items on `table`, with how many items each has
@@ -243,39 +275,6 @@ fn item_tenants(request: &Value, table: &str, tenancy: &Tenancy) -> Vec<(Option<
     found.into_iter().collect()
 }
 
-/// (read, write) units.
-type Pair = (Decimal, Decimal);
-
-/// `units` split over `tenants` by their counts of items: each its share, the last what the
-/// others leave, so the shares add up to the units exactly.
-fn shares(
-    (read, write): Pair,
-    tenants: &[(Option<String>, u64)],
-) -> Option<Vec<(Option<&String>, Pair)>> {
-    let total = tenants
-        .iter()
-        .try_fold(0u64, |a, (_, n)| a.checked_add(*n))?;
-    let total = Decimal::from(total);
-    let mut out = Vec::with_capacity(tenants.len());
-    let (mut r_left, mut w_left) = (read, write);
-    for (i, (t, n)) in tenants.iter().enumerate() {
-        let (r, w) = if i.checked_add(1) == Some(tenants.len()) {
-            (r_left, w_left)
-        } else {
-            // The product first: 3 units over 2 items of 3 are 2, not 2.000…1.
-            let n = Decimal::from(*n);
-            (
-                read.checked_mul(n)?.checked_div(total)?,
-                write.checked_mul(n)?.checked_div(total)?,
-            )
-        };
-        r_left = r_left.checked_sub(r)?;
-        w_left = w_left.checked_sub(w)?;
-        out.push((t.as_ref(), (r, w)));
-    }
-    Some(out)
-}
-
 /// Adds `units` to `place`.
 fn add(
     usage: &mut LogUsage,
@@ -296,13 +295,24 @@ fn add(
     Ok(())
 }
 
-/// Moves the places summed while reading into `by_place`.
+/// Moves the places summed while reading into `by_place`: each share of requests' units
+/// divided once (Σu × items ÷ of, the product first).
 fn finish(usage: &mut LogUsage, file: &str) -> Result<(), Error> {
-    for (place, u) in usage.pending.drain() {
-        let e = usage.by_place.entry(place).or_default();
-        let overflow = || Error::input(format!("{file}: units past what a decimal holds"));
-        e.read = e.read.checked_add(u.read).ok_or_else(overflow)?;
-        e.write = e.write.checked_add(u.write).ok_or_else(overflow)?;
+    let overflow = || Error::input(format!("{file}: units past what a decimal holds"));
+    let share = |units: Decimal, items: u64, of: u64| -> Option<Decimal> {
+        if items == of {
+            return Some(units);
+        }
+        units
+            .checked_mul(Decimal::from(items))?
+            .checked_div(Decimal::from(of))
+    };
+    for (p, u) in usage.pending.drain() {
+        let read = share(u.read, p.items, p.of).ok_or_else(overflow)?;
+        let write = share(u.write, p.items, p.of).ok_or_else(overflow)?;
+        let e = usage.by_place.entry(p.place).or_default();
+        e.read = e.read.checked_add(read).ok_or_else(overflow)?;
+        e.write = e.write.checked_add(write).ok_or_else(overflow)?;
         e.requests = e.requests.saturating_add(u.requests);
     }
     Ok(())
@@ -381,6 +391,12 @@ pub fn read(
         .unwrap_or(0)
         .clamp(256, 64 << 10);
     let mut r = std::io::BufReader::with_capacity(usize::try_from(fill).unwrap_or(8 << 10), r);
+    let head = r
+        .fill_buf()
+        .map_err(|e| Error::input(format!("cannot read `{file}`: {e}")).file(file))?;
+    if head.starts_with(b"table_name,") || head.starts_with(b"\"table_name\",") {
+        return read_result(r, file, usage);
+    }
     let mut line = String::new();
     let mut n: u64 = 0;
     loop {
@@ -410,6 +426,101 @@ pub fn read(
     }
 }
 
+/// Reads the result of `--athena-sql`'s query (CSV, its header first) into `usage`: each
+/// row a place and a share of requests' units, summed as the lines themselves are.
+///
+/// # Errors
+/// A row that is not the query's; a count of lines the query found refusable.
+fn read_result(r: impl Read, file: &str, usage: &mut LogUsage) -> Result<(), Error> {
+    let bad_row = |row: u64, why: &str| {
+        Error::input(format!("row {row}: {why}"))
+            .file(file)
+            .help("Consider the CSV the query of `ddbcost allocate --athena-sql` returns, as it returns it.")
+    };
+    let mut csv = csv::ReaderBuilder::new().from_reader(r);
+    let header = csv
+        .headers()
+        .map_err(|e| bad_row(1, &format!("not CSV ({e})")))?
+        .clone();
+    if header.iter().ne(super::sql::HEADER) {
+        return Err(bad_row(
+            1,
+            &format!(
+                "the header is not the query's ({})",
+                super::sql::HEADER.join(",")
+            ),
+        ));
+    }
+    // Requests per table and label: each share's requests × items ÷ of at the table's own
+    // level, summed (a whole number once every share of a request is in).
+    let mut entries: BTreeMap<(String, Option<String>), Decimal> = BTreeMap::new();
+    let mut record = csv::StringRecord::new();
+    let mut n: u64 = 1;
+    while csv
+        .read_record(&mut record)
+        .map_err(|e| bad_row(n.saturating_add(1), &format!("not CSV ({e})")))?
+    {
+        n = n.saturating_add(1);
+        let field = |i: usize| record.get(i).filter(|v| !v.is_empty());
+        let count = |i: usize, what: &str| {
+            field(i)
+                .and_then(|v| v.parse::<u64>().ok())
+                .ok_or_else(|| bad_row(n, &format!("`{what}` is not a count")))
+        };
+        let units = |i: usize, what: &str| {
+            field(i)
+                .and_then(|v| v.parse::<Decimal>().ok())
+                .filter(|d| !d.is_sign_negative() || d.is_zero())
+                .map(|d| d.normalize())
+                .ok_or_else(|| bad_row(n, &format!("`{what}` is not a number of units at least 0")))
+        };
+        let requests = count(8, "requests")?;
+        let Some(table) = field(0) else {
+            return Err(bad_row(
+                n,
+                &format!(
+                    "the query found {requests} request line(s) the local reader refuses (no `ConsumedCapacity` or `TableName`, or units below zero or not numbers)"
+                ),
+            ));
+        };
+        let (items, of) = (count(4, "items")?, count(5, "of_items")?);
+        if items == 0 || items > of {
+            return Err(bad_row(n, "`items` is not between 1 and `of_items`"));
+        }
+        let at = PlaceRef {
+            table,
+            index: field(1),
+            tenant: field(2),
+            pattern: field(3),
+            items,
+            of,
+        };
+        let read = units(6, "read_units")?;
+        let write = units(7, "write_units")?;
+        add(usage, &at, (read, write), (file, n))?;
+        if let Some(u) = usage.pending.get_mut(&at) {
+            // `add` counted one request; the row holds `requests`.
+            u.requests = u.requests.saturating_add(requests.saturating_sub(1));
+        }
+        if at.index.is_none() {
+            let e = entries
+                .entry((table.to_string(), at.pattern.map(str::to_string)))
+                .or_default();
+            *e = Decimal::from(requests)
+                .checked_mul(Decimal::from(items))
+                .and_then(|p| p.checked_div(Decimal::from(of)))
+                .and_then(|s| e.checked_add(s))
+                .ok_or_else(|| bad_row(n, "requests past what a count holds"))?;
+        }
+    }
+    for (key, e) in entries {
+        let whole = e.round().to_u64().unwrap_or(u64::MAX);
+        let r = usage.requests.entry(key).or_default();
+        *r = r.saturating_add(whole);
+    }
+    finish(usage, file)
+}
+
 /// One request's units, by table and index.
 fn one(
     request: &Value,
@@ -427,6 +538,7 @@ fn one(
     let pattern = request
         .get("pattern")
         .and_then(Value::as_str)
+        .filter(|p| !p.is_empty())
         .map(str::to_string);
     let consumed = request
         .get("ConsumedCapacity")
@@ -465,17 +577,21 @@ fn one(
                 }
             }
         }
+        let of = tenants
+            .iter()
+            .try_fold(0u64, |a, (_, k)| a.checked_add(*k))
+            .ok_or_else(|| bad(file, n, "more items than a count holds"))?;
         for (index, units) in levels {
-            for (t, share) in shares(units, &tenants)
-                .ok_or_else(|| bad(file, n, "units past what a decimal holds"))?
-            {
+            for (t, items) in &tenants {
                 let at = PlaceRef {
                     table,
                     index,
-                    tenant: t.map(String::as_str),
+                    tenant: t.as_deref(),
                     pattern: pattern.as_deref(),
+                    items: *items,
+                    of,
                 };
-                add(usage, &at, share, (file, n))?;
+                add(usage, &at, units, (file, n))?;
             }
         }
     }
@@ -585,5 +701,73 @@ mod tests {
         }
         assert!(Tenancy::parse("PK").is_err());
         assert!(Tenancy::parse("PK=(").is_err());
+    }
+
+    #[test]
+    fn the_query_s_result_is_read_as_the_lines_are() {
+        let tenancy = Tenancy::parse("PK=ORG#([^#]+)").unwrap();
+        // A batch of three items (two of a, one of b) of 1 write unit, and two gets of a.
+        let lines = concat!(
+            r#"{"operation":"BatchWriteItem","RequestItems":{"t":[{"PutRequest":{"Item":{"PK":"ORG#a"}}},{"PutRequest":{"Item":{"PK":"ORG#a"}}},{"PutRequest":{"Item":{"PK":"ORG#b"}}}]},"ConsumedCapacity":[{"TableName":"t","CapacityUnits":1}]}"#,
+            "\n",
+            r#"{"operation":"GetItem","Key":{"PK":"ORG#a"},"ConsumedCapacity":{"TableName":"t","CapacityUnits":0.5}}"#,
+            "\n",
+            r#"{"operation":"GetItem","Key":{"PK":"ORG#a"},"ConsumedCapacity":{"TableName":"t","CapacityUnits":0.5}}"#,
+            "\n",
+        );
+        // What the query returns for them (Athena quotes every field).
+        let result = concat!(
+            "\"table_name\",\"index_name\",\"tenant\",\"pattern\",\"items\",\"of_items\",\"read_units\",\"write_units\",\"requests\"\n",
+            "\"t\",,\"a\",,\"1\",\"1\",\"1.000000000000\",\"0E-12\",\"2\"\n",
+            "\"t\",,\"a\",,\"2\",\"3\",\"0\",\"1.000000000000\",\"1\"\n",
+            "\"t\",,\"b\",,\"1\",\"3\",\"0\",\"1\",\"1\"\n",
+        );
+        let (mut from_lines, mut from_result) = (LogUsage::default(), LogUsage::default());
+        read(lines.as_bytes(), "app.log", &tenancy, &mut from_lines).unwrap();
+        read(result.as_bytes(), "result.csv", &tenancy, &mut from_result).unwrap();
+        assert_eq!(from_lines.by_place, from_result.by_place);
+        // Three requests on t: the batch once (2/3 + 1/3), the gets twice.
+        assert_eq!(from_result.requests[&("t".to_string(), None)], 3);
+        assert_eq!(from_lines.requests, from_result.requests);
+        // a: 1 read unit, 1 × 2 ÷ 3 write units.
+        let a = &from_result.by_place[&Place {
+            table: "t".into(),
+            index: None,
+            tenant: Some("a".into()),
+            pattern: None,
+        }];
+        assert_eq!(a.read, Decimal::ONE);
+        assert_eq!(a.write, Decimal::from(2) / Decimal::from(3));
+        // Refused: another header, a refused-lines row, a share past its whole, bad units.
+        let header =
+            "table_name,index_name,tenant,pattern,items,of_items,read_units,write_units,requests\n";
+        for (text, why) in [
+            ("table_name,index\nt,\n", "the header is not the query's"),
+            (
+                &*format!("{header},,,refused,1,1,0,0,4\n"),
+                "the query found 4 request line(s)",
+            ),
+            (
+                &*format!("{header}t,,a,,4,3,1,0,1\n"),
+                "`items` is not between 1 and `of_items`",
+            ),
+            (
+                &*format!("{header}t,,a,,1,1,-1,0,1\n"),
+                "`read_units` is not a number of units",
+            ),
+            (
+                &*format!("{header}t,,a,,1,1,x,0,1\n"),
+                "`read_units` is not a number of units",
+            ),
+        ] {
+            let e = read(
+                text.as_bytes(),
+                "result.csv",
+                &tenancy,
+                &mut LogUsage::default(),
+            )
+            .unwrap_err();
+            assert!(e.message.contains(why), "{text}: {e}");
+        }
     }
 }

@@ -52,6 +52,18 @@ pub(super) fn run(args: &AllocateArgs, run: &Run) -> Result<(), Error> {
             ));
         }
     };
+    if args.athena_sql {
+        let query = crate::allocate::sql::Query {
+            table: &args.athena_table,
+            column: &args.athena_column,
+            tenancy: tenancy.as_ref(),
+            dialect: match args.sql_dialect {
+                crate::cli::SqlDialect::Athena => crate::allocate::sql::Dialect::Athena,
+                crate::cli::SqlDialect::Duckdb => crate::allocate::sql::Dialect::DuckDb,
+            },
+        };
+        return output::emit(args.output.as_deref(), &query.sql()?);
+    }
     if by == By::Pattern && !(args.exports.is_empty() && args.insights.is_empty()) {
         return Err(Error::usage(
             "--export and --insights measure tenants; --by pattern splits by the requests' labels",
