@@ -487,6 +487,11 @@ pub(crate) struct SweepArgs {
     /// (repeatable: every combination is priced).
     #[arg(long = "vary", value_name = "PATH=V1,V2,…", required = true)]
     pub vary: Vec<String>,
+    /// Also each design's cost per tenant (`tenant`: one tenant's monthly cost per tier or
+    /// rank) or per value of a table tag (`tag:KEY`): a column each, in every format. Each
+    /// design is then priced whole (as `estimate --set` prices it), not table by table.
+    #[arg(long, value_parser = by_arg, value_name = "tenant|tag:KEY")]
+    pub by: Option<ByArg>,
     /// How many of the cheapest designs to list (table).
     #[arg(long, default_value_t = 10)]
     pub top: usize,

@@ -291,3 +291,100 @@ fn a_forecast_moves_each_tenant_month_by_month() {
         .code(2)
         .stderr_has("without `--advise`");
 }
+
+#[test]
+fn a_sweep_prices_each_design_per_tenant() {
+    let (_dir, path) = temp_workload(&workload(TIERS));
+    let out = Case::new()
+        .args([
+            "sweep",
+            &path,
+            "--vary",
+            "tables.saas.patterns.get.consistency=strong,eventual",
+            "--vary",
+            "tables.saas.patterns.put.rate=1.6M/month,3.2M/month",
+            "--by",
+            "tenant",
+            "--format",
+            "csv",
+        ])
+        .run()
+        .success();
+    let (header, rows) = common::csv_table(&out.stdout);
+    let big = common::column(&header, "by:big (saas)");
+    let small = common::column(&header, "by:small (saas)");
+    let at = |consistency: &str, rate: &str, col: usize| {
+        let r = rows
+            .iter()
+            .find(|r| &r[0] == consistency && &r[1] == rate)
+            .unwrap();
+        dec(&r[col])
+    };
+    // Strong, 1.6M puts: the baseline, big 0.775 and small 0.18125 (as above).
+    assert_eq!(at("strong", "1.6M/month", big), dec("0.775"));
+    assert_eq!(at("strong", "1.6M/month", small), dec("0.18125"));
+    // Eventual reads: big (1.55 − 0.25) ÷ 2 = 0.65; small (1.45 − 0.25) ÷ 8 = 0.15.
+    assert_eq!(at("eventual", "1.6M/month", big), dec("0.65"));
+    assert_eq!(at("eventual", "1.6M/month", small), dec("0.15"));
+    // Twice the puts ($2.00 of writes): big takes 80 % of them, 1.60, so (0.25 + 1.60 +
+    // 0.25) ÷ 2 = 1.05 with eventual reads; small 20 %, 0.40: (0.25 + 0.40 + 0.75) ÷ 8 =
+    // 0.175.
+    assert_eq!(at("eventual", "3.2M/month", big), dec("1.05"));
+    assert_eq!(at("eventual", "3.2M/month", small), dec("0.175"));
+    // The table view: a column per tier, and the baseline's figures named.
+    Case::new()
+        .args([
+            "sweep",
+            &path,
+            "--vary",
+            "tables.saas.patterns.get.consistency=strong,eventual",
+            "--by",
+            "tenant",
+        ])
+        .run()
+        .success()
+        .stdout_has("big (saas)")
+        .stdout_has("By group: one tenant's monthly cost (the baseline: big (saas) 0.78, small (saas) 0.18)");
+    // By tag: each value's total; a breakdown sweep does not take.
+    let tagged = workload(TIERS).replace("  saas:\n", "  saas:\n    tags: { team: growth }\n");
+    let (_d2, tagged) = temp_workload(&tagged);
+    let out = Case::new()
+        .args([
+            "sweep",
+            &tagged,
+            "--vary",
+            "tables.saas.patterns.get.consistency=strong,eventual",
+            "--by",
+            "tag:team",
+            "--format",
+            "json",
+        ])
+        .run()
+        .success();
+    let doc: Value = serde_json::from_str(&out.stdout).unwrap();
+    // growth: the tagged table's $3.00 (strong), $2.50 with eventual reads; `other` carries no
+    // tag ($1.00 strong).
+    assert_eq!(
+        dec(doc["by"]["baseline"]["growth"].as_str().unwrap()),
+        dec("3")
+    );
+    let eventual = doc["grid"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["values"]["tables.saas.patterns.get.consistency"] == "eventual")
+        .unwrap();
+    assert_eq!(dec(eventual["by"]["growth"].as_str().unwrap()), dec("2.5"));
+    Case::new()
+        .args([
+            "sweep",
+            &path,
+            "--vary",
+            "tables.saas.class=standard,standard-ia",
+            "--by",
+            "component",
+        ])
+        .run()
+        .code(2)
+        .stderr_has("`sweep --by` takes `tenant` or `tag:KEY`");
+}

@@ -147,3 +147,68 @@ pub(super) fn in_parallel<T: Send>(
         Ok(all)
     })
 }
+
+/// One design's figures per group, labelled.
+pub(super) type Figures = Vec<(String, Decimal)>;
+
+/// Each design's figures per group (`sweep --by`): one tenant's monthly cost per tier or rank
+/// (labelled `TIER (TABLE)`), or a tag value's monthly total (labelled by the value); `None`
+/// for a design refused. Every design is loaded and priced whole, on `jobs` threads.
+///
+/// # Errors
+/// A worker panicked.
+pub(super) fn groups_all(
+    sweep: &Sweep<'_>,
+    jobs: usize,
+    by: &crate::cli::ByArg,
+    designs: &[Priced],
+) -> Result<Vec<Option<Figures>>, Error> {
+    let jobs = if jobs == 0 {
+        std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
+    } else {
+        jobs
+    };
+    let label = format!("{} (a sweep design)", sweep.pricer.file);
+    in_parallel(designs.len(), jobs, |range| {
+        let mut choice = Vec::new();
+        range
+            .map(|k| {
+                if matches!(designs.get(k), Some(Priced::Refused(_)) | None) {
+                    return None;
+                }
+                decode(&sweep.axes, k, &mut choice);
+                let mut doc = sweep.base.clone();
+                for (a, &i) in sweep.axes.iter().zip(&choice) {
+                    scenario::apply(&mut doc, &a.values[i].1);
+                }
+                let w = sweep.pricer.load(doc, &label).ok()?;
+                let e = sweep.pricer.price(&w, &label).ok()?;
+                groups_of(&e, &w, by).ok()
+            })
+            .collect()
+    })
+}
+
+/// One estimate's figures per group, labelled.
+///
+/// # Errors
+/// No table states its tenants (`--by tenant`); a figure past a decimal's range.
+pub(super) fn groups_of(
+    e: &crate::engine::Estimate,
+    w: &crate::model::Workload,
+    by: &crate::cli::ByArg,
+) -> Result<Figures, Error> {
+    let (rows, _) = crate::report::groups::rows_of(&[e], w, by)?;
+    Ok(rows
+        .into_iter()
+        .filter_map(|r| {
+            let v = r.values.first().copied().flatten()?;
+            let label = if r.table.is_empty() {
+                r.group
+            } else {
+                format!("{} ({})", r.group, r.table)
+            };
+            Some((label, v))
+        })
+        .collect())
+}

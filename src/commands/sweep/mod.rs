@@ -93,10 +93,23 @@ pub(super) fn run(args: &SweepArgs, run: &Run) -> Result<(), Error> {
                 })
         })
         .transpose()?;
+    if let Some(by) = &args.by
+        && !matches!(by.kind, crate::cli::By::Tenant | crate::cli::By::Tag)
+    {
+        return Err(Error::usage("`sweep --by` takes `tenant` or `tag:KEY`")
+            .help("Consider `sweep W --vary … --by tenant` (one tenant's cost per tier) or `--by tag:team`."));
+    }
     let sweep = prepare(args, run)?;
     let designs = grid::price_all(&sweep, args.jobs, grid::Path::Fastest)?;
+    let groups = match (&args.by, &sweep.baseline_groups) {
+        (Some(by), Some((what, first))) => {
+            let each = grid::groups_all(&sweep, args.jobs, by, &designs)?;
+            Some(report::GroupColumns::new(what.clone(), first, each))
+        }
+        _ => None,
+    };
     let (file, count) = (sweep.file.as_str(), sweep.count);
-    let outcome = report::Outcome::new(
+    let mut outcome = report::Outcome::new(
         file,
         &sweep.currency,
         sweep.baseline,
@@ -106,6 +119,7 @@ pub(super) fn run(args: &SweepArgs, run: &Run) -> Result<(), Error> {
         &designs,
         args.top,
     );
+    outcome.groups = groups;
     if let Some(why) = outcome.all_refused() {
         return Err(Error::input(format!(
             "every one of the {count} design(s) was refused; the first: {why}"
@@ -134,6 +148,8 @@ pub(super) struct Sweep<'r> {
     pricer: super::pricing::DocumentPricer<'r>,
     /// How many designs (at most `MAX_VARIANTS`).
     count: u64,
+    /// With `--by`: what the group figures are, and the baseline's.
+    baseline_groups: Option<(String, grid::Figures)>,
 }
 
 /// Reads the workload and the axes, checks them, and prices the baseline.
@@ -175,8 +191,16 @@ fn prepare<'r>(args: &SweepArgs, run: &'r Run) -> Result<Sweep<'r>, Error> {
             Error::usage(format!("more than {MAX_VARIANTS} combinations to price"))
                 .help("Consider fewer values per --vary.")
         })?;
+    let baseline_groups = match &args.by {
+        Some(by) => {
+            let (_, what) = crate::report::groups::rows_of(&[&baseline], &workload, by)?;
+            Some((what, grid::groups_of(&baseline, &workload, by)?))
+        }
+        None => None,
+    };
     let pricer = pricing.documents(book, &file_settings, src.at())?;
     Ok(Sweep {
+        baseline_groups,
         file: file.to_string(),
         currency,
         baseline: baseline.total,

@@ -14,6 +14,74 @@ use super::grid::{Priced, decode};
 use crate::error::Error;
 use crate::report::money;
 
+/// `--by`: what the figures are, the groups (the baseline's first, then any a design adds,
+/// in grid order), the baseline's figure and each design's per group (`None`: not in it, or
+/// the design refused).
+pub(super) struct GroupColumns {
+    what: String,
+    labels: Vec<String>,
+    baseline: Vec<Option<Decimal>>,
+    designs: Vec<Option<Vec<Option<Decimal>>>>,
+}
+
+impl GroupColumns {
+    pub(super) fn new(
+        what: String,
+        baseline: &[(String, Decimal)],
+        each: Vec<Option<super::grid::Figures>>,
+    ) -> GroupColumns {
+        let mut labels: Vec<String> = baseline.iter().map(|(l, _)| l.clone()).collect();
+        let mut seen: std::collections::HashMap<String, usize> = labels
+            .iter()
+            .enumerate()
+            .map(|(i, l)| (l.clone(), i))
+            .collect();
+        let mut place = |label: &str, labels: &mut Vec<String>| -> usize {
+            if let Some(i) = seen.get(label) {
+                return *i;
+            }
+            labels.push(label.to_string());
+            let i = labels.len().saturating_sub(1);
+            seen.insert(label.to_string(), i);
+            i
+        };
+        let mut designs = Vec::with_capacity(each.len());
+        let mut base = vec![None; labels.len()];
+        for (l, v) in baseline {
+            let i = place(l, &mut labels);
+            if let Some(slot) = base.get_mut(i) {
+                *slot = Some(*v);
+            }
+        }
+        for d in each {
+            designs.push(d.map(|groups| {
+                let mut row: Vec<Option<Decimal>> = Vec::new();
+                for (l, v) in groups {
+                    let i = place(&l, &mut labels);
+                    if row.len() <= i {
+                        row.resize(i.saturating_add(1), None);
+                    }
+                    row[i] = Some(v);
+                }
+                row
+            }));
+        }
+        GroupColumns {
+            what,
+            labels,
+            baseline: base,
+            designs,
+        }
+    }
+
+    /// Design `k`'s figure for each group, in the columns' order.
+    fn of(&self, k: usize) -> Vec<Option<Decimal>> {
+        let mut row = self.designs.get(k).cloned().flatten().unwrap_or_default();
+        row.resize(self.labels.len(), None);
+        row
+    }
+}
+
 /// Every design priced, and the ones kept (cheapest first), for the report.
 pub(super) struct Outcome<'a> {
     pub(super) file: &'a str,
@@ -28,6 +96,8 @@ pub(super) struct Outcome<'a> {
     within: usize,
     /// The `top` cheapest of those, cheapest first (ties: grid order).
     cheapest: Vec<(Decimal, usize)>,
+    /// With `--by`: each design's figures per group.
+    pub(super) groups: Option<GroupColumns>,
 }
 
 impl<'a> Outcome<'a> {
@@ -70,6 +140,7 @@ impl<'a> Outcome<'a> {
             refused,
             within,
             cheapest: heap.into_sorted_vec(),
+            groups: None,
         }
     }
 
@@ -113,8 +184,14 @@ impl<'a> Outcome<'a> {
         let mut header: Vec<String> = self.axes.iter().map(|a| a.path.clone()).collect();
         header.push(format!("Monthly ({})", self.currency));
         header.push("Δ vs baseline".to_string());
+        let labels = self.groups.as_ref().map_or(&[][..], |g| &g.labels[..]);
+        header.extend(labels.iter().cloned());
         let mut b = tabled::builder::Builder::default();
         b.push_record(header);
+        let cell = |v: Option<Decimal>| {
+            v.map(|v| money::display(v, self.currency))
+                .unwrap_or_default()
+        };
         for &(total, k) in &self.cheapest {
             let mut row: Vec<String> = self.values(k).into_iter().map(str::to_string).collect();
             row.push(money::display(total, self.currency));
@@ -122,6 +199,9 @@ impl<'a> Outcome<'a> {
                 total.saturating_sub(self.baseline),
                 self.currency,
             ));
+            if let Some(g) = &self.groups {
+                row.extend(g.of(k).into_iter().map(cell));
+            }
             b.push_record(row);
         }
         let mut t = b.build();
@@ -140,6 +220,19 @@ impl<'a> Outcome<'a> {
         for (k, why) in refusals.take(3) {
             out.push_str(&format!("Refused: {} — {why}\n", self.values(k).join(", ")));
         }
+        if let Some(g) = &self.groups {
+            let base: Vec<String> = g
+                .labels
+                .iter()
+                .zip(&g.baseline)
+                .filter_map(|(l, v)| Some(format!("{l} {}", money::display((*v)?, self.currency))))
+                .collect();
+            out.push_str(&format!(
+                "By group: {} (the baseline: {}).\n",
+                g.what,
+                base.join(", ")
+            ));
+        }
         out.push_str(&format!("{}.\n", money::policy(self.currency)));
         out
     }
@@ -156,6 +249,9 @@ impl<'a> Outcome<'a> {
         let mut w = csv::Writer::from_writer(out);
         let mut header: Vec<String> = self.axes.iter().map(|a| a.path.clone()).collect();
         header.extend(["monthly_total".into(), "currency".into(), "refused".into()]);
+        if let Some(g) = &self.groups {
+            header.extend(g.labels.iter().map(|l| format!("by:{l}")));
+        }
         w.write_record(&header).map_err(broken)?;
         for (k, d) in self.designs.iter().enumerate() {
             let mut row: Vec<String> = self.values(k).into_iter().map(str::to_string).collect();
@@ -168,6 +264,13 @@ impl<'a> Outcome<'a> {
                 Priced::Refused(why) => {
                     row.extend([String::new(), self.currency.to_string(), why.to_string()]);
                 }
+            }
+            if let Some(g) = &self.groups {
+                row.extend(
+                    g.of(k)
+                        .into_iter()
+                        .map(|v| v.map(|v| v.normalize().to_string()).unwrap_or_default()),
+                );
             }
             w.write_record(&row).map_err(broken)?;
         }
@@ -182,10 +285,20 @@ impl<'a> Outcome<'a> {
             .zip(self.values(k))
             .map(|(a, v)| (a.path.clone(), json!(v)))
             .collect();
-        match &self.designs[k] {
+        let mut v = match &self.designs[k] {
             Priced::Total(t) => json!({"values": chosen, "monthly_total": t}),
             Priced::Refused(why) => json!({"values": chosen, "refused": &**why}),
+        };
+        if let (Some(g), Some(Priced::Total(_))) = (&self.groups, self.designs.get(k)) {
+            let by: serde_json::Map<String, Value> = g
+                .labels
+                .iter()
+                .zip(g.of(k))
+                .filter_map(|(l, v)| Some((l.clone(), json!(v?))))
+                .collect();
+            v["by"] = Value::Object(by);
         }
+        v
     }
 
     /// Every design, with the cheapest first, written as it is serialized.
@@ -217,7 +330,7 @@ impl serde::Serialize for Outcome<'_> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let cheapest: Vec<Value> = self.cheapest.iter().map(|&(_, k)| self.design(k)).collect();
         let varied: Vec<&str> = self.axes.iter().map(|a| a.path.as_str()).collect();
-        let mut doc = s.serialize_struct("Sweep", 10)?;
+        let mut doc = s.serialize_struct("Sweep", 11)?;
         doc.serialize_field("schema", "ddbcost.sweep/v1")?;
         doc.serialize_field("workload", self.file)?;
         doc.serialize_field("currency", self.currency)?;
@@ -226,6 +339,17 @@ impl serde::Serialize for Outcome<'_> {
         doc.serialize_field("designs", &self.count)?;
         doc.serialize_field("refused", &self.refused)?;
         doc.serialize_field("max_total", &self.max_total)?;
+        if let Some(g) = &self.groups {
+            let base: serde_json::Map<String, Value> = g
+                .labels
+                .iter()
+                .zip(&g.baseline)
+                .filter_map(|(l, v)| Some((l.clone(), json!((*v)?))))
+                .collect();
+            doc.serialize_field("by", &json!({"what": g.what, "baseline": base}))?;
+        } else {
+            doc.skip_field("by")?;
+        }
         doc.serialize_field("cheapest", &cheapest)?;
         doc.serialize_field("grid", &Grid(self))?;
         doc.end()
