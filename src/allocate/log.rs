@@ -19,7 +19,6 @@ use std::io::{BufRead, Read};
 use regex::Regex;
 use rust_decimal::Decimal;
 use rust_decimal::prelude::ToPrimitive;
-use serde_json::Value;
 
 use crate::error::Error;
 
@@ -84,6 +83,16 @@ pub(crate) struct Pending {
     pub(crate) of: u64,
 }
 
+/// A (table, pattern label) by borrowed names: hashed as the pair of owned ones is.
+#[derive(Hash)]
+struct LabelRef<'a>(&'a str, Option<&'a str>);
+
+impl hashbrown::Equivalent<(String, Option<String>)> for LabelRef<'_> {
+    fn equivalent(&self, k: &(String, Option<String>)) -> bool {
+        self.0 == k.0 && self.1 == k.1.as_deref()
+    }
+}
+
 /// A pending place by borrowed names: hashed as `Pending` is, so that it finds one without
 /// building it.
 #[derive(Hash)]
@@ -139,6 +148,9 @@ pub struct LogUsage {
     /// Places (and shares of requests) being summed while a log is read (found by borrowed
     /// key: no allocation for a place seen before), moved into `by_place` when it ends.
     pending: hashbrown::HashMap<Pending, Units>,
+    /// Requests per table and pattern label while a log is read (found by borrowed key),
+    /// moved into `requests` when it ends.
+    pending_requests: hashbrown::HashMap<(String, Option<String>), u64>,
     /// Requests per table and pattern label: each `ConsumedCapacity` entry once.
     pub requests: BTreeMap<(String, Option<String>), u64>,
 }
@@ -157,124 +169,6 @@ fn reads(operation: &str) -> bool {
     )
 }
 
-/// A count of units as an exact decimal (its digits as written, never through a float);
-/// present but not a number of units at least 0 is refused, never read as none.
-fn units(v: Option<&Value>, field: &str) -> Result<Option<Decimal>, String> {
-    let Some(v) = v else { return Ok(None) };
-    let parsed = match v {
-        Value::Number(n) => n.to_string().parse::<Decimal>().ok(),
-        Value::String(s) => s.parse::<Decimal>().ok(),
-        _ => None,
-    };
-    match parsed {
-        Some(d) if !d.is_sign_negative() || d.is_zero() => Ok(Some(d)),
-        _ => Err(format!(
-            "`{field}` is {v}, not a number of capacity units (0 or more)"
-        )),
-    }
-}
-
-/// (read, write) units of one level of `ConsumedCapacity` (`Table`, an index, or the whole).
-fn level(v: &Value, reading: bool) -> Result<(Decimal, Decimal), String> {
-    let r = units(v.get("ReadCapacityUnits"), "ReadCapacityUnits")?;
-    let w = units(v.get("WriteCapacityUnits"), "WriteCapacityUnits")?;
-    Ok(match (r, w) {
-        (None, None) => {
-            let c = units(v.get("CapacityUnits"), "CapacityUnits")?.unwrap_or_default();
-            if reading {
-                (c, Decimal::ZERO)
-            } else {
-                (Decimal::ZERO, c)
-            }
-        }
-        (r, w) => (r.unwrap_or_default(), w.unwrap_or_default()),
-    })
-}
-
-/// A key value as text: a plain string or number, or DynamoDB JSON (`{"S": "ORG#42"}`).
-fn text(v: &Value) -> Option<String> {
-    match v {
-        Value::String(s) => Some(s.clone()),
-        Value::Number(n) => Some(n.to_string()),
-        Value::Object(m) => m
-            .get("S")
-            .or_else(|| m.get("N"))
-            .and_then(Value::as_str)
-            .map(str::to_string),
-        _ => None,
-    }
-}
-
-/// The tenant of a request: the tenancy's attribute in `Key` or `Item`, else the least
-/// tenant the expression values name (one, in practice; the least, so that the SQL of
-/// `--athena-sql`, whose maps have no order, finds the same).
-fn tenant_of(request: &Value, tenancy: &Tenancy) -> Option<String> {
-    for holder in ["Key", "Item"] {
-        if let Some(t) = request
-            .get(holder)
-            .and_then(|k| k.get(&tenancy.attribute))
-            .and_then(text)
-            .and_then(|v| tenancy.of(&v))
-        {
-            return Some(t);
-        }
-    }
-    request
-        .get("ExpressionAttributeValues")
-        .and_then(Value::as_object)
-        .and_then(|m| {
-            m.values()
-                .filter_map(text)
-                .filter_map(|v| tenancy.of(&v))
-                .min()
-        })
-}
-
-/// The tenants of a batch or transaction's items on `table`, with how many items each has
-/// (`RequestItems.TABLE[]` with `PutRequest.Item` / `DeleteRequest.Key` / `Keys[]`;
-/// `TransactItems[]` with `Put`, `Update`, `Delete`, `ConditionCheck` or `Get`). Empty when
-/// the request lists no items.
-fn item_tenants(request: &Value, table: &str, tenancy: &Tenancy) -> Vec<(Option<String>, u64)> {
-    let mut found: BTreeMap<Option<String>, u64> = BTreeMap::new();
-    let mut count = |key: Option<&Value>| {
-        let t = key
-            .and_then(|k| k.get(&tenancy.attribute))
-            .and_then(text)
-            .and_then(|v| tenancy.of(&v));
-        let n = found.entry(t).or_default();
-        *n = n.saturating_add(1);
-    };
-    if let Some(list) = request.get("RequestItems").and_then(|r| r.get(table)) {
-        // BatchWriteItem: a list of requests; BatchGetItem: `{ Keys: [...] }`.
-        let entries = list
-            .as_array()
-            .cloned()
-            .or_else(|| list.get("Keys").and_then(Value::as_array).cloned())
-            .unwrap_or_default();
-        for e in &entries {
-            let key = e
-                .get("PutRequest")
-                .and_then(|p| p.get("Item"))
-                .or_else(|| e.get("DeleteRequest").and_then(|d| d.get("Key")))
-                .or(Some(e));
-            count(key);
-        }
-    }
-    if let Some(list) = request.get("TransactItems").and_then(Value::as_array) {
-        for e in list {
-            let inner = ["Put", "Update", "Delete", "ConditionCheck", "Get"]
-                .iter()
-                .find_map(|k| e.get(*k));
-            let Some(inner) = inner else { continue };
-            if inner.get("TableName").and_then(Value::as_str) != Some(table) {
-                continue;
-            }
-            count(inner.get("Item").or_else(|| inner.get("Key")));
-        }
-    }
-    found.into_iter().collect()
-}
-
 /// Adds `units` to `place`.
 fn add(
     usage: &mut LogUsage,
@@ -282,11 +176,17 @@ fn add(
     (read, write): (Decimal, Decimal),
     (file, n): (&str, u64),
 ) -> Result<(), Error> {
-    if usage.pending.get(place).is_none() {
-        usage.pending.insert(place.owned(), Units::default());
-    }
+    // One lookup for a place seen before; the place built only the first time.
     let Some(u) = usage.pending.get_mut(place) else {
-        return Err(Error::input("a place lost while summing"));
+        usage.pending.insert(
+            place.owned(),
+            Units {
+                read,
+                write,
+                requests: 1,
+            },
+        );
+        return Ok(());
     };
     let overflow = || Error::input(format!("{file}: line {n}: units past what a decimal holds"));
     u.read = u.read.checked_add(read).ok_or_else(overflow)?;
@@ -307,6 +207,10 @@ fn finish(usage: &mut LogUsage, file: &str) -> Result<(), Error> {
             .checked_mul(Decimal::from(items))?
             .checked_div(Decimal::from(of))
     };
+    for (key, k) in usage.pending_requests.drain() {
+        let r = usage.requests.entry(key).or_default();
+        *r = r.saturating_add(k);
+    }
     for (p, u) in usage.pending.drain() {
         let read = share(u.read, p.items, p.of).ok_or_else(overflow)?;
         let write = share(u.write, p.items, p.of).ok_or_else(overflow)?;
@@ -316,60 +220,6 @@ fn finish(usage: &mut LogUsage, file: &str) -> Result<(), Error> {
         e.requests = e.requests.saturating_add(u.requests);
     }
     Ok(())
-}
-
-/// The fields of a log line `one` reads, skimmed: the rest of the line (the request's
-/// attributes, its timestamp, whatever else the application logged) is checked as JSON and
-/// skipped, never built; of `Key` and `Item` only the tenancy's attribute is kept.
-#[derive(serde::Deserialize)]
-struct Skim<'a> {
-    #[serde(borrow, default)]
-    operation: Option<std::borrow::Cow<'a, str>>,
-    #[serde(borrow, default)]
-    pattern: Option<std::borrow::Cow<'a, str>>,
-    #[serde(rename = "Key", borrow, default)]
-    key: Option<BTreeMap<std::borrow::Cow<'a, str>, &'a serde_json::value::RawValue>>,
-    #[serde(rename = "Item", borrow, default)]
-    item: Option<BTreeMap<std::borrow::Cow<'a, str>, &'a serde_json::value::RawValue>>,
-    #[serde(rename = "ExpressionAttributeValues", default)]
-    values: Option<Value>,
-    #[serde(rename = "RequestItems", default)]
-    request_items: Option<Value>,
-    #[serde(rename = "TransactItems", default)]
-    transact_items: Option<Value>,
-    #[serde(rename = "ConsumedCapacity", default)]
-    consumed: Option<Value>,
-}
-
-/// A line as the small JSON object `one` reads.
-fn skim(line: &str, tenancy: &Tenancy) -> Result<Value, serde_json::Error> {
-    let s: Skim<'_> = serde_json::from_str(line)?;
-    let mut m = serde_json::Map::new();
-    if let Some(op) = s.operation {
-        m.insert("operation".into(), Value::String(op.into_owned()));
-    }
-    if let Some(p) = s.pattern {
-        m.insert("pattern".into(), Value::String(p.into_owned()));
-    }
-    for (name, holder) in [("Key", s.key), ("Item", s.item)] {
-        let Some(holder) = holder else { continue };
-        let mut kept = serde_json::Map::new();
-        if let Some(raw) = holder.get(tenancy.attribute.as_str()) {
-            kept.insert(tenancy.attribute.clone(), serde_json::from_str(raw.get())?);
-        }
-        m.insert(name.into(), Value::Object(kept));
-    }
-    for (name, v) in [
-        ("ExpressionAttributeValues", s.values),
-        ("RequestItems", s.request_items),
-        ("TransactItems", s.transact_items),
-        ("ConsumedCapacity", s.consumed),
-    ] {
-        if let Some(v) = v {
-            m.insert(name.into(), v);
-        }
-    }
-    Ok(Value::Object(m))
 }
 
 /// Reads a log from `r` (named `file`) into `usage`, a line at a time.
@@ -413,7 +263,7 @@ pub fn read(
         if line.trim().is_empty() {
             continue;
         }
-        let request = skim(&line, tenancy).map_err(|e| {
+        let request = super::line::parse(&line).map_err(|e| {
             let what = if e.is_data() {
                 "not a request as logged"
             } else {
@@ -421,7 +271,7 @@ pub fn read(
             };
             bad(file, n, &format!("{what} ({e})"))
         })?;
-        one(&request, file, n, tenancy, usage)?;
+        one(&request, (file, n), tenancy, usage)?;
         usage.lines = usage.lines.saturating_add(1);
     }
 }
@@ -523,71 +373,52 @@ fn read_result(r: impl Read, file: &str, usage: &mut LogUsage) -> Result<(), Err
 
 /// One request's units, by table and index.
 fn one(
-    request: &Value,
-    file: &str,
-    n: u64,
+    request: &super::line::Request<'_>,
+    (file, n): (&str, u64),
     tenancy: &Tenancy,
     usage: &mut LogUsage,
 ) -> Result<(), Error> {
-    let operation = request
-        .get("operation")
-        .and_then(Value::as_str)
-        .unwrap_or_default();
-    let reading = reads(operation);
-    let tenant = tenant_of(request, tenancy);
-    let pattern = request
-        .get("pattern")
-        .and_then(Value::as_str)
-        .filter(|p| !p.is_empty())
-        .map(str::to_string);
-    let consumed = request
-        .get("ConsumedCapacity")
+    let reading = reads(request.operation.as_deref().unwrap_or_default());
+    let tenant = request.tenant(tenancy);
+    let pattern = request.pattern.as_deref().filter(|p| !p.is_empty());
+    let entries = request
+        .consumed
+        .as_ref()
         .ok_or_else(|| bad(file, n, "no `ConsumedCapacity`"))?;
-    let each: Vec<&Value> = match consumed {
-        Value::Array(list) => list.iter().collect(),
-        other => vec![other],
-    };
-    for c in each {
+    for c in &entries.0 {
         let table = c
-            .get("TableName")
-            .and_then(Value::as_str)
+            .table
+            .as_deref()
             .ok_or_else(|| bad(file, n, "a `ConsumedCapacity` without `TableName`"))?;
-        let r = usage
-            .requests
-            .entry((table.to_string(), pattern.clone()))
-            .or_default();
-        *r = r.saturating_add(1);
+        match usage.pending_requests.get_mut(&LabelRef(table, pattern)) {
+            Some(r) => *r = r.saturating_add(1),
+            None => {
+                let key = (table.to_string(), pattern.map(str::to_string));
+                usage.pending_requests.insert(key, 1);
+            }
+        }
         // A batch or a transaction names its items' tenants: the units go to them by their
         // count of items; a single request's, to its key's tenant.
-        let mut tenants = item_tenants(request, table, tenancy);
+        let mut tenants = request.item_tenants(table, tenancy);
         if tenants.is_empty() {
             tenants.push((tenant.clone(), 1));
-        }
-        // The table's own units: its `Table` level where broken out, else the whole.
-        let own = c
-            .get("Table")
-            .map_or_else(|| level(c, reading), |t| level(t, reading))
-            .map_err(|why| bad(file, n, &why))?;
-        let mut levels = vec![(None, own)];
-        for key in ["GlobalSecondaryIndexes", "LocalSecondaryIndexes"] {
-            if let Some(indexes) = c.get(key).and_then(Value::as_object) {
-                for (name, v) in indexes {
-                    let units = level(v, reading).map_err(|why| bad(file, n, &why))?;
-                    levels.push((Some(name.as_str()), units));
-                }
-            }
         }
         let of = tenants
             .iter()
             .try_fold(0u64, |a, (_, k)| a.checked_add(*k))
             .ok_or_else(|| bad(file, n, "more items than a count holds"))?;
-        for (index, units) in levels {
+        let mut levels = vec![(None, c.own())];
+        for indexes in [&c.global, &c.local].into_iter().flatten() {
+            levels.extend(indexes.0.iter().map(|(name, l)| (Some(&**name), *l)));
+        }
+        for (index, level) in levels {
+            let units = level.units(reading).map_err(|why| bad(file, n, &why))?;
             for (t, items) in &tenants {
                 let at = PlaceRef {
                     table,
                     index,
                     tenant: t.as_deref(),
-                    pattern: pattern.as_deref(),
+                    pattern,
                     items: *items,
                     of,
                 };
@@ -699,6 +530,19 @@ mod tests {
                 "{bad_units}: {e}"
             );
         }
+        // Exponents are read from their digits: 5e-1 is half a unit, exactly.
+        let mut u = LogUsage::default();
+        read(
+            "{\"operation\":\"GetItem\",\"ConsumedCapacity\":{\"TableName\":\"t\",\"CapacityUnits\":5e-1}}\n".as_bytes(),
+            "app.log",
+            &tenancy,
+            &mut u,
+        )
+        .unwrap();
+        assert_eq!(
+            u.by_place.values().map(|p| p.read).sum::<Decimal>(),
+            Decimal::new(5, 1)
+        );
         assert!(Tenancy::parse("PK").is_err());
         assert!(Tenancy::parse("PK=(").is_err());
     }

@@ -9,6 +9,7 @@
 pub(crate) mod bill;
 pub(crate) mod drift;
 pub(crate) mod insights;
+pub(crate) mod line;
 pub(crate) mod log;
 pub(crate) mod split;
 pub(crate) mod sql;
