@@ -1169,6 +1169,10 @@ pub(crate) struct DiffArgs {
     /// Exit with code 3 when the total rises by more than this percentage.
     #[arg(long, value_name = "PERCENT")]
     pub fail_increase: Option<String>,
+    /// Exit with code 3 when what the change costs once (a GSI's backfill, a first load) is
+    /// above this amount, or cannot be known.
+    #[arg(long, value_name = "AMOUNT")]
+    pub fail_one_time_above: Option<String>,
     #[command(flatten)]
     pub settings: SettingsArgs,
     #[command(flatten)]

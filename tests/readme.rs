@@ -211,6 +211,9 @@ fn the_json_documents_have_the_fields_the_readme_names() {
                 "step_delta",
                 "line_items",
                 "warnings",
+                "one_time",
+                "one_time_total",
+                "payback_months",
             ],
         ),
         (

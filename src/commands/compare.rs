@@ -110,6 +110,10 @@ pub(crate) fn comparison(args: &CompareArgs, run: &Run) -> Result<Comparison, Er
         .copied();
     let mut results = Vec::with_capacity(shown.len());
     let mut notes = Vec::new();
+    #[cfg(not(target_arch = "wasm32"))]
+    let mut once = Vec::with_capacity(shown.len());
+    #[cfg(not(target_arch = "wasm32"))]
+    let mut previous_step: Option<crate::model::Workload> = None;
     let mut previous_step_total = base_estimate.total;
     for (i, doc) in docs.into_iter().enumerate() {
         let is_shown = shown.contains(&i);
@@ -138,9 +142,35 @@ pub(crate) fn comparison(args: &CompareArgs, run: &Run) -> Result<Comparison, Er
             previous_step_total = estimate.total;
         }
         if !is_shown {
+            #[cfg(not(target_arch = "wasm32"))]
+            if doc.kind == ScenarioKind::Step {
+                previous_step = Some(workload);
+            }
             continue;
         }
         notes.extend(break_even_notes(&baseline, &workload, &book, &doc.name));
+        // What the scenario costs once: an alternative against the baseline, a step against
+        // the step before it (its own change, as its own Δ); the page in the browser leaves
+        // it out of its download (#30's budget).
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            let from = match (doc.kind, &previous_step) {
+                (ScenarioKind::Step, Some(w)) => w,
+                _ => &baseline,
+            };
+            let one_time = pricing.one_time(
+                (from, &workload),
+                book,
+                &file_settings,
+                &format!("{file} (scenario `{}`)", doc.name),
+            )?;
+            if is_shown {
+                once.push(one_time);
+            }
+            if doc.kind == ScenarioKind::Step {
+                previous_step = Some(workload.clone());
+            }
+        }
         results.push(scenario::ScenarioInput {
             name: doc.name,
             description: doc.description,
@@ -151,6 +181,10 @@ pub(crate) fn comparison(args: &CompareArgs, run: &Run) -> Result<Comparison, Er
     }
     let mut comparison = scenario::compare(base_estimate, results)?;
     comparison.notes = notes;
+    #[cfg(not(target_arch = "wasm32"))]
+    for (s, one_time) in comparison.scenarios.iter_mut().zip(once) {
+        s.one_time = one_time;
+    }
     Ok(comparison)
 }
 

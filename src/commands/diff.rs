@@ -33,6 +33,14 @@ pub(super) fn run(args: &DiffArgs, run: &Run) -> Result<(), Error> {
                 .map_err(|why| Error::usage(format!("--fail-increase: {why}")))
         })
         .transpose()?;
+    let fail_one_time = args
+        .fail_one_time_above
+        .as_deref()
+        .map(|t| {
+            quantity::parse_money(t)
+                .map_err(|why| Error::usage(format!("--fail-one-time-above: {why}")))
+        })
+        .transpose()?;
     if args.template.usage.is_some()
         && ![&args.old, &args.new]
             .iter()
@@ -44,6 +52,7 @@ pub(super) fn run(args: &DiffArgs, run: &Run) -> Result<(), Error> {
         );
     }
     let mut estimates = Vec::new();
+    let mut designs = Vec::new();
     for file in [&args.old, &args.new] {
         // `--usage` completes the template of the two; the workload is read as it is.
         let workload_args = TemplateArgs::default();
@@ -54,12 +63,17 @@ pub(super) fn run(args: &DiffArgs, run: &Run) -> Result<(), Error> {
         };
         let src = Input::read(file, template, args.settings.prices.as_deref(), run)?;
         let (workload, file_settings) = src.workload()?;
-        estimates.push(
-            pricing
-                .estimate(&workload, &file_settings, src.at(), period)?
-                .0,
-        );
+        let (estimate, book) = pricing.estimate(&workload, &file_settings, src.at(), period)?;
+        estimates.push(estimate);
+        designs.push((workload, file_settings, book));
     }
+    let after = designs.pop();
+    let one_time = match (designs.pop(), after) {
+        (Some((before, _, _)), Some((after, file_settings, book))) => {
+            pricing.one_time((&before, &after), book, &file_settings, &args.new)?
+        }
+        _ => Vec::new(),
+    };
     let new = estimates
         .pop()
         .unwrap_or_else(|| unreachable!("two estimates"));
@@ -76,7 +90,7 @@ pub(super) fn run(args: &DiffArgs, run: &Run) -> Result<(), Error> {
             old.currency, new.currency
         )));
     }
-    let comparison = scenario::compare(
+    let mut comparison = scenario::compare(
         old,
         vec![scenario::ScenarioInput {
             name: args.new.clone(),
@@ -86,6 +100,9 @@ pub(super) fn run(args: &DiffArgs, run: &Run) -> Result<(), Error> {
             previous_total: None,
         }],
     )?;
+    if let Some(s) = comparison.scenarios.first_mut() {
+        s.one_time = one_time;
+    }
     emit_comparison(
         run,
         &comparison,
@@ -93,7 +110,7 @@ pub(super) fn run(args: &DiffArgs, run: &Run) -> Result<(), Error> {
         &args.export,
         args.output.as_deref(),
     )?;
-    budget_gate(&comparison, fail_above, fail_increase)
+    budget_gate(&comparison, fail_above, fail_increase, fail_one_time)
 }
 
 /// Exit code 3 when the new total crosses a gate.
@@ -101,6 +118,7 @@ fn budget_gate(
     comparison: &Comparison,
     fail_above: Option<Decimal>,
     fail_increase: Option<Decimal>,
+    fail_one_time: Option<Decimal>,
 ) -> Result<(), Error> {
     let old = comparison.baseline.total;
     let Some(new) = comparison.scenarios.first().map(|s| s.estimate.total) else {
@@ -137,6 +155,22 @@ fn budget_gate(
                 show(new),
                 limit.normalize()
             ));
+        }
+    }
+    if let Some(limit) = fail_one_time
+        && let Some(s) = comparison.scenarios.first()
+    {
+        match report::once::total(&s.one_time) {
+            Some(once) if once <= limit => {}
+            Some(once) => crossed.push(format!(
+                "the change costs {} {currency} once, above the limit of {} {currency}",
+                show(once),
+                show(limit)
+            )),
+            None => crossed.push(format!(
+                "what the change costs once cannot be known (a table's items or item size are not stated), and the limit is {} {currency}",
+                show(limit)
+            )),
         }
     }
     if crossed.is_empty() {

@@ -369,6 +369,27 @@ impl<'r> Pricing<'r> {
         Ok((estimate, book))
     }
 
+    /// What going from `before` to `after` (named `file`) costs once, priced with `after`'s
+    /// `book` and settings, in the run's currency.
+    ///
+    /// # Errors
+    /// A price the change needs that the table lacks; a currency with no rate to it.
+    pub(crate) fn one_time(
+        &self,
+        (before, after): (&Workload, &Workload),
+        book: PriceBook,
+        file_settings: &SettingsOverrides,
+        file: &str,
+    ) -> Result<Vec<engine::once::OneTime>, Error> {
+        let settings = self.settings(file_settings);
+        let book = match self.fx(&book.primary.currency, file_settings)? {
+            Some(fx) => engine::convert_book(book, &fx).map_err(|e| Error::from(e).file(file))?,
+            None => book,
+        };
+        engine::once::one_time(before, after, &book, &settings)
+            .map_err(|e| Error::from(e).file(file))
+    }
+
     /// A pricer of workload documents under `book` and the file's settings: what `advise` and
     /// `sweep` price every candidate and variant with.
     ///

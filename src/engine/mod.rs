@@ -25,6 +25,7 @@ mod line;
 pub(crate) mod measured;
 pub(crate) mod notice;
 mod observed;
+pub(crate) mod once;
 mod partitions;
 mod replicas;
 mod reservations;

@@ -473,6 +473,51 @@ pub(crate) struct RawTable {
     /// Figures measured elsewhere that replace derived ones: `read_units`, `write_units` (counts
     /// per month), `storage`, `pitr` (sizes), `stream_read_requests` (count per month).
     pub observed: Option<RawObserved>,
+    /// One-time work that goes with this version of the table (a TTL, attribute or key
+    /// backfill, a restore, an export, an import, a warm throughput raise): what `diff` and
+    /// `compare` price once where the version before did not state it.
+    pub once: Option<RawOnce>,
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawOnce {
+    /// Items rewritten once (a TTL attribute, a new attribute or key added to existing items).
+    pub rewrite: Option<RawRewrite>,
+    /// Data restored once from a backup or a point in time (size).
+    #[schemars(example = &"100 GB")]
+    pub restore: Option<Quantity>,
+    /// Data exported to S3 once (size).
+    pub export: Option<Quantity>,
+    /// Data imported from S3 once (size of the uncompressed source).
+    pub import: Option<Quantity>,
+    /// Warm throughput raised above the default: read and write units a second, and its
+    /// price if you know it (no public price was found: without one it is stated, not priced).
+    pub warm_throughput: Option<RawWarmThroughput>,
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawRewrite {
+    /// How many items are rewritten (count).
+    pub items: Quantity,
+    /// The size of a rewritten item (default: the table's `item_size`).
+    pub item_size: Option<Quantity>,
+    /// The GSIs whose entries the rewrite changes (a projected attribute or a key written):
+    /// each written once per item carrying its key (default: none).
+    #[serde(default)]
+    pub indexes: Vec<Spanned<String>>,
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawWarmThroughput {
+    /// Read units a second the table is warmed to.
+    pub reads: Option<Quantity>,
+    /// Write units a second the table is warmed to.
+    pub writes: Option<Quantity>,
+    /// What the raise costs, once, in the price table's currency (no public price found).
+    pub price: Option<Quantity>,
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]

@@ -96,11 +96,13 @@ pub(super) fn table(rd: &Reader<'_>, name: &str, t: &RawTable) -> Result<Table, 
         patterns: Vec::new(),
         patterns_unknown: t.patterns.placeholder,
         observed: observed(rd, t.observed.as_ref(), &path)?,
+        once: crate::model::Once::default(),
     };
     table.replicas = replicas(rd, t, &path)?;
     table.vector_indexes =
         super::vector::vector_indexes(rd, &t.vector_indexes, &table.capacity, table.items, &path)?;
     table.stream = stream(rd, t, &path)?;
+    table.once = once(rd, t.once.as_ref(), &table, &path)?;
     if t.patterns.placeholder {
         rd.placeholders
             .borrow_mut()
@@ -443,6 +445,80 @@ pub(super) fn backups(
             &p("incremental_export_per_month"),
         )?,
         import: rd.size(b.import_per_month.as_ref(), &p("import_per_month"))?,
+    })
+}
+
+/// `once:`: one-time work stated with this version of the table.
+fn once(
+    rd: &Reader<'_>,
+    o: Option<&crate::load::raw::RawOnce>,
+    table: &Table,
+    table_path: &str,
+) -> Result<crate::model::Once, Error> {
+    let Some(o) = o else {
+        return Ok(crate::model::Once::default());
+    };
+    let p = |f: &str| format!("{table_path}.once.{f}");
+    let rewrite = match &o.rewrite {
+        Some(r) => {
+            let items = rd
+                .count(Some(&r.items), &p("rewrite.items"))?
+                .unwrap_or_default();
+            let item_bytes = rd.item_bytes(r.item_size.as_ref(), &p("rewrite.item_size"))?;
+            if item_bytes.is_none() && table.item_size_bytes.is_none() {
+                return Err(rd.err(
+                    &p("rewrite"),
+                    position(&r.items),
+                    "a rewrite needs the size of the items it writes",
+                    "Consider `item_size:` on the rewrite or on the table.",
+                ));
+            }
+            let mut indexes = Vec::with_capacity(r.indexes.len());
+            for (i, name) in r.indexes.iter().enumerate() {
+                let global = table
+                    .indexes
+                    .iter()
+                    .any(|x| *x.name == *name.value && x.kind == crate::model::IndexKind::Global);
+                if !global {
+                    let known: Vec<&str> = table.indexes.iter().map(|x| &*x.name).collect();
+                    return Err(rd.err(
+                        &format!("{}[{i}]", p("rewrite.indexes")),
+                        position(name),
+                        format!("`{}` is not a GSI of this table", name.value),
+                        format!(
+                            "Consider one of its GSIs: {}.",
+                            if known.is_empty() {
+                                "(none)".to_string()
+                            } else {
+                                known.join(", ")
+                            }
+                        ),
+                    ));
+                }
+                indexes.push(name.value.clone());
+            }
+            Some(crate::model::Rewrite {
+                items,
+                item_bytes,
+                indexes,
+            })
+        }
+        None => None,
+    };
+    let warm_throughput = match &o.warm_throughput {
+        Some(w) => Some(crate::model::WarmThroughput {
+            reads: rd.count(w.reads.as_ref(), &p("warm_throughput.reads"))?,
+            writes: rd.count(w.writes.as_ref(), &p("warm_throughput.writes"))?,
+            price: rd.count(w.price.as_ref(), &p("warm_throughput.price"))?,
+        }),
+        None => None,
+    };
+    Ok(crate::model::Once {
+        rewrite,
+        restore: rd.size(o.restore.as_ref(), &p("restore"))?,
+        export: rd.size(o.export.as_ref(), &p("export"))?,
+        import: rd.size(o.import.as_ref(), &p("import"))?,
+        warm_throughput,
     })
 }
 

@@ -28,4 +28,5 @@ pub(crate) use workload::{
     VectorIndex, is_dynamodb_name,
 };
 pub use workload::{KeySpread, ReservedTerm, TableClass, Workload};
+pub(crate) use workload::{Once, Rewrite, WarmThroughput};
 pub(crate) use workload::{TenantSpread, TenantTier, Tenants};

@@ -203,6 +203,8 @@ pub struct Table {
     /// zero).
     pub patterns_unknown: bool,
     pub observed: TableObserved,
+    /// One-time work that goes with this version of the table.
+    pub once: Once,
 }
 
 /// What a request sends out to the internet: a stated size, or what a read returns (its
@@ -267,6 +269,34 @@ pub struct Backups {
     /// The day of the month (1–31) the backups were taken: billed from it (the month they
     /// are taken in).
     pub taken_on_day: Option<Decimal>,
+}
+
+/// One-time work stated with a version of a table (`once:`): priced by `diff` and `compare`
+/// where the version before did not state the same.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Once {
+    pub rewrite: Option<Rewrite>,
+    pub restore: Option<DataSize>,
+    pub export: Option<DataSize>,
+    pub import: Option<DataSize>,
+    pub warm_throughput: Option<WarmThroughput>,
+}
+
+/// Items rewritten once: each at its size's write units, and each named GSI's entry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rewrite {
+    pub items: Decimal,
+    /// Bytes of a rewritten item (`None`: the table's item size).
+    pub item_bytes: Option<Decimal>,
+    pub indexes: Vec<String>,
+}
+
+/// A warm throughput raise: units a second, and its price where stated.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WarmThroughput {
+    pub reads: Option<Decimal>,
+    pub writes: Option<Decimal>,
+    pub price: Option<Decimal>,
 }
 
 /// Figures measured elsewhere (CloudWatch, the bill) that replace derived ones.

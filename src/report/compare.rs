@@ -15,7 +15,7 @@ use crate::scenario::{Comparison, Row};
 
 pub(crate) const COMPARE_SCHEMA: &str = "ddbcost.compare/v1";
 
-fn signed(d: Decimal, currency: &str) -> String {
+pub(crate) fn signed(d: Decimal, currency: &str) -> String {
     let text = money::display(d, currency);
     if d > Decimal::ZERO && text != money::display(Decimal::ZERO, currency) {
         format!("+{text}")
@@ -194,6 +194,8 @@ pub(crate) fn table(c: &Comparison, layout: Layout) -> String {
             None => out.push_str(&format!("  {} ({kind})\n", s.name)),
         }
     }
+    #[cfg(not(target_arch = "wasm32"))]
+    out.push_str(&super::once::section(c, Some(layout)));
     if let Some(crate::scenario::Waterfall {
         start,
         steps,
@@ -282,6 +284,14 @@ pub struct ScenarioDoc {
     pub step_delta: Option<Decimal>,
     pub line_items: Vec<LineItemDoc>,
     pub warnings: Vec<String>,
+    /// What the change costs once (`diff`, `compare`): each item, their total (`null`: one
+    /// cannot be known), and the months a saving pays them back in.
+    #[serde(default)]
+    pub one_time: Vec<super::once::OneTimeDoc>,
+    #[serde(default)]
+    pub one_time_total: Option<Decimal>,
+    #[serde(default)]
+    pub payback_months: Option<Decimal>,
 }
 
 #[derive(Debug, Serialize, Deserialize, PartialEq, Eq)]
@@ -323,17 +333,29 @@ pub(crate) fn document(c: &Comparison) -> CompareDoc {
         scenarios: c
             .scenarios
             .iter()
-            .map(|s| ScenarioDoc {
-                name: s.name.clone(),
-                kind: s.kind.name().to_string(),
-                description: s.description.clone(),
-                total: s.estimate.total.normalize(),
-                total_rounded: money::round(s.estimate.total, &s.estimate.currency),
-                delta: s.delta.normalize(),
-                delta_percent: s.delta_percent.map(|p| p.round_dp(2).normalize()),
-                step_delta: s.step_delta.map(|d| d.normalize()),
-                line_items: json::line_item_docs(&s.estimate),
-                warnings: super::notices::texts(&s.estimate.warnings),
+            .map(|s| {
+                #[cfg(not(target_arch = "wasm32"))]
+                let (one_time, one_time_total, payback_months) =
+                    super::once::docs(s, &c.baseline.currency);
+                // The page's build prices no one-time cost (#30's budget).
+                #[cfg(target_arch = "wasm32")]
+                let (one_time, one_time_total, payback_months) =
+                    (Vec::new(), Some(Decimal::ZERO), None);
+                ScenarioDoc {
+                    name: s.name.clone(),
+                    kind: s.kind.name().to_string(),
+                    description: s.description.clone(),
+                    total: s.estimate.total.normalize(),
+                    total_rounded: money::round(s.estimate.total, &s.estimate.currency),
+                    delta: s.delta.normalize(),
+                    delta_percent: s.delta_percent.map(|p| p.round_dp(2).normalize()),
+                    step_delta: s.step_delta.map(|d| d.normalize()),
+                    line_items: json::line_item_docs(&s.estimate),
+                    warnings: super::notices::texts(&s.estimate.warnings),
+                    one_time,
+                    one_time_total,
+                    payback_months,
+                }
             })
             .collect(),
         rows: c
@@ -428,8 +450,12 @@ pub(crate) fn markdown(c: &Comparison) -> String {
             r.pop();
         }
     }
+    #[cfg(not(target_arch = "wasm32"))]
+    super::once::column(c, &mut header, &mut right, &mut rows);
     let header_refs: Vec<&str> = header.iter().map(String::as_str).collect();
     out.push_str(&markdown::table(&header_refs, &right, &rows));
+    #[cfg(not(target_arch = "wasm32"))]
+    out.push_str(&super::once::section(c, None));
     if let Some(w) = c.waterfall() {
         out.push_str("\n### Waterfall\n\n");
         let mut rows = vec![vec![

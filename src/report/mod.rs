@@ -23,6 +23,7 @@ pub(crate) mod layout;
 pub(crate) mod markdown;
 pub(crate) mod money;
 pub(crate) mod notices;
+pub(crate) mod once;
 pub(crate) mod reconcile;
 pub(crate) mod size;
 mod svg_backend;

@@ -36,6 +36,9 @@ pub struct ScenarioResult {
     pub delta_percent: Option<Decimal>,
     /// For a step: its own change, total minus the previous step's (or the baseline's).
     pub step_delta: Option<Decimal>,
+    /// What the change costs once (a GSI's backfill, a first load), where the command
+    /// knows both designs (`diff`, `compare`); empty otherwise.
+    pub one_time: Vec<crate::engine::once::OneTime>,
 }
 
 /// One line item across the baseline and the scenarios: its cost in each, `None` where the
@@ -235,6 +238,7 @@ pub(crate) fn compare(
             delta_percent: percent_of(delta, baseline.total),
             step_delta,
             estimate: input.estimate,
+            one_time: Vec::new(),
         });
     }
     let mut tables: IndexMap<String, TableTotals> = IndexMap::new();

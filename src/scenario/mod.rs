@@ -12,7 +12,7 @@ pub(crate) mod patch;
 
 pub(crate) use compare::compare;
 pub use compare::{Comparison, ScenarioInput};
-pub(crate) use compare::{Row, Waterfall};
+pub(crate) use compare::{Row, ScenarioResult, Waterfall};
 pub(crate) use patch::{apply, check_names, merge_patch};
 
 use serde_json::{Map, Value};
