@@ -430,12 +430,17 @@ fn usage_query_writes_the_fetch_within_retention() {
         ])
         .run()
         .success();
-    // 14 days × 1,440 = 20,160 points a query: 5 queries a call; 8 + 6 queries → 3 calls.
+    // 14 days × 1,440 = 20,160 points a query: 5 queries a call; 8 for the table + 9 for
+    // the GSI (6, and its backfill's 3) = 17 queries → 4 calls.
     assert_eq!(
         out.stdout
             .matches("aws cloudwatch get-metric-data --region us-east-1")
             .count(),
-        3
+        4
+    );
+    assert!(
+        out.stdout
+            .contains("OnlineIndexPercentageProgress:Maximum:60")
     );
     assert!(
         out.stdout
@@ -645,6 +650,67 @@ fn throttle_events_returned_items_and_ttl_deletions_are_summed() {
         .run()
         .success()
         .stdout_has("measured on table `t`: 7 ReadThrottleEvents in the window");
+}
+
+#[test]
+fn a_gsi_backfill_is_read_from_its_online_index_metrics() {
+    let dir = tempfile::tempdir().unwrap();
+    // While GSI `by-status` is built: 3 minutes of 1,000,000 backfill write units each
+    // (3,000,000 in all), progress 20 %, 60 %, 100 % (the highest: 100), and 0 + 4 + 1 = 5
+    // throttled backfill writes.
+    let f = write_file(
+        dir.path(),
+        "m.json",
+        &page(&[
+            result(
+                "ddbcost:t::ConsumedWriteCapacityUnits:Sum:60",
+                &points(3, 60, "600"),
+            ),
+            result(
+                "ddbcost:t:by-status:OnlineIndexConsumedWriteCapacity:Sum:60",
+                &points(3, 60, "1000000"),
+            ),
+            result(
+                "ddbcost:t:by-status:OnlineIndexPercentageProgress:Maximum:60",
+                &[
+                    (NOV_1, "20".into()),
+                    (NOV_1 + 60, "60".into()),
+                    (NOV_1 + 120, "100".into()),
+                ],
+            ),
+            result(
+                "ddbcost:t:by-status:OnlineIndexThrottleEvents:Sum:60",
+                &[
+                    (NOV_1, "0".into()),
+                    (NOV_1 + 60, "4".into()),
+                    (NOV_1 + 120, "1".into()),
+                ],
+            ),
+        ]),
+    );
+    let doc = usage_json(std::slice::from_ref(&f), &[]);
+    let other = doc["other_metrics"].as_array().unwrap();
+    let of = |m: &str| other.iter().find(|o| o["metric"] == m).unwrap().clone();
+    assert_eq!(
+        s(&of("OnlineIndexConsumedWriteCapacity")["value"]),
+        dec("3000000")
+    );
+    assert_eq!(
+        s(&of("OnlineIndexConsumedWriteCapacity")["sum"]),
+        dec("3000000")
+    );
+    let progress = of("OnlineIndexPercentageProgress");
+    assert_eq!(progress["statistic"], "Maximum");
+    assert_eq!(s(&progress["value"]), dec("100"));
+    assert_eq!(progress["sum"], serde_json::Value::Null);
+    assert_eq!(s(&of("OnlineIndexThrottleEvents")["value"]), dec("5"));
+    Case::new()
+        .args(["usage", &f])
+        .run()
+        .success()
+        .stdout_has("backfill measured on table `t`, GSI `by-status`: 3,000,000 write units consumed building the index in the window (OnlineIndexConsumedWriteCapacity)")
+        .stdout_has("backfill measured on table `t`, GSI `by-status`: 100 % done at most in the window")
+        .stdout_has("backfill measured on table `t`, GSI `by-status`: 5 of its writes throttled");
 }
 
 #[test]

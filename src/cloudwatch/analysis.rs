@@ -523,26 +523,35 @@ fn partial_windows(reading: &Reading, (start, end, period): (i64, i64, u32)) -> 
         .collect()
 }
 
-/// The other metrics measured (throttle events, returned items, TTL deletions), each summed.
+/// The other metrics measured (throttle events, returned items, TTL deletions, a GSI
+/// backfill's write units and throttled writes), each summed; a backfill's progress, its
+/// highest point.
 fn counts(reading: &Reading) -> Vec<(Key, Decimal)> {
     reading
         .series
         .iter()
         .filter(|(k, s)| {
             !s.points.is_empty()
-                && s.statistic == "Sum"
+                && s.statistic == k.metric.statistic()
                 && matches!(
                     k.metric,
                     Metric::ReadThrottleEvents
                         | Metric::WriteThrottleEvents
                         | Metric::ReturnedItemCount
                         | Metric::TimeToLiveDeletedItemCount
+                        | Metric::OnlineIndexConsumedWrite
+                        | Metric::OnlineIndexProgress
+                        | Metric::OnlineIndexThrottleEvents
                 )
         })
         .map(|(k, s)| {
-            let total = s.points.iter().fold(Decimal::ZERO, |a, (_, v)| {
-                a.checked_add(*v).unwrap_or(Decimal::MAX)
-            });
+            let total = if k.metric == Metric::OnlineIndexProgress {
+                s.points.iter().map(|(_, v)| *v).max().unwrap_or_default()
+            } else {
+                s.points.iter().fold(Decimal::ZERO, |a, (_, v)| {
+                    a.checked_add(*v).unwrap_or(Decimal::MAX)
+                })
+            };
             (k.clone(), total)
         })
         .collect()

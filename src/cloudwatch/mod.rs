@@ -29,10 +29,16 @@ pub(crate) enum Metric {
     WriteThrottleEvents,
     ReturnedItemCount,
     TimeToLiveDeletedItemCount,
+    /// A GSI being created (backfilled): the write units its backfill consumed…
+    OnlineIndexConsumedWrite,
+    /// …how far along it is (percent)…
+    OnlineIndexProgress,
+    /// …and the backfill's throttled writes.
+    OnlineIndexThrottleEvents,
 }
 
 impl Metric {
-    pub(crate) const ALL: [Metric; 8] = [
+    pub(crate) const ALL: [Metric; 11] = [
         Metric::ConsumedRead,
         Metric::ConsumedWrite,
         Metric::ProvisionedRead,
@@ -41,6 +47,9 @@ impl Metric {
         Metric::WriteThrottleEvents,
         Metric::ReturnedItemCount,
         Metric::TimeToLiveDeletedItemCount,
+        Metric::OnlineIndexConsumedWrite,
+        Metric::OnlineIndexProgress,
+        Metric::OnlineIndexThrottleEvents,
     ];
 
     pub(crate) fn name(self) -> &'static str {
@@ -53,6 +62,9 @@ impl Metric {
             Metric::WriteThrottleEvents => "WriteThrottleEvents",
             Metric::ReturnedItemCount => "ReturnedItemCount",
             Metric::TimeToLiveDeletedItemCount => "TimeToLiveDeletedItemCount",
+            Metric::OnlineIndexConsumedWrite => "OnlineIndexConsumedWriteCapacity",
+            Metric::OnlineIndexProgress => "OnlineIndexPercentageProgress",
+            Metric::OnlineIndexThrottleEvents => "OnlineIndexThrottleEvents",
         }
     }
 
@@ -61,10 +73,11 @@ impl Metric {
     }
 
     /// The statistic the analysis reads the metric by: `Sum` for what is counted, `Average`
-    /// for provisioned capacity.
+    /// for provisioned capacity, `Maximum` for a backfill's progress.
     pub(crate) fn statistic(self) -> &'static str {
         match self {
             Metric::ProvisionedRead | Metric::ProvisionedWrite => "Average",
+            Metric::OnlineIndexProgress => "Maximum",
             _ => "Sum",
         }
     }

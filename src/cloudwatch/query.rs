@@ -33,7 +33,12 @@ fn metrics(gsi: bool) -> Vec<Metric> {
         Metric::ReadThrottleEvents,
         Metric::WriteThrottleEvents,
     ];
-    if !gsi {
+    if gsi {
+        // A GSI being created: its backfill (DESIGN "Changes that cost once").
+        m.push(Metric::OnlineIndexConsumedWrite);
+        m.push(Metric::OnlineIndexProgress);
+        m.push(Metric::OnlineIndexThrottleEvents);
+    } else {
         m.push(Metric::ReturnedItemCount);
         m.push(Metric::TimeToLiveDeletedItemCount);
     }

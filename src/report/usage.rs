@@ -13,7 +13,7 @@ use serde_json::json;
 
 use super::money;
 use crate::cloudwatch::analysis::{Commitments, Dimension, IndexFinding, Report, TableReport};
-use crate::cloudwatch::timestamp;
+use crate::cloudwatch::{Metric, timestamp};
 use crate::engine::measured::{OptionCost, Setting, Source};
 use crate::engine::verdict::{Move, Plan, REAL, STABLE, TableVerdict};
 
@@ -622,17 +622,34 @@ pub(crate) fn table(r: &Report) -> String {
         }
     }
     for (k, total) in &r.counts {
-        let _ = writeln!(
-            out,
-            "measured on table `{}`{}: {} {} in the window",
+        let place = format!(
+            "table `{}`{}",
             crate::text::one_line(&k.table),
             k.index.as_ref().map_or_else(String::new, |i| format!(
                 ", GSI `{}`",
                 crate::text::one_line(i)
-            )),
-            money::quantity(*total),
-            k.metric.name()
+            ))
         );
+        let n = money::quantity(*total);
+        let _ = match k.metric {
+            Metric::OnlineIndexConsumedWrite => writeln!(
+                out,
+                "backfill measured on {place}: {n} write units consumed building the index in the window (OnlineIndexConsumedWriteCapacity)"
+            ),
+            Metric::OnlineIndexProgress => writeln!(
+                out,
+                "backfill measured on {place}: {n} % done at most in the window (OnlineIndexPercentageProgress)"
+            ),
+            Metric::OnlineIndexThrottleEvents => writeln!(
+                out,
+                "backfill measured on {place}: {n} of its writes throttled in the window (OnlineIndexThrottleEvents)"
+            ),
+            _ => writeln!(
+                out,
+                "measured on {place}: {n} {} in the window",
+                k.metric.name()
+            ),
+        };
     }
     out.push_str("Auto scaling is simulated step by step by Application Auto Scaling's documented rules, and demand above capacity is served from burst capacity (300 s of unused capacity, banked from the window's start) before it counts as throttle risk (see the README); a period without a point is taken as 0 consumed.\n");
     if let Some(c) = &r.commitments {
@@ -962,7 +979,8 @@ pub(crate) fn json(r: &Report) -> String {
         "warnings": r.warnings,
         "partial": r.partial,
         "other_metrics": r.counts.iter().map(|(k, total)| json!({
-            "table": k.table, "index": k.index, "metric": k.metric.name(), "sum": total.normalize().to_string(),
+            "table": k.table, "index": k.index, "metric": k.metric.name(), "statistic": k.metric.statistic(), "value": total.normalize().to_string(),
+            "sum": (k.metric.statistic() == "Sum").then(|| total.normalize().to_string()),
         })).collect::<Vec<_>>(),
         "tables": tables,
         "commitments": r.commitments.as_ref().map(|c| json!({
