@@ -132,6 +132,9 @@ pub(crate) enum Command {
     /// Split a bill over tenants: every billed line of every table by what caused it, from
     /// application logs of requests with `ConsumedCapacity`, what no tenant caused named.
     Allocate(AllocateArgs),
+    /// Every jump in a bill read day by day: per table and meter, the day it left its own
+    /// trailing baseline, its money a month at the new rate, and what the bill shows caused it.
+    Anomalies(AnomaliesArgs),
     /// List the bundled price tables with their region, currency and date.
     Prices(PricesArgs),
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
@@ -736,6 +739,36 @@ pub(crate) struct AllocateArgs {
     /// Write to FILE instead of standard output.
     #[arg(short, long)]
     pub output: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct AnomaliesArgs {
+    /// Bill files (CSV, `.csv.gz`, Parquet) or delivery folders at daily or hourly
+    /// granularity (CUR 2.0, legacy CUR, FOCUS), as `bill` reads them, each data file once.
+    #[arg(required = true, value_name = "FILE")]
+    pub bills: Vec<String>,
+    /// The days of a meter's trailing baseline (its median), 3 to 60.
+    #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u8).range(3..=60))]
+    pub window: u8,
+    /// The least change from the baseline a day that is flagged, in the bill's currency.
+    #[arg(long, default_value = "1", value_name = "AMOUNT")]
+    pub min_daily: String,
+    /// The least change from the baseline, as a percentage of it, that is flagged.
+    #[arg(long, default_value = "50", value_name = "PERCENT")]
+    pub min_change: String,
+    #[arg(long, value_enum, default_value_t = AnomaliesFormat::Table)]
+    pub format: AnomaliesFormat,
+    /// Write to FILE instead of standard output.
+    #[arg(short, long)]
+    pub output: Option<String>,
+}
+
+/// How `anomalies` writes what it found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum AnomaliesFormat {
+    Table,
+    Json,
+    Markdown,
 }
 
 /// How `allocate` writes its split.

@@ -19,6 +19,7 @@
 
 mod advise;
 mod allocate;
+mod anomalies;
 pub mod api;
 mod bill;
 mod bounded;

@@ -270,8 +270,9 @@ fn errors_carry_a_kind_and_their_cause() {
 /// importer and the template importers import nothing from `report`, `size` or `commands`.
 #[test]
 fn the_layout_the_readme_describes_holds() {
-    const COMMANDS: [&str; 18] = [
+    const COMMANDS: [&str; 19] = [
         "advise",
+        "anomalies",
         "bill",
         "compare",
         "diff",

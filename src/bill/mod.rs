@@ -34,15 +34,34 @@ use ledger::Ledger;
 /// DynamoDB row.
 pub(crate) fn read_all(inputs: &[String], period: Option<String>) -> Result<Ledger, Error> {
     let mut ledger = Ledger::new(period);
+    let (files, notes) = data_files(inputs)?;
+    ledger.notes.extend(notes);
+    for file in files {
+        let name = file.display().to_string();
+        ledger.files.push(name.clone());
+        let mut sink = |row: row::Row| ledger.add(&row, &name);
+        read::read(&file, &mut sink)?;
+    }
+    ledger.finish()?;
+    Ok(ledger)
+}
+
+/// The data files of `inputs` (files, or delivery folders), each once: a file given twice,
+/// or two files with the same bytes (a redelivered part), kept once and said in the notes.
+///
+/// # Errors
+/// An input that cannot be listed or read.
+pub(crate) fn data_files(inputs: &[String]) -> Result<(Vec<PathBuf>, Vec<String>), Error> {
+    let mut notes = Vec::new();
     let mut files: Vec<PathBuf> = Vec::new();
     let mut seen = Seen::default();
     for input in inputs {
-        let (found, notes) = read::files(Path::new(input))?;
-        ledger.notes.extend(notes);
+        let (found, listed) = read::files(Path::new(input))?;
+        notes.extend(listed);
         for file in found {
             match seen.once(&files, &file)? {
                 None => files.push(file),
-                Some(same) => ledger.notes.push(format!(
+                Some(same) => notes.push(format!(
                     "`{}` is the same bill file as `{}`: counted once",
                     file.display(),
                     files
@@ -53,14 +72,7 @@ pub(crate) fn read_all(inputs: &[String], period: Option<String>) -> Result<Ledg
             }
         }
     }
-    for file in files {
-        let name = file.display().to_string();
-        ledger.files.push(name.clone());
-        let mut sink = |row: row::Row| ledger.add(&row, &name);
-        read::read(&file, &mut sink)?;
-    }
-    ledger.finish()?;
-    Ok(ledger)
+    Ok((files, notes))
 }
 
 /// The bill files kept so far, by what makes two of them one: the same file (device and

@@ -10,6 +10,8 @@
 
 pub(crate) mod advise;
 mod allocate;
+#[cfg(not(target_arch = "wasm32"))]
+mod anomalies;
 mod bill;
 mod compare;
 mod config;
@@ -83,6 +85,7 @@ fn files(command: Command, run: &Run) -> Result<(), Error> {
         Command::Bill(args) => bill::run(&args, run),
         Command::Reconcile(args) => reconcile::run(&args, run),
         Command::Allocate(args) => allocate::run(&args, run),
+        Command::Anomalies(args) => anomalies::run(&args, run),
         Command::Sweep(args) => sweep::run(&args, run),
         Command::Completions(args) => shell::completions(&args),
         Command::Man(args) => shell::man(&args),

@@ -88,7 +88,7 @@ pub(super) const TOOLS: &[Tool] = &[
     },
     Tool {
         name: "compare",
-        description: "What-if: price a baseline and its scenarios line by line with deltas. Scenarios come from the workload's `scenarios:` (steps and alternatives), or from `alternatives` here (each a name and its `PATH=VALUE` changes). Returns ddbcost's comparison JSON.",
+        description: "What-if: price a baseline and its scenarios line by line with deltas, and what each costs once (a GSI's backfill, a new table's first load, work stated under `once:`) with its payback. Scenarios come from the workload's `scenarios:` (steps and alternatives), or from `alternatives` here (each a name and its `PATH=VALUE` changes). Returns ddbcost's comparison JSON.",
         output: "ddbcost.compare/v1",
         properties: || {
             with(json!({

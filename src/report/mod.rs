@@ -5,6 +5,8 @@
 
 pub(crate) mod advise;
 pub(crate) mod allocate;
+#[cfg(not(target_arch = "wasm32"))]
+pub(crate) mod anomalies;
 pub(crate) mod bill;
 pub(crate) mod charts;
 pub(crate) mod compare;

@@ -1,0 +1,213 @@
+//! Departures of a daily bill from its own baseline, by a stated rule, each with the
+//! mechanism the bill shows.
+//!
+//! The rule: a meter's baseline on day d is the median of its cost on the `window` days
+//! before d (a day without a row costs 0); day d departs when its cost differs from the
+//! baseline by at least `relative` of it and at least `floor` a day. A departure is reported
+//! on its first day: a *step* when the two days after it depart the same way too, a *spike*
+//! when they do not, *recent* when the bill ends before it can tell. Its new rate is the
+//! median of its first three days (a spike: the day itself); its money a month is (new rate −
+//! baseline) × the month's days. Nothing is flagged in the first `window` days (they are the
+//! baseline).
+
+use rust_decimal::Decimal;
+
+use super::daily::{Daily, Day, Meter};
+
+/// The rule's figures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Rule {
+    pub(crate) window: usize,
+    pub(crate) relative: Decimal,
+    pub(crate) floor: Decimal,
+    /// Days in a month, for the money a month (730 h ÷ 24 by default).
+    pub(crate) month_days: Decimal,
+}
+
+/// How a departure goes on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Shape {
+    Step,
+    Spike,
+    Recent,
+}
+
+/// What the bill shows caused it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Mechanism {
+    /// A meter that cost nothing began (its usage type names what).
+    Began,
+    /// A meter stopped.
+    Stopped,
+    /// The same units a day at another price a unit: a commitment or a discount began or
+    /// ended covering it (unit prices before and after).
+    Price { before: Decimal, after: Decimal },
+    /// More or fewer units a day (before and after), the price a unit the same: more
+    /// requests, larger items, another read consistency or a query turned scan — the bill
+    /// alone cannot tell which.
+    Units { before: Decimal, after: Decimal },
+}
+
+/// One departure.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Departure {
+    pub(crate) meter: Meter,
+    /// Days since 1970-01-01 (UTC).
+    pub(crate) day: i64,
+    pub(crate) shape: Shape,
+    /// The baseline's cost a day, and the new rate's.
+    pub(crate) before: Decimal,
+    pub(crate) after: Decimal,
+    /// (after − before) × the month's days.
+    pub(crate) per_month: Decimal,
+    pub(crate) mechanism: Mechanism,
+}
+
+fn median(mut v: Vec<Decimal>) -> Decimal {
+    v.sort_unstable();
+    let mid = v.len().checked_div(2).unwrap_or(0);
+    let upper = v.get(mid).copied().unwrap_or_default();
+    if v.len().is_multiple_of(2) {
+        let lower = mid
+            .checked_sub(1)
+            .and_then(|i| v.get(i))
+            .copied()
+            .unwrap_or_default();
+        lower
+            .checked_add(upper)
+            .and_then(|s| s.checked_div(Decimal::TWO))
+            .unwrap_or_default()
+    } else {
+        upper
+    }
+}
+
+/// A meter's days, dense over the bill's span.
+fn dense(days: &std::collections::BTreeMap<i64, Day>, (first, last): (i64, i64)) -> Vec<Day> {
+    (first..=last)
+        .map(|d| days.get(&d).copied().unwrap_or_default())
+        .collect()
+}
+
+/// The departures of every meter, by day, then meter.
+#[must_use]
+pub(crate) fn departures(daily: &Daily, rule: &Rule) -> Vec<Departure> {
+    let Some(span) = daily.span else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (meter, days) in &daily.series {
+        let d = dense(days, span);
+        out.extend(of_meter(meter, &d, span.0, rule));
+    }
+    out.sort_by(|a, b| a.day.cmp(&b.day).then_with(|| a.meter.cmp(&b.meter)));
+    out
+}
+
+/// Whether day `i` departs from its baseline, and which way (the baseline with it).
+fn departs(d: &[Day], i: usize, rule: &Rule) -> Option<(bool, Decimal)> {
+    let from = i.checked_sub(rule.window)?;
+    let base = median(d.get(from..i)?.iter().map(|x| x.cost).collect());
+    let cost = d.get(i)?.cost;
+    let dev = cost.checked_sub(base)?;
+    let threshold = base.abs().checked_mul(rule.relative)?.max(rule.floor);
+    (dev.abs() >= threshold && !dev.is_zero()).then_some((dev > Decimal::ZERO, base))
+}
+
+fn of_meter(meter: &Meter, d: &[Day], first_day: i64, rule: &Rule) -> Vec<Departure> {
+    let mut out = Vec::new();
+    let mut was = false;
+    for i in rule.window..d.len() {
+        let Some((up, base)) = departs(d, i, rule) else {
+            was = false;
+            continue;
+        };
+        if was {
+            continue;
+        }
+        was = true;
+        let next: Vec<Option<bool>> = (1..=2)
+            .map(|k| {
+                let j = i.checked_add(k)?;
+                (j < d.len()).then(|| departs(d, j, rule).is_some_and(|(u, _)| u == up))
+            })
+            .collect();
+        let shape = if next.iter().any(Option::is_none) {
+            Shape::Recent
+        } else if next.iter().all(|x| *x == Some(true)) {
+            Shape::Step
+        } else {
+            Shape::Spike
+        };
+        let new_days: Vec<Day> = match shape {
+            Shape::Spike => d.get(i..=i).unwrap_or_default().to_vec(),
+            _ => d
+                .get(i..d.len().min(i.saturating_add(3)))
+                .unwrap_or_default()
+                .to_vec(),
+        };
+        let after = median(new_days.iter().map(|x| x.cost).collect());
+        let window = d.get(i.saturating_sub(rule.window)..i).unwrap_or_default();
+        let mechanism = mechanism(window, &new_days, base, after, rule);
+        let per_month = after
+            .checked_sub(base)
+            .and_then(|x| x.checked_mul(rule.month_days))
+            .unwrap_or_default();
+        out.push(Departure {
+            meter: meter.clone(),
+            day: first_day.saturating_add(i64::try_from(i).unwrap_or(i64::MAX)),
+            shape,
+            before: base,
+            after,
+            per_month,
+            mechanism,
+        });
+    }
+    out
+}
+
+/// The cost a unit over `days` (`None`: no units).
+fn unit_price(days: &[Day]) -> Option<Decimal> {
+    let (amount, cost) = days
+        .iter()
+        .fold((Decimal::ZERO, Decimal::ZERO), |(a, c), d| {
+            (a.saturating_add(d.amount), c.saturating_add(d.cost))
+        });
+    (!amount.is_zero())
+        .then(|| cost.checked_div(amount))
+        .flatten()
+}
+
+fn mechanism(
+    window: &[Day],
+    new: &[Day],
+    before: Decimal,
+    after: Decimal,
+    rule: &Rule,
+) -> Mechanism {
+    if before.is_zero() {
+        return Mechanism::Began;
+    }
+    if after.is_zero() {
+        return Mechanism::Stopped;
+    }
+    let units_before = median(window.iter().map(|x| x.amount).collect());
+    let units_after = median(new.iter().map(|x| x.amount).collect());
+    let moved = |a: Decimal, b: Decimal| {
+        let dev = b.saturating_sub(a).abs();
+        dev > a.abs().saturating_mul(rule.relative)
+    };
+    if !moved(units_before, units_after)
+        && let (Some(pb), Some(pa)) = (unit_price(window), unit_price(new))
+        && moved(pb, pa)
+    {
+        return Mechanism::Price {
+            before: pb,
+            after: pa,
+        };
+    }
+    Mechanism::Units {
+        before: units_before,
+        after: units_after,
+    }
+}

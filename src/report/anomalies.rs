@@ -1,0 +1,206 @@
+//! What `ddbcost anomalies` found, in words: each departure's day, table, meter, cost a day
+//! before and after, money a month at the new rate, its shape and the mechanism the bill
+//! shows — as a table, Markdown or JSON (`ddbcost.anomalies/v1`), with the rule stated.
+
+use rust_decimal::Decimal;
+use serde_json::json;
+
+use super::money::{display, quantity};
+use crate::anomalies::daily::Daily;
+use crate::anomalies::detect::{Departure, Mechanism, Rule, Shape};
+
+/// `YYYY-MM-DD` of a day since 1970-01-01.
+fn date(day: i64) -> String {
+    crate::cloudwatch::timestamp(day.saturating_mul(86_400))
+        .get(..10)
+        .unwrap_or_default()
+        .to_string()
+}
+
+fn shape(s: Shape) -> &'static str {
+    match s {
+        Shape::Step => "step",
+        Shape::Spike => "one day",
+        Shape::Recent => "recent",
+    }
+}
+
+/// What a meter that began or stopped is, from its usage type.
+fn meter_kind(meter: &str) -> &'static str {
+    let m = meter;
+    if m.contains("Repl") {
+        "replicated writes: a replica region"
+    } else if m.contains("PITR") {
+        "point-in-time recovery"
+    } else if m.starts_with("Streams") {
+        "stream reads: a consumer of the table's stream"
+    } else if m.contains("ChangeDataCapture") {
+        "Kinesis Data Streams change data capture"
+    } else if m.contains("Backup") {
+        "on-demand backups kept"
+    } else if m.starts_with("Restore") {
+        "a restore"
+    } else if m.starts_with("Export") {
+        "an export to S3"
+    } else if m.starts_with("Import") {
+        "an import from S3"
+    } else if m.contains("CapacityUnit-Hrs") {
+        "provisioned capacity"
+    } else if m.contains("RequestUnits") {
+        "on-demand request units"
+    } else if m.starts_with("IA-") {
+        "the Standard-IA table class"
+    } else if m.starts_with("HeavyUsage") {
+        "reserved capacity"
+    } else {
+        "a meter"
+    }
+}
+
+/// The mechanism, in words.
+fn why(d: &Departure, currency: &str) -> String {
+    let meter = &d.meter.2;
+    match &d.mechanism {
+        Mechanism::Began => format!("a new meter began: {} (`{meter}`)", meter_kind(meter)),
+        Mechanism::Stopped => format!("a meter stopped: {} (`{meter}`)", meter_kind(meter)),
+        Mechanism::Price { before, after } => format!(
+            "the same units a day at another price a unit ({} → {} {currency}): a reservation, savings plan or discount began or stopped covering them",
+            quantity(*before),
+            quantity(*after)
+        ),
+        Mechanism::Units { before, after } if meter.contains("TimedStorage") => format!(
+            "storage grew from {} to {} byte-hours a day: items added faster than TTL or deletes remove them",
+            quantity(*before),
+            quantity(*after)
+        ),
+        Mechanism::Units { before, after } => format!(
+            "units a day went from {} to {} at the same price a unit: more requests, larger items (past a 1 KB or 4 KB boundary), stronger reads or a query turned scan — the bill alone cannot tell which",
+            quantity(*before),
+            quantity(*after)
+        ),
+    }
+}
+
+fn rule_text(r: &Rule, currency: &str) -> String {
+    format!(
+        "Rule: a meter's baseline is the median of its cost on the {} days before (a day without a row costs 0); a day departs when it differs from the baseline by at least {} % of it and {} {currency}; reported on its first day (a step when the next two days depart the same way, one day when not, recent when the bill ends first); its money a month is (new rate − baseline) × {} days. Credits, refunds and taxes are left out; amounts are exact, shown rounded.",
+        r.window,
+        quantity(r.relative.saturating_mul(Decimal::ONE_HUNDRED)),
+        display(r.floor, currency),
+        quantity(r.month_days)
+    )
+}
+
+/// The table (or Markdown) view.
+#[must_use]
+pub(crate) fn table(daily: &Daily, rule: &Rule, found: &[Departure], markdown: bool) -> String {
+    let currency = daily.currency.as_deref().unwrap_or("");
+    let (first, last) = daily.span.unwrap_or_default();
+    let mut out = format!(
+        "{}ddbcost anomalies: {} to {} ({} days), {} meter(s), {} departure(s)\n",
+        if markdown { "## " } else { "" },
+        date(first),
+        date(last),
+        last.saturating_sub(first).saturating_add(1),
+        daily.series.len(),
+        found.len()
+    );
+    if !found.is_empty() {
+        let header = vec![
+            "Day".to_string(),
+            "Table".to_string(),
+            "Meter".to_string(),
+            format!("Before /day ({currency})"),
+            format!("After /day ({currency})"),
+            format!("Δ /month ({currency})"),
+            "Shape".to_string(),
+            "Why".to_string(),
+        ];
+        let rows: Vec<Vec<String>> = found
+            .iter()
+            .map(|d| {
+                vec![
+                    date(d.day),
+                    d.meter.0.clone().unwrap_or_else(|| "(account)".to_string()),
+                    format!("{} {}", d.meter.1, d.meter.2),
+                    display(d.before, currency),
+                    display(d.after, currency),
+                    super::compare::signed(d.per_month, currency),
+                    shape(d.shape).to_string(),
+                    why(d, currency),
+                ]
+            })
+            .collect();
+        if markdown {
+            out.push('\n');
+            let refs: Vec<&str> = header.iter().map(String::as_str).collect();
+            out.push_str(&super::markdown::table(
+                &refs,
+                &[false, false, false, true, true, true, false, false],
+                &rows,
+            ));
+            out.push('\n');
+        } else {
+            let mut b = tabled::builder::Builder::default();
+            b.push_record(header);
+            for r in rows {
+                b.push_record(r);
+            }
+            let mut t = b.build();
+            t.with(tabled::settings::Style::rounded());
+            out.push_str(&format!("{t}\n"));
+        }
+    }
+    out.push_str(&rule_text(rule, currency));
+    out.push('\n');
+    out
+}
+
+/// The JSON document (`ddbcost.anomalies/v1`).
+#[must_use]
+pub(crate) fn json(daily: &Daily, rule: &Rule, found: &[Departure]) -> String {
+    let currency = daily.currency.as_deref().unwrap_or("");
+    let (first, last) = daily.span.unwrap_or_default();
+    let doc = json!({
+        "schema": "ddbcost.anomalies/v1",
+        "currency": currency,
+        "first_day": date(first),
+        "last_day": date(last),
+        "meters": daily.series.len(),
+        "rule": {
+            "window_days": rule.window,
+            "min_change": rule.relative.normalize().to_string(),
+            "min_daily": rule.floor.normalize().to_string(),
+            "month_days": rule.month_days.normalize().to_string(),
+            "text": rule_text(rule, currency),
+        },
+        "left_out": daily.left_out,
+        "departures": found.iter().map(|d| {
+            let (kind, before, after) = match &d.mechanism {
+                Mechanism::Began => ("began", None, None),
+                Mechanism::Stopped => ("stopped", None, None),
+                Mechanism::Price { before, after } => ("price", Some(before), Some(after)),
+                Mechanism::Units { before, after } => ("units", Some(before), Some(after)),
+            };
+            json!({
+                "day": date(d.day),
+                "table": d.meter.0,
+                "region": d.meter.1,
+                "meter": d.meter.2,
+                "shape": shape(d.shape),
+                "before_per_day": d.before.normalize().to_string(),
+                "after_per_day": d.after.normalize().to_string(),
+                "per_month": d.per_month.normalize().to_string(),
+                "mechanism": {
+                    "kind": kind,
+                    "before": before.map(|v| v.normalize().to_string()),
+                    "after": after.map(|v| v.normalize().to_string()),
+                    "text": why(d, currency),
+                },
+            })
+        }).collect::<Vec<_>>(),
+    });
+    let mut s = serde_json::to_string_pretty(&doc).unwrap_or_default();
+    s.push('\n');
+    s
+}
