@@ -769,6 +769,8 @@ pub(crate) enum AnomaliesFormat {
     Table,
     Json,
     Markdown,
+    /// A self-contained page: each departure with a chart of its meter's days.
+    Html,
 }
 
 /// How `allocate` writes its split.

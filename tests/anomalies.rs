@@ -6,71 +6,10 @@
 
 mod common;
 
-use common::{Case, dec, write_file};
+use common::{Case, dec, root, write_file};
 use serde_json::Value;
 
-const HEADER: &str = "line_item_line_item_type,line_item_usage_start_date,line_item_product_code,line_item_usage_type,line_item_resource_id,line_item_usage_amount,line_item_currency_code,line_item_unblended_cost\n";
-
-/// One day's row.
-fn row(day: u32, table: &str, usage_type: &str, amount: &str, cost: &str) -> String {
-    // 2026-09-01 + day (September has 30 days).
-    let (month, dom) = if day < 30 {
-        (9, day + 1)
-    } else {
-        (10, day - 29)
-    };
-    format!(
-        "Usage,2026-{month:02}-{dom:02}T00:00:00Z,AmazonDynamoDB,{usage_type},arn:aws:dynamodb:us-east-1:1:table/{table},{amount},USD,{cost}\n"
-    )
-}
-
-/// 60 days; `changes` injects the four changes.
-fn bill(changes: bool) -> String {
-    let mut out = HEADER.to_string();
-    for day in 0..60 {
-        // orders: 8M reads a day ($1.00), 1.6M writes ($1.00); from day 30 items past 1 KB
-        // write 2 units each: 3.2M ($2.00). Day 50, one day of 5× reads (a batch job).
-        let reads = if changes && day == 50 {
-            ("40000000", "5")
-        } else {
-            ("8000000", "1")
-        };
-        out.push_str(&row(day, "orders", "ReadRequestUnits", reads.0, reads.1));
-        let writes = if changes && day >= 30 {
-            ("3200000", "2")
-        } else {
-            ("1600000", "1")
-        };
-        out.push_str(&row(day, "orders", "WriteRequestUnits", writes.0, writes.1));
-        // From day 15, a replica in us-east-2: 2M replicated writes a day ($1.25).
-        if changes && day >= 15 {
-            out.push_str(&row(
-                day,
-                "orders",
-                "USE2-ReplWriteRequestUnits",
-                "2000000",
-                "1.25",
-            ));
-        }
-        // catalog: 16M reads a day ($2.00); from day 40 a query turned scan, 20×: 320M ($40).
-        let scan = if changes && day >= 40 {
-            ("320000000", "40")
-        } else {
-            ("16000000", "2")
-        };
-        out.push_str(&row(day, "catalog", "ReadRequestUnits", scan.0, scan.1));
-        // events: 10,000 RCU all day, 240,000 RCU-hours × $0.00013 = $31.20; from day 45 a
-        // reservation covers them at $0.00005: $12.00 a day for the same hours.
-        let rcu = if changes && day >= 45 { "12" } else { "31.2" };
-        out.push_str(&row(day, "events", "ReadCapacityUnit-Hrs", "240000", rcu));
-        // A tax line: left out.
-        out.push_str(&format!(
-            "Tax,2026-09-01T00:00:00Z,AmazonDynamoDB,,,0,USD,{}\n",
-            if day == 20 { "99" } else { "0.3" }
-        ));
-    }
-    out
-}
+use common::daily_bill::bill;
 
 fn run_json(text: &str) -> Value {
     let dir = tempfile::tempdir().unwrap();
@@ -150,9 +89,11 @@ fn each_injected_change_is_found_on_its_day_and_nothing_else() {
     assert_eq!(figure(&rcu["mechanism"]["before"]), dec("0.00013"));
     assert_eq!(figure(&rcu["mechanism"]["after"]), dec("0.00005"));
     assert_eq!(figure(&rcu["per_month"]).round_dp(2), dec("-584"));
-    // The one day: $1 → $5.
+    // The one day: $1 → $5, $4 more that day, and no rate a month.
     let spike = by("ReadRequestUnits", "orders");
     assert_eq!(figure(&spike["after_per_day"]), dec("5"));
+    assert_eq!(figure(&spike["excess_per_day"]), dec("4"));
+    assert_eq!(spike["per_month"], Value::Null);
     // The tax lines (a $99 one on day 20) are left out, and said.
     assert_eq!(doc["left_out"]["credits, refunds and taxes"], 60);
     assert_eq!(doc["first_day"], "2026-09-01");
@@ -188,9 +129,30 @@ fn the_table_view_states_the_rule_and_a_redelivered_file_counts_once() {
         .success()
         .stdout_has("## ddbcost anomalies")
         .stdout_has("| Day | Table | Meter |");
+    let page = Case::new()
+        .args(["anomalies", &f, "--format", "html"])
+        .run()
+        .success()
+        .stdout;
+    // A section and a chart per departure, the rule stated.
+    assert_eq!(page.matches("<section>").count(), 5);
+    assert_eq!(page.matches("<svg").count(), 5);
+    assert!(page.contains("2026-10-11 — catalog us-east-1 ReadRequestUnits"));
+    assert!(page.contains("Rule: a meter"));
     Case::new()
         .args(["anomalies", &f, "--min-change", "x"])
         .run()
         .code(2)
         .stderr_has("--min-change `x` is not a percentage");
+}
+
+/// `DDBCOST_REGENERATE=1 cargo test --test anomalies` writes the bundled sample again.
+#[test]
+fn the_bundled_sample_is_what_the_generator_writes() {
+    let path = root().join("workloads/samples/anomalies/cur-daily-2026-09-10.csv");
+    if std::env::var_os("DDBCOST_REGENERATE").is_some() {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, bill(true)).unwrap();
+    }
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), bill(true));
 }

@@ -312,6 +312,15 @@ fn every_bundled_report_renders_without_console_errors() {
     ));
     // A bill split by tenant (the SaaS seed's month): the costliest tenants as bars.
     reports.push(("allocate".into(), args(&common::saas::ALLOCATE), 2000));
+    // A bill's jumps day by day (the bundled 60 days): a chart per departure.
+    reports.push((
+        "anomalies".into(),
+        args(&[
+            "anomalies",
+            "workloads/samples/anomalies/cur-daily-2026-09-10.csv",
+        ]),
+        2600,
+    ));
     let mut failures = Vec::new();
     let mut layouts_checked = 0;
     for (name, mut command, height) in reports {

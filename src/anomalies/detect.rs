@@ -58,8 +58,10 @@ pub(crate) struct Departure {
     /// The baseline's cost a day, and the new rate's.
     pub(crate) before: Decimal,
     pub(crate) after: Decimal,
-    /// (after − before) × the month's days.
-    pub(crate) per_month: Decimal,
+    /// (after − before) × the month's days; `None` for one day (no new rate).
+    pub(crate) per_month: Option<Decimal>,
+    /// after − before: what a day of the new rate (or the one day) costs more.
+    pub(crate) excess: Decimal,
     pub(crate) mechanism: Mechanism,
 }
 
@@ -149,10 +151,10 @@ fn of_meter(meter: &Meter, d: &[Day], first_day: i64, rule: &Rule) -> Vec<Depart
         let after = median(new_days.iter().map(|x| x.cost).collect());
         let window = d.get(i.saturating_sub(rule.window)..i).unwrap_or_default();
         let mechanism = mechanism(window, &new_days, base, after, rule);
-        let per_month = after
-            .checked_sub(base)
-            .and_then(|x| x.checked_mul(rule.month_days))
-            .unwrap_or_default();
+        let excess = after.checked_sub(base).unwrap_or_default();
+        let per_month = (shape != Shape::Spike)
+            .then(|| excess.checked_mul(rule.month_days))
+            .flatten();
         out.push(Departure {
             meter: meter.clone(),
             day: first_day.saturating_add(i64::try_from(i).unwrap_or(i64::MAX)),
@@ -160,6 +162,7 @@ fn of_meter(meter: &Meter, d: &[Day], first_day: i64, rule: &Rule) -> Vec<Depart
             before: base,
             after,
             per_month,
+            excess,
             mechanism,
         });
     }

@@ -39,9 +39,10 @@ pub(super) fn run(args: &AnomaliesArgs, run: &Run) -> Result<(), Error> {
     };
     let found = detect::departures(&daily, &rule);
     let text = match args.format {
-        AnomaliesFormat::Table => report::anomalies::table(&daily, &rule, &found, false),
-        AnomaliesFormat::Markdown => report::anomalies::table(&daily, &rule, &found, true),
+        AnomaliesFormat::Table => report::anomalies::table(&daily, &rule, &found, Some(run.layout)),
+        AnomaliesFormat::Markdown => report::anomalies::table(&daily, &rule, &found, None),
         AnomaliesFormat::Json => report::anomalies::json(&daily, &rule, &found),
+        AnomaliesFormat::Html => report::anomalies::html(&daily, &rule, &found),
     };
     output::emit(args.output.as_deref(), &text)
 }

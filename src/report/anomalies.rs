@@ -65,8 +65,8 @@ fn why(d: &Departure, currency: &str) -> String {
         Mechanism::Stopped => format!("a meter stopped: {} (`{meter}`)", meter_kind(meter)),
         Mechanism::Price { before, after } => format!(
             "the same units a day at another price a unit ({} → {} {currency}): a reservation, savings plan or discount began or stopped covering them",
-            quantity(*before),
-            quantity(*after)
+            before.normalize(),
+            after.normalize()
         ),
         Mechanism::Units { before, after } if meter.contains("TimedStorage") => format!(
             "storage grew from {} to {} byte-hours a day: items added faster than TTL or deletes remove them",
@@ -81,9 +81,17 @@ fn why(d: &Departure, currency: &str) -> String {
     }
 }
 
+/// The money a month at the new rate, or what the one day cost more.
+fn month_cell(d: &Departure, currency: &str) -> String {
+    match d.per_month {
+        Some(m) => format!("{} a month", super::compare::signed(m, currency)),
+        None => format!("{} that day", super::compare::signed(d.excess, currency)),
+    }
+}
+
 fn rule_text(r: &Rule, currency: &str) -> String {
     format!(
-        "Rule: a meter's baseline is the median of its cost on the {} days before (a day without a row costs 0); a day departs when it differs from the baseline by at least {} % of it and {} {currency}; reported on its first day (a step when the next two days depart the same way, one day when not, recent when the bill ends first); its money a month is (new rate − baseline) × {} days. Credits, refunds and taxes are left out; amounts are exact, shown rounded.",
+        "Rule: a meter's baseline is the median of its cost on the {} days before (a day without a row costs 0); a day departs when it differs from the baseline by at least {} % of it and {} {currency}; reported on its first day (a step when the next two days depart the same way, one day when not, recent when the bill ends first); its money a month is (new rate − baseline) × {} days (one day: what it cost more). Credits, refunds and taxes are left out; amounts are exact, shown rounded.",
         r.window,
         quantity(r.relative.saturating_mul(Decimal::ONE_HUNDRED)),
         display(r.floor, currency),
@@ -93,7 +101,13 @@ fn rule_text(r: &Rule, currency: &str) -> String {
 
 /// The table (or Markdown) view.
 #[must_use]
-pub(crate) fn table(daily: &Daily, rule: &Rule, found: &[Departure], markdown: bool) -> String {
+pub(crate) fn table(
+    daily: &Daily,
+    rule: &Rule,
+    found: &[Departure],
+    layout: Option<super::layout::Layout>,
+) -> String {
+    let markdown = layout.is_none();
     let currency = daily.currency.as_deref().unwrap_or("");
     let (first, last) = daily.span.unwrap_or_default();
     let mut out = format!(
@@ -112,7 +126,7 @@ pub(crate) fn table(daily: &Daily, rule: &Rule, found: &[Departure], markdown: b
             "Meter".to_string(),
             format!("Before /day ({currency})"),
             format!("After /day ({currency})"),
-            format!("Δ /month ({currency})"),
+            format!("Δ ({currency})"),
             "Shape".to_string(),
             "Why".to_string(),
         ];
@@ -125,7 +139,7 @@ pub(crate) fn table(daily: &Daily, rule: &Rule, found: &[Departure], markdown: b
                     format!("{} {}", d.meter.1, d.meter.2),
                     display(d.before, currency),
                     display(d.after, currency),
-                    super::compare::signed(d.per_month, currency),
+                    month_cell(d, currency),
                     shape(d.shape).to_string(),
                     why(d, currency),
                 ]
@@ -148,6 +162,9 @@ pub(crate) fn table(daily: &Daily, rule: &Rule, found: &[Departure], markdown: b
             }
             let mut t = b.build();
             t.with(tabled::settings::Style::rounded());
+            if let Some(layout) = layout {
+                layout.fit(&mut t);
+            }
             out.push_str(&format!("{t}\n"));
         }
     }
@@ -190,7 +207,8 @@ pub(crate) fn json(daily: &Daily, rule: &Rule, found: &[Departure]) -> String {
                 "shape": shape(d.shape),
                 "before_per_day": d.before.normalize().to_string(),
                 "after_per_day": d.after.normalize().to_string(),
-                "per_month": d.per_month.normalize().to_string(),
+                "per_month": d.per_month.map(|m| m.normalize().to_string()),
+                "excess_per_day": d.excess.normalize().to_string(),
                 "mechanism": {
                     "kind": kind,
                     "before": before.map(|v| v.normalize().to_string()),
@@ -203,4 +221,52 @@ pub(crate) fn json(daily: &Daily, rule: &Rule, found: &[Departure]) -> String {
     let mut s = serde_json::to_string_pretty(&doc).unwrap_or_default();
     s.push('\n');
     s
+}
+
+/// A self-contained page: the table, and a chart of each flagged meter's days.
+#[must_use]
+pub(crate) fn html(daily: &Daily, rule: &Rule, found: &[Departure]) -> String {
+    use super::bill::esc;
+    let currency = daily.currency.as_deref().unwrap_or("");
+    let (first, last) = daily.span.unwrap_or_default();
+    let mut body = String::new();
+    for d in found {
+        let costs: Vec<Decimal> = daily.series.get(&d.meter).map_or_else(Vec::new, |days| {
+            (first..=last)
+                .map(|day| days.get(&day).map_or(Decimal::ZERO, |x| x.cost))
+                .collect()
+        });
+        let marked = usize::try_from(d.day.saturating_sub(first)).unwrap_or(0);
+        let table = d.meter.0.as_deref().unwrap_or("(account)");
+        body.push_str(&format!(
+            "<section>\n<h2>{} — {} {} {}</h2>\n<p>{} a day before, {} after ({}): {}. {}</p>\n{}\n</section>\n",
+            esc(&date(d.day)),
+            esc(table),
+            esc(&d.meter.1),
+            esc(&d.meter.2),
+            esc(&display(d.before, currency)),
+            esc(&display(d.after, currency)),
+            esc(shape(d.shape)),
+            esc(&month_cell(d, currency)),
+            esc(&why(d, currency)),
+            super::charts::daily(
+                &format!("{table} {} — {} a day", d.meter.2, currency),
+                &costs,
+                marked,
+                d.before,
+                currency
+            )
+        ));
+    }
+    if found.is_empty() {
+        body.push_str("<p>No meter left its baseline.</p>\n");
+    }
+    format!(
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>ddbcost — anomalies</title>\n<style>body {{ font-family: -apple-system, \"Segoe UI\", Helvetica, Arial, sans-serif; margin: 2rem auto; padding: 0 1rem; max-width: 1100px; color: #222; }} svg {{ max-width: 100%; height: auto; }} .meta {{ color: #555; font-size: 0.9rem; }} h2 {{ font-size: 1.1rem; }}</style>\n</head>\n<body>\n<h1>Anomalies, {} to {}</h1>\n<p>{} meter(s), {} departure(s).</p>\n{body}<p class=\"meta\">{}</p>\n</body>\n</html>\n",
+        esc(&date(first)),
+        esc(&date(last)),
+        daily.series.len(),
+        found.len(),
+        esc(&rule_text(rule, currency)),
+    )
 }

@@ -501,3 +501,63 @@ pub(crate) fn measured(title: &str, hours: &[(Decimal, Decimal, bool)], fixed: D
     }
     svg_or_empty(svg)
 }
+
+/// A meter's cost day by day (`anomalies --format html`): the days as a line, the baseline
+/// before the departure dashed grey, and the departure's day marked red.
+#[must_use]
+pub(crate) fn daily(
+    title: &str,
+    costs: &[Decimal],
+    marked: usize,
+    baseline: Decimal,
+    currency: &str,
+) -> String {
+    let n = costs.len().max(2) as f64;
+    let top = costs
+        .iter()
+        .copied()
+        .map(f)
+        .fold(0.0_f64, f64::max)
+        .max(f(baseline))
+        * 1.1;
+    let top = if top > 0.0 { top } else { 1.0 };
+    let mut svg = String::new();
+    {
+        let root = Svg::with_string(&mut svg, (WIDTH, 300)).into_drawing_area();
+        let _ = root.fill(&WHITE);
+        let chart = ChartBuilder::on(&root)
+            .caption(crate::text::one_line(title), font(16.0))
+            .margin(10)
+            .x_label_area_size(36)
+            .y_label_area_size(60)
+            .build_cartesian_2d(0.0..(n - 1.0), 0.0..top);
+        let Ok(mut chart) = chart else {
+            return String::new();
+        };
+        let _ = chart
+            .configure_mesh()
+            .x_desc("day")
+            .y_desc(format!("{} a day", money::symbol(currency)))
+            .x_label_formatter(&|x| format!("{x:.0}"))
+            .label_style(font(13.0))
+            .draw();
+        let base = f(baseline);
+        let _ = chart.draw_series(LineSeries::new(
+            [(0.0, base), (marked as f64, base)],
+            GREY.stroke_width(1),
+        ));
+        let _ = chart.draw_series(LineSeries::new(
+            costs.iter().enumerate().map(|(i, c)| (i as f64, f(*c))),
+            BLUE.stroke_width(2),
+        ));
+        if let Some(c) = costs.get(marked) {
+            let _ = chart.draw_series(std::iter::once(Circle::new(
+                (marked as f64, f(*c)),
+                5,
+                RED.filled(),
+            )));
+        }
+        let _ = root.present();
+    }
+    svg_or_empty(svg)
+}

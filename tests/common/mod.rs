@@ -6,6 +6,7 @@
 )]
 
 pub mod cloudwatch;
+pub mod daily_bill;
 pub mod saas;
 
 use std::path::PathBuf;
