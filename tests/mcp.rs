@@ -460,6 +460,7 @@ fn the_official_python_sdk_prices_compares_and_advises() {
         "bill",
         "reconcile",
         "allocate",
+        "anomalies",
         "import",
     ] {
         assert!(tools.contains(&t), "{t} listed: {tools:?}");
@@ -950,6 +951,36 @@ fn allocate_runs_through_the_server() {
         &json!({"bills": ["workloads/samples/saas/cur-2026-11.csv"], "logs": ["/etc/passwd"], "tenant": "PK=(.*)"}),
     );
     assert_eq!(r["result"]["isError"], true, "{r}");
+    s.alive();
+}
+
+#[test]
+fn anomalies_run_through_the_server() {
+    let mut s = Server::start(&["--root", root().to_str().unwrap()]);
+    // The bundled 60 days (tests/common/daily_bill.rs, worked in tests/anomalies.rs): five
+    // departures, the first the replica's meter on 2026-09-16, $0 → $1.25 a day.
+    let r = s.call(
+        1,
+        "anomalies",
+        &json!({"bills": ["workloads/samples/anomalies/cur-daily-2026-09-10.csv"], "window": 7, "min_change": "50"}),
+    );
+    let doc = &r["result"]["structuredContent"];
+    assert_eq!(doc["schema"], "ddbcost.anomalies/v1", "{r}");
+    assert_eq!(doc["departures"].as_array().unwrap().len(), 5, "{r}");
+    assert_eq!(doc["departures"][0]["day"], "2026-09-16");
+    assert_eq!(doc["departures"][0]["mechanism"]["kind"], "began");
+    // A bill outside the root is refused; a window outside 3–60 is invalid.
+    let r = s.call(2, "anomalies", &json!({"bills": ["/etc/passwd"]}));
+    assert_eq!(r["result"]["isError"], true, "{r}");
+    let r = s.call(
+        3,
+        "anomalies",
+        &json!({"bills": ["workloads/samples/anomalies/cur-daily-2026-09-10.csv"], "window": 1}),
+    );
+    assert!(
+        r["error"].is_object() || r["result"]["isError"] == true,
+        "{r}"
+    );
     s.alive();
 }
 

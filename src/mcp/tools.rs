@@ -422,6 +422,35 @@ pub(super) const TOOLS: &[Tool] = &[
         },
     },
     Tool {
+        name: "anomalies",
+        description: "Why the bill jumped: a bill at daily or hourly granularity (`bills`, CUR 2.0, legacy CUR or FOCUS, paths under the server's --root, each data file once) read day by day per table, region and meter; each day a meter leaves its own trailing baseline (the median of the `window` days before) by at least `min_change` percent and `min_daily` is listed on its first day — a step, one day, or recent — with its cost a day before and after, its money a month at the new rate, and the mechanism the bill shows (a meter that began or stopped, such as a replica or PITR; the same units at another unit price, such as a reservation; units that stepped; storage that grew). Returns ddbcost's anomalies JSON.",
+        output: "ddbcost.anomalies/v1",
+        properties: || {
+            json!({
+                "bills": { "type": "array", "items": { "type": "string" }, "minItems": 1, "description": "Bill files or delivery folders, paths under the server's --root" },
+                "window": { "type": "integer", "minimum": 3, "maximum": 60, "description": "Days of the trailing baseline (default 7)" },
+                "min_change": { "type": "string", "pattern": "^[0-9]+(\\.[0-9]+)?%?$", "description": "The least change from the baseline flagged, percent of it, as a decimal string (default \"50\")" },
+                "min_daily": { "type": "string", "pattern": "^[0-9]+(\\.[0-9]+)?$", "description": "The least change a day flagged, in the bill's currency, as a decimal string (default \"1\")" },
+            })
+        },
+        required: &["bills"],
+        build: |a| {
+            let mut call = Call {
+                args: vec!["anomalies".into()],
+                stdin: String::new(),
+            };
+            for f in a.strings("bills")? {
+                call.args.push(path(&f)?);
+            }
+            if let Some(n) = a.integer("window")? {
+                call.args.extend(["--window".into(), n.to_string()]);
+            }
+            a.option(&mut call, "min_change", "--min-change")?;
+            a.option(&mut call, "min_daily", "--min-daily")?;
+            Ok(call)
+        },
+    },
+    Tool {
         name: "import",
         description: "A workload from infrastructure code or live tables: CloudFormation/SAM, a `cdk.out` folder, serverless.yml, a Terraform plan JSON or `.tf`, or the AWS CLI's describe-table JSON (and its neighbours) — `files`, paths under the server's --root. Returns the workload as YAML text (`workload`), with TODO placeholders for what the code cannot know, ready for `estimate` or `usage`.",
         output: "ddbcost.import/v1",
