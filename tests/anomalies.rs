@@ -156,3 +156,80 @@ fn the_bundled_sample_is_what_the_generator_writes() {
     }
     assert_eq!(std::fs::read_to_string(&path).unwrap(), bill(true));
 }
+
+mod any_bill {
+    //! For any daily series: read or refused, never a panic; a departure's excess is its
+    //! after minus its before, exactly, and its money a month that excess × 730 ÷ 24; a
+    //! series that never changes flags nothing.
+    #![allow(clippy::arithmetic_side_effects)] // test arithmetic over small generated figures
+
+    use proptest::prelude::*;
+    use rust_decimal::Decimal;
+
+    use super::common::daily_bill::HEADER;
+
+    fn csv(days: &[(u8, u8, i64)]) -> String {
+        let mut out = HEADER.to_string();
+        for (day, meter, cents) in days {
+            let usage = [
+                "ReadRequestUnits",
+                "WriteRequestUnits",
+                "TimedStorage-ByteHrs",
+            ][usize::from(*meter % 3)];
+            out.push_str(&format!(
+                "Usage,2026-11-{:02}T00:00:00Z,AmazonDynamoDB,{usage},arn:aws:dynamodb:us-east-1:1:table/t,{},USD,{}\n",
+                day % 28 + 1,
+                cents.abs() * 1000,
+                Decimal::new(*cents, 2)
+            ));
+        }
+        out
+    }
+
+    fn d(v: &serde_json::Value) -> Decimal {
+        v.as_str().unwrap().parse().unwrap()
+    }
+
+    proptest! {
+        #[test]
+        fn any_series_is_read_and_adds_up(
+            days in proptest::collection::vec((0u8..28, 0u8..3, -500i64..100_000), 1..120),
+            window in 3usize..10,
+            percent in 1i64..300,
+        ) {
+            let out = ddbcost::api::anomalies::report_text(
+                "b.csv", &csv(&days), window, Decimal::from(percent), Decimal::ONE,
+                ddbcost::api::ReportFormat::Json,
+            );
+            let Ok(json) = out else { return Ok(()) };
+            let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
+            let month = Decimal::from(730) / Decimal::from(24);
+            for x in doc["departures"].as_array().unwrap() {
+                let excess = d(&x["excess_per_day"]);
+                prop_assert_eq!(excess, d(&x["after_per_day"]) - d(&x["before_per_day"]));
+                if x["shape"] == "one day" {
+                    prop_assert!(x["per_month"].is_null());
+                } else {
+                    prop_assert_eq!(d(&x["per_month"]), excess * month);
+                }
+            }
+            for format in [ddbcost::api::ReportFormat::Table, ddbcost::api::ReportFormat::Markdown] {
+                let text = ddbcost::api::anomalies::report_text(
+                    "b.csv", &csv(&days), window, Decimal::from(percent), Decimal::ONE, format,
+                );
+                prop_assert!(text.is_ok());
+            }
+        }
+
+        #[test]
+        fn a_steady_series_flags_nothing(cents in 1i64..1_000_000, n in 8u8..28) {
+            let days: Vec<(u8, u8, i64)> = (0..n).map(|day| (day, 0, cents)).collect();
+            let json = ddbcost::api::anomalies::report_text(
+                "b.csv", &csv(&days), 7, Decimal::from(50), Decimal::ONE,
+                ddbcost::api::ReportFormat::Json,
+            ).unwrap();
+            let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
+            prop_assert_eq!(doc["departures"].as_array().unwrap().len(), 0);
+        }
+    }
+}

@@ -2,7 +2,8 @@
 //! header (or none: the bytes' own first line), as CSV text; or as a Parquet file — the first
 //! byte picks which — read, placed, summed and rendered. Nothing may panic (a Parquet decoder
 //! that does is contained and the file refused); what cannot be read is refused; and what
-//! is read adds up: the lines' unblended costs sum to the total exactly.
+//! is read adds up: the lines' unblended costs sum to the total exactly. The same text read
+//! day by day (`ddbcost anomalies`): each departure's excess is its after minus its before.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 
@@ -54,4 +55,14 @@ fuzz_target!(|data: &[u8]| {
         let _ = ddbcost::api::bill::report_text("bill.csv", &csv, None, format);
     }
     check(ddbcost::api::bill::report_text("bill.csv", &csv, None, ddbcost::api::ReportFormat::Json));
+    let window = usize::from(mode % 7) + 3;
+    let percent = rust_decimal::Decimal::from(50);
+    let _ = ddbcost::api::anomalies::report_text("bill.csv", &csv, window, percent, rust_decimal::Decimal::ONE, ddbcost::api::ReportFormat::Table);
+    if let Ok(json) = ddbcost::api::anomalies::report_text("bill.csv", &csv, window, percent, rust_decimal::Decimal::ONE, ddbcost::api::ReportFormat::Json) {
+        let doc: serde_json::Value = serde_json::from_str(&json).expect("anomalies JSON parses");
+        let d = |v: &serde_json::Value| v.as_str().and_then(|s| s.parse::<rust_decimal::Decimal>().ok()).expect("a decimal");
+        for x in doc["departures"].as_array().expect("departures") {
+            assert_eq!(d(&x["excess_per_day"]), d(&x["after_per_day"]) - d(&x["before_per_day"]), "excess = after − before");
+        }
+    }
 });

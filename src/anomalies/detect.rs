@@ -24,6 +24,24 @@ pub(crate) struct Rule {
     pub(crate) month_days: Decimal,
 }
 
+impl Rule {
+    /// A rule of `window` days, flagged at `percent` of the baseline and `floor` a day; a month
+    /// of 730 hours (the one every other command prices a month at).
+    #[must_use]
+    pub(crate) fn new(window: usize, percent: Decimal, floor: Decimal) -> Rule {
+        Rule {
+            window,
+            relative: percent
+                .checked_div(Decimal::ONE_HUNDRED)
+                .unwrap_or_default(),
+            floor,
+            month_days: Decimal::from(730)
+                .checked_div(Decimal::from(24))
+                .unwrap_or_default(),
+        }
+    }
+}
+
 /// How a departure goes on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Shape {

@@ -24,6 +24,8 @@
 //! ```
 
 pub mod allocate;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod anomalies;
 pub mod bill;
 pub mod exports;
 pub mod import;

@@ -13,10 +13,9 @@ use crate::{output, report};
 pub(super) fn run(args: &AnomaliesArgs, run: &Run) -> Result<(), Error> {
     let floor = quantity::parse_money(&args.min_daily)
         .map_err(|why| Error::usage(format!("--min-daily: {why}")))?;
-    let relative = quantity::parse_number(args.min_change.trim_end_matches('%'))
+    let percent = quantity::parse_number(args.min_change.trim_end_matches('%'))
         .ok()
         .filter(|p| *p > Decimal::ZERO)
-        .and_then(|p| p.checked_div(Decimal::ONE_HUNDRED))
         .ok_or_else(|| {
             Error::usage(format!(
                 "--min-change `{}` is not a percentage above 0",
@@ -28,15 +27,7 @@ pub(super) fn run(args: &AnomaliesArgs, run: &Run) -> Result<(), Error> {
     for n in &notes {
         run.diagnostics.once("note", n);
     }
-    let rule = detect::Rule {
-        window: usize::from(args.window),
-        relative,
-        floor,
-        // A 730-hour month: the figure every other command prices a month at.
-        month_days: Decimal::from(730)
-            .checked_div(Decimal::from(24))
-            .unwrap_or_default(),
-    };
+    let rule = detect::Rule::new(usize::from(args.window), percent, floor);
     let found = detect::departures(&daily, &rule);
     let text = match args.format {
         AnomaliesFormat::Table => report::anomalies::table(&daily, &rule, &found, Some(run.layout)),
