@@ -819,6 +819,10 @@ pub(crate) struct ReconcileArgs {
     /// Change a field before estimating (repeatable).
     #[arg(long = "set", value_name = "PATH=VALUE")]
     pub sets: Vec<String>,
+    /// Per value of a tag (`tag:KEY`): the workload's tables' `tags:` estimated, the bill's
+    /// resource tags billed, and the variance of each value (table, JSON, CSV, Markdown).
+    #[arg(long, value_name = "tag:KEY", value_parser = tag_by)]
+    pub by: Option<String>,
     #[arg(long, value_enum, default_value_t = BillFormat::Table)]
     pub format: BillFormat,
     /// Write to FILE instead of standard output.

@@ -174,6 +174,75 @@ Tax,2026-11-01T00:00:00Z,AmazonDynamoDB,,,,USD,0.5,\n",
         arn("scratch")
     );
     let file = write_file(dir.path(), "cur.csv", &cur);
+    // The budget before deploy against the bill after: the workload's payments tables were
+    // estimated at $2.00 ($1.00 each, priced for November's 720 hours: the rates are a
+    // month's, so the same) and billed $3 + $2 = $5: +$3.00, +150 %; discovery $1.00 against
+    // $4: +$3.00, +300 %; untagged $1.00 against $1: 0; the account's $0.50 tax, only billed.
+    let (_w, workload) = temp_workload(WORKLOAD);
+    let out = Case::new()
+        .args([
+            "reconcile",
+            &workload,
+            "--bill",
+            &file,
+            "--by",
+            "tag:team",
+            "--format",
+            "json",
+        ])
+        .run()
+        .success();
+    let doc: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(doc["schema"], "ddbcost.reconcile-tags/v1");
+    let row = |v: &str| {
+        doc["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["value"] == v)
+            .unwrap_or_else(|| panic!("no {v}: {doc}"))
+            .clone()
+    };
+    let f = |v: &Value| dec(v.as_str().unwrap());
+    assert_eq!(f(&row("payments")["estimated"]), dec("2"));
+    assert_eq!(f(&row("payments")["unblended"]), dec("5"));
+    assert_eq!(f(&row("payments")["variance"]), dec("3"));
+    assert_eq!(f(&row("payments")["variance_percent"]), dec("150"));
+    assert_eq!(f(&row("discovery")["variance_percent"]), dec("300"));
+    assert_eq!(f(&row("(untagged)")["variance"]), dec("0"));
+    assert_eq!(row("(account)")["estimated"], Value::Null);
+    assert_eq!(f(&row("(account)")["unblended"]), dec("0.5"));
+    Case::new()
+        .args(["reconcile", &workload, "--bill", &file, "--by", "tag:team"])
+        .run()
+        .success()
+        .stdout_has("the 2026-11 bill by tag `team`, estimate beside bill")
+        .stdout_has("+150 %");
+    let csv = Case::new()
+        .args([
+            "reconcile",
+            &workload,
+            "--bill",
+            &file,
+            "--by",
+            "tag:team",
+            "--format",
+            "csv",
+        ])
+        .run()
+        .success()
+        .stdout;
+    assert!(csv.starts_with(
+        "billing_period,currency,tag_key,tag_value,estimated,unblended,effective,variance
+"
+    ));
+    assert!(
+        csv.contains(
+            "2026-11,USD,team,payments,2,5,5,3
+"
+        ),
+        "{csv}"
+    );
     let out = Case::new()
         .args(["bill", &file, "--by", "tag:team", "--format", "json"])
         .run()

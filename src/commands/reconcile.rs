@@ -40,6 +40,25 @@ pub(super) fn run(args: &ReconcileArgs, run: &Run) -> Result<(), Error> {
         .file(src.at().0)
         .help(format!("Consider `--currency {currency} --fx-rate …`, or the price table of the bill's currency.")));
     }
+    if let Some(key) = &args.by {
+        let rows = report::tag_variance::rows(
+            &report::tags::group(&estimate, &workload, key),
+            &report::tags::bill_groups(&ledger, key),
+        );
+        let text = match args.format {
+            BillFormat::Table => report::tag_variance::table(&rows, &ledger, key, false),
+            BillFormat::Markdown => report::tag_variance::table(&rows, &ledger, key, true),
+            BillFormat::Json => report::tag_variance::json(&rows, &ledger, key),
+            BillFormat::Csv => report::tag_variance::csv(&rows, &ledger, key)?,
+            BillFormat::Html => {
+                return Err(Error::usage(
+                    "`reconcile --by tag:KEY` writes a table, JSON, CSV or Markdown",
+                )
+                .help("Consider `--format markdown`, or `--format html` without `--by`."));
+            }
+        };
+        return output::emit(args.output.as_deref(), &text);
+    }
     let rec = bill::reconcile::reconcile(&estimate, &ledger, estimate.settings.month_hours);
     let name = estimate.workload.clone();
     let text = match args.format {

@@ -30,6 +30,7 @@ pub(crate) mod reconcile;
 pub(crate) mod size;
 mod svg_backend;
 pub(crate) mod table;
+pub(crate) mod tag_variance;
 pub(crate) mod tags;
 pub(crate) mod tenants;
 pub(crate) mod usage;
