@@ -155,13 +155,11 @@ fn tags_are_imported_from_templates_and_live_tables() {
         .stdout_has("team: payments");
 }
 
-#[test]
-fn a_bill_groups_by_the_tags_its_rows_state() {
-    let dir = tempfile::tempdir().unwrap();
+/// The CUR 2.0 bill of the four tables, `resource_tags` a JSON map with `user:` keys: pay $3
+/// + ledger $2 (payments), search $4 (discovery), scratch $1 (no tags), tax $0.50.
+fn tagged_cur() -> String {
     let arn = |t: &str| format!("arn:aws:dynamodb:us-east-1:1:table/{t}");
-    // CUR 2.0: `resource_tags` a JSON map with `user:` keys. pay $3 + ledger $2 (payments),
-    // search $4 (discovery), scratch $1 (no tags), tax $0.50.
-    let cur = format!(
+    format!(
         "line_item_line_item_type,line_item_usage_start_date,line_item_product_code,line_item_usage_type,line_item_resource_id,line_item_usage_amount,line_item_currency_code,line_item_unblended_cost,resource_tags\n\
 Usage,2026-11-01T00:00:00Z,AmazonDynamoDB,ReadRequestUnits,{},1,USD,3,\"{{\"\"user:team\"\":\"\"payments\"\"}}\"\n\
 Usage,2026-11-01T00:00:00Z,AmazonDynamoDB,WriteRequestUnits,{},1,USD,2,\"{{\"\"user:team\"\":\"\"payments\"\",\"\"user:env\"\":\"\"prod\"\"}}\"\n\
@@ -172,8 +170,71 @@ Tax,2026-11-01T00:00:00Z,AmazonDynamoDB,,,,USD,0.5,\n",
         arn("ledger"),
         arn("search"),
         arn("scratch")
-    );
+    )
+}
+
+#[test]
+fn a_bill_groups_by_the_tags_its_rows_state() {
+    let dir = tempfile::tempdir().unwrap();
+    let arn = |t: &str| format!("arn:aws:dynamodb:us-east-1:1:table/{t}");
+    let cur = tagged_cur();
     let file = write_file(dir.path(), "cur.csv", &cur);
+    let out = Case::new()
+        .args(["bill", &file, "--by", "tag:team", "--format", "json"])
+        .run()
+        .success();
+    let doc: Value = serde_json::from_str(&out.stdout).unwrap();
+    let money = |v: &str| {
+        doc["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["value"] == v)
+            .map(|r| dec(r["unblended"].as_str().unwrap()))
+    };
+    // payments 3 + 2 = 5; discovery 4; untagged 1; the tax is the account's: 0.5.
+    assert_eq!(money("payments"), Some(dec("5")));
+    assert_eq!(money("discovery"), Some(dec("4")));
+    assert_eq!(money("(untagged)"), Some(dec("1")));
+    assert_eq!(money("(account)"), Some(dec("0.5")));
+    assert_eq!(
+        dec(doc["total"]["unblended"].as_str().unwrap()),
+        dec("10.5")
+    );
+    // The legacy CUR: one column per tag.
+    let legacy = format!(
+        "lineItem/LineItemType,lineItem/UsageStartDate,lineItem/ProductCode,lineItem/UsageType,lineItem/ResourceId,lineItem/UsageAmount,lineItem/CurrencyCode,lineItem/UnblendedCost,resourceTags/user:team\n\
+Usage,2026-11-01T00:00:00Z,AmazonDynamoDB,ReadRequestUnits,{},1,USD,3,payments\n\
+Usage,2026-11-01T00:00:00Z,AmazonDynamoDB,ReadRequestUnits,{},1,USD,4,\n",
+        arn("pay"),
+        arn("search")
+    );
+    let file = write_file(dir.path(), "legacy.csv", &legacy);
+    Case::new()
+        .args(["bill", &file, "--by", "tag:team", "--format", "csv"])
+        .run()
+        .success()
+        .stdout_has("payments,pay,3,3,3.00,3.00,USD")
+        .stdout_has("(untagged),search,4,4,4.00,4.00,USD");
+    // Tags that are not a JSON object are refused at their row.
+    let broken = cur.replacen("\"{\"\"user:team\"\":\"\"payments\"\"}\"", "oops", 1);
+    let file = write_file(dir.path(), "broken.csv", &broken);
+    Case::new()
+        .args(["bill", &file, "--by", "tag:team"])
+        .run()
+        .code(1)
+        .stderr_has("row 1: `resource_tags` is not a JSON object of tags");
+    Case::new()
+        .args(["bill", &file, "--by", "team"])
+        .run()
+        .code(2)
+        .stderr_has("expected tag:KEY");
+}
+
+#[test]
+fn reconcile_sets_each_tag_value_s_estimate_beside_its_bill() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write_file(dir.path(), "cur.csv", &tagged_cur());
     // The budget before deploy against the bill after: the workload's payments tables were
     // estimated at $2.00 ($1.00 each, priced for November's 720 hours: the rates are a
     // month's, so the same) and billed $3 + $2 = $5: +$3.00, +150 %; discovery $1.00 against
@@ -243,56 +304,6 @@ Tax,2026-11-01T00:00:00Z,AmazonDynamoDB,,,,USD,0.5,\n",
         ),
         "{csv}"
     );
-    let out = Case::new()
-        .args(["bill", &file, "--by", "tag:team", "--format", "json"])
-        .run()
-        .success();
-    let doc: Value = serde_json::from_str(&out.stdout).unwrap();
-    let money = |v: &str| {
-        doc["rows"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|r| r["value"] == v)
-            .map(|r| dec(r["unblended"].as_str().unwrap()))
-    };
-    // payments 3 + 2 = 5; discovery 4; untagged 1; the tax is the account's: 0.5.
-    assert_eq!(money("payments"), Some(dec("5")));
-    assert_eq!(money("discovery"), Some(dec("4")));
-    assert_eq!(money("(untagged)"), Some(dec("1")));
-    assert_eq!(money("(account)"), Some(dec("0.5")));
-    assert_eq!(
-        dec(doc["total"]["unblended"].as_str().unwrap()),
-        dec("10.5")
-    );
-    // The legacy CUR: one column per tag.
-    let legacy = format!(
-        "lineItem/LineItemType,lineItem/UsageStartDate,lineItem/ProductCode,lineItem/UsageType,lineItem/ResourceId,lineItem/UsageAmount,lineItem/CurrencyCode,lineItem/UnblendedCost,resourceTags/user:team\n\
-Usage,2026-11-01T00:00:00Z,AmazonDynamoDB,ReadRequestUnits,{},1,USD,3,payments\n\
-Usage,2026-11-01T00:00:00Z,AmazonDynamoDB,ReadRequestUnits,{},1,USD,4,\n",
-        arn("pay"),
-        arn("search")
-    );
-    let file = write_file(dir.path(), "legacy.csv", &legacy);
-    Case::new()
-        .args(["bill", &file, "--by", "tag:team", "--format", "csv"])
-        .run()
-        .success()
-        .stdout_has("payments,pay,3,3,3.00,3.00,USD")
-        .stdout_has("(untagged),search,4,4,4.00,4.00,USD");
-    // Tags that are not a JSON object are refused at their row.
-    let broken = cur.replacen("\"{\"\"user:team\"\":\"\"payments\"\"}\"", "oops", 1);
-    let file = write_file(dir.path(), "broken.csv", &broken);
-    Case::new()
-        .args(["bill", &file, "--by", "tag:team"])
-        .run()
-        .code(1)
-        .stderr_has("row 1: `resource_tags` is not a JSON object of tags");
-    Case::new()
-        .args(["bill", &file, "--by", "team"])
-        .run()
-        .code(2)
-        .stderr_has("expected tag:KEY");
 }
 
 #[test]
