@@ -146,7 +146,8 @@ mod tests {
     #[test]
     fn a_fortnight_of_minutes_fits_one_window_and_pages_by_points() {
         // 14 days × 1,440 = 20,160 points a query: ⌊100,800 ÷ 20,160⌋ = 5 queries a call.
-        // One table and one GSI: 8 + 6 = 14 queries → 3 files (5, 5, 4), one window each.
+        // One table and one GSI: 8 + 9 (its 6, and its backfill's 3) = 17 queries → 4 files
+        // (5, 5, 5, 2), one window each.
         let s = script(
             &[
                 ("orders".into(), None),
@@ -158,8 +159,11 @@ mod tests {
             Some("eu-west-1"),
         )
         .unwrap();
-        assert_eq!(s.matches("aws cloudwatch get-metric-data").count(), 3);
-        assert!(s.contains("queries-3.json"));
+        assert_eq!(s.matches("aws cloudwatch get-metric-data").count(), 4);
+        assert!(s.contains("queries-4.json"));
+        assert!(s.contains(
+            "\"Label\": \"ddbcost:orders:by-status:OnlineIndexPercentageProgress:Maximum:60\""
+        ));
         assert!(s.contains("--start-time 2026-10-18T00:00:00Z --end-time 2026-11-01T00:00:00Z"));
         assert!(
             s.contains("\"Label\": \"ddbcost:orders:by-status:ConsumedWriteCapacityUnits:Sum:60\"")
