@@ -756,6 +756,10 @@ pub(crate) struct AnomaliesArgs {
     /// The least change from the baseline, as a percentage of it, that is flagged.
     #[arg(long, default_value = "50", value_name = "PERCENT")]
     pub min_change: String,
+    /// The workload as designed: each day of the bill is set against its estimate of the
+    /// meter, a day, instead of the meter's own trailing days.
+    #[arg(long, value_name = "W.yaml")]
+    pub workload: Option<String>,
     #[arg(long, value_enum, default_value_t = AnomaliesFormat::Table)]
     pub format: AnomaliesFormat,
     /// Write to FILE instead of standard output.

@@ -233,3 +233,70 @@ mod any_bill {
         }
     }
 }
+
+#[test]
+fn a_workload_sets_each_day_against_its_estimate() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = write_file(dir.path(), "cur.csv", &bill(true));
+    // As designed: `orders` reads 8M strong 1 KB items a day ($1.00 at $0.125 per million)
+    // and writes 1.6M ($1.00 at $0.625 per million); no other table. A 730-hour month is
+    // 30.41666… days, so the estimate is $1.00 a day each.
+    let w = write_file(
+        dir.path(),
+        "w.yaml",
+        "prices: aws-us-east-1\ntables:\n  orders:\n    item_size: 1 KB\n    storage: 0 GB\n    patterns:\n      get: { op: get, rate: 8M/day, consistency: strong }\n      put: { op: put, rate: 1.6M/day }\n",
+    );
+    let out = Case::new()
+        .args(["anomalies", &f, "--workload", &w, "--format", "json"])
+        .run()
+        .success();
+    let doc: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert!(
+        doc["rule"]["baseline"]
+            .as_str()
+            .unwrap()
+            .starts_with("workload:")
+    );
+    let seen: Vec<(String, String, String, String)> = doc["departures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["day"].as_str().unwrap().into(),
+                d["table"].as_str().unwrap().into(),
+                d["meter"].as_str().unwrap().into(),
+                d["mechanism"]["kind"].as_str().unwrap().into(),
+            )
+        })
+        .collect();
+    let s = |a: &str, b: &str, c: &str, d: &str| (a.into(), b.into(), c.into(), d.into());
+    assert_eq!(
+        seen,
+        vec![
+            // The tables the workload lacks, billed from the first day.
+            s(
+                "2026-09-01",
+                "catalog",
+                "ReadRequestUnits",
+                "from-the-start"
+            ),
+            s(
+                "2026-09-01",
+                "events",
+                "ReadCapacityUnit-Hrs",
+                "from-the-start"
+            ),
+            // The replica the design does not have, from its first day.
+            s("2026-09-16", "orders", "ReplWriteRequestUnits", "began"),
+            // Writes at $2.00 a day against the design's $1.00.
+            s("2026-10-01", "orders", "WriteRequestUnits", "units"),
+            // The one day of 5× reads against the design's $1.00.
+            s("2026-10-21", "orders", "ReadRequestUnits", "units"),
+        ],
+        "{doc}"
+    );
+    // orders' reads match the design every other day: $1.00 against $1.00.
+    let reads = &doc["departures"][4];
+    assert_eq!(dec(reads["before_per_day"].as_str().unwrap()), dec("1"));
+}

@@ -3,12 +3,14 @@
 //!
 //! The rule: a meter's baseline on day d is the median of its cost on the `window` days
 //! before d (a day without a row costs 0); day d departs when its cost differs from the
-//! baseline by at least `relative` of it and at least `floor` a day. A departure is reported
+//! baseline by at least `relative` of it and at least `floor` a day. With a workload, the
+//! baseline is instead its estimate of the meter, a day (0 for a meter it lacks), and every
+//! day of the bill is checked. A departure is reported
 //! on its first day: a *step* when the two days after it depart the same way too, a *spike*
 //! when they do not, *recent* when the bill ends before it can tell. Its new rate is the
 //! median of its first three days (a spike: the day itself); its money a month is (new rate −
-//! baseline) × the month's days. Nothing is flagged in the first `window` days (they are the
-//! baseline).
+//! baseline) × the month's days. Without a workload, nothing is flagged in the first
+//! `window` days (they are the baseline).
 
 use rust_decimal::Decimal;
 
@@ -60,6 +62,9 @@ pub(crate) enum Mechanism {
     /// The same units a day at another price a unit: a commitment or a discount began or
     /// ended covering it (unit prices before and after).
     Price { before: Decimal, after: Decimal },
+    /// Set against a workload, the bill differs from it from its first day: no day of the
+    /// bill before to compare units or prices with.
+    FromTheStart,
     /// More or fewer units a day (before and after), the price a unit the same: more
     /// requests, larger items, another read consistency or a query turned scan — the bill
     /// alone cannot tell which.
@@ -109,36 +114,64 @@ fn dense(days: &std::collections::BTreeMap<i64, Day>, (first, last): (i64, i64))
         .collect()
 }
 
-/// The departures of every meter, by day, then meter.
+/// What a day is set against.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Baseline<'a> {
+    /// The median of the meter's own `window` days before.
+    Trailing,
+    /// The workload's estimate, a day: a meter it lacks is expected at 0; every day of the
+    /// bill is checked.
+    Expected(&'a std::collections::BTreeMap<Meter, Decimal>),
+}
+
+/// The departures of every meter, by day, then meter; against its own trailing days, or
+/// against the workload's estimate.
 #[must_use]
-pub(crate) fn departures(daily: &Daily, rule: &Rule) -> Vec<Departure> {
+pub(crate) fn departures(daily: &Daily, rule: &Rule, baseline: Baseline<'_>) -> Vec<Departure> {
     let Some(span) = daily.span else {
         return Vec::new();
     };
     let mut out = Vec::new();
     for (meter, days) in &daily.series {
         let d = dense(days, span);
-        out.extend(of_meter(meter, &d, span.0, rule));
+        let expected = match baseline {
+            Baseline::Trailing => None,
+            Baseline::Expected(m) => Some(m.get(meter).copied().unwrap_or_default()),
+        };
+        out.extend(of_meter(meter, &d, span.0, rule, expected));
     }
     out.sort_by(|a, b| a.day.cmp(&b.day).then_with(|| a.meter.cmp(&b.meter)));
     out
 }
 
-/// Whether day `i` departs from its baseline, and which way (the baseline with it).
-fn departs(d: &[Day], i: usize, rule: &Rule) -> Option<(bool, Decimal)> {
-    let from = i.checked_sub(rule.window)?;
-    let base = median(d.get(from..i)?.iter().map(|x| x.cost).collect());
+/// Whether day `i` departs from its baseline (`expected` a day, else its trailing median),
+/// and which way (the baseline with it).
+fn departs(d: &[Day], i: usize, rule: &Rule, expected: Option<Decimal>) -> Option<(bool, Decimal)> {
+    let base = match expected {
+        Some(e) => e,
+        None => {
+            let from = i.checked_sub(rule.window)?;
+            median(d.get(from..i)?.iter().map(|x| x.cost).collect())
+        }
+    };
     let cost = d.get(i)?.cost;
     let dev = cost.checked_sub(base)?;
     let threshold = base.abs().checked_mul(rule.relative)?.max(rule.floor);
     (dev.abs() >= threshold && !dev.is_zero()).then_some((dev > Decimal::ZERO, base))
 }
 
-fn of_meter(meter: &Meter, d: &[Day], first_day: i64, rule: &Rule) -> Vec<Departure> {
+fn of_meter(
+    meter: &Meter,
+    d: &[Day],
+    first_day: i64,
+    rule: &Rule,
+    expected: Option<Decimal>,
+) -> Vec<Departure> {
     let mut out = Vec::new();
     let mut was = false;
-    for i in rule.window..d.len() {
-        let Some((up, base)) = departs(d, i, rule) else {
+    let start = if expected.is_some() { 0 } else { rule.window };
+    for i in start..d.len() {
+        let Some((up, base)) = departs(d, i, rule, expected) else {
             was = false;
             continue;
         };
@@ -149,7 +182,7 @@ fn of_meter(meter: &Meter, d: &[Day], first_day: i64, rule: &Rule) -> Vec<Depart
         let next: Vec<Option<bool>> = (1..=2)
             .map(|k| {
                 let j = i.checked_add(k)?;
-                (j < d.len()).then(|| departs(d, j, rule).is_some_and(|(u, _)| u == up))
+                (j < d.len()).then(|| departs(d, j, rule, expected).is_some_and(|(u, _)| u == up))
             })
             .collect();
         let shape = if next.iter().any(Option::is_none) {
@@ -206,6 +239,9 @@ fn mechanism(
     after: Decimal,
     rule: &Rule,
 ) -> Mechanism {
+    if window.is_empty() {
+        return Mechanism::FromTheStart;
+    }
     if before.is_zero() {
         return Mechanism::Began;
     }

@@ -54,15 +54,18 @@ pub fn report_text(
         return Err(Error::input("no DynamoDB usage in the bill").file(name));
     }
     let rule = detect::Rule::new(window, min_change, min_daily);
-    let found = detect::departures(&daily, &rule);
+    let found = detect::departures(&daily, &rule, detect::Baseline::Trailing);
     Ok(match format {
         ReportFormat::Table => crate::report::anomalies::table(
             &daily,
             &rule,
             &found,
             Some(crate::report::layout::Layout::default()),
+            None,
         ),
-        ReportFormat::Markdown => crate::report::anomalies::table(&daily, &rule, &found, None),
-        ReportFormat::Json => crate::report::anomalies::json(&daily, &rule, &found),
+        ReportFormat::Markdown => {
+            crate::report::anomalies::table(&daily, &rule, &found, None, None)
+        }
+        ReportFormat::Json => crate::report::anomalies::json(&daily, &rule, &found, None),
     })
 }

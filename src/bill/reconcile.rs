@@ -145,6 +145,21 @@ fn estimated(estimate: &Estimate) -> BTreeMap<Key, Estimated> {
     out
 }
 
+/// The estimate's cost a day per (table, region, meter), a month being `month_days` days:
+/// what `anomalies --workload` sets each day of a bill against.
+pub(crate) fn expected_daily(
+    estimate: &Estimate,
+    month_days: Decimal,
+) -> BTreeMap<(Option<String>, String, String), Decimal> {
+    let mut out: BTreeMap<(Option<String>, String, String), Decimal> = BTreeMap::new();
+    for (k, e) in estimated(estimate) {
+        let a_day = e.cost.checked_div(month_days).unwrap_or_default();
+        let slot = out.entry((k.table, k.region, k.meter)).or_default();
+        *slot = add(*slot, a_day);
+    }
+    out
+}
+
 /// The bill's side, by key: its places, what is kept apart, what nobody maps.
 fn billed(ledger: &Ledger) -> BTreeMap<Key, Sums> {
     let mut out: BTreeMap<Key, Sums> = BTreeMap::new();

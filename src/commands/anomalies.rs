@@ -28,12 +28,55 @@ pub(super) fn run(args: &AnomaliesArgs, run: &Run) -> Result<(), Error> {
         run.diagnostics.once("note", n);
     }
     let rule = detect::Rule::new(usize::from(args.window), percent, floor);
-    let found = detect::departures(&daily, &rule);
+    let expected = match &args.workload {
+        Some(w) => Some(expected(w, &daily, &rule, run)?),
+        None => None,
+    };
+    let baseline = expected
+        .as_ref()
+        .map_or(detect::Baseline::Trailing, detect::Baseline::Expected);
+    let found = detect::departures(&daily, &rule, baseline);
+    let against = args.workload.as_deref();
     let text = match args.format {
-        AnomaliesFormat::Table => report::anomalies::table(&daily, &rule, &found, Some(run.layout)),
-        AnomaliesFormat::Markdown => report::anomalies::table(&daily, &rule, &found, None),
-        AnomaliesFormat::Json => report::anomalies::json(&daily, &rule, &found),
-        AnomaliesFormat::Html => report::anomalies::html(&daily, &rule, &found),
+        AnomaliesFormat::Table => {
+            report::anomalies::table(&daily, &rule, &found, Some(run.layout), against)
+        }
+        AnomaliesFormat::Markdown => report::anomalies::table(&daily, &rule, &found, None, against),
+        AnomaliesFormat::Json => report::anomalies::json(&daily, &rule, &found, against),
+        AnomaliesFormat::Html => report::anomalies::html(&daily, &rule, &found, against),
     };
     output::emit(args.output.as_deref(), &text)
+}
+
+/// The workload's estimate a day per meter, in the bill's currency.
+fn expected(
+    file: &str,
+    daily: &daily::Daily,
+    rule: &detect::Rule,
+    run: &Run,
+) -> Result<std::collections::BTreeMap<daily::Meter, Decimal>, Error> {
+    let (pricing, src) = super::pricing::Pricing::open(
+        file,
+        &crate::cli::TemplateArgs::default(),
+        &crate::cli::SettingsArgs::default(),
+        run,
+    )?;
+    let (workload, file_settings) = src.workload()?;
+    let (estimate, _) = pricing.estimate(&workload, &file_settings, src.at(), None)?;
+    let currency = daily.currency.clone().unwrap_or_default();
+    if estimate.currency != currency {
+        return Err(Error::input(format!(
+            "the workload is priced in {} and the bill is in {currency}",
+            estimate.currency
+        ))
+        .file(file)
+        .help("Consider the price table of the bill's currency (`prices:`)."));
+    }
+    // The estimate's month in days, as the bill's days are priced: its hours ÷ 24.
+    let days = estimate
+        .settings
+        .month_hours
+        .checked_div(Decimal::from(24))
+        .unwrap_or(rule.month_days);
+    Ok(crate::bill::reconcile::expected_daily(&estimate, days))
 }

@@ -63,6 +63,13 @@ fn why(d: &Departure, currency: &str) -> String {
     match &d.mechanism {
         Mechanism::Began => format!("a new meter began: {} (`{meter}`)", meter_kind(meter)),
         Mechanism::Stopped => format!("a meter stopped: {} (`{meter}`)", meter_kind(meter)),
+        Mechanism::FromTheStart if d.before.is_zero() => format!(
+            "billed from the bill's first day and not in the workload: {} (`{meter}`)",
+            meter_kind(meter)
+        ),
+        Mechanism::FromTheStart => {
+            "the bill differs from the workload's estimate from its first day".to_string()
+        }
         Mechanism::Price { before, after } => format!(
             "the same units a day at another price a unit ({} → {} {currency}): a reservation, savings plan or discount began or stopped covering them",
             before.normalize(),
@@ -89,10 +96,19 @@ fn month_cell(d: &Departure, currency: &str) -> String {
     }
 }
 
-fn rule_text(r: &Rule, currency: &str) -> String {
+fn rule_text(r: &Rule, currency: &str, against: Option<&str>) -> String {
+    let baseline = match against {
+        Some(w) => format!(
+            "the workload `{}`'s estimate of it, a day (0 for a meter it lacks); every day is checked",
+            crate::text::one_line(w)
+        ),
+        None => format!(
+            "the median of its cost on the {} days before (a day without a row costs 0)",
+            r.window
+        ),
+    };
     format!(
-        "Rule: a meter's baseline is the median of its cost on the {} days before (a day without a row costs 0); a day departs when it differs from the baseline by at least {} % of it and {} {currency}; reported on its first day (a step when the next two days depart the same way, one day when not, recent when the bill ends first); its money a month is (new rate − baseline) × {} days (one day: what it cost more). Credits, refunds and taxes are left out; amounts are exact, shown rounded.",
-        r.window,
+        "Rule: a meter's baseline is {baseline}; a day departs when it differs from the baseline by at least {} % of it and {} {currency}; reported on its first day (a step when the next two days depart the same way, one day when not, recent when the bill ends first); its money a month is (new rate − baseline) × {} days (one day: what it cost more). Credits, refunds and taxes are left out; amounts are exact, shown rounded.",
         quantity(r.relative.saturating_mul(Decimal::ONE_HUNDRED)),
         display(r.floor, currency),
         quantity(r.month_days)
@@ -106,6 +122,7 @@ pub(crate) fn table(
     rule: &Rule,
     found: &[Departure],
     layout: Option<super::layout::Layout>,
+    against: Option<&str>,
 ) -> String {
     let markdown = layout.is_none();
     let currency = daily.currency.as_deref().unwrap_or("");
@@ -168,14 +185,19 @@ pub(crate) fn table(
             out.push_str(&format!("{t}\n"));
         }
     }
-    out.push_str(&rule_text(rule, currency));
+    out.push_str(&rule_text(rule, currency, against));
     out.push('\n');
     out
 }
 
 /// The JSON document (`ddbcost.anomalies/v1`).
 #[must_use]
-pub(crate) fn json(daily: &Daily, rule: &Rule, found: &[Departure]) -> String {
+pub(crate) fn json(
+    daily: &Daily,
+    rule: &Rule,
+    found: &[Departure],
+    against: Option<&str>,
+) -> String {
     let currency = daily.currency.as_deref().unwrap_or("");
     let (first, last) = daily.span.unwrap_or_default();
     let doc = json!({
@@ -189,12 +211,14 @@ pub(crate) fn json(daily: &Daily, rule: &Rule, found: &[Departure]) -> String {
             "min_change": rule.relative.normalize().to_string(),
             "min_daily": rule.floor.normalize().to_string(),
             "month_days": rule.month_days.normalize().to_string(),
-            "text": rule_text(rule, currency),
+            "baseline": against.map_or_else(|| "trailing".to_string(), |w| format!("workload:{w}")),
+            "text": rule_text(rule, currency, against),
         },
         "left_out": daily.left_out,
         "departures": found.iter().map(|d| {
             let (kind, before, after) = match &d.mechanism {
                 Mechanism::Began => ("began", None, None),
+                Mechanism::FromTheStart => ("from-the-start", None, None),
                 Mechanism::Stopped => ("stopped", None, None),
                 Mechanism::Price { before, after } => ("price", Some(before), Some(after)),
                 Mechanism::Units { before, after } => ("units", Some(before), Some(after)),
@@ -225,7 +249,12 @@ pub(crate) fn json(daily: &Daily, rule: &Rule, found: &[Departure]) -> String {
 
 /// A self-contained page: the table, and a chart of each flagged meter's days.
 #[must_use]
-pub(crate) fn html(daily: &Daily, rule: &Rule, found: &[Departure]) -> String {
+pub(crate) fn html(
+    daily: &Daily,
+    rule: &Rule,
+    found: &[Departure],
+    against: Option<&str>,
+) -> String {
     use super::bill::esc;
     let currency = daily.currency.as_deref().unwrap_or("");
     let (first, last) = daily.span.unwrap_or_default();
@@ -267,6 +296,6 @@ pub(crate) fn html(daily: &Daily, rule: &Rule, found: &[Departure]) -> String {
         esc(&date(last)),
         daily.series.len(),
         found.len(),
-        esc(&rule_text(rule, currency)),
+        esc(&rule_text(rule, currency, against)),
     )
 }
