@@ -67,12 +67,22 @@ pub(super) fn run(args: &DiffArgs, run: &Run) -> Result<(), Error> {
         estimates.push(estimate);
         designs.push((workload, file_settings, book));
     }
-    let after = designs.pop();
-    let one_time = match (designs.pop(), after) {
-        (Some((before, _, _)), Some((after, file_settings, book))) => {
-            pricing.one_time((&before, &after), book, &file_settings, &args.new)?
+    // What the change costs once; the page in the browser leaves it out of its download
+    // (#30's budget): there, a diff shows the monthly change only.
+    #[cfg(not(target_arch = "wasm32"))]
+    let one_time = {
+        let after = designs.pop();
+        match (designs.pop(), after) {
+            (Some((before, _, _)), Some((after, file_settings, book))) => {
+                pricing.one_time((&before, &after), book, &file_settings, &args.new)?
+            }
+            _ => Vec::new(),
         }
-        _ => Vec::new(),
+    };
+    #[cfg(target_arch = "wasm32")]
+    let one_time = {
+        drop(designs);
+        Vec::new()
     };
     let new = estimates
         .pop()
@@ -157,6 +167,10 @@ fn budget_gate(
             ));
         }
     }
+    // The page's build prices no one-time cost (above): its gate has nothing to bound.
+    #[cfg(target_arch = "wasm32")]
+    let _ = fail_one_time;
+    #[cfg(not(target_arch = "wasm32"))]
     if let Some(limit) = fail_one_time
         && let Some(s) = comparison.scenarios.first()
     {
