@@ -112,6 +112,8 @@ pub(crate) enum Command {
     Advise(AdviseArgs),
     /// Price every combination of the given values (projections × modes × classes …) on all
     /// cores and list the cheapest designs.
+    // Left out of the page's build: it reads files (#30's budget).
+    #[cfg(not(target_arch = "wasm32"))]
     Sweep(SweepArgs),
     /// Measure item sizes exactly, from one item to a whole table export.
     Size(SizeArgs),
@@ -131,6 +133,8 @@ pub(crate) enum Command {
     Reconcile(ReconcileArgs),
     /// Split a bill over tenants: every billed line of every table by what caused it, from
     /// application logs of requests with `ConsumedCapacity`, what no tenant caused named.
+    // Left out of the page's build: it reads files (#30's budget).
+    #[cfg(not(target_arch = "wasm32"))]
     Allocate(AllocateArgs),
     /// Every jump in a bill read day by day: per table and meter, the day it left its own
     /// trailing baseline, its money a month at the new rate, and what the bill shows caused it.
