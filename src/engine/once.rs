@@ -162,12 +162,7 @@ fn stated(
             }
         }
         let units = checked::mul(r.items, per_item, context)?;
-        let price = pricer.price(&region, &PriceKey::WritePerMillion(table.class), context)?;
-        let cost = checked::div(
-            checked::mul(units, price, context)?,
-            Decimal::from(1_000_000),
-            context,
-        )?;
+        let cost = writes_cost(pricer, table, units)?;
         push(
             Change::Rewrite {
                 items: r.items,
@@ -262,6 +257,21 @@ fn units_per_entry(table: &Table, index: Option<&Index>) -> Result<Option<Decima
         .ok_or_else(|| EngineError::Overflow {
             context: context.to_string(),
         })
+}
+
+/// `units` write request units on `table`, at its class's on-demand price in its region.
+fn writes_cost(pricer: &Pricer<'_>, table: &Table, units: Decimal) -> Result<Decimal, EngineError> {
+    let context = &*table.name;
+    let price = pricer.price(
+        &pricer.region_of(table),
+        &PriceKey::WritePerMillion(table.class),
+        context,
+    )?;
+    checked::div(
+        checked::mul(units, price, context)?,
+        Decimal::from(1_000_000),
+        context,
+    )
 }
 
 /// What changed on a table that was there before.
@@ -360,12 +370,7 @@ fn backfill(
             (cost, Some(hours))
         }
         None => {
-            let price = pricer.price(&region, &PriceKey::WritePerMillion(table.class), context)?;
-            let cost = checked::div(
-                checked::mul(units, price, context)?,
-                Decimal::from(1_000_000),
-                context,
-            )?;
+            let cost = writes_cost(pricer, table, units)?;
             (cost, None)
         }
     };
