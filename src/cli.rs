@@ -766,6 +766,14 @@ pub(crate) struct AnomaliesArgs {
     /// meter, a day, instead of the meter's own trailing days.
     #[arg(long, value_name = "W.yaml")]
     pub workload: Option<String>,
+    /// CloudWatch data of the tables (`get-metric-data` pages as `usage query --requests`
+    /// fetches them, or the CSV of metrics): the mechanism of each departure from what was
+    /// measured — a GSI that began, a scan, units per request, requests, TTL deletions.
+    #[arg(long = "metrics", value_name = "FILE", num_args = 1..)]
+    pub metrics: Vec<String>,
+    /// The queries file that produced `--metrics` pages whose labels are not ddbcost's.
+    #[arg(long, value_name = "FILE", requires = "metrics")]
+    pub queries: Option<String>,
     #[arg(long, value_enum, default_value_t = AnomaliesFormat::Table)]
     pub format: AnomaliesFormat,
     /// Write to FILE instead of standard output.
@@ -882,6 +890,10 @@ pub(crate) struct UsageQueryArgs {
     /// The AWS region of the tables (`--region` of each command).
     #[arg(long)]
     pub region: Option<String>,
+    /// Each table's successful requests per operation too (`SuccessfulRequestLatency`
+    /// `SampleCount`): what `anomalies --metrics` divides units and items by.
+    #[arg(long)]
+    pub requests: bool,
     /// Write the script to FILE instead of standard output.
     #[arg(long, short, value_name = "FILE")]
     pub output: Option<String>,

@@ -1,8 +1,9 @@
-//! `ddbcost anomalies` (issue #51, part 4, from the bill alone): a generated 60-day CUR 2.0
-//! export at daily granularity with changes injected on known days — each found on its day,
-//! with its shape, its money a month and its mechanism, and nothing else flagged; a quiet
-//! 60 days flags nothing. Prices: us-east-1, $0.125 per million read request units, $0.625
-//! per million write request units, $0.00013 a RCU-hour.
+//! `ddbcost anomalies` (issue #51, part 4): a generated 60-day CUR 2.0 export at daily
+//! granularity with changes injected on known days — each found on its day, with its shape,
+//! its money a month and its mechanism, from the bill alone and with the tables' CloudWatch
+//! metrics, and nothing else flagged; a quiet 60 days flags nothing. Prices: us-east-1,
+//! $0.125 per million read request units, $0.625 per million write request units,
+//! $0.00013 a RCU-hour, $0.25 a GB-month.
 
 mod common;
 
@@ -42,6 +43,10 @@ fn each_injected_change_is_found_on_its_day_and_nothing_else() {
         vec![
             // Day 15 = 2026-09-16: the replica's meter begins.
             s("2026-09-16", "orders", "ReplWriteRequestUnits", "step"),
+            // Day 20 = 2026-09-21: a GSI on users (its backfill that day).
+            s("2026-09-21", "users", "WriteRequestUnits", "step"),
+            // Day 25 = 2026-09-26: sessions' TTL stops, its storage grows.
+            s("2026-09-26", "sessions", "TimedStorage-ByteHrs", "growth"),
             // Day 30 = 2026-10-01: the writes double.
             s("2026-10-01", "orders", "WriteRequestUnits", "step"),
             // Day 40 = 2026-10-11: the scan.
@@ -89,6 +94,24 @@ fn each_injected_change_is_found_on_its_day_and_nothing_else() {
     assert_eq!(figure(&rcu["mechanism"]["before"]), dec("0.00013"));
     assert_eq!(figure(&rcu["mechanism"]["after"]), dec("0.00005"));
     assert_eq!(figure(&rcu["per_month"]).round_dp(2), dec("-584"));
+    // users: $1.00 a day; then $4.50 (1.6M + 1.6M + 4M backfill units × $0.625 per
+    // million), $2.00, $2.00: the median $2.00, $1.00 a day more: $30.42 a month. The bill
+    // alone sees units: 1.6M → 3.2M (the median of 7.2M, 3.2M, 3.2M).
+    let users = by("WriteRequestUnits", "users");
+    assert_eq!(users["mechanism"]["kind"], "units");
+    assert_eq!(figure(&users["mechanism"]["after"]), dec("3200000"));
+    assert_eq!(figure(&users["per_month"]).round_dp(2), dec("30.42"));
+    // sessions: 10 GB more a day from day 25: its cost a day grows 10 × 24 ÷ 730 × $0.25 =
+    // $0.0821917… a day (to 10 places, as billed); a month of it adds 10 × 30.41666… GB =
+    // 304.1666… GB, × $0.25 = $76.04 a month to the month after.
+    let storage = by("TimedStorage-ByteHrs", "sessions");
+    assert_eq!(storage["mechanism"]["kind"], "growth");
+    assert_eq!(figure(&storage["before_per_day"]), dec("0"));
+    assert_eq!(
+        figure(&storage["after_per_day"]).round_dp(6),
+        dec("0.082192")
+    );
+    assert_eq!(figure(&storage["per_month"]).round_dp(2), dec("76.04"));
     // The one day: $1 → $5, $4 more that day, and no rate a month.
     let spike = by("ReadRequestUnits", "orders");
     assert_eq!(figure(&spike["after_per_day"]), dec("5"));
@@ -104,7 +127,7 @@ fn each_injected_change_is_found_on_its_day_and_nothing_else() {
 fn a_quiet_sixty_days_flags_nothing() {
     let doc = run_json(&bill(false));
     assert_eq!(doc["departures"], serde_json::json!([]));
-    assert_eq!(doc["meters"], 4);
+    assert_eq!(doc["meters"], 7);
 }
 
 #[test]
@@ -117,7 +140,7 @@ fn the_table_view_states_the_rule_and_a_redelivered_file_counts_once() {
         .run()
         .success()
         .stdout_has(
-            "ddbcost anomalies: 2026-09-01 to 2026-10-30 (60 days), 5 meter(s), 5 departure(s)",
+            "ddbcost anomalies: 2026-09-01 to 2026-10-30 (60 days), 8 meter(s), 7 departure(s)",
         )
         .stdout_has("Rule: a meter's baseline is the median of its cost on the 7 days before")
         .stderr_has("counted once");
@@ -135,8 +158,8 @@ fn the_table_view_states_the_rule_and_a_redelivered_file_counts_once() {
         .success()
         .stdout;
     // A section and a chart per departure, the rule stated.
-    assert_eq!(page.matches("<section>").count(), 5);
-    assert_eq!(page.matches("<svg").count(), 5);
+    assert_eq!(page.matches("<section>").count(), 7);
+    assert_eq!(page.matches("<svg").count(), 7);
     assert!(page.contains("2026-10-11 — catalog us-east-1 ReadRequestUnits"));
     assert!(page.contains("Rule: a meter"));
     Case::new()
@@ -150,11 +173,15 @@ fn the_table_view_states_the_rule_and_a_redelivered_file_counts_once() {
 #[test]
 fn the_bundled_sample_is_what_the_generator_writes() {
     let path = root().join("workloads/samples/anomalies/cur-daily-2026-09-10.csv");
+    let cw = root().join("workloads/samples/anomalies/cloudwatch-daily-2026-09-10.csv");
+    let metrics = common::daily_bill::metrics(true);
     if std::env::var_os("DDBCOST_REGENERATE").is_some() {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(&path, bill(true)).unwrap();
+        std::fs::write(&cw, &metrics).unwrap();
     }
     assert_eq!(std::fs::read_to_string(&path).unwrap(), bill(true));
+    assert_eq!(std::fs::read_to_string(&cw).unwrap(), metrics);
 }
 
 mod any_bill {
@@ -209,6 +236,9 @@ mod any_bill {
                 prop_assert_eq!(excess, d(&x["after_per_day"]) - d(&x["before_per_day"]));
                 if x["shape"] == "one day" {
                     prop_assert!(x["per_month"].is_null());
+                } else if x["shape"] == "growth" {
+                    // A growth's month: what a month of it adds to the month after.
+                    prop_assert_eq!(d(&x["per_month"]), excess * month * month);
                 } else {
                     prop_assert_eq!(d(&x["per_month"]), excess * month);
                 }
@@ -287,8 +317,23 @@ fn a_workload_sets_each_day_against_its_estimate() {
                 "ReadCapacityUnit-Hrs",
                 "from-the-start"
             ),
+            s(
+                "2026-09-01",
+                "sessions",
+                "WriteRequestUnits",
+                "from-the-start"
+            ),
+            s("2026-09-01", "users", "WriteRequestUnits", "from-the-start"),
             // The replica the design does not have, from its first day.
             s("2026-09-16", "orders", "ReplWriteRequestUnits", "began"),
+            // sessions' storage, not in the workload: below $1 a day until day 27, when
+            // 130 GB × 24 ÷ 730 × $0.25 = $1.07 a day passes the floor; billed before.
+            s(
+                "2026-09-28",
+                "sessions",
+                "TimedStorage-ByteHrs",
+                "from-the-start"
+            ),
             // Writes at $2.00 a day against the design's $1.00.
             s("2026-10-01", "orders", "WriteRequestUnits", "units"),
             // The one day of 5× reads against the design's $1.00.
@@ -297,6 +342,339 @@ fn a_workload_sets_each_day_against_its_estimate() {
         "{doc}"
     );
     // orders' reads match the design every other day: $1.00 against $1.00.
-    let reads = &doc["departures"][4];
+    let reads = &doc["departures"][7];
     assert_eq!(dec(reads["before_per_day"].as_str().unwrap()), dec("1"));
+}
+
+mod with_metrics {
+    //! With the tables' CloudWatch metrics (`--metrics`, a point a day): each injected
+    //! change's mechanism as measured, the money still the bill's; metrics that show
+    //! nothing leave a departure unexplained, said so.
+
+    use super::common::daily_bill::{bill, metrics};
+    use super::common::{Case, dec, write_file};
+    use serde_json::Value;
+
+    fn run(bill_text: &str, metrics_text: &str, name: &str) -> Value {
+        let dir = tempfile::tempdir().unwrap();
+        let b = write_file(dir.path(), "cur.csv", bill_text);
+        let m = write_file(dir.path(), name, metrics_text);
+        let out = Case::new()
+            .args(["anomalies", &b, "--metrics", &m, "--format", "json"])
+            .run()
+            .success();
+        serde_json::from_str(&out.stdout).unwrap()
+    }
+
+    fn kinds(doc: &Value) -> Vec<(String, String, String)> {
+        doc["departures"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| {
+                (
+                    d["day"].as_str().unwrap().to_string(),
+                    d["table"].as_str().unwrap().to_string(),
+                    d["mechanism"]["kind"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect()
+    }
+
+    fn k(a: &str, b: &str, c: &str) -> (String, String, String) {
+        (a.into(), b.into(), c.into())
+    }
+
+    #[test]
+    fn each_change_is_explained_by_what_was_measured() {
+        let doc = run(&bill(true), &metrics(true), "metrics.csv");
+        assert_eq!(
+            kinds(&doc),
+            vec![
+                // ReplicationLatency to us-east-2 measured from day 15.
+                k("2026-09-16", "orders", "replica"),
+                // GSI by-email's write units begin on day 20.
+                k("2026-09-21", "users", "index-began"),
+                // TTL deletions: 2M a day, then none.
+                k("2026-09-26", "sessions", "ttl-stopped"),
+                // 3.2M write units ÷ 1.6M PutItem = 2 a request, was 1.6M ÷ 1.6M = 1.
+                k("2026-10-01", "orders", "units-per-request"),
+                // Scans begin: 160M items ÷ 160,000 scans = 1,000 a request, where
+                // 32M items ÷ 32M queries = 1.
+                k("2026-10-11", "catalog", "items-per-request"),
+                // The bill alone: the same units at another price.
+                k("2026-10-16", "events", "price"),
+                // 40M GetItem that day, 8M before; 1 unit each both.
+                k("2026-10-21", "orders", "requests"),
+            ],
+            "{doc}"
+        );
+        let at = |i: usize| doc["departures"][i].clone();
+        let figure = |v: &Value| dec(v.as_str().unwrap());
+        assert_eq!(doc["rule"]["metrics_series"], 19);
+        let replica = at(0);
+        assert!(
+            replica["mechanism"]["text"]
+                .as_str()
+                .unwrap()
+                .contains("ReplicationLatency to it from 2026-09-16")
+        );
+        let index = at(1);
+        assert_eq!(figure(&index["mechanism"]["after"]), dec("1600000"));
+        let text = index["mechanism"]["text"].as_str().unwrap();
+        assert!(text.contains("GSI `by-email` began"), "{text}");
+        // Its backfill: 4M items, a write unit each, measured on day 20.
+        assert!(
+            text.contains("its backfill consumed 4,000,000 write units"),
+            "{text}"
+        );
+        let ttl = at(2);
+        assert_eq!(figure(&ttl["mechanism"]["before"]), dec("2000000"));
+        assert_eq!(figure(&ttl["mechanism"]["after"]), dec("0"));
+        // The money is the bill's: 10 GB a day × 30.41666… days × $0.25 = $76.04.
+        assert_eq!(figure(&ttl["per_month"]).round_dp(2), dec("76.04"));
+        let size = at(3);
+        assert_eq!(figure(&size["mechanism"]["before"]), dec("1"));
+        assert_eq!(figure(&size["mechanism"]["after"]), dec("2"));
+        assert!(
+            size["mechanism"]["text"]
+                .as_str()
+                .unwrap()
+                .contains("items past a 1 KB boundary")
+        );
+        let scan = at(4);
+        assert_eq!(figure(&scan["mechanism"]["before"]), dec("1"));
+        assert_eq!(figure(&scan["mechanism"]["after"]), dec("1000"));
+        // $2 → $40 a day: $38 × 30.41666… = $1,155.83 a month.
+        assert_eq!(figure(&scan["per_month"]).round_dp(2), dec("1155.83"));
+        let requests = at(6);
+        assert_eq!(figure(&requests["mechanism"]["before"]), dec("8000000"));
+        assert_eq!(figure(&requests["mechanism"]["after"]), dec("40000000"));
+    }
+
+    #[test]
+    fn a_quiet_sixty_days_with_its_metrics_flags_nothing() {
+        let doc = run(&bill(false), &metrics(false), "metrics.csv");
+        assert_eq!(doc["departures"], serde_json::json!([]));
+    }
+
+    #[test]
+    fn metrics_that_show_no_change_leave_a_departure_unexplained() {
+        // The bill changes, the metrics stay quiet: what the bill alone tells (a meter that
+        // began, a price) stands; the rest is unexplained, and said so.
+        let doc = run(&bill(true), &metrics(false), "metrics.csv");
+        assert_eq!(
+            kinds(&doc),
+            vec![
+                k("2026-09-16", "orders", "began"),
+                k("2026-09-21", "users", "unexplained"),
+                k("2026-09-26", "sessions", "unexplained"),
+                k("2026-10-01", "orders", "unexplained"),
+                k("2026-10-11", "catalog", "unexplained"),
+                k("2026-10-16", "events", "price"),
+                k("2026-10-21", "orders", "unexplained"),
+            ],
+            "{doc}"
+        );
+        assert!(
+            doc["departures"][1]["mechanism"]["text"]
+                .as_str()
+                .unwrap()
+                .starts_with("not explained: the table's CloudWatch metrics show no")
+        );
+    }
+
+    /// The CSV of metrics as `get-metric-data` pages: each series a result named by the
+    /// label `usage query` writes, split over two pages.
+    fn as_pages(csv: &str) -> (String, String) {
+        let mut series: Vec<(String, Vec<String>, Vec<String>)> = Vec::new();
+        for line in csv.lines().skip(1) {
+            let f: Vec<&str> = line.split(',').collect();
+            let label = format!(
+                "ddbcost:{}:{}:{}:{}:86400{}",
+                f[1],
+                f[2],
+                f[3],
+                f[4],
+                if f[6].is_empty() {
+                    String::new()
+                } else {
+                    format!(":{}", f[6])
+                }
+            );
+            match series.last_mut() {
+                Some((l, t, v)) if *l == label => {
+                    t.push(f[0].to_string());
+                    v.push(f[5].to_string());
+                }
+                _ => series.push((label, vec![f[0].to_string()], vec![f[5].to_string()])),
+            }
+        }
+        let page = |part: &[(String, Vec<String>, Vec<String>)], token: bool| {
+            let results: Vec<Value> = part
+                .iter()
+                .enumerate()
+                .map(|(i, (l, t, v))| {
+                    serde_json::json!({
+                        "Id": format!("m{i}"), "Label": l, "Timestamps": t,
+                        "Values": v.iter().map(|x| x.parse::<u64>().unwrap()).collect::<Vec<_>>(),
+                        "StatusCode": "Complete"
+                    })
+                })
+                .collect();
+            let mut doc = serde_json::json!({"MetricDataResults": results, "Messages": []});
+            if token {
+                doc["NextToken"] = "next".into();
+            }
+            doc.to_string()
+        };
+        let half = series.len() / 2;
+        (page(&series[..half], true), page(&series[half..], false))
+    }
+
+    #[test]
+    fn get_metric_data_pages_read_as_the_csv_does() {
+        let (one, two) = as_pages(&metrics(true));
+        let dir = tempfile::tempdir().unwrap();
+        let b = write_file(dir.path(), "cur.csv", &bill(true));
+        let p1 = write_file(dir.path(), "metrics-1-1.json", &one);
+        let p2 = write_file(dir.path(), "metrics-1-2.json", &two);
+        let out = Case::new()
+            .args(["anomalies", &b, "--metrics", &p1, &p2, "--format", "json"])
+            .run()
+            .success();
+        let pages: Value = serde_json::from_str(&out.stdout).unwrap();
+        let csv = run(&bill(true), &metrics(true), "metrics.csv");
+        assert_eq!(pages["departures"], csv["departures"]);
+        // The fetch `usage query --requests` writes asks for what these pages hold.
+        let script = Case::new()
+            .args([
+                "usage",
+                "query",
+                "--table",
+                "orders",
+                "--gsi",
+                "orders:by-day",
+                "--days",
+                "60",
+                "--period",
+                "86400",
+                "--end",
+                "2026-10-31",
+                "--requests",
+            ])
+            .run()
+            .success()
+            .stdout;
+        for label in [
+            "ddbcost:orders::SuccessfulRequestLatency:SampleCount:86400:Operation=GetItem",
+            "ddbcost:orders::SuccessfulRequestLatency:SampleCount:86400:Operation=TransactWriteItems",
+            "ddbcost:orders::ReturnedItemCount:Sum:86400:Operation=Scan",
+            "ddbcost:orders::TimeToLiveDeletedItemCount:Sum:86400",
+            "ddbcost:orders:by-day:OnlineIndexConsumedWriteCapacity:Sum:86400",
+        ] {
+            assert!(script.contains(label), "{label}\n{script}");
+        }
+        assert!(script.contains("\"Name\": \"Operation\""));
+    }
+
+    #[test]
+    fn metrics_of_the_wrong_shape_are_refused_with_their_place() {
+        let dir = tempfile::tempdir().unwrap();
+        let b = write_file(dir.path(), "cur.csv", &bill(true));
+        // Requests read by their Sum, not their SampleCount.
+        let wrong = metrics(true).replace(
+            "SuccessfulRequestLatency,SampleCount",
+            "SuccessfulRequestLatency,Average",
+        );
+        let m = write_file(dir.path(), "m.csv", &wrong);
+        Case::new()
+            .args(["anomalies", &b, "--metrics", &m])
+            .run()
+            .code(1)
+            .stderr_has("SuccessfulRequestLatency (Operation Query) of table `catalog`: statistic Average, where anomalies adds a day's SampleCount")
+            .stderr_has("m.csv");
+        // A dimension the metric is not kept by.
+        let wrong = metrics(true).replace("Operation=PutItem", "ReceivingRegion=PutItem");
+        let m = write_file(dir.path(), "m2.csv", &wrong);
+        Case::new()
+            .args(["anomalies", &b, "--metrics", &m])
+            .run()
+            .code(1)
+            .stderr_has("line ")
+            .stderr_has(
+                "dimension `ReceivingRegion`: SuccessfulRequestLatency is kept by Operation",
+            );
+    }
+}
+
+mod any_metrics {
+    //! For any CloudWatch rows beside the generated bill: read or refused, never a panic;
+    //! the departures and their money are the bill's alone — metrics only explain.
+    use proptest::prelude::*;
+    use rust_decimal::Decimal;
+
+    use super::common::daily_bill::{METRICS_HEADER, bill};
+
+    const METRICS: [&str; 6] = [
+        "ConsumedReadCapacityUnits,Sum",
+        "ConsumedWriteCapacityUnits,Sum",
+        "SuccessfulRequestLatency,SampleCount",
+        "ReturnedItemCount,Sum",
+        "TimeToLiveDeletedItemCount,Sum",
+        "OnlineIndexConsumedWriteCapacity,Sum",
+    ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        #[test]
+        fn metrics_explain_and_never_move_money(
+            rows in proptest::collection::vec(
+                (0u32..60, 0usize..5, 0usize..6, 0usize..4, 0u64..1_000_000_000, any::<bool>()),
+                0..200,
+            )
+        ) {
+            let tables = ["orders", "catalog", "users", "sessions", "events"];
+            let ops = ["Operation=Scan", "Operation=Query", "Operation=PutItem", "Operation=GetItem"];
+            // One value a series and day; each series also at days 0 and 1 (so its period,
+            // inferred, is a day) — the shapes CloudWatch gives, with any values.
+            let mut points = std::collections::BTreeMap::new();
+            for (day, t, m, d, v, gsi) in &rows {
+                let kept_by_operation = (2..4).contains(m);
+                let dim = if kept_by_operation { ops[*d] } else { "" };
+                let index = if *gsi && !kept_by_operation && *m != 4 { "g" } else { "" };
+                let series = (tables[*t], index, METRICS[*m], dim);
+                points.insert((series, *day), *v);
+                points.entry((series, 0)).or_insert(0);
+                points.entry((series, 1)).or_insert(0);
+            }
+            let mut csv = METRICS_HEADER.to_string();
+            for (((table, index, metric, dim), day), v) in &points {
+                let (month, dom) = if *day < 30 { (9, day + 1) } else { (10, day - 29) };
+                csv.push_str(&format!(
+                    "2026-{month:02}-{dom:02}T00:00:00Z,{table},{index},{metric},{v},{dim}\n"
+                ));
+            }
+            let read = !rows.is_empty();
+            let rule = (7, Decimal::from(50), Decimal::ONE);
+            let json = ddbcost::api::ReportFormat::Json;
+            let alone = ddbcost::api::anomalies::explained_text("b.csv", &bill(true), &[], rule, json).unwrap();
+            let with = ddbcost::api::anomalies::explained_text(
+                "b.csv", &bill(true), &[("m.csv".to_string(), csv)], rule, json,
+            );
+            // Well-formed series are read.
+            prop_assert_eq!(with.is_ok(), true, "{:?}", with.as_ref().err());
+            let with = with.unwrap();
+            let a: serde_json::Value = serde_json::from_str(&alone).unwrap();
+            let w: serde_json::Value = serde_json::from_str(&with).unwrap();
+            let money = |v: &serde_json::Value| -> Vec<(serde_json::Value, serde_json::Value)> {
+                v["departures"].as_array().unwrap().iter()
+                    .map(|d| (d["day"].clone(), d["per_month"].clone())).collect()
+            };
+            prop_assert_eq!(money(&a), money(&w));
+            if read {
+                prop_assert!(w["rule"]["metrics_series"].as_u64().unwrap() > 0);
+            }
+        }
+    }
 }

@@ -957,7 +957,7 @@ fn allocate_runs_through_the_server() {
 #[test]
 fn anomalies_run_through_the_server() {
     let mut s = Server::start(&["--root", root().to_str().unwrap()]);
-    // The bundled 60 days (tests/common/daily_bill.rs, worked in tests/anomalies.rs): five
+    // The bundled 60 days (tests/common/daily_bill.rs, worked in tests/anomalies.rs): seven
     // departures, the first the replica's meter on 2026-09-16, $0 → $1.25 a day.
     let r = s.call(
         1,
@@ -966,9 +966,30 @@ fn anomalies_run_through_the_server() {
     );
     let doc = &r["result"]["structuredContent"];
     assert_eq!(doc["schema"], "ddbcost.anomalies/v1", "{r}");
-    assert_eq!(doc["departures"].as_array().unwrap().len(), 5, "{r}");
+    assert_eq!(doc["departures"].as_array().unwrap().len(), 7, "{r}");
     assert_eq!(doc["departures"][0]["day"], "2026-09-16");
     assert_eq!(doc["departures"][0]["mechanism"]["kind"], "began");
+    // With the tables' CloudWatch days: the mechanisms measured (the replica's lag from its
+    // first day; scans that began on 2026-10-11).
+    let r = s.call(
+        4,
+        "anomalies",
+        &json!({"bills": ["workloads/samples/anomalies/cur-daily-2026-09-10.csv"],
+                "metrics": ["workloads/samples/anomalies/cloudwatch-daily-2026-09-10.csv"]}),
+    );
+    let doc = &r["result"]["structuredContent"];
+    assert_eq!(doc["rule"]["metrics_series"], 19, "{r}");
+    assert_eq!(doc["departures"][0]["mechanism"]["kind"], "replica");
+    assert_eq!(doc["departures"][4]["mechanism"]["kind"], "items-per-request");
+    // Against a workload given as text: the design's days.
+    let r = s.call(
+        5,
+        "anomalies",
+        &json!({"bills": ["workloads/samples/anomalies/cur-daily-2026-09-10.csv"],
+                "workload": "prices: aws-us-east-1\ntables:\n  orders:\n    item_size: 1 KB\n    storage: 0 GB\n    patterns:\n      get: { op: get, rate: 8M/day, consistency: strong }\n"}),
+    );
+    let doc = &r["result"]["structuredContent"];
+    assert_eq!(doc["rule"]["baseline"], "workload:-", "{r}");
     // A bill outside the root is refused; a window outside 3–60 is invalid.
     let r = s.call(2, "anomalies", &json!({"bills": ["/etc/passwd"]}));
     assert_eq!(r["result"]["isError"], true, "{r}");

@@ -9,6 +9,7 @@ use rust_decimal::Decimal;
 
 use crate::bill::map::{Owner, place};
 use crate::bill::row::{Charge, Row};
+use crate::engine::Component;
 use crate::error::Error;
 
 /// A series' identity: the table (`None`: the account), the region, the meter.
@@ -31,6 +32,8 @@ pub(crate) struct Daily {
     pub(crate) span: Option<(i64, i64)>,
     /// Rows left out, and why, by count.
     pub(crate) left_out: BTreeMap<&'static str, u64>,
+    /// What each meter bills (reads, writes, storage…), as the bill's rules map it.
+    pub(crate) components: BTreeMap<Meter, Component>,
 }
 
 impl Daily {
@@ -74,9 +77,13 @@ impl Daily {
             Owner::Table(t) => Some(t),
             Owner::Account => None,
         };
+        let meter = (table, p.region, p.meter);
+        if !self.components.contains_key(&meter) {
+            self.components.insert(meter.clone(), p.component);
+        }
         let d = self
             .series
-            .entry((table, p.region, p.meter))
+            .entry(meter)
             .or_default()
             .entry(day)
             .or_default();

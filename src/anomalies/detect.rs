@@ -11,10 +11,20 @@
 //! median of its first three days (a spike: the day itself); its money a month is (new rate −
 //! baseline) × the month's days. Without a workload, nothing is flagged in the first
 //! `window` days (they are the baseline).
+//!
+//! Storage is billed by what is kept, so a change in what is written or deleted shows as a
+//! slope, not a step: a storage meter's daily *growth* (its cost a day less the day
+//! before's) is set against the median growth of the window too, and a growth that departs
+//! for three days running — by at least `relative` of the baseline's and by `floor` a day
+//! after a month of it — is a *growth* departure, reported on the day it began; its money
+//! a month is what a month of it adds to the next month's bill ((new growth − baseline) ×
+//! the month's days²). Once a storage meter's growth departs, the level departures it
+//! causes later the same way are not reported again.
 
 use rust_decimal::Decimal;
 
 use super::daily::{Daily, Day, Meter};
+use crate::engine::Component;
 
 /// The rule's figures.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -24,6 +34,8 @@ pub(crate) struct Rule {
     pub(crate) floor: Decimal,
     /// Days in a month, for the money a month (730 h ÷ 24 by default).
     pub(crate) month_days: Decimal,
+    /// The CloudWatch series read to explain the departures, if any were given.
+    pub(crate) metrics: Option<usize>,
 }
 
 impl Rule {
@@ -40,6 +52,7 @@ impl Rule {
             month_days: Decimal::from(730)
                 .checked_div(Decimal::from(24))
                 .unwrap_or_default(),
+            metrics: None,
         }
     }
 }
@@ -50,6 +63,8 @@ pub(crate) enum Shape {
     Step,
     Spike,
     Recent,
+    /// A storage meter's slope: `before` and `after` are its growth a day.
+    Growth,
 }
 
 /// What the bill shows caused it.
@@ -62,13 +77,49 @@ pub(crate) enum Mechanism {
     /// The same units a day at another price a unit: a commitment or a discount began or
     /// ended covering it (unit prices before and after).
     Price { before: Decimal, after: Decimal },
-    /// Set against a workload, the bill differs from it from its first day: no day of the
-    /// bill before to compare units or prices with.
+    /// Set against a workload, the bill differs from it with nothing in the bill's own days
+    /// to tell why: from its first day (no day before to compare units or prices with), or
+    /// a meter the workload lacks, billed before too.
     FromTheStart,
     /// More or fewer units a day (before and after), the price a unit the same: more
     /// requests, larger items, another read consistency or a query turned scan — the bill
     /// alone cannot tell which.
     Units { before: Decimal, after: Decimal },
+    /// Storage growing faster a day (usage units a day, before and after): more kept than
+    /// deleted — the bill alone cannot tell why.
+    Growth { before: Decimal, after: Decimal },
+    /// Measured: a GSI of the table began (or stopped) consuming units of the meter's kind —
+    /// its units a day after (before), and the write units its backfill consumed.
+    Index {
+        index: String,
+        began: bool,
+        units: Decimal,
+        backfill: Option<Decimal>,
+    },
+    /// Measured: the items a query or scan returns per request moved (a query turned scan,
+    /// a broader query); `scans_began`: scans ran where none had.
+    ItemsPerRequest {
+        operation: String,
+        before: Decimal,
+        after: Decimal,
+        scans_began: bool,
+    },
+    /// Measured: the units a request consumes stepped, the requests the same — an item past
+    /// a size boundary (1 KB a write unit, 4 KB a read unit), or reads turned strong or
+    /// transactional.
+    PerRequest {
+        before: Decimal,
+        after: Decimal,
+        writes: bool,
+    },
+    /// Measured: more (or fewer) requests, each consuming the same units.
+    Requests { before: Decimal, after: Decimal },
+    /// Measured: the table's TTL deletions a day stopped (or fell), so what expired stays.
+    TtlStopped { before: Decimal, after: Decimal },
+    /// Measured: a replica's lag to the meter's region is measured from `since` (a day).
+    Replica { since: i64 },
+    /// The table's metrics were given and none of them shows what moved the bill.
+    Unexplained,
 }
 
 /// One departure.
@@ -138,7 +189,22 @@ pub(crate) fn departures(daily: &Daily, rule: &Rule, baseline: Baseline<'_>) -> 
             Baseline::Trailing => None,
             Baseline::Expected(m) => Some(m.get(meter).copied().unwrap_or_default()),
         };
-        out.extend(of_meter(meter, &d, span.0, rule, expected));
+        let mut found = of_meter(meter, &d, span.0, rule, expected);
+        let storage = daily
+            .components
+            .get(meter)
+            .is_some_and(|c| crate::bill::map::billed_as(*c) == Component::Storage);
+        if expected.is_none() && storage {
+            let grows = growth(meter, &d, span.0, rule);
+            // The level departures a growth causes are the growth, said once.
+            found.retain(|l| {
+                !grows.iter().any(|g| {
+                    l.day >= g.day && (l.excess > Decimal::ZERO) == (g.excess > Decimal::ZERO)
+                })
+            });
+            found.extend(grows);
+        }
+        out.extend(found);
     }
     out.sort_by(|a, b| a.day.cmp(&b.day).then_with(|| a.meter.cmp(&b.meter)));
     out
@@ -220,6 +286,83 @@ fn of_meter(
     out
 }
 
+/// Whether a storage meter's growth on day `j` of `g` (its growths a day) departs from the
+/// median growth of the window before, and which way (the baseline with it): by `relative`
+/// of the baseline and by `floor` a day after a month of it.
+fn growth_departs(g: &[Day], j: usize, rule: &Rule) -> Option<(bool, Decimal)> {
+    let from = j.checked_sub(rule.window)?;
+    let base = median(g.get(from..j)?.iter().map(|x| x.cost).collect());
+    let dev = g.get(j)?.cost.checked_sub(base)?;
+    let month = dev.abs().checked_mul(rule.month_days)?;
+    let threshold = base
+        .abs()
+        .checked_mul(rule.month_days)?
+        .checked_mul(rule.relative)?
+        .max(rule.floor);
+    (month >= threshold && !dev.is_zero()).then_some((dev > Decimal::ZERO, base))
+}
+
+/// A storage meter's growth departures: three days running that grow faster (or slower)
+/// than the window's median growth, reported on the first.
+fn growth(meter: &Meter, d: &[Day], first_day: i64, rule: &Rule) -> Vec<Departure> {
+    let mut g = Vec::with_capacity(d.len());
+    for w in d.windows(2) {
+        let (Some(a), Some(b)) = (w.first(), w.get(1)) else {
+            continue;
+        };
+        let (Some(amount), Some(cost)) =
+            (b.amount.checked_sub(a.amount), b.cost.checked_sub(a.cost))
+        else {
+            return Vec::new();
+        };
+        g.push(Day { amount, cost });
+    }
+    let mut out = Vec::new();
+    let mut was = false;
+    for j in rule.window..g.len() {
+        let Some((up, base)) = growth_departs(&g, j, rule) else {
+            was = false;
+            continue;
+        };
+        if was {
+            continue;
+        }
+        let sustained = (1..=2).all(|k| {
+            j.checked_add(k)
+                .and_then(|n| growth_departs(&g, n, rule))
+                .is_some_and(|(u, _)| u == up)
+        });
+        if !sustained {
+            // A day's jump, or too recent to tell: the level's rule judges it.
+            continue;
+        }
+        was = true;
+        let new = g.get(j..j.saturating_add(3)).unwrap_or_default();
+        let window = g.get(j.saturating_sub(rule.window)..j).unwrap_or_default();
+        let after = median(new.iter().map(|x| x.cost).collect());
+        let excess = after.checked_sub(base).unwrap_or_default();
+        out.push(Departure {
+            meter: meter.clone(),
+            // g[j] is day j + 1 less day j.
+            day: first_day
+                .saturating_add(i64::try_from(j).unwrap_or(i64::MAX))
+                .saturating_add(1),
+            shape: Shape::Growth,
+            before: base,
+            after,
+            per_month: excess
+                .checked_mul(rule.month_days)
+                .and_then(|m| m.checked_mul(rule.month_days)),
+            excess,
+            mechanism: Mechanism::Growth {
+                before: median(window.iter().map(|x| x.amount).collect()),
+                after: median(new.iter().map(|x| x.amount).collect()),
+            },
+        });
+    }
+    out
+}
+
 /// The cost a unit over `days` (`None`: no units).
 fn unit_price(days: &[Day]) -> Option<Decimal> {
     let (amount, cost) = days
@@ -242,8 +385,12 @@ fn mechanism(
     if window.is_empty() {
         return Mechanism::FromTheStart;
     }
-    if before.is_zero() {
+    if window.iter().all(|d| d.cost.is_zero()) && !after.is_zero() {
         return Mechanism::Began;
+    }
+    if before.is_zero() {
+        // Set against a workload that lacks the meter, billed before too.
+        return Mechanism::FromTheStart;
     }
     if after.is_zero() {
         return Mechanism::Stopped;

@@ -7,3 +7,4 @@
 
 pub(crate) mod daily;
 pub(crate) mod detect;
+pub(crate) mod measured;

@@ -24,7 +24,7 @@
 use rust_decimal::Decimal;
 
 use super::ReportFormat;
-use crate::anomalies::{daily::Daily, detect};
+use crate::anomalies::{daily::Daily, detect, measured};
 use crate::error::Error;
 
 /// `ddbcost anomalies` of one CSV bill held as text (`name` for errors): a baseline of
@@ -41,6 +41,23 @@ pub fn report_text(
     min_daily: Decimal,
     format: ReportFormat,
 ) -> Result<String, Error> {
+    explained_text(name, text, &[], (window, min_change, min_daily), format)
+}
+
+/// `ddbcost anomalies --metrics` of one CSV bill held as text, and CloudWatch data held as
+/// texts (`(name, text)`: `get-metric-data` pages named by ddbcost's labels, or the CSV of
+/// metrics): each departure's mechanism from what was measured. `rule` is the window in
+/// days, the least change in percent and the least change a day.
+///
+/// # Errors
+/// As `report_text`; CloudWatch data the readers refuse.
+pub fn explained_text(
+    name: &str,
+    text: &str,
+    metrics: &[(String, String)],
+    (window, min_change, min_daily): (usize, Decimal, Decimal),
+    format: ReportFormat,
+) -> Result<String, Error> {
     if !(3..=60).contains(&window) || min_change <= Decimal::ZERO || min_daily.is_sign_negative() {
         return Err(
             Error::usage("a window of 3 to 60 days and thresholds above zero")
@@ -53,8 +70,17 @@ pub fn report_text(
     if daily.series.is_empty() {
         return Err(Error::input("no DynamoDB usage in the bill").file(name));
     }
-    let rule = detect::Rule::new(window, min_change, min_daily);
-    let found = detect::departures(&daily, &rule, detect::Baseline::Trailing);
+    let mut rule = detect::Rule::new(window, min_change, min_daily);
+    let mut found = detect::departures(&daily, &rule, detect::Baseline::Trailing);
+    if !metrics.is_empty() {
+        let inputs: Vec<crate::cloudwatch::input::Input> = metrics
+            .iter()
+            .map(|(n, t)| crate::cloudwatch::input::Input::text(n, t.clone()))
+            .collect();
+        let (m, _) = measured::read_inputs(&inputs, &std::collections::HashMap::new())?;
+        rule.metrics = Some(m.series());
+        measured::explain(&mut found, &daily, &m, &rule);
+    }
     Ok(match format {
         ReportFormat::Table => crate::report::anomalies::table(
             &daily,

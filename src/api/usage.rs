@@ -124,12 +124,14 @@ pub fn decide_holding(
 }
 
 /// The fetch as a shell script: the queries files and the `aws cloudwatch get-metric-data`
-/// commands, for `targets` (table, GSI) over `days` ending at `end` (Unix seconds).
+/// commands, for `targets` (table, GSI) over `days` ending at `end` (Unix seconds); with
+/// `requests`, each table's successful requests per operation too (what `anomalies
+/// --metrics` divides units and items by).
 ///
 /// ```
-/// let s = ddbcost::api::usage::script(&[("orders".into(), None)], 14, 60, 1_793_491_200, None).unwrap();
+/// let s = ddbcost::api::usage::script(&[("orders".into(), None)], 14, 60, 1_793_491_200, None, false).unwrap();
 /// assert!(s.contains("aws cloudwatch get-metric-data --metric-data-queries file://queries-1.json"));
-/// assert!(ddbcost::api::usage::script(&[("orders".into(), None)], 16, 60, 0, None).is_err());
+/// assert!(ddbcost::api::usage::script(&[("orders".into(), None)], 16, 60, 0, None, false).is_err());
 /// ```
 ///
 /// # Errors
@@ -140,6 +142,7 @@ pub fn script(
     period: u32,
     end: i64,
     region: Option<&str>,
+    requests: bool,
 ) -> Result<String, String> {
-    query::script(targets, days, period, end, region)
+    query::script(targets, days, period, end, region, requests)
 }

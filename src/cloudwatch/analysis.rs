@@ -643,11 +643,7 @@ fn unread_gsis(reading: &Reading, t: &TableReport) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for d in t.dimensions.iter().filter(|d| d.writes) {
         let Some(g) = &d.index else { continue };
-        let key = Key {
-            table: t.name.clone(),
-            index: Some(g.clone()),
-            metric: Metric::ConsumedRead,
-        };
+        let key = Key::of(&t.name, Some(g), Metric::ConsumedRead);
         let read = t
             .dimensions
             .iter()

@@ -1,7 +1,8 @@
 //! `aws cloudwatch get-metric-data` output: `{"MetricDataResults": [{Id, Label, Timestamps,
 //! Values, StatusCode}], "Messages"}`. A result carries only its `Id` and `Label`, so each
 //! is named either by the label `ddbcost usage query` writes (`ddbcost:TABLE:INDEX:METRIC:
-//! STAT:PERIOD`, INDEX empty for the table) or by the queries file that produced it
+//! STAT:PERIOD`, INDEX empty for the table, then `:Operation=Scan` for a metric kept per
+//! operation or receiving region) or by the queries file that produced it
 //! (`--queries q.json`: `[{Id, MetricStat: {Metric: {Namespace, MetricName, Dimensions},
 //! Period, Stat}}]`). Another namespace, a metric ddbcost does not read, a negative or
 //! non-numeric value are refused with the file and the result; a status other than
@@ -28,8 +29,12 @@ pub(crate) struct Query {
 
 /// The label `usage query` gives a query, and reads back.
 pub(crate) fn label(q: &Query) -> String {
+    let by = match (q.key.metric.by(), &q.key.by) {
+        (Some(d), Some(v)) => format!(":{d}={v}"),
+        _ => String::new(),
+    };
     format!(
-        "ddbcost:{}:{}:{}:{}:{}",
+        "ddbcost:{}:{}:{}:{}:{}{by}",
         q.key.table,
         q.key.index.as_deref().unwrap_or(""),
         q.key.metric.name(),
@@ -40,14 +45,28 @@ pub(crate) fn label(q: &Query) -> String {
 
 fn from_label(label: &str) -> Option<Query> {
     let parts: Vec<&str> = label.strip_prefix("ddbcost:")?.split(':').collect();
-    let [table, index, metric, statistic, period] = parts.as_slice() else {
-        return None;
+    let (table, index, metric, statistic, period, by) = match parts.as_slice() {
+        [t, i, m, s, p] => (t, i, m, s, p, None),
+        [t, i, m, s, p, b] => (t, i, m, s, p, Some(*b)),
+        _ => return None,
+    };
+    let metric = Metric::parse(metric)?;
+    let by = match by {
+        None => None,
+        Some(b) => {
+            let (name, value) = b.split_once('=')?;
+            if Some(name) != metric.by() || value.is_empty() {
+                return None;
+            }
+            Some(value.to_string())
+        }
     };
     Some(Query {
         key: Key {
             table: (*table).to_string(),
             index: (!index.is_empty()).then(|| (*index).to_string()),
-            metric: Metric::parse(metric)?,
+            metric,
+            by,
         },
         statistic: (*statistic).to_string(),
         period: period.parse().ok()?,
@@ -106,6 +125,7 @@ pub(crate) fn queries(text: &str, file: &str) -> Result<HashMap<String, Query>, 
         })?;
         let mut table = None;
         let mut index = None;
+        let mut by = None;
         for d in metric
             .get("Dimensions")
             .and_then(Value::as_array)
@@ -118,12 +138,14 @@ pub(crate) fn queries(text: &str, file: &str) -> Result<HashMap<String, Query>, 
             ) {
                 (Some("TableName"), Some(v)) => table = Some(v.to_string()),
                 (Some("GlobalSecondaryIndexName"), Some(v)) => index = Some(v.to_string()),
+                (Some(name), Some(v)) if Some(name) == m.by() => by = Some(v.to_string()),
                 (Some(other), _) => {
                     return Err(bad(
                         file,
                         &format!("{at} ({id})"),
                         &format!(
-                            "dimension `{other}` is not one ddbcost reads (TableName, GlobalSecondaryIndexName)"
+                            "dimension `{other}` is not one ddbcost reads for {name} (TableName, GlobalSecondaryIndexName{})",
+                            m.by().map_or_else(String::new, |b| format!(", {b}"))
                         ),
                     ));
                 }
@@ -150,6 +172,7 @@ pub(crate) fn queries(text: &str, file: &str) -> Result<HashMap<String, Query>, 
                     table,
                     index,
                     metric: m,
+                    by,
                 },
                 statistic,
                 period,

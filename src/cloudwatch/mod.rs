@@ -35,10 +35,15 @@ pub(crate) enum Metric {
     OnlineIndexProgress,
     /// …and the backfill's throttled writes.
     OnlineIndexThrottleEvents,
+    /// Per `Operation`: its `SampleCount` is the successful requests of that operation
+    /// (DESIGN "Requests per operation").
+    SuccessfulRequestLatency,
+    /// Per `ReceivingRegion`: a replica's lag; a region measured is a replica that runs.
+    ReplicationLatency,
 }
 
 impl Metric {
-    pub(crate) const ALL: [Metric; 11] = [
+    pub(crate) const ALL: [Metric; 13] = [
         Metric::ConsumedRead,
         Metric::ConsumedWrite,
         Metric::ProvisionedRead,
@@ -50,6 +55,8 @@ impl Metric {
         Metric::OnlineIndexConsumedWrite,
         Metric::OnlineIndexProgress,
         Metric::OnlineIndexThrottleEvents,
+        Metric::SuccessfulRequestLatency,
+        Metric::ReplicationLatency,
     ];
 
     pub(crate) fn name(self) -> &'static str {
@@ -65,6 +72,8 @@ impl Metric {
             Metric::OnlineIndexConsumedWrite => "OnlineIndexConsumedWriteCapacity",
             Metric::OnlineIndexProgress => "OnlineIndexPercentageProgress",
             Metric::OnlineIndexThrottleEvents => "OnlineIndexThrottleEvents",
+            Metric::SuccessfulRequestLatency => "SuccessfulRequestLatency",
+            Metric::ReplicationLatency => "ReplicationLatency",
         }
     }
 
@@ -73,22 +82,67 @@ impl Metric {
     }
 
     /// The statistic the analysis reads the metric by: `Sum` for what is counted, `Average`
-    /// for provisioned capacity, `Maximum` for a backfill's progress.
+    /// for provisioned capacity and a replica's lag, `Maximum` for a backfill's progress,
+    /// `SampleCount` for the requests a latency counts.
     pub(crate) fn statistic(self) -> &'static str {
         match self {
-            Metric::ProvisionedRead | Metric::ProvisionedWrite => "Average",
+            Metric::ProvisionedRead | Metric::ProvisionedWrite | Metric::ReplicationLatency => {
+                "Average"
+            }
+            Metric::SuccessfulRequestLatency => "SampleCount",
             Metric::OnlineIndexProgress => "Maximum",
             _ => "Sum",
         }
     }
+
+    /// The dimension CloudWatch keeps the metric by besides the table: `Operation` for the
+    /// requests and the items returned, `ReceivingRegion` for a replica's lag.
+    pub(crate) fn by(self) -> Option<&'static str> {
+        match self {
+            Metric::SuccessfulRequestLatency | Metric::ReturnedItemCount => Some("Operation"),
+            Metric::ReplicationLatency => Some("ReceivingRegion"),
+            _ => None,
+        }
+    }
 }
 
-/// A series' identity: the table, the GSI (`None`: the table's own), the metric.
+/// A series' identity: the table, the GSI (`None`: the table's own), the metric, and the
+/// value of the metric's other dimension (`Metric::by`: an operation, a receiving region).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub(crate) struct Key {
     pub(crate) table: String,
     pub(crate) index: Option<String>,
     pub(crate) metric: Metric,
+    pub(crate) by: Option<String>,
+}
+
+impl Key {
+    /// The series of `metric` on `table` (or its GSI `index`), kept by no other dimension.
+    pub(crate) fn of(table: &str, index: Option<&str>, metric: Metric) -> Key {
+        Key {
+            table: table.to_string(),
+            index: index.map(str::to_string),
+            metric,
+            by: None,
+        }
+    }
+
+    /// How errors and reports name the series: `ReturnedItemCount (Operation Scan) of table
+    /// `t``.
+    pub(crate) fn said(&self) -> String {
+        let by = match (self.metric.by(), &self.by) {
+            (Some(d), Some(v)) => format!(" ({d} {v})"),
+            _ => String::new(),
+        };
+        format!(
+            "{}{by} of table `{}`{}",
+            self.metric.name(),
+            self.table,
+            self.index
+                .as_ref()
+                .map_or_else(String::new, |i| format!(" (index `{i}`)"))
+        )
+    }
 }
 
 /// One metric's points, and what was surveyed of them while reading: the statistic, the
@@ -234,10 +288,8 @@ impl Reading {
                 }
             };
             return Err(Error::input(format!(
-                "{} of table `{}`{}: {} {} here, {} {} elsewhere: one series, one statistic and period",
-                key.metric.name(),
-                key.table,
-                key.index.as_ref().map_or_else(String::new, |i| format!(" (index `{i}`)")),
+                "{}: {} {} here, {} {} elsewhere: one series, one statistic and period",
+                key.said(),
                 statistic,
                 every(period.is_some(), period.unwrap_or(0)),
                 series.statistic,
@@ -292,9 +344,8 @@ impl Reading {
         for (key, s) in &mut self.series {
             if let Some((t, anchor)) = s.off {
                 return Err(Error::input(format!(
-                    "{} of table `{}`: points {} and {} are not a whole number of {}-second periods apart: mixed periods in one series",
-                    key.metric.name(),
-                    key.table,
+                    "{}: points {} and {} are not a whole number of {}-second periods apart: mixed periods in one series",
+                    key.said(),
                     timestamp(anchor.min(t)),
                     timestamp(anchor.max(t)),
                     s.period
@@ -312,9 +363,8 @@ impl Reading {
                     .filter(|p| *p > 0)
                     .ok_or_else(|| {
                         Error::input(format!(
-                            "{} of table `{}`: {}, so its period cannot be told",
-                            key.metric.name(),
-                            key.table,
+                            "{}: {}, so its period cannot be told",
+                            key.said(),
                             if s.gcd == 0 {
                                 "points at one time only"
                             } else {
@@ -340,9 +390,8 @@ impl Reading {
                                 .get(key)
                                 .map_or_else(String::new, |f| f.join(", "));
                             return Err(Error::input(format!(
-                                "{} of table `{}`: two values at {} ({lv} and {v}): overlapping pages that disagree",
-                                key.metric.name(),
-                                key.table,
+                                "{}: two values at {} ({lv} and {v}): overlapping pages that disagree",
+                                key.said(),
                                 timestamp(t)
                             ))
                             .file(files)
@@ -367,10 +416,8 @@ impl Reading {
         for (key, (complete, partial)) in &self.statuses {
             if *complete == 0 && *partial > 0 {
                 out.push(format!(
-                    "{} of table `{}`{}: every result read is PartialData (in {}): the page that completes it was not given",
-                    key.metric.name(),
-                    key.table,
-                    key.index.as_ref().map_or_else(String::new, |i| format!(" (index `{i}`)")),
+                    "{}: every result read is PartialData (in {}): the page that completes it was not given",
+                    key.said(),
                     self.files.get(key).map_or_else(String::new, |f| f.join(", "))
                 ));
             }
@@ -437,10 +484,8 @@ fn check_spacing(files: &BTreeMap<Key, Vec<String>>, key: &Key, s: &Series) -> R
         return Ok(());
     }
     Err(Error::input(format!(
-        "{} of table `{}`{}: labelled every {} s, but its {count} points are {} s apart: priced at the label's period, each point would count {}× the demand",
-        key.metric.name(),
-        key.table,
-        key.index.as_ref().map_or_else(String::new, |i| format!(" (index `{i}`)")),
+        "{}: labelled every {} s, but its {count} points are {} s apart: priced at the label's period, each point would count {}× the demand",
+        key.said(),
         s.period,
         s.gcd,
         s.gcd.checked_div(period).unwrap_or(1)

@@ -23,24 +23,54 @@ pub(crate) fn retention_days(period: u32) -> Option<u32> {
     }
 }
 
-/// The metrics queried for a table (`gsi: false`) or a GSI.
-fn metrics(gsi: bool) -> Vec<Metric> {
-    let mut m = vec![
+/// The operations a table's requests are counted by (`SuccessfulRequestLatency`'s
+/// `Operation`): what reads and what writes.
+pub(crate) const READ_OPERATIONS: [&str; 6] = [
+    "GetItem",
+    "BatchGetItem",
+    "Query",
+    "Scan",
+    "TransactGetItems",
+    "ExecuteStatement",
+];
+pub(crate) const WRITE_OPERATIONS: [&str; 6] = [
+    "PutItem",
+    "UpdateItem",
+    "DeleteItem",
+    "BatchWriteItem",
+    "TransactWriteItems",
+    "BatchExecuteStatement",
+];
+
+/// The metrics queried for a table (`gsi: false`) or a GSI, each with the value of its other
+/// dimension; with `requests`, a table's successful requests per operation too.
+fn metrics(gsi: bool, requests: bool) -> Vec<(Metric, Option<&'static str>)> {
+    let mut m: Vec<(Metric, Option<&'static str>)> = [
         Metric::ConsumedRead,
         Metric::ConsumedWrite,
         Metric::ProvisionedRead,
         Metric::ProvisionedWrite,
         Metric::ReadThrottleEvents,
         Metric::WriteThrottleEvents,
-    ];
+    ]
+    .into_iter()
+    .map(|x| (x, None))
+    .collect();
     if gsi {
         // A GSI being created: its backfill (DESIGN "Changes that cost once").
-        m.push(Metric::OnlineIndexConsumedWrite);
-        m.push(Metric::OnlineIndexProgress);
-        m.push(Metric::OnlineIndexThrottleEvents);
+        m.push((Metric::OnlineIndexConsumedWrite, None));
+        m.push((Metric::OnlineIndexProgress, None));
+        m.push((Metric::OnlineIndexThrottleEvents, None));
     } else {
-        m.push(Metric::ReturnedItemCount);
-        m.push(Metric::TimeToLiveDeletedItemCount);
+        // CloudWatch keeps the items returned per operation only.
+        m.push((Metric::ReturnedItemCount, Some("Query")));
+        m.push((Metric::ReturnedItemCount, Some("Scan")));
+        m.push((Metric::TimeToLiveDeletedItemCount, None));
+        if requests {
+            for op in READ_OPERATIONS.into_iter().chain(WRITE_OPERATIONS) {
+                m.push((Metric::SuccessfulRequestLatency, Some(op)));
+            }
+        }
     }
     m
 }
@@ -56,6 +86,7 @@ pub(crate) fn script(
     period: u32,
     end: i64,
     region: Option<&str>,
+    requests: bool,
 ) -> Result<String, String> {
     let keep = retention_days(period).ok_or_else(|| {
         format!("--period {period}: CloudWatch keeps DynamoDB metrics at 60 s, multiples of 60 s below an hour, or multiples of 3,600 s")
@@ -78,12 +109,11 @@ pub(crate) fn script(
         .clamp(1, MAX_QUERIES);
     let mut queries: Vec<Value> = Vec::new();
     for (table, gsi) in targets {
-        for metric in metrics(gsi.is_some()) {
+        for (metric, by) in metrics(gsi.is_some(), requests) {
             let q = Query {
                 key: Key {
-                    table: table.clone(),
-                    index: gsi.clone(),
-                    metric,
+                    by: by.map(str::to_string),
+                    ..Key::of(table, gsi.as_deref(), metric)
                 },
                 statistic: metric.statistic().to_string(),
                 period,
@@ -91,6 +121,9 @@ pub(crate) fn script(
             let mut dims = vec![json!({"Name": "TableName", "Value": table})];
             if let Some(g) = gsi {
                 dims.push(json!({"Name": "GlobalSecondaryIndexName", "Value": g}));
+            }
+            if let (Some(name), Some(v)) = (metric.by(), by) {
+                dims.push(json!({"Name": name, "Value": v}));
             }
             queries.push(json!({
                 "Id": format!("m{}", queries.len()),
@@ -146,8 +179,8 @@ mod tests {
     #[test]
     fn a_fortnight_of_minutes_fits_one_window_and_pages_by_points() {
         // 14 days × 1,440 = 20,160 points a query: ⌊100,800 ÷ 20,160⌋ = 5 queries a call.
-        // One table and one GSI: 8 + 9 (its 6, and its backfill's 3) = 17 queries → 4 files
-        // (5, 5, 5, 2), one window each.
+        // One table and one GSI: 9 (6, returned items of Query and Scan, TTL deletions) + 9
+        // (its 6, and its backfill's 3) = 18 queries → 4 files (5, 5, 5, 3), one window each.
         let s = script(
             &[
                 ("orders".into(), None),
@@ -157,6 +190,7 @@ mod tests {
             60,
             1_793_491_200,
             Some("eu-west-1"),
+            false,
         )
         .unwrap();
         assert_eq!(s.matches("aws cloudwatch get-metric-data").count(), 4);
@@ -173,12 +207,22 @@ mod tests {
     #[test]
     fn retention_bounds_the_days() {
         assert!(
-            script(&[("t".into(), None)], 16, 60, 0, None)
+            script(&[("t".into(), None)], 16, 60, 0, None, false)
                 .unwrap_err()
                 .contains("15 days")
         );
-        assert!(script(&[("t".into(), None)], 30, 61, 0, None).is_err());
+        assert!(script(&[("t".into(), None)], 30, 61, 0, None, false).is_err());
         // 455 days of hours: 10,920 points a query, one window, 9 queries a call.
-        assert!(script(&[("t".into(), None)], 455, 3_600, 1_793_491_200, None).is_ok());
+        assert!(
+            script(
+                &[("t".into(), None)],
+                455,
+                3_600,
+                1_793_491_200,
+                None,
+                false
+            )
+            .is_ok()
+        );
     }
 }

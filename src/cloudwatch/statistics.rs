@@ -73,10 +73,6 @@ pub(crate) fn read(
             value(v).map_err(|why| bad(file, &format!("{at}.{stat}"), &why))?,
         ));
     }
-    let key = Key {
-        table: table.to_string(),
-        index: index.map(str::to_string),
-        metric,
-    };
+    let key = Key::of(table, index, metric);
     into.add(key, statistic.unwrap_or("Sum"), None, out, file)
 }

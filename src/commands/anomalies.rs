@@ -1,10 +1,11 @@
-//! `ddbcost anomalies BILL…`: a bill read day by day, and every departure of a table's meter
-//! from its own trailing baseline, with its money a month and the mechanism the bill shows.
+//! `ddbcost anomalies BILL… [--metrics FILE…]`: a bill read day by day, and every departure
+//! of a table's meter from its baseline, with its money a month and the mechanism the bill —
+//! and, given, the tables' CloudWatch metrics — show.
 
 use rust_decimal::Decimal;
 
 use super::config::Run;
-use crate::anomalies::{daily, detect};
+use crate::anomalies::{daily, detect, measured};
 use crate::cli::{AnomaliesArgs, AnomaliesFormat};
 use crate::error::Error;
 use crate::load::quantity;
@@ -27,7 +28,7 @@ pub(super) fn run(args: &AnomaliesArgs, run: &Run) -> Result<(), Error> {
     for n in &notes {
         run.diagnostics.once("note", n);
     }
-    let rule = detect::Rule::new(usize::from(args.window), percent, floor);
+    let mut rule = detect::Rule::new(usize::from(args.window), percent, floor);
     let expected = match &args.workload {
         Some(w) => Some(expected(w, &daily, &rule, run)?),
         None => None,
@@ -35,7 +36,15 @@ pub(super) fn run(args: &AnomaliesArgs, run: &Run) -> Result<(), Error> {
     let baseline = expected
         .as_ref()
         .map_or(detect::Baseline::Trailing, detect::Baseline::Expected);
-    let found = detect::departures(&daily, &rule, baseline);
+    let mut found = detect::departures(&daily, &rule, baseline);
+    if !args.metrics.is_empty() {
+        let (m, notes) = measured::read(&args.metrics, args.queries.as_deref())?;
+        for n in &notes {
+            run.diagnostics.once("note", n);
+        }
+        rule.metrics = Some(m.series());
+        measured::explain(&mut found, &daily, &m, &rule);
+    }
     let against = args.workload.as_deref();
     let text = match args.format {
         AnomaliesFormat::Table => {

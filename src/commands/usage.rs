@@ -377,6 +377,7 @@ fn query(q: &UsageQueryArgs, run: &Run) -> Result<(), Error> {
         q.period,
         end_day.saturating_mul(86_400),
         q.region.as_deref(),
+        q.requests,
     )
     .map_err(|why| Error::usage(why).help("Consider `--period 60 --days 14` for a fortnight of minutes, or `--period 300 --days 60`."))?;
     output::emit(q.output.as_deref(), &script)

@@ -423,7 +423,7 @@ pub(super) const TOOLS: &[Tool] = &[
     },
     Tool {
         name: "anomalies",
-        description: "Why the bill jumped: a bill at daily or hourly granularity (`bills`, CUR 2.0, legacy CUR or FOCUS, paths under the server's --root, each data file once) read day by day per table, region and meter; each day a meter leaves its own trailing baseline (the median of the `window` days before) by at least `min_change` percent and `min_daily` is listed on its first day — a step, one day, or recent — with its cost a day before and after, its money a month at the new rate, and the mechanism the bill shows (a meter that began or stopped, such as a replica or PITR; the same units at another unit price, such as a reservation; units that stepped; storage that grew). Returns ddbcost's anomalies JSON.",
+        description: "Why the bill jumped: a bill at daily or hourly granularity (`bills`, CUR 2.0, legacy CUR or FOCUS, paths under the server's --root, each data file once) read day by day per table, region and meter; each day a meter leaves its own trailing baseline (the median of the `window` days before) by at least `min_change` percent and `min_daily` is listed on its first day — a step, one day, or recent — with its cost a day before and after, its money a month at the new rate, and the mechanism the bill shows (a meter that began or stopped, such as a replica or PITR; the same units at another unit price, such as a reservation; units that stepped; storage that grew); with `metrics`, the mechanism CloudWatch measured (a GSI that began, a query turned scan, units per request past an item size boundary, more requests, TTL deletions that stopped) or that none explains it. Returns ddbcost's anomalies JSON.",
         output: "ddbcost.anomalies/v1",
         properties: || {
             json!({
@@ -431,6 +431,8 @@ pub(super) const TOOLS: &[Tool] = &[
                 "window": { "type": "integer", "minimum": 3, "maximum": 60, "description": "Days of the trailing baseline (default 7)" },
                 "min_change": { "type": "string", "pattern": "^[0-9]+(\\.[0-9]+)?%?$", "description": "The least change from the baseline flagged, percent of it, as a decimal string (default \"50\")" },
                 "min_daily": { "type": "string", "pattern": "^[0-9]+(\\.[0-9]+)?$", "description": "The least change a day flagged, in the bill's currency, as a decimal string (default \"1\")" },
+                "metrics": { "type": "array", "items": { "type": "string" }, "description": "CloudWatch files of the tables (get-metric-data pages as `ddbcost usage query --requests` fetches them, or the CSV of metrics), paths under --root: each departure's mechanism from what was measured (a GSI that began, a scan, units per request, requests, TTL deletions)" },
+                "workload": workload_argument(),
             })
         },
         required: &["bills"],
@@ -447,6 +449,18 @@ pub(super) const TOOLS: &[Tool] = &[
             }
             a.option(&mut call, "min_change", "--min-change")?;
             a.option(&mut call, "min_daily", "--min-daily")?;
+            let metrics = a.strings("metrics")?;
+            if !metrics.is_empty() {
+                call.args.push("--metrics".into());
+                for f in metrics {
+                    call.args.push(path(&f)?);
+                }
+            }
+            if a.0.get("workload").is_some_and(|w| !w.is_null()) {
+                // The workload as designed: each day set against its estimate.
+                call.stdin = a.workload()?;
+                call.args.extend(["--workload".into(), "-".into()]);
+            }
             Ok(call)
         },
     },

@@ -22,6 +22,7 @@ fn shape(s: Shape) -> &'static str {
         Shape::Step => "step",
         Shape::Spike => "one day",
         Shape::Recent => "recent",
+        Shape::Growth => "growth",
     }
 }
 
@@ -48,6 +49,8 @@ fn meter_kind(meter: &str) -> &'static str {
         "provisioned capacity"
     } else if m.contains("RequestUnits") {
         "on-demand request units"
+    } else if m.contains("TimedStorage") {
+        "storage"
     } else if m.starts_with("IA-") {
         "the Standard-IA table class"
     } else if m.starts_with("HeavyUsage") {
@@ -64,7 +67,7 @@ fn why(d: &Departure, currency: &str) -> String {
         Mechanism::Began => format!("a new meter began: {} (`{meter}`)", meter_kind(meter)),
         Mechanism::Stopped => format!("a meter stopped: {} (`{meter}`)", meter_kind(meter)),
         Mechanism::FromTheStart if d.before.is_zero() => format!(
-            "billed from the bill's first day and not in the workload: {} (`{meter}`)",
+            "billed and not in the workload: {} (`{meter}`)",
             meter_kind(meter)
         ),
         Mechanism::FromTheStart => {
@@ -85,14 +88,133 @@ fn why(d: &Departure, currency: &str) -> String {
             quantity(*before),
             quantity(*after)
         ),
+        Mechanism::Growth { before, after } => format!(
+            "storage grows {} units of `{meter}` a day where it grew {}: more kept than deleted — TTL deletions that stopped, a backfill or more writes; the bill alone cannot tell which",
+            quantity(*after),
+            quantity(*before)
+        ),
+        _ => measured(d),
     }
 }
 
-/// The money a month at the new rate, or what the one day cost more.
+/// A mechanism the CloudWatch metrics showed, in words.
+fn measured(d: &Departure) -> String {
+    match &d.mechanism {
+        Mechanism::Index {
+            index,
+            began: true,
+            units,
+            backfill,
+        } => format!(
+            "GSI `{}` began: it consumes {} units a day (CloudWatch, the index's Consumed*CapacityUnits){}",
+            crate::text::one_line(index),
+            quantity(*units),
+            backfill.map_or_else(String::new, |b| format!(
+                "; its backfill consumed {} write units (OnlineIndexConsumedWriteCapacity)",
+                quantity(b)
+            ))
+        ),
+        Mechanism::Index { index, units, .. } => format!(
+            "GSI `{}` stopped consuming (deleted?): it consumed {} units a day",
+            crate::text::one_line(index),
+            quantity(*units)
+        ),
+        Mechanism::ItemsPerRequest {
+            before, after, scans_began: true, ..
+        } => format!(
+            "scans began: each returns {} items where a query returned {} — a query turned scan (ReturnedItemCount ÷ successful requests)",
+            quantity(*after),
+            quantity(*before)
+        ),
+        Mechanism::ItemsPerRequest {
+            operation,
+            before,
+            after,
+            ..
+        } => format!(
+            "each {operation} returns {} items where it returned {}: a query turned broader or a scan over more items (ReturnedItemCount ÷ successful requests)",
+            quantity(*after),
+            quantity(*before)
+        ),
+        Mechanism::PerRequest {
+            before,
+            after,
+            writes: true,
+        } => format!(
+            "write units per request stepped from {} to {}, the requests the same: items past a 1 KB boundary (a write unit per KB), or writes turned transactional (2×)",
+            quantity(*before),
+            quantity(*after)
+        ),
+        Mechanism::PerRequest { before, after, .. } => format!(
+            "read units per request stepped from {} to {}, the requests the same: items past a 4 KB boundary (a read unit per 4 KB), or reads turned strong (2× eventual) or transactional (2× strong)",
+            quantity(*before),
+            quantity(*after)
+        ),
+        Mechanism::Requests { before, after } => format!(
+            "successful requests a day went from {} to {}, each consuming the same units: more (or less) traffic",
+            quantity(*before),
+            quantity(*after)
+        ),
+        Mechanism::TtlStopped { before, after } => format!(
+            "TTL deletions fell from {} to {} a day: the items that expire stay, and are billed (TimeToLiveDeletedItemCount)",
+            quantity(*before),
+            quantity(*after)
+        ),
+        Mechanism::Replica { since } => format!(
+            "a new meter began: replicated writes to a replica in {} (`{}`); CloudWatch measures ReplicationLatency to it from {}",
+            d.meter.1,
+            d.meter.2,
+            date(*since)
+        ),
+        _ => "not explained: the table's CloudWatch metrics show no GSI, scan, units per request, request or TTL change that moves it".to_string(),
+    }
+}
+
+/// The mechanism's name in JSON, and its figures before and after.
+fn kind(m: &Mechanism) -> (&'static str, Option<&Decimal>, Option<&Decimal>) {
+    match m {
+        Mechanism::Began => ("began", None, None),
+        Mechanism::FromTheStart => ("from-the-start", None, None),
+        Mechanism::Stopped => ("stopped", None, None),
+        Mechanism::Price { before, after } => ("price", Some(before), Some(after)),
+        Mechanism::Units { before, after } => ("units", Some(before), Some(after)),
+        Mechanism::Growth { before, after } => ("growth", Some(before), Some(after)),
+        Mechanism::Index {
+            began: true, units, ..
+        } => ("index-began", None, Some(units)),
+        Mechanism::Index { units, .. } => ("index-stopped", Some(units), None),
+        Mechanism::ItemsPerRequest { before, after, .. } => {
+            ("items-per-request", Some(before), Some(after))
+        }
+        Mechanism::PerRequest { before, after, .. } => {
+            ("units-per-request", Some(before), Some(after))
+        }
+        Mechanism::Requests { before, after } => ("requests", Some(before), Some(after)),
+        Mechanism::TtlStopped { before, after } => ("ttl-stopped", Some(before), Some(after)),
+        Mechanism::Replica { .. } => ("replica", None, None),
+        Mechanism::Unexplained => ("unexplained", None, None),
+    }
+}
+
+/// The money a month at the new rate (a growth: what a month of it adds to the month
+/// after), or what the one day cost more.
 fn month_cell(d: &Departure, currency: &str) -> String {
     match d.per_month {
+        Some(m) if d.shape == Shape::Growth => format!(
+            "{} a month, after a month of it",
+            super::compare::signed(m, currency)
+        ),
         Some(m) => format!("{} a month", super::compare::signed(m, currency)),
         None => format!("{} that day", super::compare::signed(d.excess, currency)),
+    }
+}
+
+/// A cost a day, or a storage meter's growth a day.
+fn day_cell(d: &Departure, v: Decimal, currency: &str) -> String {
+    if d.shape == Shape::Growth {
+        format!("{} each day", super::compare::signed(v, currency))
+    } else {
+        display(v, currency)
     }
 }
 
@@ -107,8 +229,21 @@ fn rule_text(r: &Rule, currency: &str, against: Option<&str>) -> String {
             r.window
         ),
     };
+    let growth = if against.is_none() {
+        format!(
+            " A storage meter's growth a day is set against the window's median growth the same way: three days running off it, by {} {currency} a day after a month of it, is a growth, reported on its first day, its money a month what a month of it adds to the month after ((new − baseline growth) × {} days²), and not reported again as the level it moves.",
+            display(r.floor, currency),
+            quantity(r.month_days)
+        )
+    } else {
+        String::new()
+    };
+    let metrics = r.metrics.map_or_else(String::new, |n| format!(
+        " Mechanisms are read from the bill and from {n} CloudWatch series: each measure's median over the window against its median over the departure's first days (the day, for one day), moved when they differ by more than {} %; a table's departure its metrics do not explain is said so.",
+        quantity(r.relative.saturating_mul(Decimal::ONE_HUNDRED))
+    ));
     format!(
-        "Rule: a meter's baseline is {baseline}; a day departs when it differs from the baseline by at least {} % of it and {} {currency}; reported on its first day (a step when the next two days depart the same way, one day when not, recent when the bill ends first); its money a month is (new rate − baseline) × {} days (one day: what it cost more). Credits, refunds and taxes are left out; amounts are exact, shown rounded.",
+        "Rule: a meter's baseline is {baseline}; a day departs when it differs from the baseline by at least {} % of it and {} {currency}; reported on its first day (a step when the next two days depart the same way, one day when not, recent when the bill ends first); its money a month is (new rate − baseline) × {} days (one day: what it cost more).{growth}{metrics} Credits, refunds and taxes are left out; amounts are exact, shown rounded.",
         quantity(r.relative.saturating_mul(Decimal::ONE_HUNDRED)),
         display(r.floor, currency),
         quantity(r.month_days)
@@ -154,8 +289,8 @@ pub(crate) fn table(
                     date(d.day),
                     d.meter.0.clone().unwrap_or_else(|| "(account)".to_string()),
                     format!("{} {}", d.meter.1, d.meter.2),
-                    display(d.before, currency),
-                    display(d.after, currency),
+                    day_cell(d, d.before, currency),
+                    day_cell(d, d.after, currency),
                     month_cell(d, currency),
                     shape(d.shape).to_string(),
                     why(d, currency),
@@ -212,17 +347,12 @@ pub(crate) fn json(
             "min_daily": rule.floor.normalize().to_string(),
             "month_days": rule.month_days.normalize().to_string(),
             "baseline": against.map_or_else(|| "trailing".to_string(), |w| format!("workload:{w}")),
+            "metrics_series": rule.metrics,
             "text": rule_text(rule, currency, against),
         },
         "left_out": daily.left_out,
         "departures": found.iter().map(|d| {
-            let (kind, before, after) = match &d.mechanism {
-                Mechanism::Began => ("began", None, None),
-                Mechanism::FromTheStart => ("from-the-start", None, None),
-                Mechanism::Stopped => ("stopped", None, None),
-                Mechanism::Price { before, after } => ("price", Some(before), Some(after)),
-                Mechanism::Units { before, after } => ("units", Some(before), Some(after)),
-            };
+            let (kind, before, after) = kind(&d.mechanism);
             json!({
                 "day": date(d.day),
                 "table": d.meter.0,
@@ -273,8 +403,8 @@ pub(crate) fn html(
             esc(table),
             esc(&d.meter.1),
             esc(&d.meter.2),
-            esc(&display(d.before, currency)),
-            esc(&display(d.after, currency)),
+            esc(&day_cell(d, d.before, currency)),
+            esc(&day_cell(d, d.after, currency)),
             esc(shape(d.shape)),
             esc(&month_cell(d, currency)),
             esc(&why(d, currency)),

@@ -646,8 +646,15 @@ pub(crate) fn table(r: &Report) -> String {
             ),
             _ => writeln!(
                 out,
-                "measured on {place}: {n} {} in the window",
-                k.metric.name()
+                "measured on {place}: {n} {}{} in the window",
+                k.metric.name(),
+                k.metric
+                    .by()
+                    .zip(k.by.as_deref())
+                    .map_or_else(String::new, |(d, v)| format!(
+                        " ({d} {})",
+                        crate::text::one_line(v)
+                    ))
             ),
         };
     }
@@ -979,7 +986,7 @@ pub(crate) fn json(r: &Report) -> String {
         "warnings": r.warnings,
         "partial": r.partial,
         "other_metrics": r.counts.iter().map(|(k, total)| json!({
-            "table": k.table, "index": k.index, "metric": k.metric.name(), "statistic": k.metric.statistic(), "value": total.normalize().to_string(),
+            "table": k.table, "index": k.index, "metric": k.metric.name(), "dimension": k.metric.by().zip(k.by.as_deref()).map(|(d, v)| format!("{d}={v}")), "statistic": k.metric.statistic(), "value": total.normalize().to_string(),
             "sum": (k.metric.statistic() == "Sum").then(|| total.normalize().to_string()),
         })).collect::<Vec<_>>(),
         "tables": tables,
