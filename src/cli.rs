@@ -837,6 +837,15 @@ pub(crate) struct ReconcileArgs {
     /// Change a field before estimating (repeatable).
     #[arg(long = "set", value_name = "PATH=VALUE")]
     pub sets: Vec<String>,
+    /// The workload before the change the bill's month ran: what the change cost once (a
+    /// GSI's backfill, a first load; and work stated under `once:`) is set against what the
+    /// bill billed beyond the estimate on the rows that carry it.
+    #[arg(long, value_name = "BEFORE.yaml")]
+    pub before: Option<String>,
+    /// CloudWatch data of the period (as `usage query` fetches it, or the CSV of metrics):
+    /// a GSI backfill's write units as measured (`OnlineIndexConsumedWriteCapacity`).
+    #[arg(long = "metrics", value_name = "FILE", num_args = 1..)]
+    pub metrics: Vec<String>,
     /// Per value of a tag (`tag:KEY`): the workload's tables' `tags:` estimated, the bill's
     /// resource tags billed, and the variance of each value (table, JSON, CSV, Markdown).
     #[arg(long, value_name = "tag:KEY", value_parser = tag_by)]

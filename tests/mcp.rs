@@ -980,7 +980,10 @@ fn anomalies_run_through_the_server() {
     let doc = &r["result"]["structuredContent"];
     assert_eq!(doc["rule"]["metrics_series"], 19, "{r}");
     assert_eq!(doc["departures"][0]["mechanism"]["kind"], "replica");
-    assert_eq!(doc["departures"][4]["mechanism"]["kind"], "items-per-request");
+    assert_eq!(
+        doc["departures"][4]["mechanism"]["kind"],
+        "items-per-request"
+    );
     // Against a workload given as text: the design's days.
     let r = s.call(
         5,
@@ -1234,4 +1237,48 @@ fn a_result_past_its_budget_is_refused_and_the_server_goes_on() {
     assert!(all_gone(&children_of(s.child.id())), "the child still runs");
     let r = s.call(2, "estimate", &json!({"workload": cloudshop()}));
     assert!(r["result"]["structuredContent"]["total"].is_string(), "{r}");
+}
+
+#[test]
+fn reconcile_sets_a_change_s_one_time_work_against_the_bill_through_the_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let orders = |extra: &str| {
+        format!(
+            "prices: aws-us-east-1\ntables:\n  orders:\n    items: 4M\n    item_size: 1.5 KB\n    key_size: 40 B\n{extra}    patterns:\n      put: {{ op: put, rate: 1/s }}\n"
+        )
+    };
+    std::fs::write(dir.path().join("before.yaml"), orders("")).unwrap();
+    // The month after a GSI was added: 2,592,000 puts × (2 + 2) write units = 10,368,000
+    // estimated, and its backfill of 4,000,000 items × 2 = 8,000,000: 18,368,000 billed.
+    std::fs::write(
+        dir.path().join("cur.csv"),
+        "line_item_line_item_type,line_item_usage_start_date,line_item_product_code,line_item_usage_type,line_item_resource_id,line_item_usage_amount,line_item_currency_code,line_item_unblended_cost\nUsage,2026-11-10T00:00:00Z,AmazonDynamoDB,WriteRequestUnits,arn:aws:dynamodb:us-east-1:1:table/orders,18368000,USD,11.48\n",
+    )
+    .unwrap();
+    let mut s = Server::start(&["--root", dir.path().to_str().unwrap()]);
+    let r = s.call(
+        1,
+        "reconcile",
+        &json!({
+            "workload": orders("    indexes:\n      by-status: { type: gsi, projection: all }\n"),
+            "bills": ["cur.csv"],
+            "before": "before.yaml",
+        }),
+    );
+    let once = &r["result"]["structuredContent"]["one_time"][0];
+    assert_eq!(once["items"][0]["change"], "GSI backfill", "{r}");
+    assert_eq!(dec(once["predicted"].as_str().unwrap()), dec("8000000"));
+    // 18,368,000 − 10,368,000 = 8,000,000 beyond the estimate: the backfill, exactly.
+    assert_eq!(
+        dec(once["billed_beyond_estimate"]["quantity"].as_str().unwrap()),
+        dec("8000000")
+    );
+    // A `before` outside the root is refused.
+    let r = s.call(
+        2,
+        "reconcile",
+        &json!({"workload": orders(""), "bills": ["cur.csv"], "before": "/etc/passwd"}),
+    );
+    assert_eq!(r["result"]["isError"], true, "{r}");
+    s.alive();
 }

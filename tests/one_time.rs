@@ -332,3 +332,166 @@ fn a_step_costs_once_what_it_changes_itself() {
     assert_eq!(second["one_time"].as_array().unwrap().len(), 1);
     assert_eq!(second["one_time"][0]["change"], "table class switch");
 }
+
+mod checked_afterwards {
+    //! `reconcile --before` (issue #51, part 3): the change's predicted one-time work set
+    //! against the bill of the month it ran in, and the backfill CloudWatch measured. The
+    //! month: November 2026, 720 hours.
+
+    use super::common::{Case, dec, write_file};
+    use super::money;
+    use serde_json::Value;
+
+    /// `orders`: 4,000,000 items of 1.5 KB (2 write units each), a put a second; `extra`
+    /// before its patterns.
+    fn orders(extra: &str) -> String {
+        format!(
+            "prices: aws-us-east-1\ntables:\n  orders:\n    items: 4M\n    item_size: 1.5 KB\n    key_size: 40 B\n{extra}    patterns:\n      put: {{ op: put, rate: 1/s }}\n"
+        )
+    }
+
+    const CUR: &str = "line_item_line_item_type,line_item_usage_start_date,line_item_product_code,line_item_usage_type,line_item_resource_id,line_item_usage_amount,line_item_currency_code,line_item_unblended_cost\n";
+
+    fn bill(write_units: &str, cost: &str) -> String {
+        format!(
+            "{CUR}Usage,2026-11-10T00:00:00Z,AmazonDynamoDB,WriteRequestUnits,arn:aws:dynamodb:us-east-1:1:table/orders,{write_units},USD,{cost}\n"
+        )
+    }
+
+    #[test]
+    fn a_backfill_is_set_against_the_bill_and_what_cloudwatch_measured() {
+        let dir = tempfile::tempdir().unwrap();
+        let before = write_file(dir.path(), "before.yaml", &orders(""));
+        let after = write_file(dir.path(), "after.yaml", &orders(super::GSI));
+        // The month after the change: 2,592,000 puts (1 a second × 720 h × 3,600 s) × (2
+        // write units for the item + 2 for its GSI entry) = 10,368,000 estimated; billed
+        // 18,568,000 (× $0.625 per million = $11.605).
+        let cur = write_file(dir.path(), "cur.csv", &bill("18568000", "11.605"));
+        // The backfill as measured: 7,900,000 + 100,000 write units in November; a point of
+        // December is outside the period.
+        let cw = write_file(
+            dir.path(),
+            "cw.csv",
+            "timestamp,table,index,metric,statistic,value\n2026-11-10T00:00:00Z,orders,by-status,OnlineIndexConsumedWriteCapacity,Sum,7900000\n2026-11-11T00:00:00Z,orders,by-status,OnlineIndexConsumedWriteCapacity,Sum,100000\n2026-12-01T00:00:00Z,orders,by-status,OnlineIndexConsumedWriteCapacity,Sum,5\n",
+        );
+        let out = Case::new()
+            .args([
+                "reconcile",
+                &after,
+                "--bill",
+                &cur,
+                "--before",
+                &before,
+                "--metrics",
+                &cw,
+                "--format",
+                "json",
+            ])
+            .run()
+            .success();
+        let doc: Value = serde_json::from_str(&out.stdout).unwrap();
+        let once = &doc["one_time"][0];
+        assert_eq!(once["table"], "orders");
+        assert_eq!(once["component"], "writes");
+        assert_eq!(once["items"][0]["change"], "GSI backfill");
+        // Predicted: 4,000,000 items × 2 write units = 8,000,000, × $0.625 per million = $5.
+        assert_eq!(money(&once["predicted"]), dec("8000000"));
+        assert_eq!(money(&once["predicted_cost"]), dec("5"));
+        // Billed beyond the estimate: 18,568,000 − 10,368,000 = 8,200,000 units; $11.605 −
+        // 10,368,000 × $0.625 per million ($6.48) = $5.125.
+        let beyond = &once["billed_beyond_estimate"];
+        assert_eq!(money(&beyond["quantity"]), dec("8200000"));
+        assert_eq!(money(&beyond["unblended"]), dec("5.125"));
+        assert_eq!(money(&once["measured_backfill_units"]), dec("8000000"));
+        assert!(
+            once["text"]
+                .as_str()
+                .unwrap()
+                .contains("exceed the prediction by 200,000 write units")
+        );
+        // The table view states it under the reconciliation, with its rule.
+        Case::new()
+            .args(["reconcile", &after, "--bill", &cur, "--before", &before])
+            .run()
+            .success()
+            .stdout_has("One-time work")
+            .stdout_has("8,200,000 write units")
+            .stdout_has("a change made during it leaves the difference");
+        // A bill short of the backfill says so.
+        let short = write_file(dir.path(), "short.csv", &bill("14368000", "8.98"));
+        let out = Case::new()
+            .args([
+                "reconcile",
+                &after,
+                "--bill",
+                &short,
+                "--before",
+                &before,
+                "--format",
+                "markdown",
+            ])
+            .run()
+            .success();
+        // 14,368,000 − 10,368,000 = 4,000,000 billed beyond, 4,000,000 short of 8,000,000.
+        assert!(
+            out.stdout
+                .contains("fall short of the prediction by 4,000,000 write units"),
+            "{}",
+            out.stdout
+        );
+        assert!(out.stdout.contains("### One-time work"));
+    }
+
+    #[test]
+    fn work_stated_under_once_is_checked_without_a_before() {
+        let dir = tempfile::tempdir().unwrap();
+        // A TTL backfill: 1,000,000 items rewritten, 2 write units each = 2,000,000 units,
+        // $1.25. The month: 2,592,000 puts × 2 = 5,184,000 estimated; billed 7,184,000.
+        let after = write_file(
+            dir.path(),
+            "after.yaml",
+            &orders("    once:\n      rewrite: { items: 1M }\n"),
+        );
+        let cur = write_file(dir.path(), "cur.csv", &bill("7184000", "4.49"));
+        let out = Case::new()
+            .args(["reconcile", &after, "--bill", &cur, "--format", "json"])
+            .run()
+            .success();
+        let doc: Value = serde_json::from_str(&out.stdout).unwrap();
+        let once = &doc["one_time"][0];
+        assert_eq!(once["items"][0]["change"], "rewrite");
+        assert_eq!(money(&once["predicted"]), dec("2000000"));
+        assert_eq!(money(&once["predicted_cost"]), dec("1.25"));
+        // 7,184,000 − 5,184,000 = 2,000,000: exactly the rewrite.
+        assert_eq!(
+            money(&once["billed_beyond_estimate"]["quantity"]),
+            dec("2000000")
+        );
+        assert_eq!(once["measured_backfill_units"], Value::Null);
+        // Without one-time work, the document has none, and `--metrics` has nothing to
+        // measure.
+        let plain = write_file(dir.path(), "plain.yaml", &orders(""));
+        let out = Case::new()
+            .args(["reconcile", &plain, "--bill", &cur, "--format", "json"])
+            .run()
+            .success();
+        let doc: Value = serde_json::from_str(&out.stdout).unwrap();
+        assert_eq!(doc.get("one_time"), None);
+        let cw = write_file(
+            dir.path(),
+            "cw.csv",
+            "timestamp,table,index,metric,statistic,value\n",
+        );
+        Case::new()
+            .args(["reconcile", &plain, "--bill", &cur, "--metrics", &cw])
+            .run()
+            .code(2)
+            .stderr_has("give the workload before it (`--before`)");
+        // The CSV and the page carry the rows only: refused with the one-time work.
+        Case::new()
+            .args(["reconcile", &after, "--bill", &cur, "--format", "csv"])
+            .run()
+            .code(2)
+            .stderr_has("in a table, JSON or Markdown");
+    }
+}

@@ -38,6 +38,23 @@ impl Measured {
     pub(crate) fn series(&self) -> usize {
         self.days.len()
     }
+
+    /// The write units each GSI's backfill consumed (`OnlineIndexConsumedWriteCapacity`), per
+    /// (table, GSI), over the days `from..to`.
+    pub(crate) fn backfills(&self, (from, to): (i64, i64)) -> BTreeMap<(String, String), Decimal> {
+        let mut out: BTreeMap<(String, String), Decimal> = BTreeMap::new();
+        for (k, days) in &self.days {
+            let (Metric::OnlineIndexConsumedWrite, Some(index)) = (k.metric, &k.index) else {
+                continue;
+            };
+            let units = days
+                .range(from..to)
+                .fold(Decimal::ZERO, |a, (_, v)| a.saturating_add(*v));
+            let e = out.entry((k.table.clone(), index.clone())).or_default();
+            *e = e.saturating_add(units);
+        }
+        out
+    }
 }
 
 /// How anomalies reads a metric.

@@ -10,6 +10,8 @@ pub(crate) mod commit;
 pub(crate) mod ledger;
 pub(crate) mod map;
 #[cfg(not(target_arch = "wasm32"))]
+pub(crate) mod once_check;
+#[cfg(not(target_arch = "wasm32"))]
 pub(crate) mod parquet;
 pub(crate) mod parse;
 pub(crate) mod read;

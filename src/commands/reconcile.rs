@@ -1,11 +1,16 @@
 //! `ddbcost reconcile`: the bill read (`bill`), the workload estimated for the billing
 //! period's own hours (unless `--month-hours` says otherwise) in the bill's currency, the two
-//! joined (`bill::reconcile`) and rendered (`report::reconcile`).
+//! joined (`bill::reconcile`) and rendered (`report::reconcile`); with `--before` (or work
+//! stated under `once:`), the change's one-time work set against what the bill billed beyond
+//! the estimate and what CloudWatch measured (`bill::once_check`).
 
 use super::config::Run;
+use super::input::Input;
 use super::pricing::Pricing;
-use crate::cli::{BillFormat, ReconcileArgs};
+use crate::cli::{BillFormat, ReconcileArgs, TemplateArgs};
 use crate::error::Error;
+use crate::load::SettingsOverrides;
+use crate::model::{Once, PriceBook, Workload};
 use crate::{bill, output, report};
 
 pub(super) fn run(args: &ReconcileArgs, run: &Run) -> Result<(), Error> {
@@ -30,7 +35,7 @@ pub(super) fn run(args: &ReconcileArgs, run: &Run) -> Result<(), Error> {
     if args.settings.month_hours.is_none() {
         file_settings.month_hours = Some(hours);
     }
-    let (estimate, _) = pricing.estimate(&workload, &file_settings, src.at(), None)?;
+    let (estimate, book) = pricing.estimate(&workload, &file_settings, src.at(), None)?;
     let currency = ledger.currency.clone().unwrap_or_default();
     if estimate.currency != currency {
         return Err(Error::input(format!(
@@ -61,12 +66,88 @@ pub(super) fn run(args: &ReconcileArgs, run: &Run) -> Result<(), Error> {
     }
     let rec = bill::reconcile::reconcile(&estimate, &ledger, estimate.settings.month_hours);
     let name = estimate.workload.clone();
+    let once = one_time(
+        args,
+        (&workload, &file_settings, book),
+        &pricing,
+        &rec,
+        &period,
+        run,
+    )?;
+    let once_text = |markdown| report::once_check::section(&once, &currency, markdown);
     let text = match args.format {
-        BillFormat::Table => report::reconcile::table(&rec, &ledger, &name),
-        BillFormat::Json => report::reconcile::json(&rec, &ledger, &name),
-        BillFormat::Markdown => report::reconcile::markdown(&rec, &ledger, &name),
+        BillFormat::Table => report::reconcile::table(&rec, &ledger, &name) + &once_text(false),
+        BillFormat::Json => report::reconcile::json(
+            &rec,
+            &ledger,
+            &name,
+            (!once.is_empty()).then(|| report::once_check::json(&once, &currency)),
+        ),
+        BillFormat::Markdown => {
+            report::reconcile::markdown(&rec, &ledger, &name) + &once_text(true)
+        }
+        BillFormat::Csv | BillFormat::Html if !once.is_empty() => {
+            return Err(Error::usage(
+                "the one-time work (`--before`, `once:`) is set against the bill in a table, JSON or Markdown",
+            )
+            .help("Consider `--format json`, or the CSV and page without `--before`."));
+        }
         BillFormat::Csv => report::reconcile::csv(&rec, &ledger),
         BillFormat::Html => report::reconcile::html(&rec, &ledger, &name),
     };
     output::emit(args.output.as_deref(), &text)
+}
+
+/// The change's one-time work set against the bill: predicted from `--before` to the
+/// workload (or, without it, what the workload states under `once:`), each row's billed
+/// excess, and with `--metrics` a backfill's measured write units in the period.
+fn one_time(
+    args: &ReconcileArgs,
+    (workload, file_settings, book): (&Workload, &SettingsOverrides, PriceBook),
+    pricing: &Pricing,
+    rec: &bill::reconcile::Reconciliation,
+    period: &str,
+    run: &Run,
+) -> Result<Vec<bill::once_check::Check>, Error> {
+    let before = match &args.before {
+        Some(file) => {
+            let src = Input::read(
+                file,
+                &TemplateArgs::default(),
+                args.settings.prices.as_deref(),
+                run,
+            )?;
+            src.workload()?.0
+        }
+        None if workload.tables.iter().all(|t| t.once == Once::default()) => {
+            if !args.metrics.is_empty() {
+                return Err(Error::usage(
+                    "`--metrics` measures a change's backfill: give the workload before it (`--before`), or state the work under `once:`",
+                )
+                .help("Consider `ddbcost reconcile AFTER.yaml BILL --before BEFORE.yaml --metrics metrics-*.json`."));
+            }
+            return Ok(Vec::new());
+        }
+        None => {
+            // The same tables without their `once:`: only what is stated counts.
+            let mut w = workload.clone();
+            for t in &mut w.tables {
+                t.once = Once::default();
+            }
+            w
+        }
+    };
+    let items = pricing.one_time((&before, workload), book, file_settings, &args.workload)?;
+    let measured = if args.metrics.is_empty() {
+        None
+    } else {
+        let (m, notes) = crate::anomalies::measured::read(&args.metrics, None)?;
+        for n in &notes {
+            run.diagnostics.once("note", n);
+        }
+        let p = crate::model::period::Period::parse(period)
+            .map_err(|why| Error::input(format!("billing period `{period}`: {why}")))?;
+        Some(m.backfills((p.first_day(), p.next().first_day())))
+    };
+    Ok(bill::once_check::checks(&items, rec, measured.as_ref()))
 }

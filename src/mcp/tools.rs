@@ -358,12 +358,14 @@ pub(super) const TOOLS: &[Tool] = &[
     },
     Tool {
         name: "reconcile",
-        description: "Estimate against actual: the workload's estimate for the billing period's own hours joined with the bill (`bills`, paths under the server's --root, read as `bill` reads them) per table, region, component and meter, with the variance in money and percent and its cause (quantity, a rate below list from a reservation or savings plan, a component or table billed and not in the workload, one not billed). Returns ddbcost's reconcile JSON.",
+        description: "Estimate against actual: the workload's estimate for the billing period's own hours joined with the bill (`bills`, paths under the server's --root, read as `bill` reads them) per table, region, component and meter, with the variance in money and percent and its cause (quantity, a rate below list from a reservation or savings plan, a component or table billed and not in the workload, one not billed). With `before` (the workload before the change the month ran) or work stated under `once:`, the change's one-time work (a GSI backfill, a first load, a rewrite, a restore…) set against what the bill billed beyond the estimate (`one_time`), and with `metrics` a backfill's write units as CloudWatch measured them. Returns ddbcost's reconcile JSON.",
         output: "ddbcost.reconcile/v1",
         properties: || {
             with(json!({
                 "bills": { "type": "array", "items": { "type": "string" }, "minItems": 1, "description": "Bill files or delivery folders, paths under the server's --root" },
                 "period": { "type": "string", "description": "The billing period, `YYYY-MM`, when the bill holds several" },
+                "before": { "type": "string", "description": "The workload before the change, a path under --root: its one-time work set against the bill" },
+                "metrics": { "type": "array", "items": { "type": "string" }, "description": "CloudWatch files of the period, paths under --root: a backfill's measured write units (OnlineIndexConsumedWriteCapacity)" },
                 "set": sets(),
             }))
         },
@@ -375,6 +377,16 @@ pub(super) const TOOLS: &[Tool] = &[
             }
             a.option(&mut call, "period", "--period")?;
             a.repeated(&mut call, "set", "--set")?;
+            if let Some(b) = a.text("before")? {
+                call.args.extend(["--before".into(), path(&b)?]);
+            }
+            let metrics = a.strings("metrics")?;
+            if !metrics.is_empty() {
+                call.args.push("--metrics".into());
+                for f in metrics {
+                    call.args.push(path(&f)?);
+                }
+            }
             Ok(call)
         },
     },

@@ -26,6 +26,8 @@ pub(crate) mod markdown;
 pub(crate) mod money;
 pub(crate) mod notices;
 pub(crate) mod once;
+#[cfg(not(target_arch = "wasm32"))]
+pub(crate) mod once_check;
 pub(crate) mod reconcile;
 pub(crate) mod size;
 mod svg_backend;

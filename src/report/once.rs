@@ -28,7 +28,7 @@ pub(crate) fn payback_months(once: Decimal, delta: Decimal) -> Option<Decimal> {
 }
 
 /// The change's name, what is priced, and what else to know.
-fn words(o: &OneTime, currency: &str) -> (&'static str, String, String) {
+pub(crate) fn words(o: &OneTime, currency: &str) -> (&'static str, String, String) {
     match &o.change {
         Change::GsiBackfill {
             index,

@@ -294,7 +294,13 @@ fn cause_code(c: &Cause) -> &'static str {
     }
 }
 
-pub(crate) fn json(rec: &Reconciliation, l: &Ledger, workload: &str) -> String {
+/// The JSON document, with the one-time work set against the bill (`one_time`) when given.
+pub(crate) fn json(
+    rec: &Reconciliation,
+    l: &Ledger,
+    workload: &str,
+    one_time: Option<serde_json::Value>,
+) -> String {
     let d = |x: Decimal| x.normalize().to_string();
     let (matched, account, apart, unmapped) = l.row_counts();
     let doc = json!({
@@ -336,6 +342,10 @@ pub(crate) fn json(rec: &Reconciliation, l: &Ledger, workload: &str) -> String {
             "variance": d(rec.billed.unblended.checked_sub(rec.estimated).unwrap_or_default()),
         },
     });
+    let mut doc = doc;
+    if let (Some(o), Some(map)) = (one_time, doc.as_object_mut()) {
+        map.insert("one_time".to_string(), o);
+    }
     let mut s = serde_json::to_string_pretty(&doc).unwrap_or_default();
     s.push('\n');
     s
