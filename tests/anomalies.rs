@@ -326,6 +326,9 @@ fn a_workload_sets_each_day_against_its_estimate() {
             s("2026-09-01", "users", "WriteRequestUnits", "from-the-start"),
             // The replica the design does not have, from its first day.
             s("2026-09-16", "orders", "ReplWriteRequestUnits", "began"),
+            // users, not in the design (billed at $1.00 a day from the first day), steps
+            // again from that rate: $4.50, $2.00, $2.00 (a GSI's backfill and writes).
+            s("2026-09-21", "users", "WriteRequestUnits", "units"),
             // sessions' storage, not in the workload: below $1 a day until day 27, when
             // 130 GB × 24 ÷ 730 × $0.25 = $1.07 a day passes the floor; billed before.
             s(
@@ -336,13 +339,24 @@ fn a_workload_sets_each_day_against_its_estimate() {
             ),
             // Writes at $2.00 a day against the design's $1.00.
             s("2026-10-01", "orders", "WriteRequestUnits", "units"),
+            // catalog steps again from its $2.00 a day: the scan's $40.00.
+            s("2026-10-11", "catalog", "ReadRequestUnits", "units"),
+            // events from its $31.20 a day: the same hours at the reservation's $12.00.
+            s("2026-10-16", "events", "ReadCapacityUnit-Hrs", "price"),
             // The one day of 5× reads against the design's $1.00.
             s("2026-10-21", "orders", "ReadRequestUnits", "units"),
         ],
         "{doc}"
     );
     // orders' reads match the design every other day: $1.00 against $1.00.
-    let reads = &doc["departures"][7];
+    let reads = &doc["departures"][10];
+    // The scan, set against catalog's own $2.00 a day: $38 × 30.41666… = $1,155.83 a month.
+    let scan = &doc["departures"][8];
+    assert_eq!(dec(scan["before_per_day"].as_str().unwrap()), dec("2"));
+    assert_eq!(
+        dec(scan["per_month"].as_str().unwrap()).round_dp(2),
+        dec("1155.83")
+    );
     assert_eq!(dec(reads["before_per_day"].as_str().unwrap()), dec("1"));
 }
 

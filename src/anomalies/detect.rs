@@ -189,11 +189,12 @@ pub(crate) fn departures(daily: &Daily, rule: &Rule, baseline: Baseline<'_>) -> 
             Baseline::Trailing => None,
             Baseline::Expected(m) => Some(m.get(meter).copied().unwrap_or_default()),
         };
-        let mut found = of_meter(meter, &d, span.0, rule, expected);
         let storage = daily
             .components
             .get(meter)
             .is_some_and(|c| crate::bill::map::billed_as(*c) == Component::Storage);
+        // What is kept grows as a ramp, not in steps: against a workload it is reported once.
+        let mut found = of_meter(meter, &d, span.0, rule, (expected, !storage));
         if expected.is_none() && storage {
             let grows = growth(meter, &d, span.0, rule);
             // The level departures a growth causes are the growth, said once.
@@ -231,24 +232,31 @@ fn of_meter(
     d: &[Day],
     first_day: i64,
     rule: &Rule,
-    expected: Option<Decimal>,
+    (expected, restep): (Option<Decimal>, bool),
 ) -> Vec<Departure> {
-    let mut out = Vec::new();
+    let mut out: Vec<Departure> = Vec::new();
     let mut was = false;
     let start = if expected.is_some() { 0 } else { rule.window };
     for i in start..d.len() {
-        let Some((up, base)) = departs(d, i, rule, expected) else {
+        let Some((mut up, mut base)) = departs(d, i, rule, expected) else {
             was = false;
             continue;
         };
+        // What the day is set against: the baseline, or — against a workload, whose baseline
+        // never moves — the new rate of the step under way, when the meter steps again.
+        let mut against = expected;
         if was {
-            continue;
+            let Some(again) = step_again(d, i, rule, expected.filter(|_| restep), out.last())
+            else {
+                continue;
+            };
+            (up, base, against) = again;
         }
         was = true;
         let next: Vec<Option<bool>> = (1..=2)
             .map(|k| {
                 let j = i.checked_add(k)?;
-                (j < d.len()).then(|| departs(d, j, rule, expected).is_some_and(|(u, _)| u == up))
+                (j < d.len()).then(|| departs(d, j, rule, against).is_some_and(|(u, _)| u == up))
             })
             .collect();
         let shape = if next.iter().any(Option::is_none) {
@@ -284,6 +292,29 @@ fn of_meter(
         });
     }
     out
+}
+
+/// Against a workload, a step under way that steps again — three days running off its own
+/// new rate, the same way — is a departure of its own, set against that rate: which way,
+/// the rate, and the rate as what the days are set against (`expected`: `None` when not
+/// set against a workload, or the meter is not re-stepped).
+fn step_again(
+    d: &[Day],
+    i: usize,
+    rule: &Rule,
+    expected: Option<Decimal>,
+    last: Option<&Departure>,
+) -> Option<(bool, Decimal, Option<Decimal>)> {
+    expected?;
+    let last = last.filter(|l| l.shape == Shape::Step)?;
+    let level = Some(last.after);
+    let (up, base) = departs(d, i, rule, level)?;
+    let sustained = (1..=2).all(|k| {
+        i.checked_add(k)
+            .and_then(|j| departs(d, j, rule, level))
+            .is_some_and(|(u, _)| u == up)
+    });
+    sustained.then_some((up, base, level))
 }
 
 /// Whether a storage meter's growth on day `j` of `g` (its growths a day) departs from the

@@ -221,7 +221,7 @@ fn day_cell(d: &Departure, v: Decimal, currency: &str) -> String {
 fn rule_text(r: &Rule, currency: &str, against: Option<&str>) -> String {
     let baseline = match against {
         Some(w) => format!(
-            "the workload `{}`'s estimate of it, a day (0 for a meter it lacks); every day is checked",
+            "the workload `{}`'s estimate of it, a day (0 for a meter it lacks); every day is checked, and a step that steps again (three days running off its own new rate) is reported again, set against that rate (storage, which grows as a ramp, once)",
             crate::text::one_line(w)
         ),
         None => format!(
