@@ -396,6 +396,16 @@ pub(crate) fn html(
                 .collect()
         });
         let marked = usize::try_from(d.day.saturating_sub(first)).unwrap_or(0);
+        // A growth's before is a slope: the chart's line is the level it grew from.
+        let line = if d.shape == Shape::Growth {
+            marked
+                .checked_sub(1)
+                .and_then(|i| costs.get(i))
+                .copied()
+                .unwrap_or_default()
+        } else {
+            d.before
+        };
         let table = d.meter.0.as_deref().unwrap_or("(account)");
         body.push_str(&format!(
             "<section>\n<h2>{} — {} {} {}</h2>\n<p>{} a day before, {} after ({}): {}. {}</p>\n{}\n</section>\n",
@@ -412,7 +422,7 @@ pub(crate) fn html(
                 &format!("{table} {} — {} a day", d.meter.2, currency),
                 &costs,
                 marked,
-                d.before,
+                line,
                 currency
             )
         ));
