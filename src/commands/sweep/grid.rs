@@ -54,11 +54,7 @@ pub(super) fn price_all(sweep: &Sweep<'_>, jobs: usize, path: Path) -> Result<Ve
     let (axes, base, model, pricer) =
         (&sweep.axes[..], &sweep.base, &sweep.workload, &sweep.pricer);
     let n = usize::try_from(sweep.count).unwrap_or(usize::MAX);
-    let jobs = if jobs == 0 {
-        std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
-    } else {
-        jobs
-    };
+    let jobs = threads(jobs);
     let label = format!("{} (a sweep design)", pricer.file);
     let whole = Whole {
         axes,
@@ -117,6 +113,15 @@ impl Whole<'_> {
     }
 }
 
+/// The threads `--jobs` asks for: 0 is one a core.
+pub(super) fn threads(jobs: usize) -> usize {
+    if jobs == 0 {
+        std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
+    } else {
+        jobs
+    }
+}
+
 /// `f` over `0..n` split into one contiguous range per thread, the results joined in order.
 ///
 /// # Errors
@@ -163,11 +168,7 @@ pub(super) fn groups_all(
     by: &crate::cli::ByArg,
     designs: &[Priced],
 ) -> Result<Vec<Option<Figures>>, Error> {
-    let jobs = if jobs == 0 {
-        std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
-    } else {
-        jobs
-    };
+    let jobs = threads(jobs);
     let label = format!("{} (a sweep design)", sweep.pricer.file);
     in_parallel(designs.len(), jobs, |range| {
         let mut choice = Vec::new();

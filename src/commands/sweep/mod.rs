@@ -130,7 +130,9 @@ pub(super) fn run(args: &SweepArgs, run: &Run) -> Result<(), Error> {
     match args.format {
         SweepFormat::Table => output::emit(args.output.as_deref(), &outcome.table(run.layout)),
         SweepFormat::Csv => output::stream(args.output.as_deref(), &mut |out| outcome.csv(out)),
-        SweepFormat::Json => output::stream(args.output.as_deref(), &mut |out| outcome.json(out)),
+        SweepFormat::Json => output::stream(args.output.as_deref(), &mut |out| {
+            outcome.json(out, grid::threads(args.jobs))
+        }),
     }
 }
 

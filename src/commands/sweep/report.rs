@@ -6,7 +6,7 @@ use std::collections::BinaryHeap;
 use std::io::Write;
 
 use rust_decimal::Decimal;
-use serde::ser::{SerializeSeq, SerializeStruct};
+use serde::ser::SerializeStruct;
 use serde_json::{Value, json};
 
 use super::Axis;
@@ -301,33 +301,79 @@ impl<'a> Outcome<'a> {
         v
     }
 
-    /// Every design, with the cheapest first, written as it is serialized.
+    /// Every design, with the cheapest first: the document's head serialized, then the grid's
+    /// designs rendered in batches on `jobs` threads, each indented as the pretty printer
+    /// indents an element of the grid, and written in grid order (byte for byte what
+    /// printing the whole document writes; `tests.rs` checks it).
     ///
     /// # Errors
-    /// The output cannot be written.
-    pub(super) fn json(&self, out: &mut dyn Write) -> Result<(), Error> {
+    /// The output cannot be written; a worker panicked.
+    pub(super) fn json(&self, out: &mut dyn Write, jobs: usize) -> Result<(), Error> {
+        self.json_in_batches(out, jobs, 16_384)
+    }
+
+    /// `json`, `batch` designs rendered at a time.
+    pub(super) fn json_in_batches(
+        &self,
+        out: &mut dyn Write,
+        jobs: usize,
+        batch: usize,
+    ) -> Result<(), Error> {
         let broken = |e: std::io::Error| Error::writing("the grid", &e);
-        serde_json::to_writer_pretty(&mut *out, self)
-            .map_err(|e| broken(std::io::Error::from(e)))?;
-        out.write_all(b"\n").map_err(broken)
-    }
-}
-
-/// The grid, one design at a time.
-struct Grid<'o, 'a>(&'o Outcome<'a>);
-
-impl serde::Serialize for Grid<'_, '_> {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut seq = s.serialize_seq(Some(self.0.designs.len()))?;
-        for k in 0..self.0.designs.len() {
-            seq.serialize_element(&self.0.design(k))?;
+        let serialized = |e: serde_json::Error| broken(std::io::Error::from(e));
+        let head = serde_json::to_vec_pretty(&Head(self)).map_err(serialized)?;
+        // The head ends `"grid": []` and the document's `}`: the grid goes between.
+        let open = head
+            .strip_suffix(b"[]\n}")
+            .filter(|_| !self.designs.is_empty());
+        let Some(open) = open else {
+            out.write_all(&head).map_err(broken)?;
+            return out.write_all(b"\n").map_err(broken);
+        };
+        out.write_all(open).map_err(broken)?;
+        out.write_all(b"[").map_err(broken)?;
+        let mut from = 0;
+        while from < self.designs.len() {
+            let to = from.saturating_add(batch.max(1)).min(self.designs.len());
+            let parts = super::grid::in_parallel(to.saturating_sub(from), jobs, |r| {
+                let mut text = String::new();
+                for k in r {
+                    let k = k.saturating_add(from);
+                    text.push_str(if k == 0 { "\n    " } else { ",\n    " });
+                    let one = serde_json::to_string_pretty(&self.design(k)).unwrap_or_default();
+                    text.push_str(&one.replace('\n', "\n    "));
+                }
+                vec![text]
+            })?;
+            for p in parts {
+                out.write_all(p.as_bytes()).map_err(broken)?;
+            }
+            from = to;
         }
-        seq.end()
+        out.write_all(b"\n  ]\n}\n").map_err(broken)
+    }
+
+    /// The whole document as one value through one pretty printer: what `json` writes, for
+    /// its test.
+    #[cfg(test)]
+    pub(super) fn json_whole(&self) -> String {
+        let mut doc = serde_json::to_value(Head(self)).unwrap_or_default();
+        doc["grid"] = Value::Array((0..self.designs.len()).map(|k| self.design(k)).collect());
+        serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n"
     }
 }
 
-impl serde::Serialize for Outcome<'_> {
+/// The document with its grid left empty, for `json` to write the grid itself.
+struct Head<'o, 'a>(&'o Outcome<'a>);
+
+impl serde::Serialize for Head<'_, '_> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0.document(s)
+    }
+}
+
+impl Outcome<'_> {
+    fn document<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let cheapest: Vec<Value> = self.cheapest.iter().map(|&(_, k)| self.design(k)).collect();
         let varied: Vec<&str> = self.axes.iter().map(|a| a.path.as_str()).collect();
         let mut doc = s.serialize_struct("Sweep", 11)?;
@@ -351,7 +397,7 @@ impl serde::Serialize for Outcome<'_> {
             doc.skip_field("by")?;
         }
         doc.serialize_field("cheapest", &cheapest)?;
-        doc.serialize_field("grid", &Grid(self))?;
+        doc.serialize_field("grid", &[(); 0])?;
         doc.end()
     }
 }

@@ -202,6 +202,7 @@ proptest! {
         menu in 0..MENUS.len(),
         picks in proptest::collection::vec((0..16usize, proptest::collection::vec(0..8usize, 2..6)), 2..5),
         jobs in 1..3usize,
+        batch in 1..9usize,
     ) {
         let menu = &MENUS[menu];
         let run = Run::from_environment(Some(200));
@@ -210,7 +211,14 @@ proptest! {
         };
         let fast = grid::price_all(&sweep, jobs, Path::Fastest).unwrap();
         let whole = grid::price_all(&sweep, 1, Path::Documents).unwrap();
-        prop_assert_eq!(fast, whole);
+        prop_assert_eq!(&fast, &whole);
+        // The JSON report written in batches on threads is the document printed whole.
+        let outcome = super::report::Outcome::new(
+            &sweep.file, &sweep.currency, sweep.baseline, None, sweep.count, &sweep.axes, &fast, 3,
+        );
+        let mut written = Vec::new();
+        outcome.json_in_batches(&mut written, jobs, batch).unwrap();
+        prop_assert_eq!(String::from_utf8(written).unwrap(), outcome.json_whole());
     }
 }
 
