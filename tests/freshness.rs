@@ -124,3 +124,41 @@ fn every_table_that_prices_a_line_is_held_to_the_age_limit_and_named_on_its_line
     let doc: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
     assert_eq!(doc["other_price_tables"][0]["id"], "aws-us-west-1");
 }
+
+/// On a terminal, standard error and the table's footer share the screen: the note of an old
+/// price table is read once (on standard error); piped, the table keeps it in its footer.
+#[test]
+fn an_old_table_s_note_is_read_once_on_a_terminal() {
+    if !common::has_tool("script") {
+        return common::skip_without("script", "util-linux's script(1) makes a terminal");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let typescript = dir.path().join("typescript");
+    let bin = env!("CARGO_BIN_EXE_ddbcost");
+    for command in ["estimate", "compare"] {
+        let o = common::command("script")
+            .args([
+                "-qec",
+                &format!("{bin} {command} workloads/cloudshop.yaml"),
+                typescript.to_str().unwrap(),
+            ])
+            .current_dir(common::root())
+            .env("TERM", "xterm")
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{command}: {o:?}");
+        let screen = String::from_utf8_lossy(&o.stdout);
+        assert_eq!(
+            screen.matches("took effect on").count(),
+            1,
+            "{command}: {screen}"
+        );
+    }
+    // Piped: on standard error, and in the footer of what was written.
+    let out = common::Case::new()
+        .args(["estimate", "workloads/cloudshop.yaml"])
+        .run()
+        .success();
+    assert!(out.stdout.contains("took effect on"));
+    assert!(out.stderr.contains("took effect on"));
+}

@@ -992,3 +992,35 @@ fn measured_names_are_shown_without_acting_on_the_terminal() {
     let doc = usage_json(&[file], &[]);
     assert_eq!(doc["tables"][0]["table"], "orders\u{1b}[2J");
 }
+
+/// Each Markdown table `usage` writes has a delimiter row of as many cells as its header (a
+/// renderer reads `|---|…|---||` as an eighth, empty column, or not as a table at all).
+#[test]
+fn the_markdown_tables_are_well_formed() {
+    let out = Case::new()
+        .args([
+            "usage",
+            "workloads/samples/orders-metrics.json.gz",
+            "--workload",
+            "workloads/samples/orders-live.yaml",
+            "--format",
+            "markdown",
+        ])
+        .run()
+        .success();
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    let cells = |l: &str| l.trim().trim_matches('|').split('|').count();
+    let mut tables = 0;
+    for pair in lines.windows(2) {
+        if pair[1].starts_with("|-") || pair[1].starts_with("|:") {
+            tables += 1;
+            assert_eq!(cells(pair[0]), cells(pair[1]), "{}\n{}", pair[0], pair[1]);
+            assert!(
+                pair[1].ends_with('|') && !pair[1].ends_with("||"),
+                "{}",
+                pair[1]
+            );
+        }
+    }
+    assert!(tables >= 2, "{}", out.stdout);
+}

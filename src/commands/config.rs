@@ -26,6 +26,8 @@ pub(crate) struct Run {
     pub stdin_terminal: bool,
     /// Standard error is a terminal (`size` and `keys` show their progress).
     pub stderr_terminal: bool,
+    /// Standard output is a terminal too: a table's footer and standard error share a screen.
+    pub stdout_terminal: bool,
     /// The item samples workloads name, each measured once.
     pub samples: SampleCache,
     /// The folder this run may read (`--root`, `--no-files`), opened once as a handle;
@@ -52,6 +54,7 @@ impl Run {
             diagnostics: Diagnostics::default(),
             stdin_terminal: std::io::stdin().is_terminal(),
             stderr_terminal: std::io::stderr().is_terminal(),
+            stdout_terminal: std::io::stdout().is_terminal(),
             samples: SampleCache::default(),
             root: None,
         }

@@ -15,6 +15,7 @@ pub(super) fn run(args: &EstimateArgs, run: &Run) -> Result<(), Error> {
     let (pricing, src) = Pricing::open(&args.workload, &args.template, &args.settings, run)?;
     let (workload, file_settings) = src.workload_with(&args.sets)?;
     let (estimate, _) = pricing.estimate(&workload, &file_settings, src.at(), period)?;
+    let estimate = exports::on_screen(run, estimate, args.format, args.output.as_deref());
     exports::warn(
         &run.diagnostics,
         &estimate,

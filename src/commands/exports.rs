@@ -30,6 +30,23 @@ pub(crate) fn warn(told: &Diagnostics, estimate: &Estimate, format: Format, outp
     }
 }
 
+/// The estimate as a table on a terminal shows it: its footer leaves out the notes standard
+/// error, on the same screen, said already (a price table's age), so each is read once.
+pub(crate) fn on_screen(
+    run: &Run,
+    mut estimate: Estimate,
+    format: Format,
+    output: Option<&str>,
+) -> Estimate {
+    if format == Format::Table && output.is_none() && run.stdout_terminal && run.stderr_terminal {
+        estimate.warnings.retain(|w| {
+            !matches!(w, crate::engine::notice::Notice::Note(_))
+                || !run.diagnostics.has_said(&w.to_string())
+        });
+    }
+    estimate
+}
+
 /// Options a format would accept and silently ignore are usage errors.
 pub(crate) fn check_options(
     format: Format,
@@ -144,6 +161,14 @@ pub(crate) fn emit_comparison(
         warn(&run.diagnostics, &s.estimate, format, output);
     }
     let text = match format {
+        Format::Table if output.is_none() && run.stdout_terminal && run.stderr_terminal => {
+            let mut shown = comparison.clone();
+            shown.baseline = on_screen(run, shown.baseline, format, output);
+            for s in &mut shown.scenarios {
+                s.estimate = on_screen(run, s.estimate.clone(), format, output);
+            }
+            report::compare::table(&shown, run.layout)
+        }
         Format::Table => report::compare::table(comparison, run.layout),
         Format::Json => report::compare::json(comparison),
         Format::Markdown => report::compare::markdown(comparison),

@@ -25,6 +25,15 @@ impl Diagnostics {
         }
     }
 
+    /// Whether this run said `message` on standard error already.
+    pub(crate) fn has_said(&self, message: &str) -> bool {
+        self.said
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .iter()
+            .any(|m| m == message)
+    }
+
     /// Prints `kind: message` on standard error unless this run said the message already.
     pub(crate) fn once(&self, kind: &str, message: &str) {
         let mut said = self.said.lock().unwrap_or_else(PoisonError::into_inner);

@@ -692,15 +692,14 @@ fn commitments_basis(c: &Commitments) -> String {
 
 pub(crate) fn markdown(r: &Report) -> String {
     let mut out = format!(
-        "## {}\n\n| {} |\n|{}|\n",
+        "## {}\n\n{}",
         super::markdown::cell(&header(r)),
-        HEAD.join(" | "),
-        "---|".repeat(HEAD.len())
+        super::markdown::table(
+            &HEAD,
+            &[false; HEAD.len()],
+            &rows(r).into_iter().map(Vec::from).collect::<Vec<_>>()
+        )
     );
-    for row in rows(r) {
-        let cells: Vec<String> = row.iter().map(|c| super::markdown::cell(c)).collect();
-        let _ = writeln!(out, "| {} |", cells.join(" | "));
-    }
     out.push('\n');
     for t in &r.tables {
         let _ = writeln!(
