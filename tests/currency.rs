@@ -383,3 +383,25 @@ fn an_absurd_rate_is_refused() {
             .stderr_has("rates are at most 1,000,000 with at most 10 decimal places");
     }
 }
+
+/// A currency with no minor unit (ISO 4217: the guaraní) is shown without decimals: CloudShop's
+/// €1,243.54 × 8,500 PYG a euro = 10,570,090 PYG.
+#[test]
+fn a_zero_decimal_currency_is_shown_without_decimals() {
+    let out = common::Case::new()
+        .args([
+            "estimate",
+            "workloads/cloudshop.yaml",
+            "--currency",
+            "PYG",
+            "--fx-rate",
+            "EUR=8500",
+            "--fx-date",
+            "2026-12-01",
+        ])
+        .run()
+        .success();
+    assert!(out.stdout.contains("10,570,090"), "{}", out.stdout);
+    assert!(!out.stdout.contains("10,570,090.00"), "{}", out.stdout);
+    assert!(out.stdout.contains("0 decimal(s) of PYG"));
+}

@@ -3,12 +3,15 @@
 
 use rust_decimal::{Decimal, RoundingStrategy};
 
-/// Digits after the decimal point in the currency's minor unit (ISO 4217).
+/// Digits after the decimal point in the currency's minor unit: ISO 4217's list A.1 (the
+/// currencies whose minor unit is not hundredths, as of its 2026 edition; every other is 2).
 #[must_use]
 pub(crate) fn minor_digits(currency: &str) -> u32 {
     match currency {
-        "JPY" | "KRW" | "CLP" | "ISK" | "VND" => 0,
-        "BHD" | "KWD" | "OMR" | "JOD" | "TND" => 3,
+        "BIF" | "CLP" | "DJF" | "GNF" | "ISK" | "JPY" | "KMF" | "KRW" | "PYG" | "RWF" | "UGX"
+        | "UYI" | "VND" | "VUV" | "XAF" | "XOF" | "XPF" => 0,
+        "BHD" | "IQD" | "JOD" | "KWD" | "LYD" | "OMR" | "TND" => 3,
+        "CLF" | "UYW" => 4,
         _ => 2,
     }
 }
@@ -92,6 +95,13 @@ mod tests {
         assert_eq!(round(dec("1243.545"), "EUR"), dec("1243.55"));
         assert_eq!(round(dec("-0.005"), "USD"), dec("-0.01"));
         assert_eq!(round(dec("12.5"), "JPY"), dec("13"));
+        // ISO 4217: the guaraní, the CFA francs and the Ugandan shilling have no minor unit;
+        // the Libyan and Iraqi dinars have three digits, the Chilean UF four.
+        for zero in ["PYG", "XOF", "XAF", "UGX", "XPF"] {
+            assert_eq!(round(dec("1234.5"), zero), dec("1235"), "{zero}");
+        }
+        assert_eq!(round(dec("1.23456"), "LYD"), dec("1.235"));
+        assert_eq!(round(dec("1.23456"), "CLF"), dec("1.2346"));
         assert_eq!(display(dec("1243.54"), "EUR"), "1,243.54");
         assert_eq!(display(dec("52.5"), "EUR"), "52.50");
         assert_eq!(display(dec("-1234567.891"), "USD"), "-1,234,567.89");
