@@ -312,3 +312,36 @@ fn words(line: &str) -> Vec<String> {
     out.extend(word);
     out
 }
+
+/// A Markdown table is one block of `|` lines: a blank line inside one cuts its rows off (they
+/// render as a paragraph of pipes).
+#[test]
+fn no_table_of_the_readme_is_cut_by_a_blank_line() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let lines: Vec<&str> = readme.lines().collect();
+    let mut fenced = false;
+    for (i, w) in lines.windows(3).enumerate() {
+        if w[0].starts_with("```") {
+            fenced = !fenced;
+        }
+        if !fenced && w[0].starts_with('|') && w[1].trim().is_empty() && w[2].starts_with('|') {
+            let rule = w[2].trim_matches('|').split('|').all(|c| {
+                let c = c.trim();
+                !c.is_empty() && c.chars().all(|ch| ch == '-' || ch == ':')
+            });
+            // A new table (its header's next line is a rule) may follow a blank line.
+            let next_is_rule = lines.get(i + 3).is_some_and(|l| {
+                l.trim_matches('|').split('|').all(|c| {
+                    !c.trim().is_empty() && c.trim().chars().all(|ch| ch == '-' || ch == ':')
+                })
+            });
+            assert!(
+                rule || next_is_rule,
+                "README.md:{}: a blank line inside a table:\n{}\n\n{}",
+                i + 2,
+                w[0].chars().take(80).collect::<String>(),
+                w[2].chars().take(80).collect::<String>()
+            );
+        }
+    }
+}
