@@ -578,3 +578,58 @@ fn each_cell_is_read_beside_its_own_label() {
         md.stdout
     );
 }
+
+/// One refused alternative does not hide the others: they are printed, the refused one is
+/// named in the notes and its error said on standard error, and the run exits 1.
+#[test]
+fn a_refused_alternative_leaves_the_others_shown() {
+    let out = common::Case::new()
+        .args([
+            "compare",
+            "workloads/cloudshop.yaml",
+            // CloudShop's price table has no Standard-IA prices: refused.
+            "--alt",
+            "ia",
+            "--set",
+            "tables.orders.class=standard-ia",
+            "--alt",
+            "busier",
+            "--set",
+            "tables.orders.patterns.create-order.rate=5/s",
+            "--format",
+            "json",
+        ])
+        .run()
+        .code(1)
+        .stderr_has("price `standard_ia.read_per_million` is not in price table `cloudshop-eur`")
+        .stderr_has("1 alternative(s) refused (`ia`), each said above; the others are shown");
+    let doc: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    let names: Vec<&str> = doc["scenarios"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert!(names.contains(&"busier"), "{names:?}");
+    assert!(!names.contains(&"ia"), "{names:?}");
+    assert!(doc["notes"].as_array().unwrap().iter().any(|n| {
+        n.as_str()
+            .unwrap()
+            .starts_with("alternative `ia` is not shown: refused")
+    }));
+    // Every alternative refused: the first's error alone, nothing printed.
+    common::Case::new()
+        .args([
+            "compare",
+            "workloads/cloudshop.yaml",
+            "--scenario",
+            "ia",
+            "--alt",
+            "ia",
+            "--set",
+            "tables.orders.class=standard-ia",
+        ])
+        .run()
+        .code(1)
+        .stderr_has("standard_ia.read_per_million");
+}

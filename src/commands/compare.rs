@@ -18,14 +18,34 @@ pub(super) fn run(args: &CompareArgs, run: &Run) -> Result<(), Error> {
         return by_group(args, by, run);
     }
     check_options(args.format, &args.export, None)?;
-    let comparison = comparison(args, run)?;
+    let (mut comparison, refused) = comparison_keeping(args, run)?;
+    for (name, e) in &refused {
+        comparison.notes.push(format!(
+            "alternative `{name}` is not shown: refused ({})",
+            crate::text::one_line(&e.message)
+        ));
+    }
     emit_comparison(
         run,
         &comparison,
         args.format,
         &args.export,
         args.output.as_deref(),
-    )
+    )?;
+    if refused.is_empty() {
+        return Ok(());
+    }
+    // The alternatives priced are shown; each refused one is said, and the run fails.
+    for (_, e) in &refused {
+        crate::output::warn(&e.to_string());
+    }
+    let names: Vec<String> = refused.iter().map(|(n, _)| format!("`{n}`")).collect();
+    Err(Error::input(format!(
+        "{} alternative(s) refused ({}), each said above; the others are shown",
+        refused.len(),
+        names.join(", ")
+    ))
+    .help("Consider mending the refused alternative, or `--scenario NAME` to compare the others alone."))
 }
 
 /// The page in the browser leaves `compare --by` out of its download (#30's budget).
@@ -90,6 +110,38 @@ fn by_group(args: &CompareArgs, by: &crate::cli::ByArg, run: &Run) -> Result<(),
 /// # Errors
 /// As `compare`: a bad workload or scenario, a missing price, no scenarios.
 pub(crate) fn comparison(args: &CompareArgs, run: &Run) -> Result<Comparison, Error> {
+    let (comparison, refused) = comparison_keeping(args, run)?;
+    match refused.into_iter().next() {
+        Some((_, e)) => Err(e),
+        None => Ok(comparison),
+    }
+}
+
+/// An alternative's result: kept, or refused and set aside (a step is never set aside: the
+/// steps after it are measured from it).
+fn kept<T>(
+    r: Result<T, Error>,
+    doc: &scenario::ScenarioDoc,
+    refused: &mut Vec<(String, Error)>,
+) -> Result<Option<T>, Error> {
+    match r {
+        Ok(v) => Ok(Some(v)),
+        Err(e) if doc.kind == ScenarioKind::Alternative => {
+            refused.push((doc.name.clone(), e));
+            Ok(None)
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// The comparison of the alternatives that price, and each alternative refused with why.
+///
+/// # Errors
+/// The baseline or a step refused; every alternative shown refused (the first's error).
+pub(crate) fn comparison_keeping(
+    args: &CompareArgs,
+    run: &Run,
+) -> Result<(Comparison, Vec<(String, Error)>), Error> {
     let period = exports::period(&args.export)?;
     let (pricing, src) = Pricing::open(&args.workload, &args.template, &args.settings, run)?;
     let file = src.label.as_str();
@@ -109,6 +161,7 @@ pub(crate) fn comparison(args: &CompareArgs, run: &Run) -> Result<Comparison, Er
         .max()
         .copied();
     let mut results = Vec::with_capacity(shown.len());
+    let mut refused: Vec<(String, Error)> = Vec::new();
     let mut notes = Vec::new();
     #[cfg(not(target_arch = "wasm32"))]
     let mut once = Vec::with_capacity(shown.len());
@@ -122,21 +175,32 @@ pub(crate) fn comparison(args: &CompareArgs, run: &Run) -> Result<Comparison, Er
         if !is_shown && !needed_as_step {
             continue;
         }
-        let (workload, file_settings) = src.workload_of(&doc)?;
-        let (estimate, book) = pricing.estimate(
-            &workload,
-            &file_settings,
-            (&format!("{file} (scenario `{}`)", doc.name), &src.base),
-            period,
-        )?;
-        if estimate.currency != base_estimate.currency {
-            return Err(Error::input(format!(
-                "scenario `{}` is priced in {} and the baseline in {}",
-                doc.name, estimate.currency, base_estimate.currency
-            ))
-            .file(file)
-            .help("Consider price tables in one currency for a comparison."));
-        }
+        let Some((workload, file_settings)) = kept(src.workload_of(&doc), &doc, &mut refused)?
+        else {
+            continue;
+        };
+        let priced = pricing
+            .estimate(
+                &workload,
+                &file_settings,
+                (&format!("{file} (scenario `{}`)", doc.name), &src.base),
+                period,
+            )
+            .and_then(|(estimate, book)| {
+                if estimate.currency == base_estimate.currency {
+                    Ok((estimate, book))
+                } else {
+                    Err(Error::input(format!(
+                        "scenario `{}` is priced in {} and the baseline in {}",
+                        doc.name, estimate.currency, base_estimate.currency
+                    ))
+                    .file(file)
+                    .help("Consider price tables in one currency for a comparison."))
+                }
+            });
+        let Some((estimate, book)) = kept(priced, &doc, &mut refused)? else {
+            continue;
+        };
         let previous_total = (doc.kind == ScenarioKind::Step).then_some(previous_step_total);
         if doc.kind == ScenarioKind::Step {
             previous_step_total = estimate.total;
@@ -163,7 +227,10 @@ pub(crate) fn comparison(args: &CompareArgs, run: &Run) -> Result<Comparison, Er
                 book,
                 &file_settings,
                 &format!("{file} (scenario `{}`)", doc.name),
-            )?;
+            );
+            let Some(one_time) = kept(one_time, &doc, &mut refused)? else {
+                continue;
+            };
             if is_shown {
                 once.push(one_time);
             }
@@ -179,13 +246,16 @@ pub(crate) fn comparison(args: &CompareArgs, run: &Run) -> Result<Comparison, Er
             previous_total,
         });
     }
+    if results.is_empty() && !refused.is_empty() {
+        return Err(refused.swap_remove(0).1);
+    }
     let mut comparison = scenario::compare(base_estimate, results)?;
     comparison.notes = notes;
     #[cfg(not(target_arch = "wasm32"))]
     for (s, one_time) in comparison.scenarios.iter_mut().zip(once) {
         s.one_time = one_time;
     }
-    Ok(comparison)
+    Ok((comparison, refused))
 }
 
 /// Where a scenario switches a table between on-demand and provisioned, the utilization at
