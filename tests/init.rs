@@ -191,6 +191,16 @@ fn bad_descriptions_are_refused() {
         (vec!["--table", "ab"], "DynamoDB names are 3 to 255"),
         (vec!["--table", "my table"], "DynamoDB names are 3 to 255"),
         (vec!["--region", "eu-west1"], "eu-west-1"),
+        // A real region without a bundled table is not taken for a typo of another: no
+        // `us-east-1` for `sa-east-1`; its import named, and the bundled ones of its continent.
+        (
+            vec!["--region", "sa-east-1"],
+            "then `--prices-dir DIR --prices aws-sa-east-1`; no bundled table is of its continent",
+        ),
+        (
+            vec!["--region", "eu-west-3"],
+            "bundled on its continent: `eu-west-1`, `eu-central-1`",
+        ),
         (vec!["--key", "a,b,c"], "expected PK or PK,SK"),
         (
             vec!["--key", "pk", "--lsi", "by-x:x"],

@@ -119,6 +119,37 @@ fn price_id(region: &str) -> Result<String, Error> {
     if regions.contains(&region) {
         return Ok(format!("aws-{region}"));
     }
+    // A real region without a bundled table is not a typo: no "did you mean" by spelling
+    // (`sa-east-1` is not `us-east-1`), the bundled ones of its continent where there are.
+    let known = crate::pricelist::mapping::REGION_PREFIXES
+        .iter()
+        .any(|(_, r)| *r == region);
+    if known {
+        let continent = region.split('-').next().unwrap_or_default();
+        let near: Vec<String> = regions
+            .iter()
+            .filter(|r| r.split('-').next() == Some(continent))
+            .map(|r| format!("`{r}`"))
+            .collect();
+        let near = if near.is_empty() {
+            format!(
+                "no bundled table is of its continent (bundled: {})",
+                regions
+                    .iter()
+                    .map(|r| format!("`{r}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        } else {
+            format!("bundled on its continent: {}", near.join(", "))
+        };
+        return Err(Error::usage(format!(
+            "no bundled price table for region `{region}`"
+        ))
+        .help(format!(
+            "Consider importing its prices from the AWS Price List: `ddbcost prices import FILE --output-dir DIR`, then `--prices-dir DIR --prices aws-{region}`; {near}."
+        )));
+    }
     Err(
         Error::usage(format!("no bundled price table for region `{region}`")).help(format!(
             "{} Or import one (`ddbcost prices import`) and give it with --prices.",
