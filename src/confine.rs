@@ -45,8 +45,18 @@ impl Root {
     /// `dir` does not exist or is not a folder.
     pub(crate) fn open(dir: &str) -> Result<Root, Error> {
         let canon = Path::new(dir).canonicalize().map_err(|e| {
-            Error::usage(format!("--root `{dir}` cannot be used ({e})"))
-                .help("Consider an existing folder.")
+            // A relative root is read from the folder the command was started in, which for
+            // a server an agent starts is the agent's, not the user's.
+            let from = if Path::new(dir).is_relative() {
+                std::env::current_dir().map_or_else(
+                    |_| " (relative to a working folder that cannot be read)".to_string(),
+                    |d| format!(" (relative to `{}`, the folder it was started in)", d.display()),
+                )
+            } else {
+                String::new()
+            };
+            Error::usage(format!("--root `{dir}` cannot be used{from}: {e}"))
+                .help("Consider an existing folder, by its absolute path (an agent may start `ddbcost mcp` from any folder).")
         })?;
         if !canon.is_dir() {
             return Err(Error::usage(format!("--root `{dir}` is not a folder"))

@@ -31,6 +31,11 @@ impl Server {
     /// A server with these environment variables set too (`TMPDIR`: where a temporary
     /// folder would go).
     fn start_with(args: &[&str], env: &[(&str, &std::path::Path)]) -> Server {
+        Server::start_in(&root(), args, env)
+    }
+
+    /// A server started in the folder `dir`, as an agent starts it from its own.
+    fn start_in(dir: &std::path::Path, args: &[&str], env: &[(&str, &std::path::Path)]) -> Server {
         let mut command = common::ddbcost();
         for (k, v) in env {
             command.env(k, v);
@@ -38,7 +43,7 @@ impl Server {
         let mut child = command
             .arg("mcp")
             .args(args)
-            .current_dir(root())
+            .current_dir(dir)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -1280,5 +1285,24 @@ fn reconcile_sets_a_change_s_one_time_work_against_the_bill_through_the_server()
         &json!({"workload": orders(""), "bills": ["cur.csv"], "before": "/etc/passwd"}),
     );
     assert_eq!(r["result"]["isError"], true, "{r}");
+    s.alive();
+}
+
+/// The README's configuration names `--root` relatively; an agent may start the server from
+/// any folder. Where the root cannot be opened the server still starts, and each tool call
+/// is refused with why (not a closed connection).
+#[test]
+fn a_root_that_cannot_be_opened_is_said_to_the_client() {
+    let elsewhere = tempfile::tempdir().unwrap();
+    let mut s = Server::start_in(elsewhere.path(), &["--root", "workloads"], &[]);
+    let r = s.call(1, "estimate", &json!({"workload": "tables: {}"}));
+    assert_eq!(r["result"]["isError"], true, "{r}");
+    let error = &r["result"]["structuredContent"];
+    let message = error["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("--root `workloads` cannot be used (relative to `"),
+        "{message}"
+    );
+    assert!(error["help"].as_str().unwrap().contains("absolute path"));
     s.alive();
 }

@@ -582,6 +582,23 @@ fn run_with(args: &[std::ffi::OsString], world: impl FnOnce(&Cli) -> Run) -> i32
             .transpose()
             .map(|r| r.map(std::sync::Arc::new))
     };
+    // The MCP server starts with a root it cannot open: its client is told on each call
+    // (and its log on standard error), rather than seeing the connection close.
+    #[cfg(not(target_arch = "wasm32"))]
+    let (root, root_error) = match root {
+        Err(e) if matches!(cli.command, Command::Mcp(_)) => {
+            crate::output::warn(&format!(
+                "ddbcost mcp: every tool call will be refused: {e}"
+            ));
+            (
+                Ok(Some(std::sync::Arc::new(crate::confine::Root::nothing()))),
+                Some(e),
+            )
+        }
+        other => (other, None),
+    };
+    #[cfg(target_arch = "wasm32")]
+    let root_error = None;
     let outcome = root.and_then(|root| {
         let limits = crate::bounded::Limits {
             record: cli.max_record_bytes,
@@ -589,6 +606,7 @@ fn run_with(args: &[std::ffi::OsString], world: impl FnOnce(&Cli) -> Run) -> i32
         };
         let run = Run {
             root: root.clone(),
+            root_error,
             ..world(&cli)
         };
         crate::bounded::within(limits, || {

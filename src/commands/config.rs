@@ -33,6 +33,9 @@ pub(crate) struct Run {
     /// The folder this run may read (`--root`, `--no-files`), opened once as a handle;
     /// `confine::within` puts it in scope for the run's reads.
     pub root: Option<std::sync::Arc<crate::confine::Root>>,
+    /// `--root` could not be opened, for `mcp` (which starts anyway and refuses each call
+    /// with it); every other command stops at it.
+    pub root_error: Option<crate::error::Error>,
 }
 
 impl Run {
@@ -55,6 +58,7 @@ impl Run {
             stdin_terminal: std::io::stdin().is_terminal(),
             stderr_terminal: std::io::stderr().is_terminal(),
             stdout_terminal: std::io::stdout().is_terminal(),
+            root_error: None,
             samples: SampleCache::default(),
             root: None,
         }

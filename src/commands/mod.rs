@@ -100,6 +100,7 @@ fn files(command: Command, run: &Run) -> Result<(), Error> {
                 .root
                 .as_ref()
                 .and_then(|r| r.path().map(std::path::Path::to_path_buf)),
+            root_error: run.root_error.as_ref().map(Error::to_json),
         }),
         // Answered by `run`.
         Command::Estimate(_)

@@ -40,6 +40,10 @@ pub(crate) struct Options {
     pub concurrency: usize,
     /// The folder tools may read (`--root`); `None`: none at all.
     pub root: Option<std::path::PathBuf>,
+    /// `--root` could not be opened (a relative folder and the client started the server
+    /// elsewhere): the server still starts, and every tool call is refused with this error,
+    /// so that the client shows why instead of "connection closed".
+    pub root_error: Option<Value>,
 }
 
 /// Serves MCP on standard input and output until the client closes standard input.
@@ -149,6 +153,8 @@ pub(crate) fn frames(input: &[u8], budget: usize) -> (Vec<u8>, Vec<String>) {
 struct Server {
     runner: Arc<Runner>,
     workload_schema: Arc<Value>,
+    /// Why `--root` could not be opened: every tool call is refused with it.
+    root_error: Option<Value>,
     /// The writer of standard output, for answers written from a tool's bytes.
     out: tokio::sync::mpsc::UnboundedSender<wire::Outgoing>,
     flight: wire::InFlight,
@@ -179,6 +185,7 @@ impl Server {
                 live: std::sync::Mutex::default(),
             }),
             workload_schema: Arc::new(crate::load::schema::workload()),
+            root_error: options.root_error.clone(),
             out,
             flight,
         })
@@ -201,6 +208,9 @@ impl Server {
             )
         })?;
         let call = tool.call(arguments)?;
+        if let Some(error) = &self.root_error {
+            return Ok(Reply::Result(refused(error.clone(), &[])));
+        }
         let json = tool.name != "import";
         let outcome = self.runner.run(call, json, cancel.cancelled()).await?;
         let (structured, notes) = match (outcome, tool.name) {
