@@ -77,7 +77,7 @@ fuzz_target!(|data: &[u8]| {
         let _ = ddbcost::api::render_comparison(&c, format);
     }
     let _ = exports::finance(&c, period, true);
-    let _ = exports::html(&c, period);
+    assert!(exports::html(&c, period).is_ok(), "the page renders");
     for s in &c.scenarios {
         let _ = exports::focus(&[(s.name.as_str(), &s.estimate)], period);
     }

@@ -129,10 +129,12 @@ pub fn finance(comparison: &Comparison, period: Period, excel: bool) -> (String,
 /// ```
 /// use ddbcost::api::exports::{Period, html};
 /// let c = ddbcost::api::Session::on_day(20_789).compare("workloads/cloudshop.yaml")?;
-/// assert!(html(&c, Period { year: 2027, month: 1 }).starts_with("<!DOCTYPE html>"));
+/// assert!(html(&c, Period { year: 2027, month: 1 })?.starts_with("<!DOCTYPE html>"));
 /// # Ok::<(), ddbcost::api::Error>(())
 /// ```
-#[must_use]
-pub fn html(comparison: &Comparison, period: Period) -> String {
+///
+/// # Errors
+/// The page's template refused to render (a bug in ddbcost, never an empty page).
+pub fn html(comparison: &Comparison, period: Period) -> Result<String, crate::error::Error> {
     report::html::render(comparison, period)
 }

@@ -133,7 +133,7 @@ pub(crate) fn export(
                     "an HTML report is meant for a file: consider --output report.html",
                 );
             }
-            report::html::render(comparison, period)
+            report::html::render(comparison, period)?
         }
         _ => {
             let (text, warnings) = report::finance::render(comparison, period, export.excel);

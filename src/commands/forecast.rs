@@ -188,7 +188,7 @@ fn render(
                     "an HTML report is meant for a file: consider --output forecast.html",
                 );
             }
-            report::forecast::html(f, workload)
+            report::forecast::html(f, workload)?
         }
     })
 }

@@ -131,7 +131,7 @@ pub(super) fn run(args: &KeysArgs, run: &Run) -> Result<(), Error> {
         KeysFormat::Markdown => {
             output::emit(args.output.as_deref(), &report::keys::markdown(&page))
         }
-        KeysFormat::Html => output::emit(args.output.as_deref(), &report::keys::html(&page)),
+        KeysFormat::Html => output::emit(args.output.as_deref(), &report::keys::html(&page)?),
     }
 }
 

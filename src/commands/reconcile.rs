@@ -93,7 +93,7 @@ pub(super) fn run(args: &ReconcileArgs, run: &Run) -> Result<(), Error> {
             .help("Consider `--format json`, or the CSV and page without `--before`."));
         }
         BillFormat::Csv => report::reconcile::csv(&rec, &ledger),
-        BillFormat::Html => report::reconcile::html(&rec, &ledger, &name),
+        BillFormat::Html => report::reconcile::html(&rec, &ledger, &name)?,
     };
     output::emit(args.output.as_deref(), &text)
 }

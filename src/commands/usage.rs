@@ -132,7 +132,7 @@ pub(super) fn run(args: &UsageArgs, run: &Run) -> Result<(), Error> {
         crate::cli::UsageFormat::Markdown => report::usage::markdown(&report),
         crate::cli::UsageFormat::Json => report::usage::json(&report),
         crate::cli::UsageFormat::Csv => report::usage::csv(&report),
-        crate::cli::UsageFormat::Html => report::usage::html(&report),
+        crate::cli::UsageFormat::Html => report::usage::html(&report)?,
     };
     output::emit(args.output.as_deref(), &text)
 }

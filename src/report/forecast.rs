@@ -204,8 +204,7 @@ pub(crate) fn json(
 const TEMPLATE: &str = include_str!("forecast.html");
 
 /// A self-contained HTML report: the months as a stacked chart of components and as a table.
-#[must_use]
-pub(crate) fn html(f: &Forecast, workload: &str) -> String {
+pub(crate) fn html(f: &Forecast, workload: &str) -> Result<String, crate::error::Error> {
     use minijinja::{Environment, Value, context};
     let cur = f
         .months
@@ -244,12 +243,11 @@ pub(crate) fn html(f: &Forecast, workload: &str) -> String {
     let (meta, warnings): (Vec<&str>, Vec<&str>) =
         footer.lines().partition(|l| !l.starts_with("warning: "));
     let mut env = Environment::new();
-    if env.add_template("forecast.html", TEMPLATE).is_err() {
-        return String::new();
-    }
-    let Ok(template) = env.get_template("forecast.html") else {
-        return String::new();
-    };
+    env.add_template("forecast.html", TEMPLATE)
+        .map_err(|e| super::page_error(&e))?;
+    let template = env
+        .get_template("forecast.html")
+        .map_err(|e| super::page_error(&e))?;
     template
         .render(context! {
             title => format!("ddbcost forecast: {workload}"),
@@ -262,7 +260,7 @@ pub(crate) fn html(f: &Forecast, workload: &str) -> String {
             warnings => warnings.iter().map(|w| super::html::plain(w.trim_start_matches("warning: "))).collect::<Vec<_>>(),
             rounding => money::policy(&cur),
         })
-        .unwrap_or_default()
+        .map_err(|e| super::page_error(&e))
 }
 
 /// Data columns (components, the total) in one HTML table: a forecast of every component

@@ -497,8 +497,7 @@ const TEMPLATE: &str = include_str!("keys.html");
 
 /// A self-contained HTML page: per key, the figures, the busiest values as bars and the
 /// cumulative share curve.
-#[must_use]
-pub(crate) fn html(page: &Page) -> String {
+pub(crate) fn html(page: &Page) -> Result<String, crate::error::Error> {
     let sections: Vec<minijinja::Value> = page
         .reports
         .iter()
@@ -544,5 +543,5 @@ pub(crate) fn html(page: &Page) -> String {
             closing => CLOSING,
         })
     });
-    rendered.unwrap_or_else(|e| format!("<!doctype html><p>cannot render the page: {e}</p>\n"))
+    rendered.map_err(|e| super::page_error(&e))
 }

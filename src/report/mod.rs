@@ -143,3 +143,25 @@ pub(crate) fn other_tables_statement(e: &crate::engine::Estimate) -> Option<Stri
             .join("; ")
     ))
 }
+
+/// A page whose template refused to render: a bug in ddbcost, said as an error — never an
+/// empty or half page with exit 0.
+pub(crate) fn page_error(e: &minijinja::Error) -> crate::error::Error {
+    crate::error::Error::input(format!("the page cannot be rendered: {e}"))
+        .help("This is a bug in ddbcost: consider reporting it with the command that met it.")
+}
+
+#[cfg(test)]
+mod tests {
+    /// A template that fails is an error with exit code 1, not an empty page.
+    #[test]
+    fn a_page_that_cannot_render_is_an_error() {
+        let mut env = minijinja::Environment::new();
+        let e = env
+            .add_template("broken", "{% for %}")
+            .expect_err("a broken template");
+        let error = super::page_error(&e);
+        assert_eq!(error.exit_code(), 1);
+        assert!(error.to_string().contains("the page cannot be rendered"));
+    }
+}

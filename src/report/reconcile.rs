@@ -188,7 +188,11 @@ const TEMPLATE: &str = include_str!("reconcile.html");
 
 /// The page: the rows, and per table (and the account) its estimate against the bill, per
 /// component, as paired bars.
-pub(crate) fn html(rec: &Reconciliation, l: &Ledger, workload: &str) -> String {
+pub(crate) fn html(
+    rec: &Reconciliation,
+    l: &Ledger,
+    workload: &str,
+) -> Result<String, crate::error::Error> {
     use minijinja::{Environment, Value, context};
     let cur = currency(l);
     let mut rows: Vec<Vec<String>> = rec.rows.iter().map(|r| cells(r, cur)).collect();
@@ -235,7 +239,7 @@ pub(crate) fn html(rec: &Reconciliation, l: &Ledger, workload: &str) -> String {
             footer => footer(l),
         })
     });
-    rendered.unwrap_or_else(|e| format!("<!doctype html><p>cannot render the page: {e}</p>\n"))
+    rendered.map_err(|e| super::page_error(&e))
 }
 
 pub(crate) fn csv(rec: &Reconciliation, l: &Ledger) -> String {

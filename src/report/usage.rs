@@ -782,7 +782,7 @@ const TEMPLATE: &str = include_str!("usage.html");
 
 /// A self-contained HTML page: per table its verdict, its figures and one chart per
 /// dimension (demand, auto-scaled capacity, fixed capacity, throttle-risk hours).
-pub(crate) fn html(r: &Report) -> String {
+pub(crate) fn html(r: &Report) -> Result<String, crate::error::Error> {
     use minijinja::{Environment, Value, context};
     let all = rows(r);
     let tables: Vec<Value> = r
@@ -831,7 +831,7 @@ pub(crate) fn html(r: &Report) -> String {
             tables => tables,
         })
     });
-    rendered.unwrap_or_else(|e| format!("<!doctype html><p>cannot render the page: {e}</p>\n"))
+    rendered.map_err(|e| super::page_error(&e))
 }
 
 fn cost_json(o: &OptionCost) -> serde_json::Value {
