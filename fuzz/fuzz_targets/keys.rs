@@ -24,10 +24,12 @@ fn report(s: &KeysSummary) {
     }
     if reports.len() == s.attributes.len() {
         let sharding = vec![None; reports.len()];
+        let dax = vec![None; reports.len()];
         let page = Page {
             summary: s,
             reports: &reports,
             sharding: &sharding,
+            dax: &dax,
         };
         let _ = render_table(&page);
         let _ = render_markdown(&page);
