@@ -47,6 +47,28 @@ fn man_pages_render_for_every_command() {
         let text = std::fs::read_to_string(&file).unwrap_or_else(|_| panic!("{file:?}"));
         assert!(text.contains(&format!(".TH ddbcost-{c} 1")), "{c}");
     }
+    // Every page a page names (`ddbcost-prices-show(1)` in SEE ALSO) was written, and none
+    // names clap's `help` command, which has no page.
+    let mut named = 0;
+    for entry in std::fs::read_dir(dir.path()).unwrap() {
+        let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        for part in text.split("ddbcost\\-").skip(1) {
+            let Some(end) = part.find("(1)") else {
+                continue;
+            };
+            let name = part[..end].replace("\\-", "-");
+            if name.chars().all(|c| c.is_ascii_lowercase() || c == '-') {
+                named += 1;
+                assert!(
+                    dir.path().join(format!("ddbcost-{name}.1")).is_file(),
+                    "ddbcost-{name}(1) is named and not written"
+                );
+            }
+        }
+    }
+    assert!(named > COMMANDS.len(), "{named}");
+    assert!(dir.path().join("ddbcost-prices-show.1").is_file());
+    assert!(dir.path().join("ddbcost-usage-query.1").is_file());
     // Rendered by man(1), where installed.
     if common::has_tool("man") {
         let o = common::command("man")
