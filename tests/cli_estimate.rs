@@ -226,18 +226,28 @@ fn csv_has_one_row_per_line_item_and_reconciles() {
 }
 
 #[test]
-fn csv_says_when_rounded_lines_miss_the_rounded_total() {
-    // Three tables of 8,000 WRU a month × $0.625 per million = $0.005 each, which rounds
-    // (half away from zero) to $0.01: the lines add up to $0.03, while the exact total of
-    // $0.015 rounds to $0.02.
+fn csv_rounded_lines_add_up_to_the_rounded_total() {
+    // Three tables of 8,000 WRU a month × $0.625 per million = $0.005 each. Each rounded on
+    // its own (half away from zero) would be $0.01, $0.03 in all, while the exact total of
+    // $0.015 rounds to $0.02: the rounded column is apportioned by largest remainder — each
+    // first rounded down to $0.00, and the $0.02 the sum lacks goes a cent each to the
+    // largest remainders ($0.005 all: the first two lines).
     let (_dir, path) = temp_workload(
         "prices: aws-us-east-1\ntables:\n  a:\n    item_size: 1 KB\n    patterns: { p: { op: put, rate: 8000/month } }\n  b:\n    item_size: 1 KB\n    patterns: { p: { op: put, rate: 8000/month } }\n  c:\n    item_size: 1 KB\n    patterns: { p: { op: put, rate: 8000/month } }\n",
     );
-    Case::new()
+    let out = Case::new()
         .args(["estimate", &path, "--format", "csv", "--period", "2026-12"])
         .run()
-        .success()
-        .stderr_has("warning: baseline: the rounded lines add up to 0.03 USD, the exact total rounds to 0.02 USD");
+        .success();
+    assert!(!out.stderr.contains("rounded lines"), "{}", out.stderr);
+    let (header, rows) = common::csv_table(&out.stdout);
+    let col = |name: &str| header.iter().position(|h| h == name).unwrap();
+    let rounded: Vec<&str> = rows
+        .iter()
+        .map(|r| &r[col("cost_rounded")])
+        .filter(|v| !v.is_empty())
+        .collect();
+    assert_eq!(rounded, ["0.01", "0.01", "0.00"]);
 }
 
 #[test]

@@ -91,7 +91,10 @@ pub(crate) fn render(c: &Comparison, period: Period, excel: bool) -> (String, Ve
             e,
             rounded_sum: Some(Decimal::ZERO),
         };
-        for i in &e.line_items {
+        // The rounded column adds up to the rounded total: largest remainder over the lines.
+        let costs: Vec<Option<Decimal>> = e.line_items.iter().map(|i| i.cost).collect();
+        let rounded = money::apportion(&costs, &e.currency);
+        for (i, rounded) in e.line_items.iter().zip(rounded) {
             let row = rows.get(i.key.as_str());
             let (baseline_cost, delta) = match (column, row) {
                 (Some(col), Some(r)) => (r.baseline, r.deltas.get(col).copied()),
@@ -113,6 +116,7 @@ pub(crate) fn render(c: &Comparison, period: Period, excel: bool) -> (String, Ve
                     i.pricing_unit_price.normalize().to_string()
                 },
                 cost: i.cost,
+                rounded,
                 baseline_cost,
                 delta,
                 basis: i.basis.name(),
@@ -135,6 +139,7 @@ pub(crate) fn render(c: &Comparison, period: Period, excel: bool) -> (String, Ve
                         unit_price: String::new(),
                         pricing_unit_price: String::new(),
                         cost: Some(Decimal::ZERO),
+                        rounded: Some(Decimal::ZERO),
                         baseline_cost: r.baseline,
                         delta: r.deltas.get(col).copied(),
                         basis: "removed",
@@ -166,6 +171,8 @@ struct Record<'a> {
     unit_price: String,
     pricing_unit_price: String,
     cost: Option<Decimal>,
+    /// `cost` apportioned to the minor unit with the scenario's other lines (`money::apportion`).
+    rounded: Option<Decimal>,
     baseline_cost: Option<Decimal>,
     delta: Option<Decimal>,
     basis: &'a str,
@@ -187,7 +194,7 @@ impl ScenarioRows<'_> {
         let (e, excel) = (self.e, self.excel);
         let cur = &e.currency;
         let text = |d: Option<Decimal>| d.map(|v| v.normalize().to_string()).unwrap_or_default();
-        let rounded = r.cost.map(|v| money::round(v, cur));
+        let rounded = r.rounded;
         self.rounded_sum = self
             .rounded_sum
             .and_then(|s| s.checked_add(rounded.unwrap_or_default()));

@@ -36,6 +36,53 @@ pub(crate) fn round(amount: Decimal, currency: &str) -> Decimal {
     )
 }
 
+/// Each amount rounded to the currency's minor unit so that the rounded amounts add up to the
+/// rounded sum of the exact ones (largest remainder, the way Hamilton apportions seats): each
+/// is first rounded down, and the units the sum still lacks go one each to the amounts with
+/// the largest remainders (ties: the first). No amount moves by a whole unit or more from
+/// its exact value. `None`s (unknown amounts) stay `None` and count for nothing.
+#[must_use]
+pub(crate) fn apportion(amounts: &[Option<Decimal>], currency: &str) -> Vec<Option<Decimal>> {
+    let digits = minor_digits(currency);
+    let unit = Decimal::new(1, digits);
+    let floors: Vec<Option<Decimal>> = amounts
+        .iter()
+        .map(|a| a.map(|v| v.round_dp_with_strategy(digits, RoundingStrategy::ToNegativeInfinity)))
+        .collect();
+    let sum = |v: &[Option<Decimal>]| {
+        v.iter()
+            .flatten()
+            .try_fold(Decimal::ZERO, |s, x| s.checked_add(*x))
+    };
+    let (Some(exact), Some(floored)) = (sum(amounts), sum(&floors)) else {
+        // Past a decimal's range: each rounded on its own.
+        return amounts
+            .iter()
+            .map(|a| a.map(|v| round(v, currency)))
+            .collect();
+    };
+    let missing = round(exact, currency)
+        .checked_sub(floored)
+        .and_then(|d| d.checked_div(unit))
+        .and_then(|d| usize::try_from(d.trunc().mantissa()).ok())
+        .unwrap_or(0);
+    let mut order: Vec<(Decimal, usize)> = amounts
+        .iter()
+        .zip(&floors)
+        .enumerate()
+        .filter_map(|(i, (a, f))| Some(((*a)?.checked_sub((*f)?)?, i)))
+        .collect();
+    // Largest remainder first; ties in the amounts' order.
+    order.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    let mut out = floors;
+    for &(_, i) in order.iter().take(missing) {
+        if let Some(Some(v)) = out.get_mut(i) {
+            *v = v.checked_add(unit).unwrap_or(*v);
+        }
+    }
+    out
+}
+
 /// The policy, as printed in reports.
 #[must_use]
 pub(crate) fn policy(currency: &str) -> String {
@@ -107,5 +154,31 @@ mod tests {
         assert_eq!(display(dec("-1234567.891"), "USD"), "-1,234,567.89");
         assert_eq!(quantity(dec("980.000000")), "980");
         assert_eq!(quantity(dec("1051200000.123456")), "1,051,200,000.1235");
+    }
+
+    proptest::proptest! {
+        /// Apportioned amounts add up to the rounded sum of the exact ones, and none is a
+        /// whole minor unit or more from its exact value.
+        #[test]
+        fn apportioned_amounts_add_up(
+            cents in proptest::collection::vec(proptest::option::of(-1_000_000_000i64..1_000_000_000), 0..40),
+            scale in 0u32..6,
+            currency in proptest::sample::select(vec!["USD", "JPY", "KWD", "CLF"]),
+        ) {
+            let amounts: Vec<Option<Decimal>> =
+                cents.iter().map(|c| c.map(|v| Decimal::new(v, scale))).collect();
+            let out = apportion(&amounts, currency);
+            let exact: Decimal = amounts.iter().flatten().sum();
+            let shown: Decimal = out.iter().flatten().sum();
+            proptest::prop_assert_eq!(shown, round(exact, currency));
+            let unit = Decimal::new(1, minor_digits(currency));
+            for (a, o) in amounts.iter().zip(&out) {
+                proptest::prop_assert_eq!(a.is_some(), o.is_some());
+                if let (Some(a), Some(o)) = (a, o) {
+                    proptest::prop_assert!(o.checked_sub(*a).is_some_and(|d| d.abs() < unit), "{} → {}", a, o);
+                    proptest::prop_assert_eq!(o.scale().min(minor_digits(currency)), o.scale());
+                }
+            }
+        }
     }
 }
