@@ -123,13 +123,19 @@ pub(crate) enum Command {
     /// Measured usage from CloudWatch (`get-metric-data` pages, or CSV): per table, GSI and
     /// dimension, what on demand, auto scaling (simulated step by step), fixed and the current
     /// capacity cost on the real curve, and the verdict; `usage query` writes the fetch.
+    // Left out of the page's build: it reads CloudWatch files (#30's budget).
+    #[cfg(not(target_arch = "wasm32"))]
     Usage(UsageArgs),
     /// The AWS bill's DynamoDB rows (CUR 2.0, legacy CUR, FOCUS 1.2, ddbcost's FOCUS):
     /// per table, region and component what was used and billed, every row counted once;
     /// `--to-workload` writes a workload built from it.
+    // Left out of the page's build: it reads bill files (#30's budget).
+    #[cfg(not(target_arch = "wasm32"))]
     Bill(BillArgs),
     /// Estimate against actual: the workload's estimate beside the bill, per table, region,
     /// component and meter, with the variance and its cause.
+    // Left out of the page's build: it reads bill files (#30's budget).
+    #[cfg(not(target_arch = "wasm32"))]
     Reconcile(ReconcileArgs),
     /// Split a bill over tenants: every billed line of every table by what caused it, from
     /// application logs of requests with `ConsumedCapacity`, what no tenant caused named.

@@ -78,50 +78,12 @@ pub fn split(
 }
 
 /// `values` shown to `dp` decimal places so that they add up to their total shown the same
-/// way (half away from zero): each is truncated toward negative infinity, and the units of
-/// the last place still missing go to the values that lost the most (ties to the first).
+/// way (half away from zero): largest remainder (`report::money::apportion_dp`).
 #[must_use]
 pub fn to_minor_unit(values: &[Decimal], dp: u32) -> Vec<Decimal> {
-    let total: Decimal = values
-        .iter()
-        .copied()
-        .fold(Decimal::ZERO, |a, v| a.checked_add(v).unwrap_or(a));
-    let target = total.round_dp_with_strategy(dp, RoundingStrategy::MidpointAwayFromZero);
-    let mut out: Vec<Decimal> = values
-        .iter()
-        .map(|v| v.round_dp_with_strategy(dp, RoundingStrategy::ToNegativeInfinity))
-        .collect();
-    let unit = Decimal::new(1, dp);
-    let floored: Decimal = out
-        .iter()
-        .copied()
-        .fold(Decimal::ZERO, |a, v| a.checked_add(v).unwrap_or(a));
-    let missing = target
-        .checked_sub(floored)
-        .and_then(|m| m.checked_div(unit))
-        .unwrap_or_default();
-    let missing = u64::try_from(missing.trunc())
-        .ok()
-        .and_then(|m| usize::try_from(m).ok())
-        .unwrap_or(0);
-    let mut order: Vec<usize> = (0..values.len()).collect();
-    let lost = |i: usize| {
-        values
-            .get(i)
-            .zip(out.get(i))
-            .map_or(Decimal::ZERO, |(v, o)| {
-                v.checked_sub(*o).unwrap_or_default()
-            })
-    };
-    order.sort_by(|a, b| lost(*b).cmp(&lost(*a)).then(a.cmp(b)));
-    for i in order.into_iter().take(missing) {
-        if let Some(o) = out.get_mut(i) {
-            *o = o.checked_add(unit).unwrap_or(*o);
-        }
-    }
-    // Written with the minor unit's digits (`3.00`, not `3`).
-    for o in &mut out {
-        o.rescale(dp);
-    }
-    out
+    let some: Vec<Option<Decimal>> = values.iter().copied().map(Some).collect();
+    crate::report::money::apportion_dp(&some, dp)
+        .into_iter()
+        .map(Option::unwrap_or_default)
+        .collect()
 }

@@ -161,6 +161,8 @@ pub(crate) fn emit_comparison(
         warn(&run.diagnostics, &s.estimate, format, output);
     }
     let text = match format {
+        // The page has no terminal (and no room in its download for a comparison's clone).
+        #[cfg(not(target_arch = "wasm32"))]
         Format::Table if output.is_none() && run.stdout_terminal && run.stderr_terminal => {
             let mut shown = comparison.clone();
             shown.baseline = on_screen(run, shown.baseline, format, output);

@@ -28,6 +28,7 @@ mod prices;
 mod prices_diff;
 mod prices_import;
 mod pricing;
+#[cfg(not(target_arch = "wasm32"))]
 mod reconcile;
 mod schema;
 mod shell;

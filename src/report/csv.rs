@@ -32,11 +32,14 @@ pub(crate) fn render(e: &Estimate, by: Breakdown) -> String {
             e.pattern_costs()
         }
     };
-    for (name, cost) in rows {
+    // The rounded column adds up to the rounded total: apportioned over the rows.
+    let costs: Vec<Option<rust_decimal::Decimal>> =
+        rows.iter().map(|(_, cost)| Some(*cost)).collect();
+    for ((name, cost), rounded) in rows.into_iter().zip(money::apportion(&costs, c)) {
         let _ = w.write_record([
             name,
             cost.normalize().to_string(),
-            money::round(cost, c).to_string(),
+            rounded.map(|r| r.to_string()).unwrap_or_default(),
             c.clone(),
         ]);
     }

@@ -221,9 +221,12 @@ pub(crate) fn document(e: &Estimate) -> EstimateDoc {
 #[must_use]
 pub(crate) fn line_item_docs(e: &Estimate) -> Vec<LineItemDoc> {
     let c = &e.currency;
+    // `cost_rounded` adds up to `total_rounded`: apportioned over the lines.
+    let costs: Vec<Option<Decimal>> = e.line_items.iter().map(|i| i.cost).collect();
     e.line_items
         .iter()
-        .map(|i| LineItemDoc {
+        .zip(money::apportion(&costs, c))
+        .map(|(i, rounded)| LineItemDoc {
             key: i.key.clone(),
             table: i.table.to_string(),
             component: i.component.name().to_string(),
@@ -238,7 +241,7 @@ pub(crate) fn line_item_docs(e: &Estimate) -> Vec<LineItemDoc> {
             price_missing_from: i.price_missing_from.clone(),
             price_key: i.price_key.to_string(),
             cost: i.cost.map(|v| v.normalize()),
-            cost_rounded: i.cost.map(|v| money::round(v, c)),
+            cost_rounded: rounded,
             pricing_unit_price: e.fx.as_ref().map(|_| i.pricing_unit_price.normalize()),
             pricing_cost: e
                 .fx

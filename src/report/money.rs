@@ -37,31 +37,47 @@ pub(crate) fn round(amount: Decimal, currency: &str) -> Decimal {
 }
 
 /// Each amount rounded to the currency's minor unit so that the rounded amounts add up to the
-/// rounded sum of the exact ones (largest remainder, the way Hamilton apportions seats): each
-/// is first rounded down, and the units the sum still lacks go one each to the amounts with
-/// the largest remainders (ties: the first). No amount moves by a whole unit or more from
-/// its exact value. `None`s (unknown amounts) stay `None` and count for nothing.
+/// rounded sum of the exact ones: `apportion_dp` at the currency's digits.
 #[must_use]
 pub(crate) fn apportion(amounts: &[Option<Decimal>], currency: &str) -> Vec<Option<Decimal>> {
-    let digits = minor_digits(currency);
-    let unit = Decimal::new(1, digits);
+    apportion_dp(amounts, minor_digits(currency))
+}
+
+/// Each amount shown to `dp` places so that the shown amounts add up to the sum of the exact
+/// ones shown the same way (half away from zero) — largest remainder, as Hamilton
+/// apportions seats: each is first rounded down, and the units of the last place the sum
+/// still lacks go one each to the amounts with the largest remainders (ties: the first). No
+/// amount moves by a whole unit or more from its exact value; each is written with `dp`
+/// places (`3.00`). `None`s (unknown amounts) stay `None` and count for nothing.
+#[must_use]
+pub(crate) fn apportion_dp(amounts: &[Option<Decimal>], dp: u32) -> Vec<Option<Decimal>> {
+    let unit = Decimal::new(1, dp);
     let floors: Vec<Option<Decimal>> = amounts
         .iter()
-        .map(|a| a.map(|v| v.round_dp_with_strategy(digits, RoundingStrategy::ToNegativeInfinity)))
+        .map(|a| a.map(|v| v.round_dp_with_strategy(dp, RoundingStrategy::ToNegativeInfinity)))
         .collect();
     let sum = |v: &[Option<Decimal>]| {
         v.iter()
             .flatten()
             .try_fold(Decimal::ZERO, |s, x| s.checked_add(*x))
     };
+    let shown = |mut v: Decimal| {
+        v.rescale(dp);
+        v
+    };
     let (Some(exact), Some(floored)) = (sum(amounts), sum(&floors)) else {
         // Past a decimal's range: each rounded on its own.
         return amounts
             .iter()
-            .map(|a| a.map(|v| round(v, currency)))
+            .map(|a| {
+                a.map(|v| {
+                    shown(v.round_dp_with_strategy(dp, RoundingStrategy::MidpointAwayFromZero))
+                })
+            })
             .collect();
     };
-    let missing = round(exact, currency)
+    let missing = exact
+        .round_dp_with_strategy(dp, RoundingStrategy::MidpointAwayFromZero)
         .checked_sub(floored)
         .and_then(|d| d.checked_div(unit))
         .and_then(|d| usize::try_from(d.trunc().mantissa()).ok())
@@ -80,7 +96,7 @@ pub(crate) fn apportion(amounts: &[Option<Decimal>], currency: &str) -> Vec<Opti
             *v = v.checked_add(unit).unwrap_or(*v);
         }
     }
-    out
+    out.into_iter().map(|v| v.map(shown)).collect()
 }
 
 /// The policy, as printed in reports.
