@@ -209,3 +209,39 @@ fn a_forecast_past_9999_11_is_refused() {
     );
     assert!(!out.stdout.contains("10000-"), "{}", out.stdout);
 }
+
+/// A sweep over an INCLUDE index's projection prices each value: switching it to `keys-only`
+/// or `all` drops what only an INCLUDE projection has (`include`, `projected_size`), as a
+/// capacity mode switch drops the other mode's settings — not a refusal of every design but
+/// one. With 1,000,000 items: `all` stores each whole 2 KB item again in the index, INCLUDE
+/// its keys and 300 B, KEYS_ONLY its keys alone, so the three totals are in that order.
+#[test]
+fn a_sweep_over_projections_prices_each_one() {
+    let (_dir, path) = common::temp_workload(
+        "prices: aws-us-east-1\ntables:\n  orders:\n    items: 1M\n    item_size: 2 KB\n    key_size: 40 B\n    indexes:\n      by-status: { type: gsi, projection: include, include: [status, total], projected_size: 300 B, key_size: 30 B }\n    patterns:\n      put: { op: put, rate: 10/s }\n",
+    );
+    let out = common::Case::new()
+        .args([
+            "sweep",
+            &path,
+            "--vary",
+            "tables.orders.indexes.by-status.projection=[keys-only, all, include]",
+            "--format",
+            "json",
+        ])
+        .run()
+        .success();
+    let doc: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(doc["refused"], 0, "{doc}");
+    let grid = doc["grid"].as_array().unwrap();
+    assert_eq!(grid.len(), 3);
+    assert!(grid.iter().all(|d| d["monthly_total"].is_string()), "{doc}");
+    let total = |p: &str| {
+        grid.iter()
+            .find(|d| d["values"]["tables.orders.indexes.by-status.projection"] == p)
+            .map(|d| common::dec(d["monthly_total"].as_str().unwrap()))
+            .unwrap()
+    };
+    assert!(total("all") > total("include"));
+    assert!(total("include") > total("keys-only"));
+}

@@ -46,6 +46,7 @@ pub(crate) fn apply(target: &mut Value, patch: &Value) {
     let Some(tables) = patch.get("tables").and_then(Value::as_object) else {
         return;
     };
+    leave_include(target, tables);
     for (name, table_patch) in tables {
         let Some(cap_patch) = table_patch.get("capacity") else {
             continue;
@@ -81,6 +82,42 @@ pub(crate) fn apply(target: &mut Value, patch: &Value) {
                     if index_patch.and_then(|p| p.get(*field)).is_none() {
                         spec.shift_remove(*field);
                     }
+                }
+            }
+        }
+    }
+}
+
+/// What only an INCLUDE projection has: the attributes it names and their size.
+const INCLUDE_ONLY: &[&str] = &["include", "projected_size"];
+
+/// An index whose projection the patch switches from `include` (to `keys-only` or `all`)
+/// loses what only an INCLUDE projection has, except what the patch states itself — so that
+/// a sweep over projections prices each, not refuses all but one.
+fn leave_include(target: &mut Value, tables: &Map<String, Value>) {
+    for (name, table_patch) in tables {
+        let Some(index_patches) = table_patch.get("indexes").and_then(Value::as_object) else {
+            continue;
+        };
+        for (index, index_patch) in index_patches {
+            let Some(projection) = index_patch.get("projection").and_then(Value::as_str) else {
+                continue;
+            };
+            if projection == "include" {
+                continue;
+            }
+            let Some(spec) = target
+                .get_mut("tables")
+                .and_then(|t| t.get_mut(name))
+                .and_then(|t| t.get_mut("indexes"))
+                .and_then(|i| i.get_mut(index))
+                .and_then(Value::as_object_mut)
+            else {
+                continue;
+            };
+            for field in INCLUDE_ONLY {
+                if index_patch.get(*field).is_none() {
+                    spec.shift_remove(*field);
                 }
             }
         }
