@@ -764,3 +764,53 @@ fn one_usage_file_prices_a_projection_switch_both_ways() {
         assert_eq!(cost(&row["scenarios"][0]), after);
     }
 }
+
+/// A folder of `.tf` files is a Terraform module, as `terraform plan` and Infracost take it:
+/// detected by its files (not taken for a `cdk.out`), each file read, the variables of one
+/// seen from the others.
+#[test]
+fn a_folder_of_tf_files_is_imported_as_terraform() {
+    let dir = root().join("tests/fixtures/iac/terraform/before");
+    let dir = dir.to_str().unwrap();
+    for args in [
+        vec!["import", dir],
+        vec!["import", "--from", "terraform", dir],
+    ] {
+        Case::new()
+            .args(&args)
+            .run()
+            .success()
+            .stdout_has("(terraform)")
+            .stdout_has("  profiles:   #")
+            .stdout_has("main.tf:1 aws_dynamodb_table.profiles");
+    }
+    // A module split over files: the table in one, its variable's default in another.
+    let split = tempfile::tempdir().unwrap();
+    std::fs::write(
+        split.path().join("main.tf"),
+        "resource \"aws_dynamodb_table\" \"orders\" {\n  name = \"orders\"\n  billing_mode = \"PROVISIONED\"\n  read_capacity = var.rcu\n  write_capacity = 5\n  hash_key = \"pk\"\n  attribute {\n    name = \"pk\"\n    type = \"S\"\n  }\n}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        split.path().join("variables.tf"),
+        "variable \"rcu\" {\n  default = 25\n}\n",
+    )
+    .unwrap();
+    Case::new()
+        .args(["import", split.path().to_str().unwrap()])
+        .run()
+        .success()
+        .stdout_has("rcu: 25");
+    // A folder with no `.tf` file, named as Terraform: said so.
+    let empty = tempfile::tempdir().unwrap();
+    Case::new()
+        .args([
+            "import",
+            "--from",
+            "terraform",
+            empty.path().to_str().unwrap(),
+        ])
+        .run()
+        .code(1)
+        .stderr_has("holds no `.tf` file");
+}

@@ -194,7 +194,11 @@ pub struct Options {
 /// The file cannot be read, or is none of the known kinds.
 pub(crate) fn detect(path: &Path, text: Option<&str>) -> Result<Source, Error> {
     if crate::confine::is_dir(path) {
-        return Ok(if live_files(path).is_some_and(|f| !f.is_empty()) {
+        // A Terraform module's folder (as `terraform plan` and Infracost take it), the AWS
+        // CLI's outputs, else a `cdk.out`.
+        return Ok(if !tf_files(path).is_empty() {
+            Source::Terraform
+        } else if live_files(path).is_some_and(|f| !f.is_empty()) {
             Source::Live
         } else {
             Source::Cdk
@@ -261,6 +265,21 @@ fn live_files(dir: &Path) -> Option<Vec<std::path::PathBuf>> {
     Some(files)
 }
 
+/// The `.tf` files of folder `dir`, sorted by name (none when it cannot be read).
+fn tf_files(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut files: Vec<std::path::PathBuf> = crate::confine::read_dir(dir)
+        .map(|entries| {
+            entries
+                .into_iter()
+                .filter(|e| e.meta.is_file && e.path.extension().is_some_and(|x| x == "tf"))
+                .map(|e| e.path)
+                .collect()
+        })
+        .unwrap_or_default();
+    files.sort();
+    files
+}
+
 /// A live input's date: when its file was last written (UTC), as the day its facts were read.
 fn written_on(path: &Path) -> Option<String> {
     let modified = crate::confine::metadata(path).ok()?.modified?;
@@ -276,12 +295,13 @@ fn written_on(path: &Path) -> Option<String> {
 #[must_use]
 pub(crate) fn is_template(path: &Path, text: Option<&str>) -> bool {
     if crate::confine::is_dir(path) {
-        // A `cdk.out` folder: it holds synthesized templates.
-        return crate::confine::read_dir(path).is_ok_and(|entries| {
-            entries
-                .iter()
-                .any(|e| e.path.to_string_lossy().ends_with(".template.json"))
-        });
+        // A `cdk.out` folder (synthesized templates), or a Terraform module's folder.
+        return !tf_files(path).is_empty()
+            || crate::confine::read_dir(path).is_ok_and(|entries| {
+                entries
+                    .iter()
+                    .any(|e| e.path.to_string_lossy().ends_with(".template.json"))
+            });
     }
     let Some(text) = text else { return false };
     // A workload has `tables:` at the top level; templates never do.
@@ -332,6 +352,23 @@ pub(crate) fn import(
                     file,
                     text,
                 });
+            }
+            out.files.push((input.clone(), kind));
+            continue;
+        }
+        if kind == Source::Terraform && crate::confine::is_dir(path) {
+            // A module's folder: each of its `.tf` files (their variables and locals are read
+            // across the folder as siblings).
+            let files = tf_files(path);
+            if files.is_empty() {
+                return Err(Error::input(format!("`{input}` holds no `.tf` file"))
+                    .file(input.clone())
+                    .help("Consider the folder of the Terraform module that declares the tables (its `*.tf` files), or a plan as JSON (`--from terraform-plan`)."));
+            }
+            for f in files {
+                let file = f.display().to_string();
+                let text = crate::load::read_input(&file, crate::load::InputKind::Template)?;
+                hcl::import(&text, &file, options, &mut out)?;
             }
             out.files.push((input.clone(), kind));
             continue;
