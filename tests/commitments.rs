@@ -432,6 +432,9 @@ fn advice_finds_the_plan_commitment_and_its_risk() {
     let plan = option(&a, "Database Savings Plan");
     assert_eq!(plan["savings_plan_per_hour"], "0.068");
     assert_eq!(plan["total"], "601.08");
+    // At the expected traffic the $49.64 a month committed covers $62.05 of the $62.50 of
+    // list (49.64 ÷ 0.8): all of it is used, none unused.
+    assert_eq!(plan["unused"], "0");
     // 30 % less traffic: $43.75 a month of list, 43.75 × 0.8 = $35 of commitment used out of
     // 730 × 0.068 = $49.64: $14.64 unused a month, 12 × 14.64 = $175.68; the year costs
     // 12 × 49.64 = $595.68 against 12 × 43.75 = $525 without the plan.

@@ -34,6 +34,8 @@ pub struct CommitmentOption {
     pub per_hour: Option<Decimal>,
     /// The horizon's total at the forecast's traffic…
     pub total: Decimal,
+    /// …the commitment fees not consumed at it…
+    pub unused: Decimal,
     /// …and at 30 % lower traffic.
     pub total_lower: Decimal,
     /// Commitment fees not consumed over the horizon, at 30 % lower traffic.
@@ -296,6 +298,7 @@ pub(crate) fn advise_commitments(
             reservations: reservations.clone(),
             per_hour,
             total: expected.total,
+            unused: unused(&expected),
             total_lower: low.total,
             unused_lower: unused(&low),
         })
@@ -314,6 +317,7 @@ pub(crate) fn advise_commitments(
             reservations: workload.reservations.clone(),
             per_hour: workload.savings_plan.as_ref().map(|s| s.per_hour),
             total: stated.total,
+            unused: unused(&stated),
             total_lower: low.total,
             unused_lower: unused(&low),
         });

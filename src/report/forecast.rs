@@ -374,6 +374,7 @@ fn advice_rows(
         "Commitments".to_string(),
         format!("Total, {months} months ({cur})"),
         "Saves".to_string(),
+        "Unused".to_string(),
         "Total at −30 % traffic".to_string(),
         "Saves at −30 %".to_string(),
         "Unused at −30 %".to_string(),
@@ -393,6 +394,7 @@ fn advice_rows(
                 commitments(o),
                 money::display(o.total, cur),
                 saves(o.total, none.map(|n| n.total)),
+                money::display(o.unused, cur),
                 money::display(o.total_lower, cur),
                 saves(o.total_lower, none.map(|n| n.total_lower)),
                 money::display(o.unused_lower, cur),
@@ -404,7 +406,7 @@ fn advice_rows(
 
 fn advice_footer(a: &crate::engine::CommitmentAdvice) -> String {
     let mut out = String::from(
-        "★ lowest total at the forecast's traffic. Each option is priced by the same forecast; blocks of 100 units and plan commitments in steps of 0.001/h minimize the horizon's total; a 1-year commitment over a longer horizon is taken as renewed at the same size. −30 % traffic: every rate × 0.7 with the same commitments (provisioned capacity as stated); unused = commitment fees not consumed.\n",
+        "★ lowest total at the forecast's traffic. Each option is priced by the same forecast; blocks of 100 units and plan commitments in steps of 0.001/h minimize the horizon's total; a 1-year commitment over a longer horizon is taken as renewed at the same size. −30 % traffic: every rate × 0.7 with the same commitments (provisioned capacity as stated); unused = commitment fees not consumed (at the forecast's traffic, and at −30 %).\n",
     );
     for n in &a.notes {
         out.push_str(&format!("note: {n}\n"));
@@ -457,6 +459,8 @@ pub(crate) struct OptionDoc {
     reservations: Vec<ReservationDoc>,
     savings_plan_per_hour: Option<Decimal>,
     total: Decimal,
+    /// Commitment fees not consumed at the forecast's traffic.
+    unused: Decimal,
     total_lower_traffic: Decimal,
     unused_lower_traffic: Decimal,
 }
@@ -497,6 +501,7 @@ pub(crate) fn advice_doc(a: &crate::engine::CommitmentAdvice) -> AdviceDoc {
                     .collect(),
                 savings_plan_per_hour: o.per_hour.map(|h| h.normalize()),
                 total: o.total.normalize(),
+                unused: o.unused.normalize(),
                 total_lower_traffic: o.total_lower.normalize(),
                 unused_lower_traffic: o.unused_lower.normalize(),
             })
