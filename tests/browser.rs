@@ -27,6 +27,11 @@ fn chromium() -> Option<String> {
 
 /// Loads `page` headless, screenshots it to `png`; returns the console messages.
 fn load(browser: &str, page: &Path, png: &Path, height: u32) -> Vec<String> {
+    load_at(browser, page, png, (1200, height))
+}
+
+/// `load` in a window of `width` × `height` pixels.
+fn load_at(browser: &str, page: &Path, png: &Path, (width, height): (u32, u32)) -> Vec<String> {
     let profile = tempfile::tempdir().unwrap();
     let out = common::command(browser)
         .args([
@@ -42,7 +47,7 @@ fn load(browser: &str, page: &Path, png: &Path, height: u32) -> Vec<String> {
             "--enable-logging=stderr",
             "--v=0",
             &format!("--user-data-dir={}", profile.path().display()),
-            &format!("--window-size=1200,{height}"),
+            &format!("--window-size={width},{height}"),
             &format!("--screenshot={}", png.display()),
             &format!("file://{}", page.display()),
         ])
@@ -76,13 +81,20 @@ const PROBE: &str = r"<script>
     .map(r => (r.getAttribute('fill') || '').toUpperCase())
     .filter(c => c && c !== '#FFFFFF' && c !== 'NONE')).size);
   const headers = [...document.querySelectorAll('th')].map(t => t.textContent.trim());
-  console.log('DDBCOST-LAYOUT ' + JSON.stringify({ vw, tables, scroll: document.documentElement.scrollWidth,
+  const edges = [...document.body.children].map(e => e.getBoundingClientRect()).filter(r => r.width > 0);
+  const left = edges.length ? Math.floor(Math.min(...edges.map(r => r.left))) : null;
+  console.log('DDBCOST-LAYOUT ' + JSON.stringify({ vw, tables, left, scroll: document.documentElement.scrollWidth,
     min_font: fonts.length ? Math.min(...fonts) : null, fonts: fonts.length, fills, headers }));
 })();
 </script>";
 
 /// The page's layout as `PROBE` measures it, in a 1,200-pixel-wide window.
 fn layout(browser: &str, page: &Path, dir: &Path) -> serde_json::Value {
+    layout_at(browser, page, dir, 1200)
+}
+
+/// `layout` in a window `width` pixels wide.
+fn layout_at(browser: &str, page: &Path, dir: &Path, width: u32) -> serde_json::Value {
     let probed = dir.join(format!(
         "{}.probed.html",
         page.file_stem().unwrap().to_string_lossy()
@@ -94,7 +106,7 @@ fn layout(browser: &str, page: &Path, dir: &Path) -> serde_json::Value {
         html.replacen("</body>", &format!("{PROBE}</body>"), 1),
     )
     .unwrap();
-    let console = load(browser, &probed, &dir.join("probe.png"), 1200);
+    let console = load_at(browser, &probed, &dir.join("probe.png"), (width, 1200));
     let line = console
         .iter()
         .find_map(|l| l.split("DDBCOST-LAYOUT ").nth(1))
@@ -141,6 +153,33 @@ fn check_layout(name: &str, l: &serde_json::Value) -> usize {
         checked += 1;
     }
     checked
+}
+
+/// Narrow, as on a phone (390 pixels asked; headless Chromium opens no window narrower than
+/// 500): the page does not scroll sideways (a wide table scrolls inside itself, a chart
+/// shrinks), and its text keeps a side margin of 8 pixels or more.
+fn check_phone(name: &str, l: &serde_json::Value) -> usize {
+    let vw = l["vw"].as_f64().unwrap();
+    assert!(
+        vw <= 500.0,
+        "{name}: a window of {vw} px is not narrow: {l}"
+    );
+    assert!(
+        l["scroll"].as_f64().unwrap() <= vw,
+        "{name} at {vw} px: the page scrolls sideways: {l}"
+    );
+    for right in l["tables"].as_array().unwrap() {
+        assert!(
+            right.as_f64().unwrap() <= vw,
+            "{name} at {vw} px: a table ends at {right} px, past {vw}: {l}"
+        );
+    }
+    let left = l["left"].as_f64().unwrap();
+    assert!(
+        left >= 8.0,
+        "{name} at {vw} px: text {left} px from the edge: {l}"
+    );
+    1
 }
 
 fn png_ok(png: &Path) {
@@ -340,6 +379,7 @@ fn every_bundled_report_renders_without_console_errors() {
         }
         png_ok(&png);
         layouts_checked += check_layout(&name, &layout(&browser, &page, &dir));
+        layouts_checked += check_phone(&name, &layout_at(&browser, &page, &dir, 390));
     }
     assert!(
         failures.is_empty(),

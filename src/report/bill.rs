@@ -405,7 +405,7 @@ pub(crate) fn html(l: &Ledger) -> String {
         out
     });
     format!(
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>ddbcost — the bill</title>\n<style>body {{ font-family: -apple-system, \"Segoe UI\", Helvetica, Arial, sans-serif; margin: 2rem auto; max-width: 1100px; color: #222; }} table {{ border-collapse: collapse; font-size: 0.85rem; }} th, td {{ border-bottom: 1px solid #ddd; padding: 0.3rem 0.5rem; text-align: left; }} svg {{ max-width: 100%; height: auto; }} .meta {{ color: #555; font-size: 0.9rem; }}</style>\n</head>\n<body>\n<h1>The bill</h1>\n<p class=\"meta\">{}</p>\n<table>\n<tr>{head}</tr>\n{}\n</table>\n{charts}\n<p class=\"meta\">{}</p>\n</body>\n</html>\n",
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>ddbcost — the bill</title>\n<style>body {{ font-family: -apple-system, \"Segoe UI\", Helvetica, Arial, sans-serif; margin: 2rem auto; padding: 0 1rem; max-width: 1100px; color: #222; }} table {{ border-collapse: collapse; display: block; overflow-x: auto; max-width: 100%; font-size: 0.85rem; }} th, td {{ border-bottom: 1px solid #ddd; padding: 0.3rem 0.5rem; text-align: left; }} svg {{ max-width: 100%; height: auto; }} .meta {{ color: #555; font-size: 0.9rem; }}</style>\n</head>\n<body>\n<h1>The bill</h1>\n<p class=\"meta\">{}</p>\n<table>\n<tr>{head}</tr>\n{}\n</table>\n{charts}\n<p class=\"meta\">{}</p>\n</body>\n</html>\n",
         esc(&header(l)),
         rows.join("\n"),
         esc(&footer(l))
