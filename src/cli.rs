@@ -116,9 +116,13 @@ pub(crate) enum Command {
     #[cfg(not(target_arch = "wasm32"))]
     Sweep(SweepArgs),
     /// Measure item sizes exactly, from one item to a whole table export.
+    // Left out of the page's build: it reads or writes a machine's files (#30's budget).
+    #[cfg(not(target_arch = "wasm32"))]
     Size(SizeArgs),
     /// How keys spread over their values, from items and access logs: hot keys, few
     /// values, large item collections, and what write sharding would cost.
+    // Left out of the page's build: it reads or writes a machine's files (#30's budget).
+    #[cfg(not(target_arch = "wasm32"))]
     Keys(KeysArgs),
     /// Measured usage from CloudWatch (`get-metric-data` pages, or CSV): per table, GSI and
     /// dimension, what on demand, auto scaling (simulated step by step), fixed and the current
@@ -150,18 +154,26 @@ pub(crate) enum Command {
     /// List the bundled price tables with their region, currency and date.
     Prices(PricesArgs),
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
+    // Left out of the page's build: it reads or writes a machine's files (#30's budget).
+    #[cfg(not(target_arch = "wasm32"))]
     Completions(CompletionsArgs),
     /// Print the man page (roff), or write one per command into a folder.
+    // Left out of the page's build: it reads or writes a machine's files (#30's budget).
+    #[cfg(not(target_arch = "wasm32"))]
     Man(ManArgs),
     /// Print the JSON Schema (draft 2020-12) of the workload file or of a price table, for
     /// editors and validators.
     Schema(SchemaArgs),
     /// Write a commented starter workload for a table you describe (flags, or questions
     /// when standard input is a terminal).
+    // Left out of the page's build: it reads or writes a machine's files (#30's budget).
+    #[cfg(not(target_arch = "wasm32"))]
     Init(InitArgs),
     /// Write a workload from infrastructure code: CloudFormation/SAM, CDK's `cdk.out`,
     /// `serverless.yml`, a Terraform plan as JSON, or `.tf` files; or from live tables as the
     /// AWS CLI describes them (`describe-table` and its neighbours).
+    // Left out of the page's build: it reads or writes a machine's files (#30's budget).
+    #[cfg(not(target_arch = "wasm32"))]
     Import(TemplateImportArgs),
     /// Which DynamoDB rule produced each line item: the rule in words, its units and
     /// rounding, each access pattern's share with its arithmetic, the unit price and its table.
@@ -169,6 +181,8 @@ pub(crate) enum Command {
     /// Serve the Model Context Protocol on standard input and output, for agents: every
     /// command as a tool (documents in, ddbcost's JSON out), the bundled price tables,
     /// examples and schema as resources, and a design prompt.
+    // Left out of the page's build: it reads or writes a machine's files (#30's budget).
+    #[cfg(not(target_arch = "wasm32"))]
     Mcp(McpArgs),
 }
 

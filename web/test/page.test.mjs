@@ -256,6 +256,11 @@ try {
     const phone = await open(page_url, { width: 390, height: 844 });
     const width = await phone.evaluate(() => document.documentElement.scrollWidth);
     assert.ok(width <= 390, `the phone-width page scrolls sideways (${width} px)`);
+    // The total is read first on a phone: above the fold, before the editor.
+    const total = await phone.locator("#total").boundingBox();
+    assert.ok(total && total.y + total.height <= 844, `the phone-width total is ${total && total.y} px down`);
+    const editor = await phone.locator("#editor").boundingBox();
+    assert.ok(editor && editor.y > total.y, "on a phone the total comes before the editor");
     await phone.screenshot({ path: join(shots, "page-phone.png") });
     await phone.context().close();
   });
