@@ -1,6 +1,6 @@
 //! Any bytes as CloudWatch data through `ddbcost usage`: `get-metric-data` output (named by
 //! ddbcost's labels, or by a queries file), a CSV, or `get-metric-statistics` output for a
-//! named table — the first byte picks which — read, merged, and decided on (the simulation, every option, the verdict) and
+//! named table, or the CSV with its `dimension` column — the first byte picks which — read, merged, and decided on (the simulation, every option, the verdict) and
 //! rendered. Nothing may panic; what cannot be read is refused with an error. The same input
 //! read holding at most 3 points at once (a survey, then shards of tables) must give the
 //! same figures, or refuse too. The same data explains a daily bill's departures (`anomalies
@@ -14,7 +14,7 @@ fuzz_target!(|data: &[u8]| {
     let Some((&mode, rest)) = data.split_first() else { return };
     let Ok(text) = std::str::from_utf8(rest) else { return };
     let Ok(book) = ddbcost::api::prices("aws-us-east-1") else { return };
-    let (inputs, queries) = match mode % 4 {
+    let (inputs, queries) = match mode % 5 {
         0 => (vec![("m.json".to_string(), text.to_string())], Vec::new()),
         1 => (
             vec![("m.json".to_string(), text.to_string())],
@@ -22,6 +22,11 @@ fuzz_target!(|data: &[u8]| {
         ),
         2 => (
             vec![("m.csv".to_string(), format!("timestamp,table,index,metric,statistic,value\n{text}"))],
+            Vec::new(),
+        ),
+        // The CSV with its optional `dimension` column (`Operation=Scan`).
+        3 => (
+            vec![("m.csv".to_string(), format!("timestamp,table,index,metric,statistic,value,dimension\n{text}"))],
             Vec::new(),
         ),
         _ => (vec![("t:g=stats.json".to_string(), text.to_string())], Vec::new()),
