@@ -279,8 +279,11 @@ fn every_bundled_report_renders_without_console_errors() {
         args(&["keys", "workloads/samples/orders.jsonl", "--key", "PK"]),
         2000,
     ));
-    // A pull request's change: CloudShop with a busier order creation.
-    let changed = dir.join("cloudshop-changed.yaml");
+    // A pull request's change: CloudShop with a busier order creation, in a folder as deep as
+    // a CI runner's checkout (its path is a column heading, the title of a bar and a note).
+    let deep = dir.join("a_checkout_as_deep_as_ci_runners_make/pull_request_42");
+    std::fs::create_dir_all(&deep).unwrap();
+    let changed = deep.join("cloudshop-changed.yaml");
     let text = std::fs::read_to_string(root().join("workloads/cloudshop.yaml")).unwrap();
     assert!(text.contains("rate: 6.3M/month"));
     std::fs::write(
