@@ -167,13 +167,34 @@ pub(crate) fn smallest_fixed_units(
     .floor()
     .max(Decimal::ONE)
     .min(top);
+    // The units once as integers of one scale, for the search's passes (each exact; the
+    // Decimal pass when a figure does not fit).
+    let scale = units
+        .iter()
+        .map(Decimal::scale)
+        .max()
+        .unwrap_or(0)
+        .max(share.scale());
+    let fixed: Option<Vec<i128>> = units.iter().map(|u| at_scale(*u, scale)).collect();
     let (mut lo, mut hi) = (floor, top);
     while lo < hi {
         let mid = checked::add(lo, hi, what)?
             .checked_div(Decimal::TWO)
             .unwrap_or(lo)
             .floor();
-        if serves(units, checked::mul(mid, share, what)?, step, bank, what)? {
+        let capacity = checked::mul(mid, share, what)?;
+        let quick = fixed.as_deref().and_then(|f| {
+            serves_fixed(
+                f,
+                at_scale(capacity.checked_mul(step)?, scale)?,
+                at_scale(capacity.checked_mul(bank)?, scale)?,
+            )
+        });
+        let served = match quick {
+            Some(served) => served,
+            None => serves(units, capacity, step, bank, what)?,
+        };
+        if served {
             hi = mid;
         } else {
             lo = checked::add(mid, Decimal::ONE, what)?;
@@ -218,6 +239,19 @@ pub(crate) fn replay_units(
 ) -> Result<(usize, usize), EngineError> {
     let per_step = checked::mul(capacity, Decimal::from(period), what)?;
     let limit = checked::mul(capacity, Decimal::from(seconds), what)?;
+    match replay_fixed(units, per_step, limit) {
+        Some(counts) => Ok(counts),
+        None => replay_decimal(units, per_step, limit, what),
+    }
+}
+
+/// `replay_units` in Decimal: each step's units against `per_step`, the bank within `limit`.
+fn replay_decimal(
+    units: &[Decimal],
+    per_step: Decimal,
+    limit: Decimal,
+    what: &str,
+) -> Result<(usize, usize), EngineError> {
     let (mut held, mut at_risk, mut burst) = (Decimal::ZERO, 0usize, 0usize);
     for u in units {
         if *u <= per_step {
@@ -260,6 +294,62 @@ fn serves(
         }
     }
     Ok(true)
+}
+
+/// `d` as an integer count of 10^-`scale`, exactly; `None` when `d` has more decimals or the
+/// count does not fit.
+fn at_scale(d: Decimal, scale: u32) -> Option<i128> {
+    let up = scale.checked_sub(d.scale())?;
+    d.mantissa().checked_mul(10i128.checked_pow(up)?)
+}
+
+/// `replay_units` with every figure as an integer of one scale: the same counts, exact;
+/// `None` when a figure does not fit (the caller then takes the Decimal pass).
+fn replay_fixed(units: &[Decimal], per_step: Decimal, limit: Decimal) -> Option<(usize, usize)> {
+    let scale = units
+        .iter()
+        .map(Decimal::scale)
+        .max()
+        .unwrap_or(0)
+        .max(per_step.scale())
+        .max(limit.scale());
+    let (per_step, limit) = (at_scale(per_step, scale)?, at_scale(limit, scale)?);
+    let (mut held, mut at_risk, mut burst) = (0i128, 0usize, 0usize);
+    for u in units {
+        let u = at_scale(*u, scale)?;
+        if u <= per_step {
+            held = held.checked_add(per_step.checked_sub(u)?)?.min(limit);
+        } else {
+            let need = u.checked_sub(per_step)?;
+            if need <= held {
+                held = held.checked_sub(need)?;
+                burst = burst.saturating_add(1);
+            } else {
+                held = 0;
+                at_risk = at_risk.saturating_add(1);
+            }
+        }
+    }
+    Some((at_risk, burst))
+}
+
+/// `serves` on units, a step's capacity and the bank's limit as integers of one scale: the
+/// same decision, exact; `None` when a sum does not fit (the caller then takes the Decimal
+/// pass).
+fn serves_fixed(units: &[i128], per_step: i128, limit: i128) -> Option<bool> {
+    let mut held = 0i128;
+    for u in units {
+        if *u <= per_step {
+            held = held.checked_add(per_step.checked_sub(*u)?)?.min(limit);
+        } else {
+            let need = u.checked_sub(per_step)?;
+            if need > held {
+                return Some(false);
+            }
+            held = held.checked_sub(need)?;
+        }
+    }
+    Some(true)
 }
 
 #[cfg(test)]
@@ -356,6 +446,33 @@ mod tests {
                 if c > Decimal::ONE {
                     prop_assert!(replay(&demand, std::iter::repeat(c - Decimal::ONE), period, 300, "p").unwrap().0 > 0);
                 }
+            }
+
+            /// The integer pass decides as the Decimal pass does, units of mixed decimals
+            /// (CloudWatch writes `12`, `12.5`, `0.25`) and any capacity.
+            #[test]
+            fn the_integer_pass_agrees_with_the_decimal_pass(
+                units in prop::collection::vec((0i64..5_000_000, 0u32..4), 1..300),
+                capacity in (1i64..100_000, 0u32..3),
+                five in any::<bool>(),
+            ) {
+                let units: Vec<Decimal> = units.into_iter().map(|(m, s)| Decimal::new(m, s)).collect();
+                let capacity = Decimal::new(capacity.0, capacity.1);
+                let step = Decimal::from(if five { 300 } else { 60 });
+                let bank = Decimal::from(300);
+                let scale = units.iter().map(Decimal::scale).max().unwrap().max(capacity.scale());
+                let fixed: Vec<i128> = units.iter().map(|u| at_scale(*u, scale).unwrap()).collect();
+                let quick = serves_fixed(
+                    &fixed,
+                    at_scale(capacity * step, scale).unwrap(),
+                    at_scale(capacity * bank, scale).unwrap(),
+                );
+                prop_assert_eq!(quick, Some(serves(&units, capacity, step, bank, "p").unwrap()));
+                // And the counts of a replay.
+                prop_assert_eq!(
+                    replay_fixed(&units, capacity * step, capacity * bank),
+                    Some(replay_decimal(&units, capacity * step, capacity * bank, "p").unwrap())
+                );
             }
         }
     }
