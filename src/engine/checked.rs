@@ -32,17 +32,82 @@ pub(crate) fn div(a: Decimal, b: Decimal, context: &str) -> Result<Decimal, Engi
     a.checked_div(b).ok_or_else(|| overflow(context))
 }
 
-#[inline]
+/// Σ `values`, exactly as adding them one by one in `Decimal` gives: while every partial sum
+/// and every addend fits `Decimal`'s 96-bit mantissa at the widest scale seen so far (where
+/// `Decimal` adds exactly too), in an `i128` of that scale — a month of minutes is 43,200
+/// additions, and this is several times faster; from the first that does not, in `Decimal`.
 pub(crate) fn sum<I: IntoIterator<Item = Decimal>>(
     values: I,
     context: &str,
 ) -> Result<Decimal, EngineError> {
-    values
-        .into_iter()
-        .try_fold(Decimal::ZERO, |acc, v| add(acc, v, context))
+    let mut values = values.into_iter();
+    let (mut acc, mut scale) = (0i128, 0u32);
+    while let Some(v) = values.next() {
+        if let Some(next) = fixed_add(acc, scale, v) {
+            (acc, scale) = next;
+        } else {
+            let so_far =
+                Decimal::try_from_i128_with_scale(acc, scale).map_err(|_| overflow(context))?;
+            return values.try_fold(add(so_far, v, context)?, |t, v| add(t, v, context));
+        }
+    }
+    Decimal::try_from_i128_with_scale(acc, scale).map_err(|_| overflow(context))
+}
+
+/// `acc` (a count of 10^-`scale`) plus `v`, at the wider of the two scales; `None` when an
+/// addend or the sum does not fit 96 bits (where `Decimal` would round).
+fn fixed_add(acc: i128, scale: u32, v: Decimal) -> Option<(i128, u32)> {
+    const FITS: u128 = 1 << 96;
+    let to = scale.max(v.scale());
+    let a = acc.checked_mul(10i128.checked_pow(to.checked_sub(scale)?)?)?;
+    let m = v
+        .mantissa()
+        .checked_mul(10i128.checked_pow(to.checked_sub(v.scale())?)?)?;
+    let t = a.checked_add(m)?;
+    (a.unsigned_abs() < FITS && m.unsigned_abs() < FITS && t.unsigned_abs() < FITS)
+        .then_some((t, to))
 }
 
 #[inline]
 pub(crate) fn some(value: Option<Decimal>, context: &str) -> Result<Decimal, EngineError> {
     value.ok_or_else(|| overflow(context))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The integer sum is the one-by-one `Decimal` sum, value and scale, whatever the
+        /// mix of decimals and signs, up to sums past the integer's reach.
+        #[test]
+        fn the_sum_is_the_decimal_sum(
+            values in prop::collection::vec((any::<i64>(), 0u32..29, any::<bool>()), 0..60),
+        ) {
+            let values: Vec<Decimal> = values
+                .into_iter()
+                .map(|(m, s, big)| {
+                    let d = Decimal::new(m, s);
+                    if big { d.checked_mul(Decimal::from(u32::MAX)).unwrap_or(d) } else { d }
+                })
+                .collect();
+            let plain = values.iter().try_fold(Decimal::ZERO, |a, v| a.checked_add(*v));
+            let fast = sum(values.iter().copied(), "p").ok();
+            prop_assert_eq!(fast, plain);
+            if let (Some(f), Some(p)) = (fast, plain) {
+                prop_assert_eq!(f.scale(), p.scale());
+            }
+        }
+    }
+
+    #[test]
+    fn a_sum_past_decimal_is_an_error() {
+        assert!(sum([Decimal::MAX, Decimal::ONE], "t").is_err());
+        // 0.1 + 0.25 = 0.35, at the wider scale.
+        assert_eq!(
+            sum([Decimal::new(1, 1), Decimal::new(25, 2)], "t").unwrap(),
+            Decimal::new(35, 2)
+        );
+    }
 }
