@@ -7,7 +7,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-/// Exit codes, documented in the README.
+/// Exit codes, documented in docs/commands/exit-codes.md.
 pub(crate) mod exit {
     /// The command line itself is wrong (clap's own errors use 2 as well).
     pub(crate) const USAGE: i32 = 2;

@@ -197,7 +197,7 @@ fn initialize_answers_the_revision_asked_for() {
 /// The README's configuration snippet starts a server that answers.
 #[test]
 fn the_readmes_snippet_starts_the_server() {
-    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let readme = common::documentation_text();
     let block = readme
         .split("<!-- mcp-config -->\n```json\n")
         .nth(1)

@@ -7,7 +7,7 @@ use common::{Case, root};
 
 #[test]
 fn the_readme_lists_exactly_the_prices_each_bundled_table_lacks() {
-    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let readme = common::documentation_text();
     let section = readme
         .split("### What each bundled table lacks")
         .nth(1)

@@ -203,7 +203,7 @@ pub fn price_table_yaml(table: &ImportedPriceTable, import: &PriceImport) -> Str
     pricelist::render(table, import)
 }
 
-/// The usage-type map: which price each `AmazonDynamoDB` usage type fills (the README's
+/// The usage-type map: which price each `AmazonDynamoDB` usage type fills (docs/commands/prices.md's
 /// table).
 ///
 /// ```

@@ -346,7 +346,7 @@ impl Session {
     /// ```
     /// let c = ddbcost::api::Session::on_day(20_789).compare("workloads/cloudshop.yaml")?;
     /// let last = c.scenarios.last().unwrap();
-    /// // Three steps take CloudShop's bill to €487.06 (the README's CloudShop section says
+    /// // Three steps take CloudShop's bill to €487.06 (docs/cloudshop.md says
     /// // why the case's headline reads "€620").
     /// assert_eq!(last.estimate.total.round_dp(2), "487.06".parse().unwrap());
     /// # Ok::<(), ddbcost::api::Error>(())

@@ -64,7 +64,7 @@ fn grouped(
         };
         if t.tables.is_empty() {
             return Err(Error::usage("no table of this workload states its `tenants:`").help(
-                "Consider `tenants: { key: PK, pattern: 'ORG#([^#]+)', tiers: { … } }` on a table (see the README, \"Tenants\").",
+                "Consider `tenants: { key: PK, pattern: 'ORG#([^#]+)', tiers: { … } }` on a table (see docs/commands/estimate.md, \"Tenants\").",
             ));
         }
         return Ok(match args.format {

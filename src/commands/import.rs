@@ -76,5 +76,5 @@ fn strict_error(workload: &Workload, label: &str) -> Error {
         listed(&workload.placeholders)
     ))
     .file(label)
-    .help("Consider filling them with `--usage USAGE.yaml` (see the README's import section), or leaving out `--strict`.")
+    .help("Consider filling them with `--usage USAGE.yaml` (see docs/commands/import.md), or leaving out `--strict`.")
 }

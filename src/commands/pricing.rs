@@ -325,7 +325,7 @@ impl<'r> Pricing<'r> {
                 return Err(Error::input(format!(
                     "price table `{id}` took effect on {effective_text}, {age} days before {against}: more than --max-price-age {max}"
                 ))
-                .help("Consider importing current prices: `ddbcost prices import FILE --output-dir DIR`, then `--prices-dir DIR` (see the README)."));
+                .help("Consider importing current prices: `ddbcost prices import FILE --output-dir DIR`, then `--prices-dir DIR` (see docs/commands/prices.md)."));
             }
             if age > 365 {
                 let note = format!(

@@ -3,7 +3,7 @@
 //! "burst capacity"; DESIGN.md §9). Throttling begins only when that reserve is spent, so a
 //! step is throttle risk only when its demand above capacity exceeds what the bank holds.
 //!
-//! Conventions (the README states them): the bank starts empty at the window's first point
+//! Conventions (docs/commands/usage.md states them): the bank starts empty at the window's first point
 //! (a spike in the first minutes is at risk: the conservative side); a step whose excess the
 //! bank cannot cover in full is counted whole as at risk and empties the bank; when the
 //! capacity falls, the bank is clamped to 300 seconds of the new capacity. Burst is best effort

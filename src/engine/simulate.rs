@@ -13,7 +13,7 @@
 //!   capacity while the bank holds (`burst`: up to 300 s of unused capacity), and otherwise is
 //!   throttle risk, never counted as served.
 //!
-//! Conventions the simulation chooses (the README states them): "2 minutes" and "15 minutes"
+//! Conventions the simulation chooses (docs/commands/usage.md states them): "2 minutes" and "15 minutes"
 //! are ⌈120 ÷ period⌉ and ⌈900 ÷ period⌉ steps (at least 1: one 300-second point is above the
 //! target for "2 minutes", three points for 15); the first step starts at the stated initial
 //! capacity (the `Provisioned…CapacityUnits` measured, else ⌈first demand ÷ target⌉), clamped

@@ -244,7 +244,7 @@ pub(crate) fn detect(path: &Path, text: Option<&str>) -> Result<Source, Error> {
         path.display()
     ))
     .file(path.display().to_string())
-    .help("Consider `--from cloudformation|cdk|serverless|terraform-plan|terraform` (see the README's import section)."))
+    .help("Consider `--from cloudformation|cdk|serverless|terraform-plan|terraform` (see docs/commands/import.md)."))
 }
 
 /// The AWS CLI outputs in folder `dir` (its `.json` files, sorted by name), or `None` when it

@@ -42,7 +42,7 @@ pub(crate) const STDIN: &str = "-";
 /// The largest input file we read (workloads and price tables are small; this bounds memory).
 pub(crate) const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
 
-/// The kinds of text input, each with its own bound (documented in the README's input
+/// The kinds of text input, each with its own bound (documented in docs/hardening.md's input
 /// limits): a bound stops a wrong file early with a message that fits it, never after
 /// reading it whole.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,6 +1,6 @@
 //! The workload file exactly as written: serde structs that only describe its shape. Unknown
 //! fields are refused; quantities stay as their text (with their position) until `workload`
-//! parses and validates them. The README's workload reference documents every field.
+//! parses and validates them. docs/workload.md documents every field.
 
 use indexmap::IndexMap;
 use serde::Deserialize;

@@ -1,7 +1,7 @@
 //! How the AWS Price List for `AmazonDynamoDB` maps onto a ddbcost price table: one row per
 //! usage type (without its region prefix), the price-table field it fills and the factor that
 //! turns AWS's price per single unit into the table's unit; and the billing region codes
-//! that prefix usage types outside us-east-1. The README shows the same table.
+//! that prefix usage types outside us-east-1. docs/commands/prices.md shows the same table.
 
 /// What a usage type fills.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

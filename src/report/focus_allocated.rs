@@ -71,7 +71,7 @@ const HEADER: &[&str] = &[
     "x_AllocationRemainder",
 ];
 
-/// The allocation method's id (documented in the README's `allocate` section).
+/// The allocation method's id (documented in docs/commands/allocate.md).
 pub(crate) const METHOD: &str = "ddbcost-consumed-capacity";
 
 const AWS: &str = "Amazon Web Services";

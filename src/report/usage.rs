@@ -658,7 +658,7 @@ pub(crate) fn table(r: &Report) -> String {
             ),
         };
     }
-    out.push_str("Auto scaling is simulated step by step by Application Auto Scaling's documented rules, and demand above capacity is served from burst capacity (300 s of unused capacity, banked from the window's start) before it counts as throttle risk (see the README); a period without a point is taken as 0 consumed.\n");
+    out.push_str("Auto scaling is simulated step by step by Application Auto Scaling's documented rules, and demand above capacity is served from burst capacity (300 s of unused capacity, banked from the window's start) before it counts as throttle risk (see docs/commands/usage.md); a period without a point is taken as 0 consumed.\n");
     if let Some(c) = &r.commitments {
         out.push_str(&super::forecast::advice_table(
             &c.advice,

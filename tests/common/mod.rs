@@ -23,6 +23,51 @@ pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// The documentation the tests hold to the tool: `README.md`, then every Markdown file under
+/// `docs/` (sorted), each as its path from the repository's root and its text.
+pub fn documentation() -> Vec<(String, String)> {
+    fn walk(dir: &std::path::Path, out: &mut Vec<PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for e in entries.flatten() {
+            let path = e.path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else if path.extension().is_some_and(|x| x == "md") {
+                out.push(path);
+            }
+        }
+    }
+    let mut files = vec![root().join("README.md")];
+    let mut docs = Vec::new();
+    walk(&root().join("docs"), &mut docs);
+    docs.sort();
+    files.extend(docs);
+    files
+        .into_iter()
+        .map(|f| {
+            let text = std::fs::read_to_string(&f).unwrap();
+            let name = f
+                .strip_prefix(root())
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            (name, text)
+        })
+        .collect()
+}
+
+/// The README and the reference under `docs/`, as one text: for tests that find a section
+/// wherever it lives.
+pub fn documentation_text() -> String {
+    documentation()
+        .into_iter()
+        .map(|(_, text)| text)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// The environment variables a test run keeps: what finds programs, temporary folders and
 /// the locale. Everything else a developer set (`DDBCOST_PRICES`, `NO_COLOR`, `TERM`,
 /// `COLUMNS`, …) is cleared, so a test sees the same environment on every machine.

@@ -227,7 +227,7 @@ fn fields_exist(a: &Axis, base: &Value, src: &Input<'_>) -> Result<(), Error> {
                 Error::usage(format!("--vary `{}={text}`: {}", a.path, e.message)).help(
                     e.help
                         .as_deref()
-                        .unwrap_or("Consider a path the README's workload reference lists.")
+                        .unwrap_or("Consider a path docs/workload.md lists.")
                         .to_string(),
                 ),
             );

@@ -337,9 +337,9 @@ fn help_for(message: &str) -> String {
                 Some(c) => format!(
                     "Consider `{c}` (did you mean it?); unknown {noun}s are refused so that a typo cannot silently cost zero."
                 ),
-                None => format!(
-                    "Consider one of the allowed {noun}s; the README's workload reference lists them."
-                ),
+                None => {
+                    format!("Consider one of the allowed {noun}s; docs/workload.md lists them.")
+                }
             };
         }
     }
@@ -355,7 +355,8 @@ fn help_for(message: &str) -> String {
     if message.starts_with("duplicate mapping key") {
         return "Consider giving each entry a distinct name: a repeated key would silently replace the first.".to_string();
     }
-    "Consider checking the value against the README's workload reference.".to_string()
+    "Consider checking the value against docs/workload.md (the workload file's reference)."
+        .to_string()
 }
 
 /// Parses `text` into an untyped document (for merge patches) without ever reading a number:
