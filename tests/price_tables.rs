@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{Case, root};
+use common::Case;
 
 #[test]
 fn the_readme_lists_exactly_the_prices_each_bundled_table_lacks() {
