@@ -58,9 +58,12 @@ pub(crate) enum Field {
     Meter,
     ResourceName,
     RegionId,
+    /// ddbcost's own export: the region the line was priced in (`x_Region`), which is also
+    /// a price table's own region where that is not an AWS region (`RegionId` is then empty).
+    PricedRegion,
 }
 
-pub(crate) const FIELDS: [Field; 25] = [
+pub(crate) const FIELDS: [Field; 26] = [
     Field::Product,
     Field::UsageType,
     Field::Operation,
@@ -86,6 +89,7 @@ pub(crate) const FIELDS: [Field; 25] = [
     Field::Meter,
     Field::ResourceName,
     Field::RegionId,
+    Field::PricedRegion,
 ];
 
 /// The column of `field` in `dialect`, if it has one.
@@ -126,7 +130,8 @@ fn cur2(field: Field) -> Option<&'static str> {
         | Field::Sku
         | Field::Meter
         | Field::ResourceName
-        | Field::RegionId => return None,
+        | Field::RegionId
+        | Field::PricedRegion => return None,
     })
 }
 
@@ -156,7 +161,8 @@ fn legacy(field: Field) -> Option<&'static str> {
         | Field::Sku
         | Field::Meter
         | Field::ResourceName
-        | Field::RegionId => return None,
+        | Field::RegionId
+        | Field::PricedRegion => return None,
     })
 }
 
@@ -186,7 +192,8 @@ fn focus(field: Field) -> Option<&'static str> {
         | Field::ReservationUnusedUpfront
         | Field::ReservationUnusedRecurring
         | Field::PlanCommitment
-        | Field::PlanUsed => return None,
+        | Field::PlanUsed
+        | Field::PricedRegion => return None,
     })
 }
 
@@ -196,6 +203,7 @@ fn own(field: Field) -> Option<&'static str> {
         Field::Sku => Some("SkuId"),
         Field::Meter => Some("SkuMeter"),
         Field::UsageType | Field::Operation => None,
+        Field::PricedRegion => Some("x_Region"),
         other => focus(other),
     }
 }

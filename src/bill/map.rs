@@ -133,7 +133,10 @@ pub(crate) fn place(row: &Row) -> Result<Place, Unplaced> {
             component,
             // The usage type the price key bills, as the CUR names it (the quantity was
             // scaled to its unit when read).
-            meter: meter_of(&row.sku).map_or_else(|| row.sku.clone(), |(m, _)| m.to_string()),
+            // A price key no usage type bills (a free line, a transfer to a region) is
+            // named by its component, as the estimate's side names it.
+            meter: meter_of(&row.sku)
+                .map_or_else(|| component.name().to_string(), |(m, _)| m.to_string()),
         });
     }
     let (region, root) = mapping::split_usage_type(&row.usage_type);

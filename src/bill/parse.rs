@@ -243,7 +243,10 @@ pub(crate) fn row<'a>(
         sku: text(Field::Sku).trim().to_string(),
         meter: text(Field::Meter).trim().to_string(),
         resource_name: text(Field::ResourceName).trim().to_string(),
-        region: text(Field::RegionId).trim().to_string(),
+        region: Some(text(Field::RegionId).trim())
+            .filter(|r| !r.is_empty())
+            .unwrap_or_else(|| text(Field::PricedRegion).trim())
+            .to_string(),
         tags: tags(layout, get).map_err(|why| {
             Error::input(format!("row {at}: {why}"))
                 .file(file)

@@ -78,6 +78,7 @@ pub(crate) const HEADER: &[&str] = &[
     "x_FxRate",
     "x_FxDate",
     "x_FxSource",
+    "x_Region",
 ];
 
 /// Our unit in the FOCUS Unit Format: blocks as `1000000 Read Request Units`, time-based
@@ -480,6 +481,7 @@ fn record(
         e.fx.as_ref()
             .map(|fx| fx.source.clone())
             .unwrap_or_default(),
+        i.region.to_string(),
     ];
     record.iter().map(|f| ascii(f)).collect()
 }
