@@ -159,6 +159,113 @@ fn focus_records_the_covered_capacity_as_a_credit() {
     assert_eq!(&covered[cost], "-47.45"); // 73,000 × −$0.00065
 }
 
+/// FOCUS bills an upfront fee in the month it was bought, whole, and amortizes it in the
+/// effective cost: the reservation of `TWO_TABLES`, bought in 2027-02.
+#[test]
+fn focus_bills_the_upfront_fee_in_the_month_bought_and_amortizes_it() {
+    let yaml = TWO_TABLES.replace("term: 1y }", "term: 1y, start: 2027-02 }");
+    let (_dir, path) = temp_workload(&yaml);
+    let export = |period: &str| {
+        let out = Case::new()
+            .args([
+                "estimate",
+                &path,
+                "--format",
+                "focus",
+                "--period",
+                period,
+                "--month-hours",
+                "730",
+            ])
+            .run()
+            .success();
+        common::csv_table(&out.stdout)
+    };
+    let sum = |header: &[String], rows: &[csv::StringRecord], name: &str| {
+        let c = common::column(header, name);
+        rows.iter()
+            .map(|r| common::dec(&r[c]))
+            .sum::<rust_decimal::Decimal>()
+    };
+    // The estimate (amortized): upfront $150 ÷ 12 = $12.50, hourly 730 × $0.0128 = $9.344,
+    // 120 WCU × 730 h × $0.00065 = $56.94 less the 73,000 covered (−$47.45), 10 RCU × 730 h
+    // × $0.00013 = $0.949: 12.5 + 9.344 + 56.94 − 47.45 + 0.949 = $32.283.
+    let total = common::dec("32.283");
+    for (period, billed_upfront) in [("2027-02", "150"), ("2027-03", "0")] {
+        let (header, rows) = export(period);
+        let col = |n: &str| common::column(&header, n);
+        let upfront = rows
+            .iter()
+            .find(|r| &r[col("x_LineItemKey")] == "account/reserved/us-east-1/wcu/1y/upfront")
+            .unwrap();
+        // In its month: the whole fee, one block at $150, once; after: nothing.
+        assert_eq!(
+            common::dec(&upfront[col("BilledCost")]),
+            common::dec(billed_upfront),
+            "{period}"
+        );
+        assert_eq!(
+            common::dec(&upfront[col("ListCost")]),
+            common::dec(billed_upfront),
+            "{period}"
+        );
+        assert_eq!(&upfront[col("ChargeCategory")], "Purchase");
+        assert_eq!(&upfront[col("ChargeFrequency")], "One-Time");
+        assert_eq!(
+            common::dec(&upfront[col("EffectiveCost")]),
+            common::dec("0")
+        );
+        // Effective: the estimate, the fee amortized; billed: the month's invoice, the
+        // amortized $12.50 out and the fee billed this month in.
+        assert_eq!(sum(&header, &rows, "EffectiveCost"), total, "{period}");
+        assert_eq!(
+            sum(&header, &rows, "BilledCost"),
+            total - common::dec("12.5") + common::dec(billed_upfront),
+            "{period}"
+        );
+    }
+}
+
+/// A forecast's FOCUS export bills a reservation's upfront fee in its month of purchase:
+/// its `start`, or the forecast's first month for one without (bought then, as the forecast
+/// assumes), and in no other month.
+#[test]
+fn a_forecasts_focus_bills_each_upfront_fee_in_its_month() {
+    for (yaml, bought) in [
+        (TWO_TABLES.to_string(), "2027-01"),
+        (
+            TWO_TABLES.replace("term: 1y }", "term: 1y, start: 2027-02 }"),
+            "2027-02",
+        ),
+    ] {
+        let (_dir, path) = temp_workload(&yaml);
+        let out = Case::new()
+            .args([
+                "forecast", &path, "--months", "3", "--start", "2027-01", "--format", "focus",
+            ])
+            .run()
+            .success();
+        let (header, rows) = common::csv_table(&out.stdout);
+        let col = |n: &str| common::column(&header, n);
+        let billed: Vec<(String, rust_decimal::Decimal)> = rows
+            .iter()
+            .filter(|r| &r[col("x_LineItemKey")] == "account/reserved/us-east-1/wcu/1y/upfront")
+            .map(|r| {
+                (
+                    r[col("BillingPeriodStart")][..7].to_string(),
+                    common::dec(&r[col("BilledCost")]),
+                )
+            })
+            .collect();
+        // One block's $150, once, in the month bought; $0 in the others it is held.
+        for (month, cost) in &billed {
+            let expected = if month == bought { "150" } else { "0" };
+            assert_eq!(*cost, common::dec(expected), "{bought}: {billed:?}");
+        }
+        assert!(billed.iter().any(|(m, _)| m == bought), "{billed:?}");
+    }
+}
+
 // Database Savings Plans. us-east-1 on-demand writes: $0.625 per million WRU.
 
 const PLAN: &str = "prices: aws-us-east-1
@@ -699,7 +806,11 @@ mod properties {
                 let c = super::common::column(&header, name);
                 rows.iter().map(|r| super::common::dec(&r[c])).sum()
             };
-            prop_assert_eq!(total("BilledCost"), e.total);
+            // The upfront fee is billed in the month bought (none stated here: another
+            // month), so BilledCost is the total less its amortized share: $150 ÷ 12 = $12.50
+            // a block of WCU (the bundled table's 1-year upfront).
+            let amortized = Decimal::from(blocks) * Decimal::new(125, 1);
+            prop_assert_eq!(total("BilledCost"), e.total - amortized);
             // Effective shares divide (fees × used ÷ bought): equal to 20 decimal places.
             prop_assert_eq!(total("EffectiveCost").round_dp(20), e.total.round_dp(20));
         }

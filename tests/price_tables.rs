@@ -9,10 +9,10 @@ use common::Case;
 fn the_readme_lists_exactly_the_prices_each_bundled_table_lacks() {
     let readme = common::documentation_text();
     let section = readme
-        .split("### What each bundled table lacks")
+        .split("# What each bundled table lacks")
         .nth(1)
-        .expect("the README's section")
-        .split("\n### ")
+        .expect("the reference's section (docs/price-tables.md)")
+        .split("\n#")
         .next()
         .unwrap();
     let rows: Vec<(String, Vec<String>)> = section

@@ -263,6 +263,10 @@ fn commitments_in(workload: &Workload, start: (i64, u32), at: (i64, u32)) -> Wor
         let end = month_after(s, r.term.months());
         at >= s && at < end
     });
+    // Its month of purchase, stated: what FOCUS bills its upfront fee in.
+    for r in &mut month.reservations {
+        r.start.get_or_insert(start);
+    }
     if let Some(sp) = &workload.savings_plan {
         let s = sp.start.unwrap_or(start);
         if !(at >= s && at < month_after(s, crate::model::SavingsPlan::TERM_MONTHS)) {

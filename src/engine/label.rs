@@ -225,6 +225,10 @@ pub enum Label {
         region: Arc<str>,
         term: ReservedTerm,
         blocks: Decimal,
+        /// The upfront fee of one block, as the price table lists it (paid once).
+        fee: Decimal,
+        /// Each purchase: the month it was bought (`None`: not stated) and its blocks.
+        bought: Vec<(Option<(i64, u32)>, Decimal)>,
     },
     /// Reservations pooled in a region: the hourly fee of `blocks`.
     PoolHourly {

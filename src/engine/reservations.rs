@@ -113,15 +113,23 @@ pub(super) fn lines(
         let bought = checked::mul(reserved_units, hours, "reservations")?;
         let unused = checked::sub(bought, covered, "reservations")?;
         let base = cat!("account/reserved/", region, "/", kind.name());
-        // One pair of lines per term (purchases of the same term add up).
-        let mut terms: Vec<(crate::model::ReservedTerm, Decimal)> = Vec::new();
+        // One pair of lines per term (purchases of the same term add up; each is kept with
+        // its month, for the month its upfront fee is billed in).
+        let mut terms: Vec<Purchases> = Vec::new();
         for r in &mine {
-            match terms.iter_mut().find(|(t, _)| *t == r.term) {
-                Some((_, b)) => *b = checked::add(*b, r.blocks, "reservations")?,
-                None => terms.push((r.term, r.blocks)),
+            match terms.iter_mut().find(|t| t.term == r.term) {
+                Some(t) => {
+                    t.blocks = checked::add(t.blocks, r.blocks, "reservations")?;
+                    t.bought.push((r.start, r.blocks));
+                }
+                None => terms.push(Purchases {
+                    term: r.term,
+                    blocks: r.blocks,
+                    bought: vec![(r.start, r.blocks)],
+                }),
             }
         }
-        for (term, term_blocks) in terms {
+        for term in terms {
             out.extend(term_lines(
                 pricer,
                 &Group {
@@ -130,7 +138,6 @@ pub(super) fn lines(
                     kind,
                 },
                 term,
-                term_blocks,
             )?);
         }
         // The unit-hours the reservations cover are not billed at the normal price.
@@ -181,14 +188,25 @@ struct Group<'a> {
     kind: CapacityKind,
 }
 
-/// The two lines of the `blocks` reserved for `term` in a group: the upfront amortized over
+/// The blocks of a group bought for one term, and each purchase's month and blocks.
+struct Purchases {
+    term: crate::model::ReservedTerm,
+    blocks: Decimal,
+    bought: Vec<(Option<(i64, u32)>, Decimal)>,
+}
+
+/// The two lines of the blocks reserved for one term in a group: the upfront amortized over
 /// the term's months, and the hourly fee (used or not).
 fn term_lines(
     pricer: &Pricer<'_>,
     g: &Group<'_>,
-    term: crate::model::ReservedTerm,
-    blocks: Decimal,
+    t: Purchases,
 ) -> Result<[LineItem; 2], EngineError> {
+    let Purchases {
+        term,
+        blocks,
+        bought,
+    } = t;
     let (base, region, kind) = (g.base, g.region, g.kind);
     let account: Arc<str> = Arc::from("(account)");
     let _upper = if kind == CapacityKind::Rcu {
@@ -210,6 +228,8 @@ fn term_lines(
                 region: Arc::clone(region),
                 term,
                 blocks,
+                fee: upfront,
+                bought,
             },
             region,
             unit: "100 units",

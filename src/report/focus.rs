@@ -131,9 +131,8 @@ fn ascii(text: &str) -> String {
     out
 }
 
-/// Commitments are purchases: reserved capacity's fees (the upfront one amortized over the
-/// term, a recurring charge of the month, not the one-time payment) and a savings plan's
-/// hourly commitment. Free tier and what commitments cover are credits (negative amounts).
+/// Commitments are purchases: reserved capacity's fees (the upfront one billed once, in the
+/// month bought; the hourly one each month) and a savings plan's hourly commitment. Free tier and what commitments cover are credits (negative amounts).
 fn category(item: &LineItem) -> &'static str {
     match item.component {
         Component::FreeTier => "Credit",
@@ -147,10 +146,50 @@ fn category(item: &LineItem) -> &'static str {
 
 fn frequency(item: &LineItem) -> &'static str {
     match item.component {
-        Component::ReservedUpfront | Component::ReservedCapacity | Component::SavingsPlan => {
-            "Recurring"
-        }
+        Component::ReservedUpfront => "One-Time",
+        Component::ReservedCapacity | Component::SavingsPlan => "Recurring",
         _ => "Usage-Based",
+    }
+}
+
+/// An upfront fee's row as the export's billing period is billed for it: the fee of the
+/// blocks bought in that month, whole and once (quantity the blocks, unit price the fee of
+/// one, as the price table lists it); nothing for blocks bought in another month, or whose
+/// month is not stated, nor for a table's own reservation (which states none) — their fees
+/// were billed when bought and reach this month amortized, in the `EffectiveCost` of the
+/// capacity they cover. The estimate's line amortizes; this row is the invoice's view.
+fn upfront_as_billed(e: &Estimate, i: &LineItem, period: Period) -> LineItem {
+    let month = (i64::from(period.year), period.month);
+    let (fee, blocks) = match &i.label {
+        crate::engine::label::Label::PoolUpfront { fee, bought, .. } => (
+            *fee,
+            bought
+                .iter()
+                .filter(|(m, _)| *m == Some(month))
+                .fold(Decimal::ZERO, |a, (_, b)| a.saturating_add(*b)),
+        ),
+        _ => (Decimal::ZERO, Decimal::ZERO),
+    };
+    let rate = e.fx.as_ref().map_or(Decimal::ONE, |fx| fx.rate);
+    // The line's cost (blocks × fee ÷ months) was computed checked, so fee × blocks is within
+    // Decimal's range for any term AWS sells; saturating only past it.
+    let pricing_cost = fee.saturating_mul(blocks);
+    let described = if blocks.is_zero() {
+        format!(
+            "{}; paid once when bought, not in this month: here in EffectiveCost only",
+            i.label
+        )
+    } else {
+        format!("{}; paid in full this month, when bought", i.label)
+    };
+    LineItem {
+        quantity: Some(blocks),
+        unit_price: fee.saturating_mul(rate),
+        pricing_unit_price: fee,
+        cost: Some(pricing_cost.saturating_mul(rate)),
+        pricing_cost: Some(pricing_cost),
+        label: crate::engine::label::Label::Text(std::borrow::Cow::Owned(described)),
+        ..i.clone()
     }
 }
 
@@ -233,7 +272,9 @@ fn decimal(v: Decimal) -> String {
 /// paid) and `EffectiveCost` (where it is consumed). FOCUS's view: a purchase's
 /// `EffectiveCost` is 0, each credit for covered usage carries its amortized share of the
 /// fees (`fees × used ÷ bought`), and what is left is an `Unused` usage row — so
-/// `BilledCost` and `EffectiveCost` both add up to the estimate's total.
+/// `EffectiveCost` adds up to the estimate's total, and `BilledCost` to the month's invoice:
+/// the total with each upfront fee's amortized share taken out, and the whole fee put in
+/// the month it was bought (`upfront_as_billed`).
 struct Row<'a> {
     category: &'static str,
     effective: Decimal,
@@ -252,10 +293,17 @@ pub(crate) fn render(estimates: &[(&str, &Estimate)], period: Period) -> (String
         let commits: Vec<Option<Commitment>> =
             e.line_items.iter().map(|i| commitment(e, i)).collect();
         let groups = commitment_groups(e);
-        for (n, (i, c)) in e.line_items.iter().zip(&commits).enumerate() {
-            let (Some(_), Some(cost)) = (i.quantity, i.cost) else {
+        for (n, (line, c)) in e.line_items.iter().zip(&commits).enumerate() {
+            let (Some(_), Some(cost)) = (line.quantity, line.cost) else {
                 skipped = usize::saturating_add(skipped, 1);
                 continue;
+            };
+            let billed;
+            let i = if line.component == Component::ReservedUpfront {
+                billed = upfront_as_billed(e, line, period);
+                &billed
+            } else {
+                line
             };
             let pricing_cost = i.pricing_cost.unwrap_or(cost);
             let mut row = Row {

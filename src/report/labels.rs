@@ -297,6 +297,7 @@ fn commitment(f: &mut fmt::Formatter<'_>, label: &Label) -> fmt::Result {
             region,
             term,
             blocks,
+            ..
         } => write!(
             f,
             "Reserved {} in {region}, {} × 100 units, {}: upfront amortized over {} months",
