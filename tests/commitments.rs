@@ -800,7 +800,7 @@ mod properties {
             prop_assert!(base.total - e.total <= sp.covered);
             prop_assert!(sp.coverage() >= Decimal::ZERO && sp.coverage() <= Decimal::ONE);
             prop_assert!(sp.utilization() >= Decimal::ZERO && sp.utilization() <= Decimal::ONE);
-            let (csv, _) = ddbcost::api::exports::focus(&[("baseline", &e)], ddbcost::api::exports::Period { year: 2027, month: 1 });
+            let (csv, _) = ddbcost::api::exports::focus(&[("baseline", &e)], ddbcost::api::exports::Period { year: 2027, month: 1 }).unwrap();
             let (header, rows) = super::common::csv_table(&csv);
             let total = |name: &str| -> Decimal {
                 let c = super::common::column(&header, name);

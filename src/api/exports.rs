@@ -41,6 +41,7 @@ pub use crate::report::compare::CompareDoc;
 pub use crate::report::json::EstimateDoc;
 
 use crate::engine::{Estimate, Forecast};
+use crate::error::Error;
 use crate::report;
 use crate::scenario::Comparison;
 
@@ -57,13 +58,15 @@ pub const FINANCE_HEADER: &[&str] = report::finance::HEADER;
 /// ```
 /// use ddbcost::api::exports::{Period, focus};
 /// let bill = ddbcost::api::Session::on_day(20_789).estimate("workloads/cloudshop.yaml")?;
-/// let (csv, _) = focus(&[("baseline", &bill)], Period { year: 2027, month: 1 });
+/// let (csv, _) = focus(&[("baseline", &bill)], Period { year: 2027, month: 1 })?;
 /// assert!(csv.contains("2027-01-01T00:00:00Z"));
 /// # Ok::<(), ddbcost::api::Error>(())
 /// ```
-#[must_use]
-pub fn focus(estimates: &[(&str, &Estimate)], period: Period) -> (String, usize) {
-    report::focus::render(estimates, period)
+///
+/// # Errors
+/// A commitment's amortized share too large to compute.
+pub fn focus(estimates: &[(&str, &Estimate)], period: Period) -> Result<(String, usize), Error> {
+    report::focus::render(estimates, period).map_err(Error::from)
 }
 
 /// An estimate as its JSON document (`ddbcost.estimate/v1`).
@@ -99,13 +102,15 @@ pub fn forecast_json(forecast: &Forecast, workload: &str) -> String {
 /// use ddbcost::api::{Settings, forecast, load, prices};
 /// let (w, _) = load("tables:\n  t:\n    item_size: 1 KB\n    patterns:\n      put: { op: put, rate: 1M/month }\n", "w.yaml")?;
 /// let f = forecast(&w, &prices("aws-us-east-1")?, &Settings::default(), (2027, 1), 2)?;
-/// let (csv, _) = ddbcost::api::exports::forecast_focus(&f);
+/// let (csv, _) = ddbcost::api::exports::forecast_focus(&f)?;
 /// assert!(csv.contains("2027-02-01T00:00:00Z"));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[must_use]
-pub fn forecast_focus(forecast: &Forecast) -> (String, usize) {
-    report::forecast::focus(forecast)
+///
+/// # Errors
+/// A commitment's amortized share too large to compute.
+pub fn forecast_focus(forecast: &Forecast) -> Result<(String, usize), Error> {
+    report::forecast::focus(forecast).map_err(Error::from)
 }
 
 /// A comparison as the finance CSV (`--format csv`: every line of every scenario, with its

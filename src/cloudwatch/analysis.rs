@@ -371,18 +371,20 @@ fn analyse(
         if !facts.hour_by_hour {
             d.hourly = Vec::new();
         }
-        let report = tables
-            .entry(k.table.clone())
-            .or_insert_with(|| TableReport {
+        let report = match tables.entry(k.table.clone()) {
+            std::collections::btree_map::Entry::Occupied(o) => o.into_mut(),
+            std::collections::btree_map::Entry::Vacant(v) => v.insert(TableReport {
                 name: k.table.clone(),
                 dimensions: Vec::new(),
                 week: vec![(Decimal::ZERO, false); WEEK_HOURS],
-                verdict: decide_table(&[]),
+                // Decided again once its dimensions are all in.
+                verdict: decide_table(&[]).map_err(Error::from)?,
                 stated: stated_settings(facts.workload, &k.table),
                 unread: Vec::new(),
                 unmeasured: Vec::new(),
                 index_findings: Vec::new(),
-            });
+            }),
+        };
         add_week(&mut report.week, &demand, start, period);
         report.dimensions.push(Dimension {
             index: k.index.clone(),
@@ -401,7 +403,7 @@ fn analyse(
             .iter()
             .map(|d| (d.index.is_none(), &d.decision))
             .collect();
-        t.verdict = decide_table(&dims);
+        t.verdict = decide_table(&dims).map_err(Error::from)?;
     }
     // Points used: the consumed series and the provisioned capacity read beside them.
     let used: u64 = reading

@@ -118,7 +118,7 @@ pub(crate) fn export(
                     .help("Consider `--scenario NAME` to export one scenario (and `estimate --format focus` for the baseline); `--format csv` holds every scenario with a `scenario` column to filter on."));
                 }
             };
-            let (text, skipped) = report::focus::render(&[one], period);
+            let (text, skipped) = report::focus::render(&[one], period).map_err(Error::from)?;
             if skipped > 0 {
                 run.diagnostics.say("warning", &format!(
                     "{skipped} line(s) whose usage is unknown have no cost and are not in the FOCUS export"

@@ -173,7 +173,7 @@ fn render(
             text
         }
         Format::Focus => {
-            let (text, skipped) = report::forecast::focus(f);
+            let (text, skipped) = report::forecast::focus(f).map_err(Error::from)?;
             if skipped > 0 {
                 run.diagnostics.say("warning", &format!(
                     "{skipped} line(s) whose usage is unknown have no cost and are not in the FOCUS export"

@@ -244,15 +244,19 @@ fn best_plan(
 /// Commitment fees not consumed over a forecast: each commitment's fees less the share its
 /// covered usage consumed (a plan's commitment less what it used; a reservation's fees × its
 /// unused share of unit-hours).
-fn unused(f: &Forecast) -> Decimal {
-    f.months
-        .iter()
-        .flat_map(|m| super::commitment_groups(&m.estimate))
-        // A table's own reservation is netted in its capacity line: never unused here.
-        .filter(|g| !g.consumed.is_empty() || g.kind == super::CommitmentKind::SavingsPlan)
-        .fold(Decimal::ZERO, |sum, g| {
-            sum.saturating_add(g.unused_fees(g.fees).max(Decimal::ZERO))
-        })
+fn unused(f: &Forecast) -> Result<Decimal, EngineError> {
+    let mut sum = Decimal::ZERO;
+    for m in &f.months {
+        for g in super::commitment_groups(&m.estimate)? {
+            // A table's own reservation is netted in its capacity line: never unused here.
+            if g.consumed.is_empty() && g.kind != super::CommitmentKind::SavingsPlan {
+                continue;
+            }
+            let left = g.unused_fees(g.fees)?.max(Decimal::ZERO);
+            sum = checked::add(sum, left, "the commitments' unused fees")?;
+        }
+    }
+    Ok(sum)
 }
 
 /// The options for `workload` over `months` from `start`.
@@ -298,9 +302,9 @@ pub(crate) fn advise_commitments(
             reservations: reservations.clone(),
             per_hour,
             total: expected.total,
-            unused: unused(&expected),
+            unused: unused(&expected)?,
             total_lower: low.total,
-            unused_lower: unused(&low),
+            unused_lower: unused(&low)?,
         })
     };
     options.push(price("no commitments", Vec::new(), None, None)?);
@@ -317,9 +321,9 @@ pub(crate) fn advise_commitments(
             reservations: workload.reservations.clone(),
             per_hour: workload.savings_plan.as_ref().map(|s| s.per_hour),
             total: stated.total,
-            unused: unused(&stated),
+            unused: unused(&stated)?,
             total_lower: low.total,
-            unused_lower: unused(&low),
+            unused_lower: unused(&low)?,
         });
     }
     let first = p.run(&base)?;

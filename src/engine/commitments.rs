@@ -6,6 +6,7 @@
 use rust_decimal::Decimal;
 
 use super::estimate::{Component, Estimate, LineItem};
+use super::{EngineError, checked};
 
 /// What a commitment is.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -37,12 +38,17 @@ pub(crate) struct CommitmentGroup {
 }
 
 impl CommitmentGroup {
-    /// `fees × used ÷ bought`: the part of `fees` a consumption of `used` stands for.
-    #[must_use]
-    pub(crate) fn share(&self, fees: Decimal, used: Decimal) -> Decimal {
-        fees.checked_mul(used)
-            .and_then(|x| x.checked_div(self.bought))
-            .unwrap_or_default()
+    /// `fees × used ÷ bought`: the part of `fees` a consumption of `used` stands for (none
+    /// when nothing was bought: nothing can have been consumed of it).
+    ///
+    /// # Errors
+    /// A product too large to compute.
+    pub(crate) fn share(&self, fees: Decimal, used: Decimal) -> Result<Decimal, EngineError> {
+        if self.bought.is_zero() {
+            return Ok(Decimal::ZERO);
+        }
+        let what = "a commitment's amortized share";
+        checked::div(checked::mul(fees, used, what)?, self.bought, what)
     }
 
     /// What was bought and not consumed, in `bought`'s unit (never negative).
@@ -55,10 +61,13 @@ impl CommitmentGroup {
     }
 
     /// The fees (in `fees`' currency) the consumption does not account for.
-    #[must_use]
-    pub(crate) fn unused_fees(&self, fees: Decimal) -> Decimal {
-        self.consumed.iter().fold(fees, |left, (_, u)| {
-            left.saturating_sub(self.share(fees, *u))
+    ///
+    /// # Errors
+    /// A share too large to compute.
+    pub(crate) fn unused_fees(&self, fees: Decimal) -> Result<Decimal, EngineError> {
+        let what = "a commitment's unused fees";
+        self.consumed.iter().try_fold(fees, |left, (_, u)| {
+            checked::sub(left, self.share(fees, *u)?, what)
         })
     }
 }
@@ -105,10 +114,10 @@ pub(crate) fn reserved_unit_hours(line: &LineItem, month_hours: Decimal) -> Opti
 
 /// Every commitment of `e`, in order of first appearance.
 ///
-/// Sums here add a few exact engine figures already checked: saturating states that without
-/// a panic path.
-#[must_use]
-pub(crate) fn commitment_groups(e: &Estimate) -> Vec<CommitmentGroup> {
+/// # Errors
+/// A sum of fees, units or covered usage too large to compute.
+pub(crate) fn commitment_groups(e: &Estimate) -> Result<Vec<CommitmentGroup>, EngineError> {
+    let what = "the commitments' fees";
     let mut out: Vec<CommitmentGroup> = Vec::new();
     for (n, line) in e.line_items.iter().enumerate() {
         let (Some((kind, purchase)), Some(cost)) = (commitment_of(line), line.cost) else {
@@ -130,18 +139,20 @@ pub(crate) fn commitment_groups(e: &Estimate) -> Vec<CommitmentGroup> {
         let g = &mut out[at];
         let pricing_cost = line.pricing_cost.unwrap_or(cost);
         if purchase {
-            g.fees = g.fees.saturating_add(cost);
-            g.pricing_fees = g.pricing_fees.saturating_add(pricing_cost);
+            g.fees = checked::add(g.fees, cost, what)?;
+            g.pricing_fees = checked::add(g.pricing_fees, pricing_cost, what)?;
             g.purchases.push(n);
-            g.bought = g.bought.saturating_add(match kind {
+            let bought = match kind {
                 CommitmentKind::SavingsPlan => pricing_cost,
                 // The upfront and the hourly fee of one purchase make the same units
-                // available: count them once, from the hourly fee.
+                // available: count them once, from the hourly fee (whose quantity is known:
+                // the line has a cost).
                 CommitmentKind::Reserved { .. } if line.unit == "100-unit-hour" => {
-                    reserved_unit_hours(line, e.settings.month_hours).unwrap_or_default()
+                    checked::some(reserved_unit_hours(line, e.settings.month_hours), what)?
                 }
                 CommitmentKind::Reserved { .. } => Decimal::ZERO,
-            });
+            };
+            g.bought = checked::add(g.bought, bought, what)?;
         } else {
             let used = match kind {
                 // Covered usage at list × the plan's rate: the commitment it consumed.
@@ -151,15 +162,13 @@ pub(crate) fn commitment_groups(e: &Estimate) -> Vec<CommitmentGroup> {
                         .as_ref()
                         .and_then(|sp| sp.covered_rates.iter().find(|(k, _)| *k == line.key))
                         .map_or(Decimal::ONE, |(_, r)| *r);
-                    Decimal::ZERO
-                        .saturating_sub(pricing_cost)
-                        .checked_mul(rate)
-                        .unwrap_or_default()
+                    checked::mul(checked::sub(Decimal::ZERO, pricing_cost, what)?, rate, what)?
                 }
-                CommitmentKind::Reserved { .. } => line.quantity.unwrap_or_default(),
+                // A credit with a cost has its quantity.
+                CommitmentKind::Reserved { .. } => checked::some(line.quantity, what)?,
             };
             g.consumed.push((n, used));
         }
     }
-    out
+    Ok(out)
 }

@@ -22,7 +22,12 @@
 
 use rust_decimal::Decimal;
 
+use super::EngineError;
+use super::checked;
 use super::measured::{DimensionDecision, OptionCost, Setting, Source, weekly_variation};
+
+/// What an overflow in the verdict's sums is said of.
+const WHAT: &str = "the verdict's totals";
 
 /// Weekly totals may vary by this share of their mean for the pattern to count as stable.
 pub(crate) const STABLE: Decimal = Decimal::from_parts(25, 0, 0, false, 2);
@@ -94,22 +99,22 @@ pub(crate) struct TableVerdict {
     pub provision: Vec<Plan>,
 }
 
-fn add(a: Decimal, b: Decimal) -> Decimal {
-    a.checked_add(b).unwrap_or(Decimal::MAX)
+fn sum(values: impl Iterator<Item = Decimal>) -> Result<Decimal, EngineError> {
+    checked::sum(values, WHAT)
 }
 
-fn sum(values: impl Iterator<Item = Decimal>) -> Decimal {
-    values.fold(Decimal::ZERO, add)
-}
-
-fn share_of(part: Decimal, whole: Decimal) -> Option<Decimal> {
-    (!whole.is_zero()).then(|| part.checked_div(whole).unwrap_or_default())
+/// `part ÷ whole`; `None` for a whole of 0 (no share of nothing).
+fn share_of(part: Decimal, whole: Decimal) -> Result<Option<Decimal>, EngineError> {
+    if whole.is_zero() {
+        return Ok(None);
+    }
+    checked::div(part, whole, WHAT).map(Some)
 }
 
 /// Whether `saving` is real against `today` (at least 5 % of it; any saving on a cost of 0
 /// is none).
-fn real(saving: Decimal, today: Decimal) -> bool {
-    share_of(saving, today).is_some_and(|s| s >= REAL)
+fn real(saving: Decimal, today: Decimal) -> Result<bool, EngineError> {
+    Ok(share_of(saving, today)?.is_some_and(|s| s >= REAL))
 }
 
 fn option_plan(d: &DimensionDecision, setting: Setting, o: &OptionCost) -> Plan {
@@ -135,7 +140,11 @@ fn keep_plan(d: &DimensionDecision) -> Plan {
 /// auto scaling and (on a stable pattern) the smallest fixed capacity; else the one with the
 /// least risk. An already provisioned dimension within the tolerance today keeps its
 /// settings unless the change saves at least 5 % of its own cost.
-fn provisioned_plan(d: &DimensionDecision, stable: bool, tolerance: Decimal) -> Plan {
+fn provisioned_plan(
+    d: &DimensionDecision,
+    stable: bool,
+    tolerance: Decimal,
+) -> Result<Plan, EngineError> {
     let auto = option_plan(d, Setting::AutoScaling(d.policy), &d.auto_scaling);
     let fixed = option_plan(d, Setting::Fixed(d.fixed_units), &d.fixed);
     let mut options = vec![auto];
@@ -172,19 +181,39 @@ fn provisioned_plan(d: &DimensionDecision, stable: bool, tolerance: Decimal) -> 
         && d.current.throttle_minutes <= tolerance
         && (plan.keep
             || !real(
-                d.current
-                    .monthly
-                    .checked_sub(plan.monthly)
-                    .unwrap_or_default(),
+                checked::sub(d.current.monthly, plan.monthly, WHAT)?,
                 d.current.monthly,
-            ))
+            )?)
     {
         plan = Plan {
             passed_over: None,
             ..keep_plan(d)
         };
     }
-    plan
+    Ok(plan)
+}
+
+/// A set of plans (one per dimension) with its monthly total, its throttle-risk minutes and
+/// what it saves against today, each summed checked once.
+struct Candidate<'a> {
+    choice: Move,
+    plans: &'a [Plan],
+    total: Decimal,
+    risk: Decimal,
+    saving: Decimal,
+}
+
+impl<'a> Candidate<'a> {
+    fn of(choice: Move, plans: &'a [Plan], today: Decimal) -> Result<Self, EngineError> {
+        let total = sum(plans.iter().map(|x| x.monthly))?;
+        Ok(Candidate {
+            choice,
+            plans,
+            total,
+            risk: sum(plans.iter().map(|x| x.throttle_minutes))?,
+            saving: checked::sub(today, total, WHAT)?,
+        })
+    }
 }
 
 fn on_demand_plan(d: &DimensionDecision) -> Plan {
@@ -194,8 +223,12 @@ fn on_demand_plan(d: &DimensionDecision) -> Plan {
 /// The verdict on a table whose measured dimensions are `dims`, each with whether it is the
 /// table's own (not a GSI's): the table's capacity mode today is its own dimensions' (a GSI's
 /// where only GSIs were measured).
-#[must_use]
-pub(crate) fn decide_table(dims: &[(bool, &DimensionDecision)]) -> TableVerdict {
+///
+/// # Errors
+/// A sum or share of the dimensions' figures too large to compute.
+pub(crate) fn decide_table(
+    dims: &[(bool, &DimensionDecision)],
+) -> Result<TableVerdict, EngineError> {
     let own: Vec<&DimensionDecision> = dims.iter().filter(|(o, _)| *o).map(|(_, d)| *d).collect();
     let basis: Vec<&DimensionDecision> = if own.is_empty() {
         dims.iter().map(|(_, d)| *d).collect()
@@ -210,90 +243,91 @@ pub(crate) fn decide_table(dims: &[(bool, &DimensionDecision)]) -> TableVerdict 
         .collect::<Option<Vec<_>>>()
         .and_then(|v| v.into_iter().max());
     let stable = variation.is_some_and(|v| v <= STABLE);
-    let window_minutes = dims
+    // No dimension, no window: a tolerance of 0 minutes.
+    let window_hours = dims
         .iter()
         .map(|(_, d)| d.window_hours)
         .max()
-        .unwrap_or_default()
-        .checked_mul(Decimal::from(60))
-        .unwrap_or_default();
-    let tolerance = window_minutes
-        .checked_mul(RISK_TOLERANCE)
-        .unwrap_or_default();
-    let today = sum(dims.iter().map(|(_, d)| d.current.monthly));
-    let today_risk = sum(dims.iter().map(|(_, d)| d.current.throttle_minutes));
-    let on_demand = sum(dims.iter().map(|(_, d)| d.on_demand.monthly));
+        .unwrap_or(Decimal::ZERO);
+    let window_minutes = checked::mul(window_hours, Decimal::from(60), WHAT)?;
+    let tolerance = checked::mul(window_minutes, RISK_TOLERANCE, WHAT)?;
+    let today = sum(dims.iter().map(|(_, d)| d.current.monthly))?;
+    let today_risk = sum(dims.iter().map(|(_, d)| d.current.throttle_minutes))?;
+    let on_demand = sum(dims.iter().map(|(_, d)| d.on_demand.monthly))?;
     let keep: Vec<Plan> = dims.iter().map(|(_, d)| keep_plan(d)).collect();
     let provision: Vec<Plan> = dims
         .iter()
         .map(|(_, d)| provisioned_plan(d, stable, tolerance))
-        .collect();
+        .collect::<Result<_, _>>()?;
     let to_on_demand: Vec<Plan> = dims.iter().map(|(_, d)| on_demand_plan(d)).collect();
-    let total = |p: &[Plan]| sum(p.iter().map(|x| x.monthly));
-    let risk = |p: &[Plan]| sum(p.iter().map(|x| x.throttle_minutes));
-    let provisioned = total(&provision);
+    let provisioned = sum(provision.iter().map(|x| x.monthly))?;
     // The candidates the rule allows, with what each does.
-    let mut candidates: Vec<(Move, &[Plan])> = Vec::new();
+    let mut candidates: Vec<Candidate<'_>> = Vec::new();
     if variation.is_some() {
         if on_demand_today {
             if stable {
-                candidates.push((Move::Provision, &provision));
+                candidates.push(Candidate::of(Move::Provision, &provision, today)?);
             }
         } else {
-            candidates.push((Move::ToOnDemand, &to_on_demand));
+            candidates.push(Candidate::of(Move::ToOnDemand, &to_on_demand, today)?);
             if provision.iter().any(|p| !p.keep) {
-                candidates.push((Move::Provision, &provision));
+                candidates.push(Candidate::of(Move::Provision, &provision, today)?);
             }
         }
     }
-    let saving_of = |p: &[Plan]| today.checked_sub(total(p)).unwrap_or_default();
-    let within = |p: &[Plan]| risk(p) <= tolerance;
     let chosen = if today_risk <= tolerance {
         // Today is within the tolerance: a change must be too, and save for real; the
         // largest saving.
-        candidates
-            .iter()
-            .filter(|(_, p)| within(p) && real(saving_of(p), today))
-            .max_by_key(|(_, p)| saving_of(p))
-            .copied()
+        let mut real_savers = Vec::new();
+        for c in &candidates {
+            if c.risk <= tolerance && real(c.saving, today)? {
+                real_savers.push(c);
+            }
+        }
+        real_savers.into_iter().max_by_key(|c| c.saving)
     } else {
         // Today is at risk: the cheapest option within the tolerance, whatever it saves;
         // else the one with the least risk, if less than today's.
         candidates
             .iter()
-            .filter(|(_, p)| within(p))
-            .min_by_key(|(_, p)| total(p))
+            .filter(|c| c.risk <= tolerance)
+            .min_by_key(|c| c.total)
             .or_else(|| {
                 candidates
                     .iter()
-                    .filter(|(_, p)| risk(p) < today_risk)
-                    .min_by_key(|(_, p)| (risk(p), total(p)))
+                    .filter(|c| c.risk < today_risk)
+                    .min_by_key(|c| (c.risk, c.total))
             })
-            .copied()
     };
-    let (choice, plans): (Move, &[Plan]) = match chosen {
+    let fallback;
+    let chosen = match chosen {
         Some(c) => c,
-        None if variation.is_none() => (Move::MeasureLonger, &keep),
-        None => (Move::Keep, &keep),
+        None => {
+            let choice = if variation.is_none() {
+                Move::MeasureLonger
+            } else {
+                Move::Keep
+            };
+            fallback = Candidate::of(choice, &keep, today)?;
+            &fallback
+        }
     };
-    let proposed = total(plans);
-    let saving = today.checked_sub(proposed).unwrap_or_default();
-    TableVerdict {
-        choice,
+    Ok(TableVerdict {
+        choice: chosen.choice,
         on_demand_today,
         assumed,
         today,
         on_demand,
         provisioned,
-        proposed,
-        saving,
-        share: share_of(saving, today),
+        proposed: chosen.total,
+        saving: chosen.saving,
+        share: share_of(chosen.saving, today)?,
         variation,
         stable,
         today_throttle_minutes: today_risk,
-        proposed_throttle_minutes: risk(plans),
+        proposed_throttle_minutes: chosen.risk,
         tolerance,
-        plans: plans.to_vec(),
+        plans: chosen.plans.to_vec(),
         provision,
-    }
+    })
 }

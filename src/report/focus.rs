@@ -7,6 +7,7 @@
 
 use rust_decimal::Decimal;
 
+use crate::engine::checked;
 use crate::engine::{
     CommitmentKind, Component, Estimate, LineItem, commitment_groups, commitment_of,
     reserved_unit_hours,
@@ -284,15 +285,20 @@ struct Row<'a> {
 }
 
 /// The FOCUS CSV for `estimates` (scenario name, estimate) and the number of lines left out.
-#[must_use]
-pub(crate) fn render(estimates: &[(&str, &Estimate)], period: Period) -> (String, usize) {
+///
+/// # Errors
+/// A commitment's amortized share too large to compute.
+pub(crate) fn render(
+    estimates: &[(&str, &Estimate)],
+    period: Period,
+) -> Result<(String, usize), crate::engine::EngineError> {
     let mut w = csv::Writer::from_writer(Vec::new());
     let _ = w.write_record(HEADER);
     let mut skipped = 0;
     for (scenario, e) in estimates {
         let commits: Vec<Option<Commitment>> =
             e.line_items.iter().map(|i| commitment(e, i)).collect();
-        let groups = commitment_groups(e);
+        let groups = commitment_groups(e)?;
         for (n, (line, c)) in e.line_items.iter().zip(&commits).enumerate() {
             let (Some(_), Some(cost)) = (line.quantity, line.cost) else {
                 skipped = usize::saturating_add(skipped, 1);
@@ -319,15 +325,16 @@ pub(crate) fn render(estimates: &[(&str, &Estimate)], period: Period) -> (String
             }
             for g in &groups {
                 if let Some((_, used)) = g.consumed.iter().find(|(k, _)| *k == n) {
-                    row.effective = cost.saturating_add(g.share(g.fees, *used));
+                    let what = "a covered line's effective cost";
+                    row.effective = checked::add(cost, g.share(g.fees, *used)?, what)?;
                     row.pricing_effective =
-                        pricing_cost.saturating_add(g.share(g.pricing_fees, *used));
+                        checked::add(pricing_cost, g.share(g.pricing_fees, *used)?, what)?;
                 }
             }
             let _ = w.write_record(record(e, scenario, period, i, &row));
         }
         for g in &groups {
-            let left = (g.unused_fees(g.fees), g.unused_fees(g.pricing_fees));
+            let left = (g.unused_fees(g.fees)?, g.unused_fees(g.pricing_fees)?);
             let Some(&purchase) = g.purchases.last() else {
                 continue;
             };
@@ -393,10 +400,11 @@ pub(crate) fn render(estimates: &[(&str, &Estimate)], period: Period) -> (String
             let _ = w.write_record(record(e, scenario, period, &line, &row));
         }
     }
-    (
+    // Written to memory: neither the flush nor the text (every field ASCII) can fail.
+    Ok((
         String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default(),
         skipped,
-    )
+    ))
 }
 
 /// One FOCUS row for line `i` as `row` says; every field ASCII, whatever the workload's

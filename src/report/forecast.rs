@@ -325,16 +325,18 @@ pub(crate) fn finance(
 }
 
 /// FOCUS rows, one billing period per month, and the lines left out (unknown usage).
-#[must_use]
-pub(crate) fn focus(f: &Forecast) -> (String, usize) {
+///
+/// # Errors
+/// A commitment's amortized share too large to compute.
+pub(crate) fn focus(f: &Forecast) -> Result<(String, usize), crate::engine::EngineError> {
     let mut parts = Vec::new();
     let mut skipped = 0usize;
     for m in &f.months {
-        let (text, s) = super::focus::render(&[("forecast", &m.estimate)], period(m.period));
+        let (text, s) = super::focus::render(&[("forecast", &m.estimate)], period(m.period))?;
         parts.push(text);
         skipped = skipped.saturating_add(s);
     }
-    (join(parts), skipped)
+    Ok((join(parts), skipped))
 }
 
 /// A commitment option's commitments in words: `100 WCU us-east-1 1y; plan 0.08/h`.
