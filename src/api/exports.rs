@@ -5,7 +5,7 @@
 //! ```
 //! use ddbcost::api::exports::{Period, focus};
 //! let bill = ddbcost::api::Session::on_day(20_789).estimate("workloads/cloudshop.yaml")?;
-//! let (csv, left_out) = focus(&[("baseline", &bill)], Period { year: 2027, month: 1 });
+//! let (csv, left_out) = focus(&[("baseline", &bill)], Period { year: 2027, month: 1 })?;
 //! assert!(csv.starts_with("BilledCost,"));
 //! assert_eq!(left_out, 0);
 //! # Ok::<(), ddbcost::api::Error>(())
