@@ -13,6 +13,8 @@ pub(crate) mod map;
 pub(crate) mod once_check;
 #[cfg(not(target_arch = "wasm32"))]
 pub(crate) mod parquet;
+#[cfg(not(target_arch = "wasm32"))]
+pub(crate) mod parquet_columns;
 pub(crate) mod parse;
 pub(crate) mod read;
 pub(crate) mod reconcile;

@@ -29,7 +29,7 @@ fn broken(file: &str, e: &dyn std::fmt::Display) -> Error {
 }
 
 /// A Parquet DECIMAL (big-endian two's complement, `scale` digits after the point) as text.
-fn decimal_text(bytes: &[u8], scale: i32) -> Option<String> {
+pub(super) fn decimal_text(bytes: &[u8], scale: i32) -> Option<String> {
     if bytes.is_empty() || bytes.len() > 16 {
         return None;
     }
@@ -72,7 +72,7 @@ fn want(f: Field) -> Want {
 /// How a column's values become text: as they are, or an INT64 of nanoseconds since 1970
 /// (a TIMESTAMP(NANOS) the record reader hands over as a plain integer).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Read {
+pub(crate) enum Read {
     Plain,
     Nanos,
 }
@@ -153,7 +153,7 @@ fn check(t: &Type, field: Field, file: &str) -> Result<Read, Error> {
 }
 
 /// A value as the CSV twin writes it.
-fn text(field: &PField, read: Read) -> String {
+pub(super) fn text(field: &PField, read: Read) -> String {
     if let (Read::Nanos, PField::Long(ns)) = (read, field) {
         return timestamp(ns.div_euclid(1_000_000_000));
     }
@@ -234,8 +234,51 @@ fn read_rows(path: &Path, file: &str, sink: &mut Sink<'_>) -> Result<Dialect, Er
             None => Ok(Read::Plain),
         })
         .collect::<Result<_, _>>()?;
+    match super::parquet_columns::Columns::of(&reader, &fields, &reads, root.name()) {
+        Some(columns) => by_columns(&reader, &columns, &projected_layout, &file, sink)?,
+        None => by_records(&reader, &fields, &reads, &projected_layout, &file, sink)?,
+    }
+    Ok(projected_layout.dialect)
+}
+
+/// The rows of `reader`, row group by row group, each column decoded whole.
+fn by_columns(
+    reader: &SerializedFileReader<std::fs::File>,
+    columns: &super::parquet_columns::Columns,
+    layout: &Layout,
+    file: &str,
+    sink: &mut Sink<'_>,
+) -> Result<(), Error> {
+    let mut n = 0u64;
+    for g in 0..reader.metadata().num_row_groups() {
+        let values = columns.row_group(reader, g).map_err(|e| broken(file, &e))?;
+        let rows = values.first().map_or(0, Vec::len);
+        for r in 0..rows {
+            n = n.saturating_add(1);
+            let get = |i: usize| values.get(i).and_then(|c| c.get(r)).map(String::as_str);
+            sink(row(layout, &get, file, n)?)?;
+        }
+    }
+    Ok(())
+}
+
+/// The rows of `reader` through the record API: for the columns `by_columns` leaves.
+fn by_records(
+    reader: &SerializedFileReader<std::fs::File>,
+    fields: &[Arc<Type>],
+    reads: &[Read],
+    projected_layout: &Layout,
+    file: &str,
+    sink: &mut Sink<'_>,
+) -> Result<(), Error> {
+    let file = file.to_string();
+    let root = reader
+        .metadata()
+        .file_metadata()
+        .schema_descr()
+        .root_schema();
     let projection = Type::group_type_builder(root.name())
-        .with_fields(fields.clone())
+        .with_fields(fields.to_vec())
         .build()
         .map_err(|e| broken(&file, &e))?;
     let rows = reader
@@ -251,14 +294,372 @@ fn read_rows(path: &Path, file: &str, sink: &mut Sink<'_>) -> Result<Dialect, Er
             .map(|((_, v), read)| text(v, *read))
             .collect();
         let get = |i: usize| texts.get(i).map(String::as_str);
-        sink(row(&projected_layout, &get, &file, n)?)?;
+        sink(row(projected_layout, &get, &file, n)?)?;
     }
-    Ok(projected_layout.dialect)
+    Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    mod columns_equal_records {
+        //! The column reader gives the rows the record reader gives: random CUR 2.0 files,
+        //! each column of a random type (text, DOUBLE, DECIMAL on INT32, INT64, BYTE_ARRAY
+        //! and FIXED_LEN_BYTE_ARRAY, TIMESTAMP in millis, micros or nanos, DATE), nullable or
+        //! not, tags as a MAP, over row groups of random sizes.
+        #![allow(
+            clippy::arithmetic_side_effects,
+            clippy::type_complexity,
+            reason = "a test's file writer: small bounded figures, one row tuple"
+        )]
+
+        use parquet::data_type::{
+            ByteArray, ByteArrayType, DoubleType, FixedLenByteArray, FixedLenByteArrayType,
+            Int32Type, Int64Type,
+        };
+        use parquet::file::properties::WriterProperties;
+        use parquet::file::writer::SerializedFileWriter;
+        use proptest::prelude::*;
+
+        use super::*;
+
+        /// How a number column is typed.
+        #[derive(Debug, Clone, Copy)]
+        enum Num {
+            Text,
+            Double,
+            DecI32,
+            DecI64,
+            DecBytes,
+            DecFixed,
+        }
+
+        /// A cell: `None` is null; numbers in units of 10⁻³.
+        #[derive(Debug, Clone)]
+        struct Spec {
+            amount: Num,
+            cost: Num,
+            time_unit: u8,
+            period_as_date: bool,
+            required: bool,
+            /// The tags' group annotated MAP (else a bare group, read through records).
+            annotated: bool,
+            groups: usize,
+            rows: Vec<(
+                Option<i32>,
+                Option<i32>,
+                Option<u32>,
+                Vec<(u8, Option<u8>)>,
+                u8,
+            )>,
+        }
+
+        fn num_type(n: Num, name: &str, rep: &str) -> String {
+            match n {
+                Num::Text => format!("{rep} BINARY {name} (UTF8);"),
+                Num::Double => format!("{rep} DOUBLE {name};"),
+                Num::DecI32 => format!("{rep} INT32 {name} (DECIMAL(9,3));"),
+                Num::DecI64 => format!("{rep} INT64 {name} (DECIMAL(18,3));"),
+                Num::DecBytes => format!("{rep} BINARY {name} (DECIMAL(18,3));"),
+                Num::DecFixed => format!("{rep} FIXED_LEN_BYTE_ARRAY(8) {name} (DECIMAL(18,3));"),
+            }
+        }
+
+        fn write_num(
+            col: &mut parquet::file::writer::SerializedColumnWriter<'_>,
+            n: Num,
+            cells: &[Option<i32>],
+            defs: Option<&[i16]>,
+        ) {
+            let present: Vec<i32> = cells.iter().flatten().copied().collect();
+            match n {
+                Num::Text => {
+                    let v: Vec<ByteArray> = present
+                        .iter()
+                        .map(|x| {
+                            ByteArray::from(
+                                rust_decimal::Decimal::new(i64::from(*x), 3)
+                                    .to_string()
+                                    .as_str(),
+                            )
+                        })
+                        .collect();
+                    col.typed::<ByteArrayType>()
+                        .write_batch(&v, defs, None)
+                        .unwrap();
+                }
+                Num::Double => {
+                    let v: Vec<f64> = present.iter().map(|x| f64::from(*x) / 1000.0).collect();
+                    col.typed::<DoubleType>()
+                        .write_batch(&v, defs, None)
+                        .unwrap();
+                }
+                Num::DecI32 => {
+                    col.typed::<Int32Type>()
+                        .write_batch(&present, defs, None)
+                        .unwrap();
+                }
+                Num::DecI64 => {
+                    let v: Vec<i64> = present.iter().map(|x| i64::from(*x)).collect();
+                    col.typed::<Int64Type>()
+                        .write_batch(&v, defs, None)
+                        .unwrap();
+                }
+                Num::DecBytes => {
+                    let v: Vec<ByteArray> = present
+                        .iter()
+                        .map(|x| ByteArray::from(i64::from(*x).to_be_bytes().to_vec()))
+                        .collect();
+                    col.typed::<ByteArrayType>()
+                        .write_batch(&v, defs, None)
+                        .unwrap();
+                }
+                Num::DecFixed => {
+                    let v: Vec<FixedLenByteArray> = present
+                        .iter()
+                        .map(|x| FixedLenByteArray::from(i64::from(*x).to_be_bytes().to_vec()))
+                        .collect();
+                    col.typed::<FixedLenByteArrayType>()
+                        .write_batch(&v, defs, None)
+                        .unwrap();
+                }
+            }
+        }
+
+        #[allow(clippy::too_many_lines, reason = "one file, column by column")]
+        fn write(path: &std::path::Path, s: &Spec) {
+            let rep = if s.required { "REQUIRED" } else { "OPTIONAL" };
+            let unit = ["MILLIS", "MICROS", "NANOS"][usize::from(s.time_unit % 3)];
+            let per_second: i64 = [1_000, 1_000_000, 1_000_000_000][usize::from(s.time_unit % 3)];
+            let period = if s.period_as_date {
+                format!("{rep} INT32 bill_billing_period_start_date (DATE);")
+            } else {
+                format!("{rep} BINARY bill_billing_period_start_date (UTF8);")
+            };
+            let schema = format!(
+                "message schema {{ REQUIRED BINARY line_item_product_code (UTF8); REQUIRED BINARY line_item_usage_type (UTF8); REQUIRED BINARY line_item_line_item_type (UTF8); REQUIRED BINARY line_item_currency_code (UTF8); {rep} INT64 line_item_usage_start_date (TIMESTAMP({unit},true)); {period} {} {} OPTIONAL group resource_tags {} {{ REPEATED group key_value {{ REQUIRED BINARY key (UTF8); OPTIONAL BINARY value (UTF8); }} }} }}",
+                num_type(s.amount, "line_item_usage_amount", rep),
+                num_type(s.cost, "line_item_unblended_cost", rep),
+                if s.annotated { "(MAP)" } else { "" },
+            );
+            let schema = parquet::schema::parser::parse_message_type(&schema).unwrap();
+            let props = WriterProperties::builder()
+                .set_max_row_group_size(s.groups.max(1))
+                .build();
+            let file = std::fs::File::create(path).unwrap();
+            let mut w = SerializedFileWriter::new(
+                file,
+                std::sync::Arc::new(schema),
+                std::sync::Arc::new(props),
+            )
+            .unwrap();
+            for chunk in s.rows.chunks(s.groups.max(1)) {
+                let mut rg = w.next_row_group().unwrap();
+                let mut i = 0;
+                // A required column holds every cell (a null written as 0).
+                let fill = |c: Option<i32>| if s.required { Some(c.unwrap_or(0)) } else { c };
+                while let Some(mut col) = rg.next_column().unwrap() {
+                    let cells: Vec<Option<i32>> = match i {
+                        0..=3 => chunk.iter().map(|_| Some(0)).collect(),
+                        4 | 5 => chunk
+                            .iter()
+                            .map(|r| fill(r.2.map(|d| i32::try_from(d).unwrap())))
+                            .collect(),
+                        6 => chunk.iter().map(|r| fill(r.0)).collect(),
+                        7 => chunk.iter().map(|r| fill(r.1)).collect(),
+                        _ => Vec::new(),
+                    };
+                    let defs: Vec<i16> = cells.iter().map(|c| i16::from(c.is_some())).collect();
+                    let defs = (!s.required).then_some(defs.as_slice());
+                    match i {
+                        0..=3 => {
+                            let text =
+                                ["AmazonDynamoDB", "USE1-ReadRequestUnits", "Usage", "USD"][i];
+                            let v: Vec<ByteArray> = chunk
+                                .iter()
+                                .map(|r| {
+                                    ByteArray::from(if r.4 % 7 == 0 && i == 1 {
+                                        "TimedStorage-ByteHrs"
+                                    } else {
+                                        text
+                                    })
+                                })
+                                .collect();
+                            col.typed::<ByteArrayType>()
+                                .write_batch(&v, None, None)
+                                .unwrap();
+                        }
+                        4 => {
+                            let v: Vec<i64> = cells
+                                .iter()
+                                .flatten()
+                                .map(|d| 1_793_491_200 + i64::from(*d) * 3_600)
+                                .map(|t| t * per_second)
+                                .collect();
+                            col.typed::<Int64Type>()
+                                .write_batch(&v, defs, None)
+                                .unwrap();
+                        }
+                        5 if s.period_as_date => {
+                            let v: Vec<i32> = cells.iter().flatten().map(|_| 20_758).collect();
+                            col.typed::<Int32Type>()
+                                .write_batch(&v, defs, None)
+                                .unwrap();
+                        }
+                        5 => {
+                            let v: Vec<ByteArray> = cells
+                                .iter()
+                                .flatten()
+                                .map(|_| ByteArray::from("2026-11-01T00:00:00.000Z"))
+                                .collect();
+                            col.typed::<ByteArrayType>()
+                                .write_batch(&v, defs, None)
+                                .unwrap();
+                        }
+                        6 => write_num(&mut col, s.amount, &cells, defs),
+                        7 => write_num(&mut col, s.cost, &cells, defs),
+                        8 | 9 => {
+                            // The map's key (i = 8) and value (i = 9) leaves: a row's tags, or
+                            // a null map when it has none and its kind byte is odd.
+                            let (mut d, mut r, mut v) = (Vec::new(), Vec::new(), Vec::new());
+                            for row in chunk {
+                                if row.3.is_empty() {
+                                    d.push(i16::from(row.4 % 2 == 0));
+                                    r.push(0);
+                                    continue;
+                                }
+                                for (j, (k, val)) in row.3.iter().enumerate() {
+                                    r.push(i16::from(j > 0));
+                                    if i == 8 {
+                                        d.push(2);
+                                        v.push(ByteArray::from(format!("user:k{k}").as_str()));
+                                    } else if let Some(x) = val {
+                                        d.push(3);
+                                        v.push(ByteArray::from(format!("v{x}").as_str()));
+                                    } else {
+                                        d.push(2);
+                                    }
+                                }
+                            }
+                            col.typed::<ByteArrayType>()
+                                .write_batch(&v, Some(&d), Some(&r))
+                                .unwrap();
+                        }
+                        _ => unreachable!(),
+                    }
+                    col.close().unwrap();
+                    i += 1;
+                }
+                rg.close().unwrap();
+            }
+            w.close().unwrap();
+        }
+
+        /// The rows (or the first refusal) a path reads.
+        fn read_with(
+            path: &std::path::Path,
+            columns: bool,
+        ) -> Result<Vec<crate::bill::row::Row>, String> {
+            let file = path.display().to_string();
+            let f = std::fs::File::open(path).unwrap();
+            let reader = SerializedFileReader::new(f).unwrap();
+            let root = reader
+                .metadata()
+                .file_metadata()
+                .schema_descr()
+                .root_schema();
+            let names: Vec<&str> = root.get_fields().iter().map(|t| t.name()).collect();
+            let layout = Layout::of(&names, &file).map_err(|e| e.to_string())?;
+            let wanted: Vec<&str> = layout.columns().collect();
+            let fields: Vec<Arc<Type>> = root
+                .get_fields()
+                .iter()
+                .filter(|t| wanted.contains(&t.name()))
+                .cloned()
+                .collect();
+            let projected: Vec<&str> = fields.iter().map(|t| t.name()).collect();
+            let projected_layout = Layout::of(&projected, &file).map_err(|e| e.to_string())?;
+            let reads: Vec<Read> = fields
+                .iter()
+                .map(|t| match projected_layout.field_of(t.name()) {
+                    Some(f) => check(t, f, &file),
+                    None => Ok(Read::Plain),
+                })
+                .collect::<Result<_, _>>()
+                .map_err(|e| e.to_string())?;
+            let mut rows = Vec::new();
+            let mut sink = |r| {
+                rows.push(r);
+                Ok(())
+            };
+            let done = if columns {
+                let plan = crate::bill::parquet_columns::Columns::of(
+                    &reader,
+                    &fields,
+                    &reads,
+                    root.name(),
+                )
+                .ok_or("no column plan")?;
+                by_columns(&reader, &plan, &projected_layout, &file, &mut sink)
+            } else {
+                by_records(
+                    &reader,
+                    &fields,
+                    &reads,
+                    &projected_layout,
+                    &file,
+                    &mut sink,
+                )
+            };
+            done.map_err(|e| e.to_string())?;
+            Ok(rows)
+        }
+
+        fn num() -> impl Strategy<Value = Num> {
+            prop_oneof![
+                Just(Num::Text),
+                Just(Num::Double),
+                Just(Num::DecI32),
+                Just(Num::DecI64),
+                Just(Num::DecBytes),
+                Just(Num::DecFixed),
+            ]
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(48))]
+            #[test]
+            fn the_column_reader_reads_what_the_record_reader_reads(
+                amount in num(),
+                cost in num(),
+                time_unit in 0u8..3,
+                period_as_date in any::<bool>(),
+                required in any::<bool>(),
+                annotated in any::<bool>(),
+                groups in 1usize..40,
+                rows in prop::collection::vec(
+                    (
+                        // Usage is never negative (a negative one is refused, on both paths).
+                        prop::option::of(0i32..2_000_000),
+                        prop::option::of(-2_000_000i32..2_000_000),
+                        (0u32..720).prop_map(Some),
+                        prop::collection::vec((0u8..4, prop::option::of(0u8..9)), 0..3),
+                        any::<u8>(),
+                    ),
+                    0..120,
+                ),
+            ) {
+                let dir = tempfile::tempdir().unwrap();
+                let path = dir.path().join("cur.parquet");
+                let spec = Spec { amount, cost, time_unit, period_as_date, required, annotated, groups, rows };
+                write(&path, &spec);
+                let by_records = read_with(&path, false);
+                let by_columns = read_with(&path, true);
+                prop_assert_eq!(by_columns, by_records);
+            }
+        }
+    }
 
     #[test]
     fn decimals_read_exactly() {
