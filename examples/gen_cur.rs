@@ -7,7 +7,13 @@
 //! /usr/bin/time -v target/release/ddbcost bill /tmp/cur.csv --format json > /dev/null
 //! ```
 //!
-//! The rows are those of `benches/common/cur.rs` (the bill benchmark's).
+//! The rows are those of `benches/common/cur.rs` (the bill benchmark's). With
+//! `--parquet FILE`, the same rows (as many as SIZE bytes of CSV hold) are written to FILE as
+//! Parquet, typed as Data Exports types them:
+//!
+//! ```text
+//! cargo run --release --example gen_cur -- 1GB --parquet /tmp/cur.parquet
+//! ```
 
 use std::io::Write;
 
@@ -28,6 +34,19 @@ fn main() {
         })
         .or_else(|| upper.parse().ok())
         .unwrap_or(1 << 30);
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(at) = args.iter().position(|a| a == "--parquet") {
+        let path = std::path::PathBuf::from(args.get(at + 1).expect("--parquet FILE"));
+        let mut one = String::new();
+        cur::row(&mut one, 0, 200);
+        let rows = target / one.len() as u64;
+        cur::parquet(rows, 200, &path);
+        eprintln!(
+            "{rows} rows, {} bytes of Parquet",
+            std::fs::metadata(&path).map_or(0, |m| m.len())
+        );
+        return;
+    }
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let _ = out.write_all(cur::HEADER.as_bytes());

@@ -252,10 +252,12 @@ fn by_columns(
     let mut n = 0u64;
     for g in 0..reader.metadata().num_row_groups() {
         let values = columns.row_group(reader, g).map_err(|e| broken(file, &e))?;
-        let rows = values.first().map_or(0, Vec::len);
+        let rows = values
+            .first()
+            .map_or(0, super::parquet_columns::Column::len);
         for r in 0..rows {
             n = n.saturating_add(1);
-            let get = |i: usize| values.get(i).and_then(|c| c.get(r)).map(String::as_str);
+            let get = |i: usize| values.get(i).and_then(|c| c.get(r));
             sink(row(layout, &get, file, n)?)?;
         }
     }

@@ -185,19 +185,66 @@ impl Cell for FixedLenByteArray {
     }
 }
 
-/// Every value of one column of a row group, as text (empty for a null).
+/// A row group's values of one column as text, end to end in one buffer (no allocation per
+/// value).
+#[derive(Debug, Default)]
+pub(crate) struct Column {
+    text: String,
+    ends: Vec<usize>,
+}
+
+impl Column {
+    fn with_capacity(rows: usize) -> Column {
+        Column {
+            text: String::with_capacity(rows.saturating_mul(16)),
+            ends: Vec::with_capacity(rows),
+        }
+    }
+
+    fn push(&mut self, value: &str) {
+        self.text.push_str(value);
+        self.ends.push(self.text.len());
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// Row `r`'s text.
+    pub(crate) fn get(&self, r: usize) -> Option<&str> {
+        let end = *self.ends.get(r)?;
+        let start = match r.checked_sub(1) {
+            Some(p) => *self.ends.get(p)?,
+            None => 0,
+        };
+        self.text.get(start..end)
+    }
+
+    fn of(values: Vec<String>) -> Column {
+        let mut c = Column::with_capacity(values.len());
+        for v in &values {
+            c.push(v);
+        }
+        c
+    }
+}
+
+/// Every value of one column of a row group, as text (empty for a null). A value equal to
+/// the one before (a dictionary's repeats, an hour's timestamps) reuses its text.
 fn decode<T: DataType>(
     mut r: ColumnReaderImpl<T>,
     rows: usize,
     max_def: i16,
     plan: Plan,
-) -> Result<Vec<String>, String>
+) -> Result<Column, String>
 where
     T::T: Cell,
 {
-    let mut out = Vec::with_capacity(rows);
+    let mut out = Column::with_capacity(rows);
     let mut values: Vec<T::T> = Vec::with_capacity(BATCH);
     let mut defs: Vec<i16> = Vec::with_capacity(BATCH);
+    let mut last: Option<T::T> = None;
+    let mut last_text = String::new();
     while out.len() < rows {
         values.clear();
         defs.clear();
@@ -207,20 +254,18 @@ where
         if records == 0 {
             return Err(format!("a column ends after {} of {rows} rows", out.len()));
         }
-        if max_def > 0 {
-            let mut present = values.iter();
-            for d in &defs {
-                if *d == max_def {
-                    let v = present.next().ok_or("fewer values than levels")?;
-                    out.push(v.cell(plan)?);
-                } else {
-                    out.push(String::new());
-                }
+        let mut present = values.iter();
+        for i in 0..records {
+            if max_def > 0 && defs.get(i) != Some(&max_def) {
+                out.push("");
+                continue;
             }
-        } else {
-            for v in &values {
-                out.push(v.cell(plan)?);
+            let v = present.next().ok_or("fewer values than levels")?;
+            if last.as_ref() != Some(v) {
+                last_text = v.cell(plan)?;
+                last = Some(v.clone());
             }
+            out.push(&last_text);
         }
     }
     Ok(out)
@@ -466,7 +511,7 @@ impl Columns {
         &self,
         reader: &SerializedFileReader<std::fs::File>,
         i: usize,
-    ) -> Result<Vec<Vec<String>>, String> {
+    ) -> Result<Vec<Column>, String> {
         let rg = reader.get_row_group(i).map_err(|e| e.to_string())?;
         let rows = usize::try_from(rg.metadata().num_rows()).map_err(|e| e.to_string())?;
         let mut group_columns: Vec<Vec<String>> =
@@ -489,7 +534,7 @@ impl Columns {
         let mut out = Vec::with_capacity(self.sources.len());
         for s in &self.sources {
             let column = match s {
-                Source::Group => groups.next().unwrap_or_default(),
+                Source::Group => Column::of(groups.next().unwrap_or_default()),
                 Source::Map(m) => {
                     let key = map_leaf(
                         rg.get_column_reader(m.key).map_err(|e| e.to_string())?,
@@ -501,7 +546,7 @@ impl Columns {
                         rows,
                         m.value_plan,
                     )?;
-                    map_rows(&key, &value, m)?
+                    Column::of(map_rows(&key, &value, m)?)
                 }
                 Source::Leaf {
                     leaf,
