@@ -220,9 +220,9 @@ impl Column {
         self.text.get(start..end)
     }
 
-    fn of(values: Vec<String>) -> Column {
+    fn of(values: &[String]) -> Column {
         let mut c = Column::with_capacity(values.len());
-        for v in &values {
+        for v in values {
             c.push(v);
         }
         c
@@ -534,7 +534,7 @@ impl Columns {
         let mut out = Vec::with_capacity(self.sources.len());
         for s in &self.sources {
             let column = match s {
-                Source::Group => Column::of(groups.next().unwrap_or_default()),
+                Source::Group => Column::of(&groups.next().unwrap_or_default()),
                 Source::Map(m) => {
                     let key = map_leaf(
                         rg.get_column_reader(m.key).map_err(|e| e.to_string())?,
@@ -546,7 +546,7 @@ impl Columns {
                         rows,
                         m.value_plan,
                     )?;
-                    Column::of(map_rows(&key, &value, m)?)
+                    Column::of(&map_rows(&key, &value, m)?)
                 }
                 Source::Leaf {
                     leaf,
