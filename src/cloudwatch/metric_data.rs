@@ -405,6 +405,7 @@ const WHOLE: u64 = 32 << 20;
 fn whole_or_streamed(
     mut r: impl std::io::BufRead,
     cx: &mut Cx<'_>,
+    whole: u64,
 ) -> Result<Statistics, serde_json::Error> {
     fn parse<'de, R: serde_json::de::Read<'de>>(
         mut de: serde_json::Deserializer<R>,
@@ -414,7 +415,7 @@ fn whole_or_streamed(
         de.end()?;
         Ok(stats)
     }
-    let cap = WHOLE.min(crate::bounded::limits().record.saturating_sub(1));
+    let cap = whole.min(crate::bounded::limits().record.saturating_sub(1));
     let mut head = Vec::new();
     (&mut r)
         .take(cap)
@@ -444,6 +445,18 @@ pub(crate) fn read(
     into: &mut Reading,
     mark: crate::bounded::Mark,
 ) -> Result<(), Error> {
+    read_within(r, input, queries, into, mark, WHOLE)
+}
+
+/// `read`, a document of at most `whole` bytes parsed as one slice.
+fn read_within(
+    r: impl std::io::BufRead,
+    input: &Input,
+    queries: &HashMap<String, Query>,
+    into: &mut Reading,
+    mark: crate::bounded::Mark,
+    whole: u64,
+) -> Result<(), Error> {
     let file = input.name.as_str();
     let mut cx = Cx {
         input,
@@ -454,7 +467,7 @@ pub(crate) fn read(
         next_token: false,
         mark,
     };
-    let stats = whole_or_streamed(r, &mut cx);
+    let stats = whole_or_streamed(r, &mut cx, whole);
     if let Some(e) = cx.error.take() {
         return Err(e);
     }
@@ -499,5 +512,89 @@ pub(crate) fn read(
             "(document)",
             "no MetricDataResults: not get-metric-data output",
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// A series: its table's number, and each point's minute, value and decimals.
+    type Series = (u8, Vec<(u32, u32, u8)>);
+
+    /// A page of results named by labels, some of them broken on purpose.
+    fn page(series: &[Series], token: bool, damage: u8) -> String {
+        let results: Vec<String> = series
+            .iter()
+            .enumerate()
+            .map(|(i, (table, points))| {
+                let times: Vec<String> = points
+                    .iter()
+                    .map(|(t, _, _)| format!("\"2026-11-01T{:02}:{:02}:00Z\"", t / 60 % 24, t % 60))
+                    .collect();
+                let values: Vec<String> = points
+                    .iter()
+                    .map(|(_, v, scale)| rust_decimal::Decimal::new(i64::from(*v), u32::from(*scale % 4)).to_string())
+                    .collect();
+                format!(
+                    "{{\"Id\": \"m{i}\", \"Label\": \"ddbcost:t{table}::ConsumedReadCapacityUnits:Sum:60\", \"Timestamps\": [{}], \"Values\": [{}], \"StatusCode\": \"Complete\"}}",
+                    times.join(", "),
+                    values.join(", ")
+                )
+            })
+            .collect();
+        let mut doc = format!(
+            "{{\"MetricDataResults\": [{}], \"Messages\": []{}}}",
+            results.join(",\n"),
+            if token {
+                ", \"NextToken\": \"abc\""
+            } else {
+                ""
+            }
+        );
+        match damage % 4 {
+            1 => doc.truncate(doc.len() / 2),
+            2 => doc = doc.replacen("Complete", "PartialData", 1),
+            3 => doc = doc.replacen(":Sum:", ":Bogus:", 1),
+            _ => {}
+        }
+        doc
+    }
+
+    /// What a reading holds, or the error, as text.
+    fn read_at(doc: &str, whole: u64) -> String {
+        let input = Input::text("page.json", doc.to_string());
+        let mut reading = Reading::default();
+        let done = read_within(
+            doc.as_bytes(),
+            &input,
+            &HashMap::new(),
+            &mut reading,
+            crate::bounded::Mark::default(),
+            whole,
+        );
+        match done {
+            Ok(()) => format!("{reading:?}"),
+            Err(e) => format!("error: {e}"),
+        }
+    }
+
+    proptest! {
+        /// A page parsed whole reads as the same page streamed, result by result: the same
+        /// series, points, warnings and errors.
+        #[test]
+        fn a_page_read_whole_reads_as_it_streams(
+            series in prop::collection::vec(
+                (0u8..4, prop::collection::vec((0u32..1_440, 0u32..1_000_000, any::<u8>()), 0..40)),
+                0..6,
+            ),
+            token in any::<bool>(),
+            damage in any::<u8>(),
+        ) {
+            let doc = page(&series, token, damage);
+            prop_assert_eq!(read_at(&doc, u64::MAX), read_at(&doc, 0));
+        }
     }
 }
