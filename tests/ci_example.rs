@@ -129,6 +129,7 @@ fn the_workflow_step_writes_the_comment_and_gates_the_budget() {
     let (script, env) = workflow_step();
     assert_eq!(env["DDBCOST"], "target/release/ddbcost");
     assert_eq!(env["DDBCOST_FAIL_INCREASE"], "10");
+    assert_eq!(env["DDBCOST_FAIL_ONE_TIME_ABOVE"], "1000");
 
     // Within the workflow's 10 % gate.
     let out = run_step(&work, &script, "10");
@@ -214,13 +215,21 @@ fn a_change_to_a_template_alone_is_priced_with_its_usage_file() {
     )
     .unwrap();
     git(&work, &["commit", "-q", "-am", "a GSI and a replica"]);
-    let out = common::command("bash")
-        .args(["docs/ci/ddbcost-diff.sh", "main"])
-        .current_dir(&work)
-        .env("DDBCOST", env!("CARGO_BIN_EXE_ddbcost"))
-        .env("DDBCOST_REGION", "us-east-1")
-        .output()
-        .unwrap();
+    let step = |one_time_gate: Option<&str>| {
+        let mut c = common::command("bash");
+        c.args(["docs/ci/ddbcost-diff.sh", "main"])
+            .current_dir(&work)
+            .env("DDBCOST", env!("CARGO_BIN_EXE_ddbcost"))
+            .env("DDBCOST_REGION", "us-east-1")
+            .env_remove("DDBCOST_FAIL_INCREASE")
+            .env_remove("DDBCOST_FAIL_ABOVE");
+        match one_time_gate {
+            Some(g) => c.env("DDBCOST_FAIL_ONE_TIME_ABOVE", g),
+            None => c.env_remove("DDBCOST_FAIL_ONE_TIME_ABOVE"),
+        };
+        c.output().unwrap()
+    };
+    let out = step(None);
     assert_eq!(
         out.status.code(),
         Some(0),
@@ -246,6 +255,24 @@ fn a_change_to_a_template_alone_is_priced_with_its_usage_file() {
         comment.contains("| prod-orders | GSI `by-customer` write request units | — |"),
         "{comment}"
     );
+    // What the change costs once is in the comment: the new GSI's backfill, 20,000,000 items
+    // of 1 KB × 1 write unit × $0.625 per million write request units = $12.50.
+    assert!(
+        comment
+            .contains("| Scenario | Kind | Monthly (USD) | Δ vs baseline | Δ % | One-time (USD) |"),
+        "{comment}"
+    );
+    assert!(
+        comment.contains("GSI `by-customer` backfilled: 20,000,000 items"),
+        "{comment}"
+    );
+    // The one-time gate: $12.50 is within $20 and past $10 (exit 3, the comment still written).
+    assert_eq!(step(Some("20")).status.code(), Some(0));
+    let crossed = step(Some("10"));
+    assert_eq!(crossed.status.code(), Some(3));
+    let comment = String::from_utf8_lossy(&crossed.stdout);
+    assert!(comment.contains("**Budget gate crossed**"), "{comment}");
+    assert!(comment.contains("One-time (USD)"), "{comment}");
     // Nothing temporary is left beside the template.
     let status = git(&work, &["status", "--porcelain"]);
     assert_eq!(String::from_utf8_lossy(&status.stdout).trim(), "");

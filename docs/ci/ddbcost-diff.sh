@@ -12,7 +12,8 @@
 # — a pull request that changes only `main.tf` is priced, not waved through; $DDBCOST_REGION
 # is the stack's region (`--region`: `AWS::Region`, and the price table when the usage file
 # names none). Budget gates, from the environment: DDBCOST_FAIL_INCREASE (a percentage),
-# DDBCOST_FAIL_ABOVE (a monthly amount). Exit codes: 0 within budget, 3 a gate crossed
+# DDBCOST_FAIL_ABOVE (a monthly amount), DDBCOST_FAIL_ONE_TIME_ABOVE (what the change costs
+# once: a GSI's backfill, a rebuild, work stated under `once:`). Exit codes: 0 within budget, 3 a gate crossed
 # (the report is still printed), 1 an error. $DDBCOST names the binary (default `ddbcost`).
 set -uo pipefail
 
@@ -46,6 +47,7 @@ reason() {
 gates=()
 [ -n "${DDBCOST_FAIL_INCREASE:-}" ] && gates+=(--fail-increase "$DDBCOST_FAIL_INCREASE")
 [ -n "${DDBCOST_FAIL_ABOVE:-}" ] && gates+=(--fail-above "$DDBCOST_FAIL_ABOVE")
+[ -n "${DDBCOST_FAIL_ONE_TIME_ABOVE:-}" ] && gates+=(--fail-one-time-above "$DDBCOST_FAIL_ONE_TIME_ABOVE")
 
 status=0
 shown=0
