@@ -692,3 +692,106 @@ mod any_metrics {
         }
     }
 }
+
+mod other_shapes {
+    //! The same 60 days as a legacy CUR, as FOCUS, and at hourly granularity (each day's
+    //! row split over four 6-hour rows of a quarter each: a quarter of a decimal is always
+    //! exact): the same departures, on the same days, with the same money.
+
+    use super::common::daily_bill::{HEADER, bill};
+    use super::run_json;
+    use rust_decimal::Decimal;
+    use serde_json::Value;
+
+    /// What a departure is: its day, table, meter, shape and money a month.
+    fn departures(doc: &Value) -> Vec<String> {
+        doc["departures"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| {
+                format!(
+                    "{} {} {} {} {} {}",
+                    d["day"],
+                    d["table"],
+                    d["meter"],
+                    d["shape"],
+                    d["per_month"],
+                    d["mechanism"]["kind"]
+                )
+            })
+            .collect()
+    }
+
+    fn rows(text: &str) -> Vec<Vec<String>> {
+        text.lines()
+            .skip(1)
+            .map(|l| l.split(',').map(str::to_string).collect())
+            .collect()
+    }
+
+    fn expected() -> Vec<String> {
+        let found = departures(&run_json(&bill(true)));
+        assert_eq!(found.len(), 7, "{found:?}");
+        found
+    }
+
+    #[test]
+    fn a_legacy_cur_gives_the_same_departures() {
+        let header = "lineItem/LineItemType,lineItem/UsageStartDate,lineItem/ProductCode,lineItem/UsageType,lineItem/ResourceId,lineItem/UsageAmount,lineItem/CurrencyCode,lineItem/UnblendedCost\n";
+        let legacy = bill(true).replacen(HEADER, header, 1);
+        assert_ne!(legacy, bill(true));
+        assert_eq!(departures(&run_json(&legacy)), expected());
+    }
+
+    #[test]
+    fn a_focus_export_gives_the_same_departures() {
+        let mut focus = String::from(
+            "ChargeCategory,ChargePeriodStart,ChargePeriodEnd,x_ServiceCode,ServiceName,x_UsageType,ResourceId,ConsumedQuantity,BillingCurrency,BilledCost,EffectiveCost\n",
+        );
+        for r in rows(&bill(true)) {
+            // A day's charge period: from its start to the next day's.
+            let end = next_day(&r[1]);
+            focus.push_str(&format!(
+                "{},{},{end},{},Amazon DynamoDB,{},{},{},{},{},{}\n",
+                r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[7]
+            ));
+        }
+        assert_eq!(departures(&run_json(&focus)), expected());
+    }
+
+    #[test]
+    fn hourly_rows_give_the_same_departures() {
+        let quarter = |s: &str| (s.parse::<Decimal>().unwrap() / Decimal::from(4)).normalize();
+        let mut hourly = HEADER.to_string();
+        for r in rows(&bill(true)) {
+            for hour in ["00", "06", "12", "18"] {
+                let start = r[1].replace("T00:", &format!("T{hour}:"));
+                hourly.push_str(&format!(
+                    "{},{start},{},{},{},{},{},{}\n",
+                    r[0],
+                    r[2],
+                    r[3],
+                    r[4],
+                    quarter(&r[5]),
+                    r[6],
+                    quarter(&r[7])
+                ));
+            }
+        }
+        assert_eq!(departures(&run_json(&hourly)), expected());
+    }
+
+    /// `2026-09-30T00:00:00Z` → `2026-10-01T00:00:00Z` (the bill's days are September's and
+    /// October's).
+    fn next_day(start: &str) -> String {
+        let (month, day): (u32, u32) =
+            (start[5..7].parse().unwrap(), start[8..10].parse().unwrap());
+        let (m, d) = match (month, day) {
+            (9, 30) => (10, 1),
+            (10, 31) => (11, 1),
+            (m, d) => (m, d + 1),
+        };
+        format!("2026-{m:02}-{d:02}T00:00:00Z")
+    }
+}
