@@ -81,20 +81,17 @@ const MAX_CELLS: usize = 100_000_000;
 const WEEK_HOURS: usize = 168;
 const EPOCH_HOUR_OF_WEEK: i64 = 72;
 
-/// Adds a curve's consumption to its table's hours of the week: every step of the window
-/// covers its hour.
-fn add_week(week: &mut [(Decimal, bool)], demand: &[Decimal], start: i64, period: u32) {
-    for (i, d) in demand.iter().enumerate() {
+/// Adds a curve's consumption (the units of each step) to its table's hours of the week:
+/// every step of the window covers its hour.
+fn add_week(week: &mut [(Decimal, bool)], units: &[Decimal], start: i64, period: u32) {
+    for (i, u) in units.iter().enumerate() {
         let t = start.saturating_add(
             i64::try_from(i)
                 .unwrap_or(i64::MAX)
                 .saturating_mul(i64::from(period)),
         );
         if let Some(slot) = week.get_mut(hour_of_week(t)) {
-            slot.0 = slot
-                .0
-                .checked_add(d.checked_mul(Decimal::from(period)).unwrap_or(Decimal::MAX))
-                .unwrap_or(Decimal::MAX);
+            slot.0 = slot.0.checked_add(*u).unwrap_or(Decimal::MAX);
             slot.1 = true;
         }
     }
@@ -335,7 +332,7 @@ fn analyse(
             ));
         }
         let (class, policy, stated) = table_facts(facts.workload, k, facts.target)?;
-        let (demand, sums, present) = curve_of(&s.points, start, period, steps)?;
+        let (sums, present) = curve_of(&s.points, start, period, steps);
         let provisioned_metric = if k.metric == Metric::ConsumedRead {
             Metric::ProvisionedRead
         } else {
@@ -354,7 +351,7 @@ fn analyse(
             curve: Curve {
                 start,
                 period,
-                demand: &demand,
+                units: &sums,
                 initial: provisioned.as_ref().and_then(|p| p.first().copied()),
                 burst_seconds: crate::engine::burst::BURST_SECONDS,
             },
@@ -365,7 +362,6 @@ fn analyse(
             policy,
             prices,
             month_hours: facts.month_hours,
-            sums: Some(&sums),
         })
         .map_err(Error::from)?;
         if !facts.hour_by_hour {
@@ -385,7 +381,7 @@ fn analyse(
                 index_findings: Vec::new(),
             }),
         };
-        add_week(&mut report.week, &demand, start, period);
+        add_week(&mut report.week, &sums, start, period);
         report.dimensions.push(Dimension {
             index: k.index.clone(),
             writes: k.metric == Metric::ConsumedWrite,
@@ -424,15 +420,14 @@ fn analyse(
     })
 }
 
-/// A consumed series on the window's grid: demand a second per step, the Sums as measured
-/// (0 for a gap), and the points present.
+/// A consumed series on the window's grid: the Sums as measured (0 for a gap), and the
+/// points present.
 fn curve_of(
     points: &[(i64, Decimal)],
     start: i64,
     period: u32,
     steps: usize,
-) -> Result<(Vec<Decimal>, Vec<Decimal>, usize), Error> {
-    let mut demand = vec![Decimal::ZERO; steps];
+) -> (Vec<Decimal>, usize) {
     let mut sums = vec![Decimal::ZERO; steps];
     let mut present = 0usize;
     for (t, v) in points {
@@ -442,15 +437,12 @@ fn curve_of(
                 .unwrap_or(-1),
         )
         .unwrap_or(usize::MAX);
-        if let (Some(slot), Some(sum)) = (demand.get_mut(i), sums.get_mut(i)) {
-            *slot = v
-                .checked_div(Decimal::from(period))
-                .ok_or_else(|| Error::input("a consumed value too large to compute"))?;
+        if let Some(sum) = sums.get_mut(i) {
             *sum = *v;
             present = present.saturating_add(1);
         }
     }
-    Ok((demand, sums, present))
+    (sums, present)
 }
 
 /// The window analysed: every consumed series' first point to the last one's end, and their

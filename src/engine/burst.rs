@@ -45,25 +45,25 @@ impl Bank {
         }
     }
 
-    /// One step of `period` seconds at `capacity` units a second with `demand` units a second.
+    /// One step of `period` seconds at `capacity` units a second that consumed `units`.
     ///
     /// # Errors
     /// A figure too large to compute.
     pub(crate) fn step(
         &mut self,
-        demand: Decimal,
+        units: Decimal,
         capacity: Decimal,
         period: u32,
         what: &str,
     ) -> Result<Step, EngineError> {
-        let period = Decimal::from(period);
+        let per_step = checked::mul(capacity, Decimal::from(period), what)?;
         let limit = checked::mul(capacity, self.seconds, what)?;
-        if demand <= capacity {
-            let unused = checked::mul(checked::sub(capacity, demand, what)?, period, what)?;
+        if units <= per_step {
+            let unused = checked::sub(per_step, units, what)?;
             self.held = checked::add(self.held, unused, what)?.min(limit);
             return Ok(Step::Served);
         }
-        let need = checked::mul(checked::sub(demand, capacity, what)?, period, what)?;
+        let need = checked::sub(units, per_step, what)?;
         self.held = self.held.min(limit);
         if need <= self.held {
             self.held = checked::sub(self.held, need, what)?;
@@ -75,12 +75,13 @@ impl Bank {
     }
 }
 
-/// Steps at risk and steps served from burst of a demand curve against a capacity per step.
+/// Steps at risk and steps served from burst of steps consuming `units` each against a
+/// capacity per step.
 ///
 /// # Errors
 /// A figure too large to compute.
 pub(crate) fn replay(
-    demand: &[Decimal],
+    units: &[Decimal],
     capacity: impl IntoIterator<Item = Decimal>,
     period: u32,
     seconds: u32,
@@ -88,8 +89,8 @@ pub(crate) fn replay(
 ) -> Result<(usize, usize), EngineError> {
     let mut bank = Bank::new(seconds);
     let (mut at_risk, mut burst) = (0usize, 0usize);
-    for (d, c) in demand.iter().zip(capacity) {
-        match bank.step(*d, c, period, what)? {
+    for (u, c) in units.iter().zip(capacity) {
+        match bank.step(*u, c, period, what)? {
             Step::Served => {}
             Step::Burst => burst = burst.saturating_add(1),
             Step::AtRisk => at_risk = at_risk.saturating_add(1),
@@ -298,7 +299,7 @@ fn serves(
 
 /// `d` as an integer count of 10^-`scale`, exactly; `None` when `d` has more decimals or the
 /// count does not fit.
-fn at_scale(d: Decimal, scale: u32) -> Option<i128> {
+pub(super) fn at_scale(d: Decimal, scale: u32) -> Option<i128> {
     let up = scale.checked_sub(d.scale())?;
     d.mantissa().checked_mul(10i128.checked_pow(up)?)
 }
@@ -364,10 +365,24 @@ mod tests {
         // minutes at 150: 50 × 60 = 3,000 each, 6,000 of the 24,000 banked: no risk.
         let mut demand = vec![dec("60"); 10];
         demand.extend([dec("150"), dec("150")]);
-        let (risk, burst) = replay(&demand, std::iter::repeat(dec("100")), 60, 300, "t").unwrap();
+        let (risk, burst) = replay(
+            &units_of(&demand, 60, "t").unwrap(),
+            std::iter::repeat(dec("100")),
+            60,
+            300,
+            "t",
+        )
+        .unwrap();
         assert_eq!((risk, burst), (0, 2));
         // Without burst both minutes are at risk.
-        let (risk, _) = replay(&demand, std::iter::repeat(dec("100")), 60, 0, "t").unwrap();
+        let (risk, _) = replay(
+            &units_of(&demand, 60, "t").unwrap(),
+            std::iter::repeat(dec("100")),
+            60,
+            0,
+            "t",
+        )
+        .unwrap();
         assert_eq!(risk, 2);
     }
 
@@ -378,10 +393,18 @@ mod tests {
         // 30,000 exactly; the 21st is at risk.
         let mut demand = vec![dec("0"); 60];
         demand.extend(vec![dec("125"); 21]);
-        let (risk, burst) = replay(&demand, std::iter::repeat(dec("100")), 60, 300, "t").unwrap();
+        let (risk, burst) = replay(
+            &units_of(&demand, 60, "t").unwrap(),
+            std::iter::repeat(dec("100")),
+            60,
+            300,
+            "t",
+        )
+        .unwrap();
         assert_eq!((risk, burst), (1, 20));
-        // A spike in the first minute finds the bank empty.
-        let (risk, _) = replay(&[dec("101")], [dec("100")], 60, 300, "t").unwrap();
+        // A spike in the first minute finds the bank empty: 101 units/s for 60 s = 6,060 units,
+        // above the 6,000 that 100 units/s serve.
+        let (risk, _) = replay(&[dec("6060")], [dec("100")], 60, 300, "t").unwrap();
         assert_eq!(risk, 1);
     }
 
@@ -423,14 +446,15 @@ mod tests {
                 let period = if five { 300 } else { 60 };
                 let demand: Vec<Decimal> = demand.into_iter().map(|d| Decimal::new(i64::from(d), 1)).collect();
                 let cap: Vec<Decimal> = capacity.iter().cycle().take(demand.len()).map(|c| Decimal::new(i64::from(*c), 1)).collect();
-                let with = replay(&demand, cap.iter().copied(), period, 300, "p").unwrap();
-                let without = replay(&demand, cap.iter().copied(), period, 0, "p").unwrap();
+                let used = units_of(&demand, period, "p").unwrap();
+                let with = replay(&used, cap.iter().copied(), period, 300, "p").unwrap();
+                let without = replay(&used, cap.iter().copied(), period, 0, "p").unwrap();
                 prop_assert!(with.0 <= without.0);
                 prop_assert_eq!(without.1, 0);
                 let at = cap[0];
                 prop_assert_eq!(
                     replay_constant(&demand, at, period, 300, "p").unwrap(),
-                    replay(&demand, std::iter::repeat(at), period, 300, "p").unwrap()
+                    replay(&used, std::iter::repeat(at), period, 300, "p").unwrap()
                 );
                 let c = smallest_fixed(&demand, period, 300, "p").unwrap();
                 // At a share: the smallest C whose C × share serves the units, C − 1 not.
@@ -442,9 +466,9 @@ mod tests {
                 if s > Decimal::ONE {
                     prop_assert!(!serves(&units, (s - Decimal::ONE) * share, step, Decimal::from(300), "p").unwrap());
                 }
-                prop_assert_eq!(replay(&demand, std::iter::repeat(c), period, 300, "p").unwrap().0, 0);
+                prop_assert_eq!(replay(&used, std::iter::repeat(c), period, 300, "p").unwrap().0, 0);
                 if c > Decimal::ONE {
-                    prop_assert!(replay(&demand, std::iter::repeat(c - Decimal::ONE), period, 300, "p").unwrap().0 > 0);
+                    prop_assert!(replay(&used, std::iter::repeat(c - Decimal::ONE), period, 300, "p").unwrap().0 > 0);
                 }
             }
 

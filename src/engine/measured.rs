@@ -153,15 +153,9 @@ fn unit_hours_of(
     )
 }
 
-/// Units consumed over `demand` (units a second per step of `period` seconds): Σ demand ×
-/// period, step by step (each step's demand is its Sum ÷ period).
-fn units(demand: &[Decimal], period: Decimal, what: &str) -> Result<Decimal, EngineError> {
-    checked::sum(
-        demand
-            .iter()
-            .map(|d| d.checked_mul(period).unwrap_or(Decimal::MAX)),
-        what,
-    )
+/// Units consumed over steps consuming `units` each.
+fn units(units: &[Decimal], what: &str) -> Result<Decimal, EngineError> {
+    checked::sum(units.iter().copied(), what)
 }
 
 /// The curve hour by hour: Σ over each hour's steps.
@@ -172,21 +166,20 @@ fn hours(
 ) -> Result<Vec<Hour>, EngineError> {
     let what = "the hourly series";
     let per_hour = usize::try_from(3_600u32.checked_div(c.period).unwrap_or(1).max(1)).unwrap_or(1);
-    let period = Decimal::from(c.period);
-    let mut out = Vec::with_capacity(c.demand.len().div_ceil(per_hour));
+    let mut out = Vec::with_capacity(c.units.len().div_ceil(per_hour));
     // The auto-scaled capacity's steps at risk, as the simulation counted them (with burst).
     let mut risky = sim.at_risk.iter().peekable();
-    for (h, demand) in c.demand.chunks(per_hour).enumerate() {
+    for (h, used) in c.units.chunks(per_hour).enumerate() {
         let from = h.saturating_mul(per_hour);
-        let to = from.saturating_add(demand.len());
+        let to = from.saturating_add(used.len());
         let caps = sim.capacity.get(from..to).unwrap_or_default();
         let mut at_risk = 0usize;
         while risky.next_if(|i| **i < to).is_some() {
             at_risk = at_risk.saturating_add(1);
         }
         out.push(Hour {
-            span: unit_hours_of([Decimal::from(demand.len())], c.period, what)?,
-            consumed: units(demand, period, what)?,
+            span: unit_hours_of([Decimal::from(used.len())], c.period, what)?,
+            consumed: units(used, what)?,
             auto_unit_hours: unit_hours_of(caps.iter().copied(), c.period, what)?,
             auto_throttle_minutes: minutes(at_risk, c.period, what)?,
             current_unit_hours: today
@@ -203,7 +196,7 @@ fn hours(
     Ok(out)
 }
 
-/// What `decide` needs: the curve (demand a second per step), what runs today, the
+/// What `decide` needs: the curve (the units each step consumed), what runs today, the
 /// auto-scaling policy to simulate (today's where today auto scales), prices, hours in a
 /// month.
 #[derive(Debug, Clone, Copy)]
@@ -213,10 +206,6 @@ pub(crate) struct Measured<'a> {
     pub policy: Policy,
     pub prices: DimensionPrices,
     pub month_hours: Decimal,
-    /// The units each step consumed as measured (the `Sum` of each period, 0 for a gap),
-    /// where given: the fixed capacity's search and replay run on them exactly, never
-    /// through demand a second × period.
-    pub sums: Option<&'a [Decimal]>,
 }
 
 fn monthly(
@@ -266,26 +255,24 @@ fn today_setting(today: &Today<'_>) -> (Setting, Source) {
 /// the curve itself (replayed at one capacity, on the units each step consumes).
 fn right_sized(
     c: &Curve<'_>,
-    sums: Option<&[Decimal]>,
     target: Decimal,
     what: &str,
 ) -> Result<(Decimal, (usize, usize)), EngineError> {
-    let step = Decimal::from(c.period);
-    let owned;
-    let units = match sums.filter(|s| s.len() == c.demand.len()) {
-        Some(s) => s,
-        None => {
-            owned = c
-                .demand
-                .iter()
-                .map(|d| checked::mul(*d, step, what))
-                .collect::<Result<Vec<_>, _>>()?;
-            &owned
-        }
-    };
-    let capacity = burst::smallest_fixed_units(units, c.period, c.burst_seconds, target, what)?;
-    let risk = burst::replay_units(units, capacity, c.period, c.burst_seconds, what)?;
+    let capacity = burst::smallest_fixed_units(c.units, c.period, c.burst_seconds, target, what)?;
+    let risk = burst::replay_units(c.units, capacity, c.period, c.burst_seconds, what)?;
     Ok((capacity, risk))
+}
+
+/// Σ consumed of each complete week from the curve's start.
+fn weekly(c: &Curve<'_>, what: &str) -> Result<Vec<Decimal>, EngineError> {
+    let week = usize::try_from(604_800u32.checked_div(c.period).unwrap_or(1))
+        .unwrap_or(usize::MAX)
+        .max(1);
+    c.units
+        .chunks(week)
+        .filter(|w| w.len() == week)
+        .map(|w| units(w, what))
+        .collect()
 }
 
 /// The options' figures for one dimension.
@@ -299,14 +286,19 @@ pub(crate) fn decide(m: Measured<'_>) -> Result<DimensionDecision, EngineError> 
         ..m.curve
     };
     let period = Decimal::from(c.period);
-    let steps = Decimal::from(c.demand.len());
+    let steps = Decimal::from(c.units.len());
     let window_hours = checked::div(
         checked::mul(steps, period, what)?,
         Decimal::from(3_600),
         what,
     )?;
-    let consumed = units(c.demand, period, what)?;
-    let peak = c.demand.iter().copied().max().unwrap_or_default();
+    let consumed = units(c.units, what)?;
+    // The busiest step's units a second.
+    let peak = checked::div(
+        c.units.iter().copied().max().unwrap_or_default(),
+        period,
+        what,
+    )?;
     let on_demand_cost = checked::mul(
         checked::div(consumed, Decimal::from(1_000_000), what)?,
         m.prices.per_million,
@@ -339,7 +331,7 @@ pub(crate) fn decide(m: Measured<'_>) -> Result<DimensionDecision, EngineError> 
     // Capacity held step by step, priced with burst.
     let held = |caps: &[Decimal]| -> Result<OptionCost, EngineError> {
         let risk = burst::replay(
-            c.demand,
+            c.units,
             caps.iter().copied(),
             c.period,
             c.burst_seconds,
@@ -349,7 +341,7 @@ pub(crate) fn decide(m: Measured<'_>) -> Result<DimensionDecision, EngineError> 
     };
     let sim: Simulation = simulate(c, m.policy)?;
     let auto_scaling = provisioned(sim.unit_hours, (sim.throttle_steps, sim.burst_steps))?;
-    let (fixed_units, fixed_risk) = right_sized(&c, m.sums, m.policy.target, what)?;
+    let (fixed_units, fixed_risk) = right_sized(&c, m.policy.target, what)?;
     let fixed = provisioned(
         checked::div(
             checked::mul(checked::mul(fixed_units, steps, what)?, period, what)?,
@@ -369,7 +361,7 @@ pub(crate) fn decide(m: Measured<'_>) -> Result<DimensionDecision, EngineError> 
             (Some(cap), cost)
         }
         (Setting::Fixed(u), _) => {
-            let cap = vec![u; c.demand.len()];
+            let cap = vec![u; c.units.len()];
             let cost = held(&cap)?;
             (Some(cap), cost)
         }
@@ -386,15 +378,7 @@ pub(crate) fn decide(m: Measured<'_>) -> Result<DimensionDecision, EngineError> 
     };
     let hourly = hours(&c, &sim, today_caps.as_deref())?;
     let today_last = today_caps.as_ref().and_then(|c| c.last().copied());
-    let week = usize::try_from(604_800u32.checked_div(c.period).unwrap_or(1))
-        .unwrap_or(usize::MAX)
-        .max(1);
-    let weekly = c
-        .demand
-        .chunks(week)
-        .filter(|w| w.len() == week)
-        .map(|w| units(w, period, what))
-        .collect::<Result<_, _>>()?;
+    let weekly = weekly(&c, what)?;
     Ok(DimensionDecision {
         consumed,
         peak,
@@ -442,12 +426,13 @@ mod tests {
     fn a_constant_week_of_writes_on_demand_and_auto_scaled() {
         // 100 WCU/s for a week at one-minute points, us-east-1 prices ($0.625 per million
         // WRU, $0.00065 per WCU-hour).
-        let demand = vec![dec("100"); 10_080];
+        // 100 × 60 = 6,000 units a minute.
+        let used = vec![dec("6000"); 10_080];
         let d = decide(Measured {
             curve: Curve {
                 start: 0,
                 period: 60,
-                demand: &demand,
+                units: &used,
                 initial: None,
                 burst_seconds: 0,
             },
@@ -465,7 +450,6 @@ mod tests {
                 unit_hour: dec("0.00065"),
             },
             month_hours: dec("730"),
-            sums: None,
         })
         .unwrap();
         // On demand: 100 × 604,800 s = 60,480,000 WRU → 60.48 × 0.625 = $37.80; a 730-hour
@@ -494,13 +478,14 @@ mod tests {
     fn measured_capacity_counts_its_throttle_minutes() {
         // 10 steps of 5 minutes at 50 units/s against 40 provisioned: every step is at risk,
         // 10 × 300 ÷ 60 = 50 minutes; 40 units × 50 min = 33.33… unit-hours.
-        let demand = vec![dec("50"); 10];
+        // 50 × 300 = 15,000 units a step.
+        let used = vec![dec("15000"); 10];
         let cap = vec![dec("40"); 10];
         let d = decide(Measured {
             curve: Curve {
                 start: 0,
                 period: 300,
-                demand: &demand,
+                units: &used,
                 initial: Some(dec("40")),
                 burst_seconds: 0,
             },
@@ -518,7 +503,6 @@ mod tests {
                 unit_hour: dec("0.00013"),
             },
             month_hours: dec("730"),
-            sums: None,
         })
         .unwrap();
         let current = d.current;
@@ -548,19 +532,18 @@ mod tests {
                 sums in prop::collection::vec(0u32..1_000_000, 1..500),
                 price in 1u32..10_000,
             ) {
-                // Each point's Sum, as a demand a second of a 60-second period.
-                let demand: Vec<Decimal> = sums.iter().map(|s| Decimal::from(*s) / Decimal::from(60)).collect();
+                // Each point's Sum of a 60-second period.
+                let used: Vec<Decimal> = sums.iter().map(|s| Decimal::from(*s)).collect();
                 let per_million = Decimal::new(i64::from(price), 4);
                 let d = decide(Measured {
-                    curve: Curve { start: 0, period: 60, demand: &demand, initial: None, burst_seconds: 0 },
+                    curve: Curve { start: 0, period: 60, units: &used, initial: None, burst_seconds: 0 },
                     today: Today { stated: None, measured: None },
                     policy: Policy { target: dec("0.7"), min: dec("1"), max: dec("40000") },
                     prices: DimensionPrices { per_million, unit_hour: dec("0.00013") },
                     month_hours: dec("730"),
-                    sums: None,
                 })
                 .unwrap();
-                let consumed: Decimal = demand.iter().map(|d| d * Decimal::from(60)).sum();
+                let consumed: Decimal = used.iter().sum();
                 prop_assert_eq!(d.consumed, consumed);
                 prop_assert_eq!(d.on_demand.cost, consumed / Decimal::from(1_000_000) * per_million);
             }

@@ -31,6 +31,7 @@ mod replicas;
 mod reservations;
 mod savings_plan;
 pub(crate) mod simulate;
+mod simulate_fixed;
 mod sizes;
 mod storage;
 mod streams;

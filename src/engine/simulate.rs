@@ -35,13 +35,16 @@ pub(crate) struct Policy {
     pub max: Decimal,
 }
 
-/// A measured curve: demand in units a second, one value per step of `period` seconds from
-/// `start` (Unix seconds).
+/// A measured curve: the units each step of `period` seconds consumed (the CloudWatch `Sum`
+/// of its period, 0 for a gap), from `start` (Unix seconds). Demand a second is a step's
+/// units ÷ the period; every rule is applied to the units themselves (utilization above the
+/// target is units > target × capacity × period), so nothing is divided before it is
+/// compared.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Curve<'a> {
     pub start: i64,
     pub period: u32,
-    pub demand: &'a [Decimal],
+    pub units: &'a [Decimal],
     /// The capacity provisioned at the first step, where measured.
     pub initial: Option<Decimal>,
     /// Seconds of unused capacity banked for bursts (`burst::BURST_SECONDS`; 0: none).
@@ -72,14 +75,65 @@ pub(crate) const MAX_DECREASES_A_DAY: u32 = 27;
 /// Decreases allowed at any time of the day before the hourly allowance applies.
 const FREE_DECREASES: u32 = 4;
 /// Utilization points below the target that count as "well below".
-const SCALE_IN_GAP: Decimal = Decimal::from_parts(20, 0, 0, false, 2);
+pub(super) const SCALE_IN_GAP: Decimal = Decimal::from_parts(20, 0, 0, false, 2);
 
 /// Steps that span at least `seconds` (at least one).
-fn steps(seconds: u32, period: u32) -> usize {
+pub(super) fn steps(seconds: u32, period: u32) -> usize {
     usize::try_from(seconds.div_ceil(period.max(1)).max(1)).unwrap_or(1)
 }
 
-/// Runs `policy` over `curve`.
+/// The day's count of decreases and when the last one was: whether another is allowed at
+/// `t` (4 at any time, then one an hour, 27 a UTC day).
+pub(super) struct Decreases {
+    day: i64,
+    today: u32,
+    last: i64,
+}
+
+impl Decreases {
+    pub(super) fn new() -> Decreases {
+        Decreases {
+            day: i64::MIN,
+            today: 0,
+            last: i64::MIN,
+        }
+    }
+
+    /// Enters step `t` (a new UTC day resets the count).
+    pub(super) fn at(&mut self, t: i64) {
+        if t.div_euclid(86_400) != self.day {
+            self.day = t.div_euclid(86_400);
+            self.today = 0;
+        }
+    }
+
+    pub(super) fn allowed(&self, t: i64) -> bool {
+        self.today < FREE_DECREASES
+            || (self.today < MAX_DECREASES_A_DAY && t.saturating_sub(self.last) >= 3_600)
+    }
+
+    /// A decrease made at `t`: the day's count after it.
+    pub(super) fn made(&mut self, t: i64) -> u32 {
+        self.today = self.today.saturating_add(1);
+        self.last = t;
+        self.today
+    }
+}
+
+/// The Unix second step `i` starts at.
+pub(super) fn time_of(curve: &Curve<'_>, i: usize, what: &str) -> Result<i64, EngineError> {
+    i64::try_from(i)
+        .ok()
+        .and_then(|i| i.checked_mul(i64::from(curve.period)))
+        .and_then(|s| s.checked_add(curve.start))
+        .ok_or_else(|| EngineError::Overflow {
+            context: what.to_string(),
+        })
+}
+
+/// Runs `policy` over `curve`: in integers of one scale where every figure fits (the units
+/// as CloudWatch writes them, whole capacities), else in `Decimal` — the same rules, the same
+/// result (property-tested).
 ///
 /// # Errors
 /// A target outside (0, 1], bounds that are not 1 ≤ min ≤ max, a period of 0, or a figure
@@ -100,22 +154,37 @@ pub(crate) fn simulate(curve: Curve<'_>, policy: Policy) -> Result<Simulation, E
             ),
         });
     }
-    let desired = |demand: Decimal| -> Result<Decimal, EngineError> {
-        Ok(checked::div(demand, policy.target, what)?
+    if let Some(fixed) = super::simulate_fixed::simulate(&curve, policy) {
+        return Ok(fixed);
+    }
+    simulate_decimal(curve, policy)
+}
+
+/// `simulate` in `Decimal`.
+pub(super) fn simulate_decimal(
+    curve: Curve<'_>,
+    policy: Policy,
+) -> Result<Simulation, EngineError> {
+    let what = "auto scaling simulation";
+    let period = Decimal::from(curve.period);
+    // Units a step at the target (and at the floor) for each unit of capacity.
+    let at_target = checked::mul(policy.target, period, what)?;
+    let at_floor = checked::mul(policy.target.saturating_sub(SCALE_IN_GAP), period, what)?;
+    let desired = |units: Decimal| -> Result<Decimal, EngineError> {
+        Ok(checked::div(units, at_target, what)?
             .ceil()
             .max(policy.min)
             .min(policy.max))
     };
     let up_after = steps(120, curve.period);
     let down_after = steps(900, curve.period);
-    let floor = policy.target.saturating_sub(SCALE_IN_GAP);
-    let mut current = match (curve.initial, curve.demand.first()) {
+    let mut current = match (curve.initial, curve.units.first()) {
         (Some(c), _) => c.max(policy.min).min(policy.max),
-        (None, Some(d)) => desired(*d)?,
+        (None, Some(u)) => desired(*u)?,
         (None, None) => policy.min,
     };
     let mut out = Simulation {
-        capacity: Vec::with_capacity(curve.demand.len()),
+        capacity: Vec::with_capacity(curve.units.len()),
         unit_hours: Decimal::ZERO,
         throttle_steps: 0,
         burst_steps: 0,
@@ -125,25 +194,15 @@ pub(crate) fn simulate(curve: Curve<'_>, policy: Policy) -> Result<Simulation, E
         most_decreases_in_a_day: 0,
     };
     let (mut above, mut below) = (0usize, 0usize);
-    let (mut day, mut today, mut last_decrease) = (i64::MIN, 0u32, i64::MIN);
-    let period = i64::from(curve.period);
+    let mut decreases = Decreases::new();
     let mut sum = Decimal::ZERO;
     let mut bank = Bank::new(curve.burst_seconds);
-    for (i, d) in curve.demand.iter().enumerate() {
-        let t = i64::try_from(i)
-            .ok()
-            .and_then(|i| i.checked_mul(period))
-            .and_then(|s| s.checked_add(curve.start))
-            .ok_or_else(|| EngineError::Overflow {
-                context: what.to_string(),
-            })?;
-        if t.div_euclid(86_400) != day {
-            day = t.div_euclid(86_400);
-            today = 0;
-        }
+    for (i, u) in curve.units.iter().enumerate() {
+        let t = time_of(&curve, i, what)?;
+        decreases.at(t);
         out.capacity.push(current);
         sum = checked::add(sum, current, what)?;
-        match bank.step(*d, current, curve.period, what)? {
+        match bank.step(*u, current, curve.period, what)? {
             Step::Served => {}
             Step::Burst => out.burst_steps = out.burst_steps.saturating_add(1),
             Step::AtRisk => {
@@ -151,13 +210,14 @@ pub(crate) fn simulate(curve: Curve<'_>, policy: Policy) -> Result<Simulation, E
                 out.at_risk.push(i);
             }
         }
-        // Utilization above the target, or well below it (demand against target × capacity).
-        let high = *d > checked::mul(policy.target, current, what)?;
-        let low = *d <= checked::mul(floor, current, what)?;
+        // Utilization above the target, or well below it (units against target × capacity
+        // × period).
+        let high = *u > checked::mul(at_target, current, what)?;
+        let low = *u <= checked::mul(at_floor, current, what)?;
         above = if high { above.saturating_add(1) } else { 0 };
         below = if low { below.saturating_add(1) } else { 0 };
         if above >= up_after {
-            let want = desired(*d)?;
+            let want = desired(*u)?;
             if want > current {
                 current = want;
                 out.increases = out.increases.saturating_add(1);
@@ -166,36 +226,45 @@ pub(crate) fn simulate(curve: Curve<'_>, policy: Policy) -> Result<Simulation, E
             below = 0;
         } else if below >= down_after {
             let from = i.saturating_add(1).saturating_sub(down_after);
-            let highest = curve.demand[from..=i]
+            let highest = curve.units[from..=i]
                 .iter()
                 .copied()
                 .max()
                 .unwrap_or_default();
             let want = desired(highest)?;
-            let allowed = today < FREE_DECREASES
-                || (today < MAX_DECREASES_A_DAY && t.saturating_sub(last_decrease) >= 3_600);
-            if want < current && allowed {
+            if want < current && decreases.allowed(t) {
                 current = want;
                 out.decreases = out.decreases.saturating_add(1);
-                today = today.saturating_add(1);
-                out.most_decreases_in_a_day = out.most_decreases_in_a_day.max(today);
-                last_decrease = t;
+                out.most_decreases_in_a_day = out.most_decreases_in_a_day.max(decreases.made(t));
                 below = 0;
             }
         }
     }
-    out.unit_hours = checked::div(
-        checked::mul(sum, Decimal::from(curve.period), what)?,
+    out.unit_hours = unit_hours(sum, curve.period, what)?;
+    Ok(out)
+}
+
+/// Σ capacity × period ÷ 3,600, divided once.
+pub(super) fn unit_hours(sum: Decimal, period: u32, what: &str) -> Result<Decimal, EngineError> {
+    checked::div(
+        checked::mul(sum, Decimal::from(period), what)?,
         Decimal::from(3_600),
         what,
-    )?;
-    Ok(out)
+    )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::engine::dec;
+
+    /// The units each step consumes at `demand` units a second.
+    fn used(demand: &[Decimal], period: u32) -> Vec<Decimal> {
+        demand
+            .iter()
+            .map(|d| checked::mul(*d, Decimal::from(period), "t").unwrap())
+            .collect()
+    }
 
     fn policy(target: &str, min: u32, max: u32) -> Policy {
         Policy {
@@ -215,7 +284,7 @@ mod tests {
             Curve {
                 start: 0,
                 period: 60,
-                demand: &demand,
+                units: &used(&demand, 60),
                 initial: None,
                 burst_seconds: 0,
             },
@@ -240,7 +309,7 @@ mod tests {
             Curve {
                 start: 0,
                 period: 60,
-                demand: &demand,
+                units: &used(&demand, 60),
                 initial: Some(dec("100")),
                 burst_seconds: 0,
             },
@@ -273,7 +342,7 @@ mod tests {
             Curve {
                 start: 0,
                 period: 300,
-                demand: &demand,
+                units: &used(&demand, 300),
                 initial: Some(dec("20")),
                 burst_seconds: 0,
             },
@@ -301,7 +370,7 @@ mod tests {
             Curve {
                 start: 0,
                 period: 60,
-                demand: &demand,
+                units: &used(&demand, 60),
                 initial: None,
                 burst_seconds: 0,
             },
@@ -343,13 +412,13 @@ mod tests {
                     max: Decimal::from(min.saturating_add(span)),
                 };
                 let period = if five { 300 } else { 60 };
-                let s = simulate(Curve { start, period, demand: &demand, initial: None, burst_seconds: 300 }, p).unwrap();
+                let s = simulate(Curve { start, period, units: &used(&demand, period), initial: None, burst_seconds: 300 }, p).unwrap();
                 prop_assert!(s.capacity.iter().all(|c| *c >= p.min && *c <= p.max));
                 prop_assert!(s.most_decreases_in_a_day <= MAX_DECREASES_A_DAY);
                 let sum: Decimal = s.capacity.iter().copied().sum();
                 prop_assert_eq!(s.unit_hours, sum * Decimal::from(period) / Decimal::from(3_600));
                 let quiet: Vec<Decimal> = demand.iter().map(|d| (*d).min(p.target * p.min)).collect();
-                let q = simulate(Curve { start, period, demand: &quiet, initial: None, burst_seconds: 300 }, p).unwrap();
+                let q = simulate(Curve { start, period, units: &used(&quiet, period), initial: None, burst_seconds: 300 }, p).unwrap();
                 prop_assert_eq!(q.throttle_steps, 0);
             }
         }
@@ -361,7 +430,7 @@ mod tests {
         let curve = Curve {
             start: 0,
             period: 60,
-            demand: &demand,
+            units: &used(&demand, 60),
             initial: None,
             burst_seconds: 0,
         };
