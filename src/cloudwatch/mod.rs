@@ -501,6 +501,61 @@ fn check_spacing(files: &BTreeMap<Key, Vec<String>>, key: &Key, s: &Series) -> R
 /// An ISO 8601 timestamp as CloudWatch writes it (`2026-11-01T00:00:00Z`,
 /// `2026-11-01T00:00:00+00:00`, `2026-11-01T00:00:00.000Z`) as Unix seconds.
 pub(crate) fn parse_time(text: &str) -> Option<i64> {
+    match canonical_time(text.as_bytes()) {
+        Some(t) => Some(t),
+        None => parse_time_general(text),
+    }
+}
+
+/// `YYYY-MM-DDTHH:MM:SSZ` exactly, the AWS CLI's shape (millions of them in a month of
+/// minutes), read from its bytes; `None` for any other text or a value out of range (the
+/// general reader then decides). The same time as `parse_time_general` (property-tested).
+#[allow(
+    clippy::arithmetic_side_effects,
+    reason = "two and four decimal digits, a day number below 3 million: far inside i64"
+)]
+fn canonical_time(b: &[u8]) -> Option<i64> {
+    let &[
+        y0,
+        y1,
+        y2,
+        y3,
+        b'-',
+        m0,
+        m1,
+        b'-',
+        d0,
+        d1,
+        b'T',
+        h0,
+        h1,
+        b':',
+        n0,
+        n1,
+        b':',
+        s0,
+        s1,
+        b'Z',
+    ] = b
+    else {
+        return None;
+    };
+    let digit = |c: u8| c.is_ascii_digit().then(|| i64::from(c - b'0'));
+    let two = |a: u8, b: u8| Some(digit(a)? * 10 + digit(b)?);
+    let year = two(y0, y1)? * 100 + two(y2, y3)?;
+    let (month, day) = (two(m0, m1)?, two(d0, d1)?);
+    let (h, m, s) = (two(h0, h1)?, two(n0, n1)?, two(s0, s1)?);
+    let month = u32::try_from(month).ok()?;
+    let day = u32::try_from(day).ok()?;
+    let days = crate::model::period::days_in_month(year, month)?;
+    if !(1970..=9999).contains(&year) || !(1..=days).contains(&day) || h > 23 || m > 59 || s > 60 {
+        return None;
+    }
+    Some(crate::model::period::days_from_civil(year, month, day) * 86_400 + h * 3_600 + m * 60 + s)
+}
+
+/// `parse_time` for every shape it reads.
+fn parse_time_general(text: &str) -> Option<i64> {
     let text = text.trim();
     let (date, rest) = text.split_at_checked(10)?;
     let day = crate::model::period::parse_date(date)?;
@@ -604,6 +659,57 @@ mod tests {
             "2026-13-01T00:00:00Z",
         ] {
             assert_eq!(parse_time(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn the_canonical_shape_at_its_edges() {
+        for t in [
+            "2026-11-01T23:59:60Z",
+            "2026-11-01T23:59:61Z",
+            "2024-02-29T00:00:00Z",
+            "2026-02-29T00:00:00Z",
+            "2000-02-29T12:00:00Z",
+            "1900-02-29T12:00:00Z",
+            "1969-12-31T23:59:59Z",
+            "1970-01-01T00:00:00Z",
+            "9999-12-31T23:59:59Z",
+            "2026-11-01T24:00:00Z",
+            "2026-11-31T00:00:00Z",
+            "2026-00-10T00:00:00Z",
+            "2026-11-00T00:00:00Z",
+        ] {
+            assert_eq!(canonical_time(t.as_bytes()), parse_time_general(t), "{t}");
+        }
+        // Each of the three that exist, read by the fast path.
+        assert!(canonical_time(b"2026-11-01T23:59:60Z").is_some());
+        assert!(canonical_time(b"2024-02-29T00:00:00Z").is_some());
+        assert!(canonical_time(b"1970-01-01T00:00:00Z") == Some(0));
+    }
+
+    proptest::proptest! {
+        /// The AWS CLI's shape read from its bytes is the general reader's time, for any
+        /// digits in it (months past 12, a 30 February, hour 24, second 60…).
+        #[test]
+        fn the_canonical_shape_reads_as_the_general_reader_does(
+            d in proptest::collection::vec(0u8..10, 14),
+            near in proptest::prelude::any::<bool>(),
+        ) {
+            let n = |i: usize| char::from(b'0' + d[i]);
+            // Near real dates half the time (years 19xx/20xx, months 0x/1x, days 0x–3x).
+            let (y0, m0, d0) = if near {
+                (['1', '2'][usize::from(d[0] % 2)], ['0', '1'][usize::from(d[4] % 2)], char::from(b'0' + d[6] % 4))
+            } else {
+                (n(0), n(4), n(6))
+            };
+            // …and near real times (hours 0x–2x, minutes and seconds 0x–5x, a 6x second).
+            let tens = |i: usize, top: u8| if near { char::from(b'0' + d[i] % top) } else { n(i) };
+            let text = format!(
+                "{y0}{}{}{}-{m0}{}-{d0}{}T{}{}:{}{}:{}{}Z",
+                if near { ['9', '0'][usize::from(d[1] % 2)] } else { n(1) },
+                n(2), n(3), n(5), n(7), tens(8, 3), n(9), tens(10, 6), n(11), tens(12, 7), n(13)
+            );
+            proptest::prop_assert_eq!(canonical_time(text.as_bytes()), parse_time_general(&text), "{}", text);
         }
     }
 

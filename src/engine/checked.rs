@@ -58,6 +58,11 @@ pub(crate) fn sum<I: IntoIterator<Item = Decimal>>(
 /// addend or the sum does not fit 96 bits (where `Decimal` would round).
 fn fixed_add(acc: i128, scale: u32, v: Decimal) -> Option<(i128, u32)> {
     const FITS: u128 = 1 << 96;
+    if v.scale() == scale {
+        // The common case: a mantissa (below 2^96) added at the scale held.
+        let t = acc.checked_add(v.mantissa())?;
+        return (t.unsigned_abs() < FITS).then_some((t, scale));
+    }
     let to = scale.max(v.scale());
     let a = acc.checked_mul(10i128.checked_pow(to.checked_sub(scale)?)?)?;
     let m = v

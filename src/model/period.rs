@@ -211,7 +211,7 @@ pub(crate) fn parse_date(text: &str) -> Option<i64> {
 }
 
 /// How many days `month` (1–12) of `year` has; `None` for no month.
-fn days_in_month(year: i64, month: u32) -> Option<u32> {
+pub(crate) fn days_in_month(year: i64, month: u32) -> Option<u32> {
     let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
     match month {
         1 | 3 | 5 | 7 | 8 | 10 | 12 => Some(31),
