@@ -633,6 +633,10 @@ pub(crate) fn value(text: &str) -> Result<Decimal, String> {
 }
 
 #[cfg(test)]
+#[allow(
+    clippy::arithmetic_side_effects,
+    reason = "digits and remainders of generated test texts"
+)]
 mod tests {
     use super::*;
 
