@@ -599,6 +599,19 @@ fn a_stray_timestamp_is_refused_not_allocated() {
         "Values": [1.5, 2], "StatusCode": "Complete"}]})
     .to_string();
     let f = write_file(dir.path(), "stray.json", &text);
+    // A thousand years apart: more than one series holds (68 years from its first point).
+    Case::new()
+        .args(["usage", &f])
+        .run()
+        .code(1)
+        .stderr_has("are more than 68 years apart")
+        .stderr_has("a timestamp out of place");
+    // Three years apart: past two years of minutes.
+    let f = write_file(
+        dir.path(),
+        "stray3.json",
+        &text.replace("3026-11-01", "2029-11-01"),
+    );
     Case::new()
         .args(["usage", &f])
         .run()

@@ -159,9 +159,9 @@ pub(crate) fn read_inputs(
             .help("Consider a period of 60, 300, 3,600 or 86,400 seconds."));
         }
         let days = measured.days.entry(key.clone()).or_default();
-        for (t, v) in &series.points {
+        for (t, v) in series.points.iter() {
             let d = days.entry(t.div_euclid(86_400)).or_default();
-            *d = d.checked_add(*v).ok_or_else(|| {
+            *d = d.checked_add(v).ok_or_else(|| {
                 Error::input(format!(
                     "{}: a day's sum past what a decimal holds",
                     key.said()

@@ -9,6 +9,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use rust_decimal::Decimal;
 
 use super::input::Input;
+use super::points::Points;
 use super::{Hold, Key, Metric, Reading, timestamp};
 use crate::engine::measured::{
     DimensionDecision, DimensionPrices, Measured, Setting, Today, decide,
@@ -422,15 +423,10 @@ fn analyse(
 
 /// A consumed series on the window's grid: the Sums as measured (0 for a gap), and the
 /// points present.
-fn curve_of(
-    points: &[(i64, Decimal)],
-    start: i64,
-    period: u32,
-    steps: usize,
-) -> (Vec<Decimal>, usize) {
+fn curve_of(points: &Points, start: i64, period: u32, steps: usize) -> (Vec<Decimal>, usize) {
     let mut sums = vec![Decimal::ZERO; steps];
     let mut present = 0usize;
-    for (t, v) in points {
+    for (t, v) in points.iter() {
         let i = usize::try_from(
             t.saturating_sub(start)
                 .checked_div(i64::from(period))
@@ -438,7 +434,7 @@ fn curve_of(
         )
         .unwrap_or(usize::MAX);
         if let Some(sum) = sums.get_mut(i) {
-            *sum = *v;
+            *sum = v;
             present = present.saturating_add(1);
         }
     }
@@ -540,10 +536,10 @@ fn counts(reading: &Reading) -> Vec<(Key, Decimal)> {
         })
         .map(|(k, s)| {
             let total = if k.metric == Metric::OnlineIndexProgress {
-                s.points.iter().map(|(_, v)| *v).max().unwrap_or_default()
+                s.points.iter().map(|(_, v)| v).max().unwrap_or_default()
             } else {
                 s.points.iter().fold(Decimal::ZERO, |a, (_, v)| {
-                    a.checked_add(*v).unwrap_or(Decimal::MAX)
+                    a.checked_add(v).unwrap_or(Decimal::MAX)
                 })
             };
             (k.clone(), total)
@@ -552,10 +548,10 @@ fn counts(reading: &Reading) -> Vec<(Key, Decimal)> {
 }
 
 /// Points on the window's grid, each carried forward over a missing period.
-fn dense(points: &[(i64, Decimal)], start: i64, period: u32, steps: usize) -> Vec<Decimal> {
+fn dense(points: &Points, start: i64, period: u32, steps: usize) -> Vec<Decimal> {
     let mut out = vec![Decimal::ZERO; steps];
-    let mut last = points.first().map_or(Decimal::ZERO, |p| p.1);
     let mut it = points.iter().peekable();
+    let mut last = it.peek().map_or(Decimal::ZERO, |p| p.1);
     for (i, slot) in out.iter_mut().enumerate() {
         let t = start.saturating_add(
             i64::try_from(i)

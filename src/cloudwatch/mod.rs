@@ -9,6 +9,7 @@ pub(crate) mod csv;
 pub(crate) mod input;
 pub(crate) mod measured;
 pub(crate) mod metric_data;
+mod points;
 pub(crate) mod query;
 pub(crate) mod statistics;
 
@@ -164,7 +165,7 @@ pub(crate) struct Series {
     pub(crate) read: u64,
     /// A point off a stated period: (it, the anchor), refused at `finish`.
     off: Option<(i64, i64)>,
-    pub(crate) points: Vec<(i64, Decimal)>,
+    pub(crate) points: points::Points,
 }
 
 /// Which points a pass keeps in memory.
@@ -272,7 +273,7 @@ impl Reading {
             last: t0,
             read: 0,
             off: None,
-            points: Vec::new(),
+            points: points::Points::default(),
         });
         let differs = match period {
             Some(p) if series.stated => p != series.period,
@@ -311,8 +312,15 @@ impl Reading {
                 series.off = Some((t, series.anchor));
             }
             added = added.saturating_add(1);
-            if hold {
-                series.points.push((t, v));
+            if hold && series.points.push(t, v).is_err() {
+                return Err(Error::input(format!(
+                    "{}: points {} and {} are more than 68 years apart",
+                    key.said(),
+                    timestamp(series.first),
+                    timestamp(series.last)
+                ))
+                .file(file)
+                .help("Consider a timestamp out of place (a year typed wrong): one window of CloudWatch data spans days or months."));
             }
         }
         series.read = series.read.saturating_add(added);
@@ -326,7 +334,7 @@ impl Reading {
                 self.overflowed = true;
                 self.held = 0;
                 for s in self.series.values_mut() {
-                    s.points = Vec::new();
+                    s.points = points::Points::default();
                 }
             }
         }
@@ -379,30 +387,26 @@ impl Reading {
                         .help("Consider exporting at least two periods of each series.")
                     })?;
             }
-            s.points.sort_by_key(|(t, _)| *t);
-            let mut kept: Vec<(i64, Decimal)> = Vec::with_capacity(s.points.len());
-            for (t, v) in s.points.drain(..) {
-                match kept.last() {
-                    Some((lt, lv)) if *lt == t => {
-                        if *lv != v {
-                            let files = self
-                                .files
-                                .get(key)
-                                .map_or_else(String::new, |f| f.join(", "));
-                            return Err(Error::input(format!(
-                                "{}: two values at {} ({lv} and {v}): overlapping pages that disagree",
-                                key.said(),
-                                timestamp(t)
-                            ))
-                            .file(files)
-                            .help("Consider giving each page once, or fetching the window again."));
-                        }
-                        self.duplicated = self.duplicated.saturating_add(1);
+            s.points.sort_by_time();
+            let files = &self.files;
+            let duplicated = &mut self.duplicated;
+            s.points.retain_with(|last, (t, v)| match last {
+                Some((lt, lv)) if lt == t => {
+                    if lv != v {
+                        let files = files.get(key).map_or_else(String::new, |f| f.join(", "));
+                        return Err(Error::input(format!(
+                            "{}: two values at {} ({lv} and {v}): overlapping pages that disagree",
+                            key.said(),
+                            timestamp(t)
+                        ))
+                        .file(files)
+                        .help("Consider giving each page once, or fetching the window again."));
                     }
-                    _ => kept.push((t, v)),
+                    *duplicated = duplicated.saturating_add(1);
+                    Ok(false)
                 }
-            }
-            s.points = kept;
+                _ => Ok(true),
+            })?;
             check_spacing(&self.files, key, s)?;
         }
         Ok(())

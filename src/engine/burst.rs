@@ -300,6 +300,9 @@ fn serves(
 /// `d` as an integer count of 10^-`scale`, exactly; `None` when `d` has more decimals or the
 /// count does not fit.
 pub(super) fn at_scale(d: Decimal, scale: u32) -> Option<i128> {
+    if d.scale() == scale {
+        return Some(d.mantissa());
+    }
     let up = scale.checked_sub(d.scale())?;
     d.mantissa().checked_mul(10i128.checked_pow(up)?)
 }
