@@ -322,10 +322,71 @@ fn list<'r>(
     what: &str,
     file: &str,
     at: &str,
-) -> Result<Vec<&'r RawValue>, Error> {
+) -> Result<Vec<&'r str>, Error> {
     let raw = raw.ok_or_else(|| bad(file, at, &format!("no {what}")))?;
-    serde_json::from_str(raw.get())
+    if let Some(items) = flat_list(raw.get()) {
+        return Ok(items);
+    }
+    serde_json::from_str::<Vec<&RawValue>>(raw.get())
+        .map(|items| items.into_iter().map(RawValue::get).collect())
         .map_err(|e| bad(file, at, &format!("{what} is not a list ({e})")))
+}
+
+/// The items of a JSON list (text serde has already checked is JSON) whose items are all
+/// strings without an escape or numbers — what CloudWatch writes, millions of them — split
+/// in one pass over its bytes; each item as serde's `RawValue` gives it (a string with its
+/// quotes). `None` for any other list (nesting, escapes, literals): serde reads it instead.
+pub(super) fn flat_list(raw: &str) -> Option<Vec<&str>> {
+    let b = raw.as_bytes();
+    let blank = |c: u8| matches!(c, b' ' | b'\t' | b'\n' | b'\r');
+    let mut i = b.iter().position(|c| !blank(*c))?;
+    if b.get(i) != Some(&b'[') {
+        return None;
+    }
+    i = i.checked_add(1)?;
+    let mut out = Vec::new();
+    let skip = |mut i: usize| {
+        while b.get(i).is_some_and(|c| blank(*c)) {
+            i = i.saturating_add(1);
+        }
+        i
+    };
+    i = skip(i);
+    if b.get(i) == Some(&b']') {
+        return (skip(i.saturating_add(1)) == b.len()).then_some(out);
+    }
+    loop {
+        let start = i;
+        match b.get(i)? {
+            b'"' => {
+                let close = b
+                    .get(i.checked_add(1)?..)?
+                    .iter()
+                    .position(|c| matches!(c, b'"' | b'\\'))?;
+                i = i.checked_add(close)?.checked_add(1)?;
+                if b.get(i) != Some(&b'"') {
+                    return None;
+                }
+                i = i.checked_add(1)?;
+            }
+            b'-' | b'0'..=b'9' => {
+                while b
+                    .get(i)
+                    .is_some_and(|c| matches!(c, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E'))
+                {
+                    i = i.saturating_add(1);
+                }
+            }
+            _ => return None,
+        }
+        out.push(raw.get(start..i)?);
+        i = skip(i);
+        match b.get(i)? {
+            b',' => i = skip(i.checked_add(1)?),
+            b']' => return (skip(i.saturating_add(1)) == b.len()).then_some(out),
+            _ => return None,
+        }
+    }
 }
 
 /// A JSON string's text: the inside of its quotes when it has no escape (as CloudWatch's
@@ -377,17 +438,14 @@ fn result(cx: &mut Cx<'_>, i: usize, r: &Entry) -> Result<(), Error> {
     }
     let mut points = Vec::with_capacity(times.len());
     for (j, (t, v)) in times.iter().zip(&values).enumerate() {
-        let t = unquoted(t.get())
-            .as_deref()
-            .and_then(parse_time)
-            .ok_or_else(|| {
-                bad(
-                    file,
-                    &format!("{at}.Timestamps[{j}]"),
-                    &format!("`{}` is not an ISO 8601 time", t.get()),
-                )
-            })?;
-        let v = value(v.get()).map_err(|why| bad(file, &format!("{at}.Values[{j}]"), &why))?;
+        let t = unquoted(t).as_deref().and_then(parse_time).ok_or_else(|| {
+            bad(
+                file,
+                &format!("{at}.Timestamps[{j}]"),
+                &format!("`{t}` is not an ISO 8601 time"),
+            )
+        })?;
+        let v = value(v).map_err(|why| bad(file, &format!("{at}.Values[{j}]"), &why))?;
         points.push((t, v));
     }
     cx.into
@@ -516,6 +574,10 @@ fn read_within(
 }
 
 #[cfg(test)]
+#[allow(
+    clippy::arithmetic_side_effects,
+    reason = "indices of generated test texts"
+)]
 mod tests {
     use proptest::prelude::*;
 
@@ -595,6 +657,53 @@ mod tests {
         ) {
             let doc = page(&series, token, damage);
             prop_assert_eq!(read_at(&doc, u64::MAX), read_at(&doc, 0));
+        }
+    }
+
+    proptest! {
+        /// A list split in one pass is the list serde reads, item by item, text for text:
+        /// strings (escapes and quotes inside left to serde), numbers of every shape,
+        /// literals, nesting, whitespace anywhere; a list it cannot split is declined.
+        #[test]
+        fn a_list_splits_as_serde_reads_it(
+            items in prop::collection::vec(
+                prop_oneof![
+                    "\"[-:TZ0-9]{0,22}\"",
+                    "\"[a\\\\\"]{0,4}\"",
+                    "-?[0-9]{1,6}(\\.[0-9]{1,4})?([eE][-+]?[0-9]{1,2})?",
+                    "true|null|\\[1\\]|\\{\\}",
+                ],
+                0..12,
+            ),
+            blanks in prop::collection::vec("[ \t\n\r]{0,2}", 30),
+        ) {
+            let mut text = format!("{}[", blanks[0]);
+            for (k, item) in items.iter().enumerate() {
+                if k > 0 {
+                    text.push(',');
+                }
+                text.push_str(&blanks[(2 * k + 1) % 30]);
+                text.push_str(item);
+                text.push_str(&blanks[(2 * k + 2) % 30]);
+            }
+            text.push(']');
+            text.push_str(&blanks[29]);
+            let serde: Option<Vec<String>> = serde_json::from_str::<Vec<&RawValue>>(&text)
+                .ok()
+                .map(|v| v.into_iter().map(|r| r.get().to_string()).collect());
+            let Some(serde) = serde else {
+                // Not JSON (a damaged escape): never reaches the splitter.
+                return Ok(());
+            };
+            if let Some(fast) = flat_list(&text) {
+                prop_assert_eq!(fast.iter().map(ToString::to_string).collect::<Vec<_>>(), serde);
+            } else {
+                let plain = items.iter().all(|i| {
+                    (i.starts_with('"') && !i.contains('\\') && i.matches('"').count() == 2)
+                        || i.starts_with(['-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9'])
+                });
+                prop_assert!(!plain, "declined a plain list: {}", text);
+            }
         }
     }
 }

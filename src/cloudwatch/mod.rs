@@ -625,6 +625,9 @@ pub(crate) fn timestamp(t: i64) -> String {
 
 /// A value as CloudWatch writes it (a JSON number or its text), exactly, never negative.
 pub(crate) fn value(text: &str) -> Result<Decimal, String> {
+    if let Some(d) = plain_value(text.as_bytes()) {
+        return Ok(d);
+    }
     let d = text
         .trim()
         .parse::<Decimal>()
@@ -634,6 +637,30 @@ pub(crate) fn value(text: &str) -> Result<Decimal, String> {
         return Err(format!("{text} is negative"));
     }
     Ok(d)
+}
+
+/// `digits` or `digits.digits` (at most 18 digits in all: what CloudWatch writes for a
+/// count, `1234.0`, `12.5`) read from its bytes into the same `Decimal` as `value` reads,
+/// scale included (property-tested); `None` for any other text.
+fn plain_value(b: &[u8]) -> Option<Decimal> {
+    let (whole, fraction) = match b.iter().position(|c| *c == b'.') {
+        Some(dot) => (b.get(..dot)?, b.get(dot.checked_add(1)?..)?),
+        None => (b, &b""[..]),
+    };
+    let digits = whole.len().checked_add(fraction.len())?;
+    if whole.is_empty() || (fraction.is_empty() && whole.len() < b.len()) || digits > 18 {
+        return None;
+    }
+    let mut m = 0i64;
+    for c in whole.iter().chain(fraction) {
+        if !c.is_ascii_digit() {
+            return None;
+        }
+        m = m
+            .checked_mul(10)?
+            .checked_add(i64::from(c.checked_sub(b'0')?))?;
+    }
+    Decimal::try_from_i128_with_scale(i128::from(m), u32::try_from(fraction.len()).ok()?).ok()
 }
 
 #[cfg(test)]
@@ -718,6 +745,29 @@ mod tests {
                 n(2), n(3), n(5), n(7), tens(8, 3), n(9), tens(10, 6), n(11), tens(12, 7), n(13)
             );
             proptest::prop_assert_eq!(canonical_time(text.as_bytes()), parse_time_general(&text), "{}", text);
+        }
+    }
+
+    proptest::proptest! {
+        /// Plain digits read from their bytes are the Decimal `str::parse` reads, scale
+        /// included; anything else is left to it.
+        #[test]
+        fn plain_values_read_as_decimal_parses_them(text in "[0-9]{0,20}(\\.[0-9]{0,12})?|[-+ .eE0-9]{1,12}") {
+            let fast = plain_value(text.as_bytes());
+            if let Some(d) = fast {
+                let parsed: Decimal = text.parse().unwrap();
+                proptest::prop_assert_eq!(d, parsed);
+                proptest::prop_assert_eq!(d.to_string(), parsed.to_string());
+            }
+            let via_value = value(&text).ok().map(|d| d.to_string());
+            let plain = text
+                .trim()
+                .parse::<Decimal>()
+                .or_else(|_| Decimal::from_scientific(text.trim()))
+                .ok()
+                .filter(|d| !d.is_sign_negative() || d.is_zero())
+                .map(|d| d.to_string());
+            proptest::prop_assert_eq!(via_value, plain);
         }
     }
 
