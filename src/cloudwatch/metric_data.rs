@@ -17,7 +17,7 @@ use serde_json::Value;
 use serde_json::value::RawValue;
 
 use super::input::Input;
-use super::{Key, Metric, Reading, parse_time, value};
+use super::{Key, Metric, Reading, Times, value};
 use crate::error::Error;
 
 /// What a query asked for: the series' key, statistic and period.
@@ -437,14 +437,18 @@ fn result(cx: &mut Cx<'_>, i: usize, r: &Entry) -> Result<(), Error> {
         ));
     }
     let mut points = Vec::with_capacity(times.len());
+    let mut clock = Times::default();
     for (j, (t, v)) in times.iter().zip(&values).enumerate() {
-        let t = unquoted(t).as_deref().and_then(parse_time).ok_or_else(|| {
-            bad(
-                file,
-                &format!("{at}.Timestamps[{j}]"),
-                &format!("`{t}` is not an ISO 8601 time"),
-            )
-        })?;
+        let t = unquoted(t)
+            .as_deref()
+            .and_then(|t| clock.parse(t))
+            .ok_or_else(|| {
+                bad(
+                    file,
+                    &format!("{at}.Timestamps[{j}]"),
+                    &format!("`{t}` is not an ISO 8601 time"),
+                )
+            })?;
         let v = value(v).map_err(|why| bad(file, &format!("{at}.Values[{j}]"), &why))?;
         points.push((t, v));
     }

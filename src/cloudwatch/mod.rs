@@ -299,6 +299,9 @@ impl Reading {
             .file(file)
             .help("Consider fetching every page with the same queries (`ddbcost usage query` writes them)."));
         }
+        if hold {
+            series.points.reserve(points.size_hint().0);
+        }
         let mut added = 0u64;
         for (t, v) in points {
             series.first = series.first.min(t);
@@ -514,48 +517,78 @@ pub(crate) fn parse_time(text: &str) -> Option<i64> {
 /// `YYYY-MM-DDTHH:MM:SSZ` exactly, the AWS CLI's shape (millions of them in a month of
 /// minutes), read from its bytes; `None` for any other text or a value out of range (the
 /// general reader then decides). The same time as `parse_time_general` (property-tested).
-#[allow(
-    clippy::arithmetic_side_effects,
-    reason = "two and four decimal digits, a day number below 3 million: far inside i64"
-)]
 fn canonical_time(b: &[u8]) -> Option<i64> {
-    let &[
-        y0,
-        y1,
-        y2,
-        y3,
-        b'-',
-        m0,
-        m1,
-        b'-',
-        d0,
-        d1,
-        b'T',
-        h0,
-        h1,
-        b':',
-        n0,
-        n1,
-        b':',
-        s0,
-        s1,
-        b'Z',
-    ] = b
-    else {
+    let day = canonical_day(b.get(..10)?)?;
+    canonical_clock(b.get(10..)?, day)
+}
+
+fn digits(a: u8, b: u8) -> Option<i64> {
+    let d = |c: u8| {
+        c.is_ascii_digit()
+            .then(|| i64::from(c.saturating_sub(b'0')))
+    };
+    d(a)?.checked_mul(10)?.checked_add(d(b)?)
+}
+
+/// `YYYY-MM-DD` of a year from 1970 to 9999, a day that exists: days since 1970-01-01.
+fn canonical_day(b: &[u8]) -> Option<i64> {
+    let &[y0, y1, y2, y3, b'-', m0, m1, b'-', d0, d1] = b else {
         return None;
     };
-    let digit = |c: u8| c.is_ascii_digit().then(|| i64::from(c - b'0'));
-    let two = |a: u8, b: u8| Some(digit(a)? * 10 + digit(b)?);
-    let year = two(y0, y1)? * 100 + two(y2, y3)?;
-    let (month, day) = (two(m0, m1)?, two(d0, d1)?);
-    let (h, m, s) = (two(h0, h1)?, two(n0, n1)?, two(s0, s1)?);
-    let month = u32::try_from(month).ok()?;
-    let day = u32::try_from(day).ok()?;
+    let year = digits(y0, y1)?
+        .checked_mul(100)?
+        .checked_add(digits(y2, y3)?)?;
+    let month = u32::try_from(digits(m0, m1)?).ok()?;
+    let day = u32::try_from(digits(d0, d1)?).ok()?;
     let days = crate::model::period::days_in_month(year, month)?;
-    if !(1970..=9999).contains(&year) || !(1..=days).contains(&day) || h > 23 || m > 59 || s > 60 {
+    ((1970..=9999).contains(&year) && (1..=days).contains(&day))
+        .then(|| crate::model::period::days_from_civil(year, month, day))
+}
+
+/// `THH:MM:SSZ` after day `day`: Unix seconds.
+fn canonical_clock(b: &[u8], day: i64) -> Option<i64> {
+    let &[b'T', h0, h1, b':', n0, n1, b':', s0, s1, b'Z'] = b else {
+        return None;
+    };
+    let (h, m, s) = (digits(h0, h1)?, digits(n0, n1)?, digits(s0, s1)?);
+    if h > 23 || m > 59 || s > 60 {
         return None;
     }
-    Some(crate::model::period::days_from_civil(year, month, day) * 86_400 + h * 3_600 + m * 60 + s)
+    day.checked_mul(86_400)?
+        .checked_add(h.checked_mul(3_600)?)?
+        .checked_add(m.checked_mul(60)?)?
+        .checked_add(s)
+}
+
+/// Timestamps read one after another (a result's thousands): `parse_time`, the day of the
+/// last date in the AWS CLI's shape kept while the date repeats (1,440 minutes a day).
+#[derive(Debug, Default)]
+pub(crate) struct Times {
+    date: [u8; 10],
+    day: Option<i64>,
+}
+
+impl Times {
+    pub(crate) fn parse(&mut self, text: &str) -> Option<i64> {
+        let b = text.as_bytes();
+        if b.len() == 20 {
+            let date = b.get(..10)?;
+            let day = match self.day {
+                Some(day) if date == self.date => Some(day),
+                _ => {
+                    let day = canonical_day(date);
+                    if let (Some(d), Ok(bytes)) = (day, <[u8; 10]>::try_from(date)) {
+                        (self.date, self.day) = (bytes, Some(d));
+                    }
+                    day
+                }
+            };
+            if let Some(t) = day.and_then(|d| canonical_clock(b.get(10..)?, d)) {
+                return Some(t);
+            }
+        }
+        parse_time_general(text)
+    }
 }
 
 /// `parse_time` for every shape it reads.
@@ -694,6 +727,31 @@ mod tests {
             "2026-13-01T00:00:00Z",
         ] {
             assert_eq!(parse_time(bad), None, "{bad}");
+        }
+    }
+
+    proptest::proptest! {
+        /// Timestamps read one after another with the day kept are the times `parse_time`
+        /// reads, whatever the order, repeats and shapes.
+        #[test]
+        fn times_read_in_a_run_are_parse_time(
+            picks in proptest::collection::vec(0usize..9, 0..60),
+        ) {
+            let texts = [
+                "2026-11-01T00:00:00Z",
+                "2026-11-01T23:59:00Z",
+                "2026-11-02T00:01:00Z",
+                "2026-11-01T24:00:00Z",
+                "2026-11-01T00:00:00+01:00",
+                "2026-02-29T00:00:00Z",
+                "2024-02-29T10:00:00Z",
+                "2026-11-01 00:00:00+00",
+                "2026-11-0100:00:00Z",
+            ];
+            let mut times = Times::default();
+            for p in picks {
+                proptest::prop_assert_eq!(times.parse(texts[p]), parse_time(texts[p]), "{}", texts[p]);
+            }
         }
     }
 

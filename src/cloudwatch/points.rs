@@ -34,6 +34,12 @@ impl Points {
         self.at.is_empty()
     }
 
+    /// Room for `n` more points (a result's, known before they are added).
+    pub(crate) fn reserve(&mut self, n: usize) {
+        self.at.reserve(n);
+        self.values.reserve(n);
+    }
+
     /// Adds the point (`t` in Unix seconds, its value).
     ///
     /// # Errors

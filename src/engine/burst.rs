@@ -304,7 +304,7 @@ pub(super) fn at_scale(d: Decimal, scale: u32) -> Option<i128> {
         return Some(d.mantissa());
     }
     let up = scale.checked_sub(d.scale())?;
-    d.mantissa().checked_mul(10i128.checked_pow(up)?)
+    d.mantissa().checked_mul(checked::pow10(up)?)
 }
 
 /// `replay_units` with every figure as an integer of one scale: the same counts, exact;

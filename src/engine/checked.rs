@@ -64,13 +64,28 @@ fn fixed_add(acc: i128, scale: u32, v: Decimal) -> Option<(i128, u32)> {
         return (t.unsigned_abs() < FITS).then_some((t, scale));
     }
     let to = scale.max(v.scale());
-    let a = acc.checked_mul(10i128.checked_pow(to.checked_sub(scale)?)?)?;
+    let a = acc.checked_mul(pow10(to.checked_sub(scale)?)?)?;
     let m = v
         .mantissa()
-        .checked_mul(10i128.checked_pow(to.checked_sub(v.scale())?)?)?;
+        .checked_mul(pow10(to.checked_sub(v.scale())?)?)?;
     let t = a.checked_add(m)?;
     (a.unsigned_abs() < FITS && m.unsigned_abs() < FITS && t.unsigned_abs() < FITS)
         .then_some((t, to))
+}
+
+/// 10^`n` for the 29 scales a `Decimal` has (and a few past them), from a table: the
+/// integer passes scale every value they take.
+pub(crate) fn pow10(n: u32) -> Option<i128> {
+    const TABLE: [i128; 39] = {
+        let mut t = [1i128; 39];
+        let mut i = 1;
+        while i < 39 {
+            t[i] = t[i - 1] * 10;
+            i += 1;
+        }
+        t
+    };
+    TABLE.get(usize::try_from(n).ok()?).copied()
 }
 
 #[inline]
@@ -104,6 +119,14 @@ mod tests {
                 prop_assert_eq!(f.scale(), p.scale());
             }
         }
+    }
+
+    #[test]
+    fn powers_of_ten_from_the_table() {
+        for n in 0..39 {
+            assert_eq!(pow10(n), 10i128.checked_pow(n), "{n}");
+        }
+        assert_eq!(pow10(39), None);
     }
 
     #[test]

@@ -8,6 +8,7 @@
 use rust_decimal::Decimal;
 
 use super::burst::{Step, at_scale};
+use super::checked;
 use super::simulate::{
     Curve, Decreases, Policy, SCALE_IN_GAP, Simulation, steps, time_of, unit_hours,
 };
@@ -51,7 +52,7 @@ impl Setup {
             .unwrap_or(0)
             .max(policy.target.scale())
             .max(floor.scale());
-        let one = 10i128.checked_pow(scale)?;
+        let one = checked::pow10(scale)?;
         let period = i128::from(curve.period);
         let units = curve
             .units
@@ -170,8 +171,7 @@ pub(super) fn simulate(curve: &Curve<'_>, policy: Policy) -> Option<Simulation> 
     }
     // Σ capacity at the widest scale the capacities were held at, as the Decimal sum is.
     let sum =
-        Decimal::try_from_i128_with_scale(sum.checked_mul(10i128.checked_pow(scale)?)?, scale)
-            .ok()?;
+        Decimal::try_from_i128_with_scale(sum.checked_mul(checked::pow10(scale)?)?, scale).ok()?;
     out.unit_hours = unit_hours(sum, curve.period, what).ok()?;
     Some(out)
 }
