@@ -308,8 +308,8 @@ pub(crate) enum From {
     AwsCli,
 }
 
-/// How templates are read, for `import` and for commands given a template instead of a
-/// workload.
+// How templates are read, for `import` and for commands given a template instead of a
+// workload.
 #[derive(Debug, Args, Default)]
 pub(crate) struct TemplateArgs {
     /// The kind of infrastructure code (detected when not given).
@@ -678,7 +678,7 @@ fn tag_by(text: &str) -> Result<String, String> {
     }
 }
 
-/// The billing period of `bill` and `reconcile`, and the SQL that fetches it.
+// The billing period of `bill` and `reconcile`, and the SQL that fetches it.
 #[derive(Debug, Args)]
 pub(crate) struct PeriodArgs {
     /// The billing period to read (`YYYY-MM`), when the files hold several.
@@ -1070,7 +1070,7 @@ pub(crate) enum ListFormat {
     Markdown,
 }
 
-/// How exports are dated and shaped for spreadsheets.
+// How exports are dated and shaped for spreadsheets.
 #[derive(Debug, Args)]
 pub(crate) struct ExportArgs {
     /// The month the charges are dated in (CSV and FOCUS), e.g. `2026-12`, and priced for its
@@ -1158,7 +1158,7 @@ pub(crate) struct EstimateArgs {
     pub template: TemplateArgs,
 }
 
-/// Settings shared by every command that estimates.
+// Settings shared by every command that estimates.
 #[derive(Debug, Default, Args)]
 pub(crate) struct SettingsArgs {
     /// Price table: a bundled id (see `ddbcost prices`) or a path; overrides the workload's `prices`.

@@ -19,6 +19,18 @@ fn completions_name_every_command() {
         }
     }
     let bash = Case::new().args(["completions", "bash"]).run().success();
+    // Nested commands are completed too, and `help` of them.
+    for nested in [
+        "prices__subcmd__show",
+        "prices__subcmd__diff",
+        "usage__subcmd__query",
+    ] {
+        assert!(
+            bash.stdout.contains(&format!("ddbcost__subcmd__{nested})")),
+            "bash completion lacks `{nested}`"
+        );
+    }
+    assert!(bash.stdout.contains("--fail-one-time-above"));
     let dir = tempfile::tempdir().unwrap();
     let script = dir.path().join("ddbcost.bash");
     std::fs::write(&script, &bash.stdout).unwrap();
