@@ -616,7 +616,7 @@ pub(crate) struct UsageArgs {
     /// page with a `NextToken`), saying so in the report, instead of refusing it.
     #[arg(long)]
     pub allow_partial: bool,
-    /// The most CloudWatch points held in memory at once (about 50 bytes each): past it the
+    /// The most CloudWatch points held in memory at once (12 bytes each): past it the
     /// inputs are read again, once per shard of tables, so memory stays bounded.
     #[arg(long, default_value_t = 4_000_000, value_name = "N")]
     pub max_points_held: u64,

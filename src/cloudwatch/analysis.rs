@@ -136,9 +136,9 @@ pub(crate) struct Report {
     pub(crate) partial: Vec<String>,
 }
 
-/// The most points held in memory at once by default: about 50 bytes each while held and
-/// sorted, so 4 M points is some 200 MB. A reading past it is read again in shards of
-/// tables (`--max-points-held`).
+/// The most points held in memory at once by default: 12 bytes each (`points::Points`), so
+/// 4 M points is some 50 MB. A reading past it is read again in shards of tables
+/// (`--max-points-held`).
 pub(crate) const DEFAULT_HELD: u64 = 4_000_000;
 
 /// Reads every input (`get-metric-data` output named by its labels or `queries`,
