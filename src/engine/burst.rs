@@ -361,6 +361,13 @@ mod tests {
     use super::*;
     use crate::engine::dec;
 
+    /// `demand` (units a second, one-minute steps) replayed at 100 units throughout, with a
+    /// bank of `seconds`.
+    fn at_100(demand: &[Decimal], seconds: u32) -> (usize, usize) {
+        let units = units_of(demand, 60, "t").unwrap();
+        replay(&units, std::iter::repeat(dec("100")), 60, seconds, "t").unwrap()
+    }
+
     #[test]
     fn a_two_minute_step_is_served_from_what_was_banked() {
         // 100 units/s provisioned, 60 used for 10 minutes: 40 × 60 = 2,400 banked a minute,
@@ -368,24 +375,10 @@ mod tests {
         // minutes at 150: 50 × 60 = 3,000 each, 6,000 of the 24,000 banked: no risk.
         let mut demand = vec![dec("60"); 10];
         demand.extend([dec("150"), dec("150")]);
-        let (risk, burst) = replay(
-            &units_of(&demand, 60, "t").unwrap(),
-            std::iter::repeat(dec("100")),
-            60,
-            300,
-            "t",
-        )
-        .unwrap();
+        let (risk, burst) = at_100(&demand, 300);
         assert_eq!((risk, burst), (0, 2));
         // Without burst both minutes are at risk.
-        let (risk, _) = replay(
-            &units_of(&demand, 60, "t").unwrap(),
-            std::iter::repeat(dec("100")),
-            60,
-            0,
-            "t",
-        )
-        .unwrap();
+        let (risk, _) = at_100(&demand, 0);
         assert_eq!(risk, 2);
     }
 
@@ -396,14 +389,7 @@ mod tests {
         // 30,000 exactly; the 21st is at risk.
         let mut demand = vec![dec("0"); 60];
         demand.extend(vec![dec("125"); 21]);
-        let (risk, burst) = replay(
-            &units_of(&demand, 60, "t").unwrap(),
-            std::iter::repeat(dec("100")),
-            60,
-            300,
-            "t",
-        )
-        .unwrap();
+        let (risk, burst) = at_100(&demand, 300);
         assert_eq!((risk, burst), (1, 20));
         // A spike in the first minute finds the bank empty: 101 units/s for 60 s = 6,060 units,
         // above the 6,000 that 100 units/s serve.

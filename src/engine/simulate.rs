@@ -70,6 +70,34 @@ pub(crate) struct Simulation {
     pub most_decreases_in_a_day: u32,
 }
 
+impl Simulation {
+    /// Nothing simulated yet, with room for `steps` capacities.
+    pub(super) fn over(steps: usize) -> Simulation {
+        Simulation {
+            capacity: Vec::with_capacity(steps),
+            unit_hours: Decimal::ZERO,
+            throttle_steps: 0,
+            burst_steps: 0,
+            at_risk: Vec::new(),
+            increases: 0,
+            decreases: 0,
+            most_decreases_in_a_day: 0,
+        }
+    }
+
+    /// Counts what step `i` did with the bank.
+    pub(super) fn count(&mut self, step: Step, i: usize) {
+        match step {
+            Step::Served => {}
+            Step::Burst => self.burst_steps = self.burst_steps.saturating_add(1),
+            Step::AtRisk => {
+                self.throttle_steps = self.throttle_steps.saturating_add(1);
+                self.at_risk.push(i);
+            }
+        }
+    }
+}
+
 /// The decreases allowed in a UTC day.
 pub(crate) const MAX_DECREASES_A_DAY: u32 = 27;
 /// Decreases allowed at any time of the day before the hourly allowance applies.
@@ -183,16 +211,7 @@ pub(super) fn simulate_decimal(
         (None, Some(u)) => desired(*u)?,
         (None, None) => policy.min,
     };
-    let mut out = Simulation {
-        capacity: Vec::with_capacity(curve.units.len()),
-        unit_hours: Decimal::ZERO,
-        throttle_steps: 0,
-        burst_steps: 0,
-        at_risk: Vec::new(),
-        increases: 0,
-        decreases: 0,
-        most_decreases_in_a_day: 0,
-    };
+    let mut out = Simulation::over(curve.units.len());
     let (mut above, mut below) = (0usize, 0usize);
     let mut decreases = Decreases::new();
     let mut sum = Decimal::ZERO;
@@ -202,14 +221,7 @@ pub(super) fn simulate_decimal(
         decreases.at(t);
         out.capacity.push(current);
         sum = checked::add(sum, current, what)?;
-        match bank.step(*u, current, curve.period, what)? {
-            Step::Served => {}
-            Step::Burst => out.burst_steps = out.burst_steps.saturating_add(1),
-            Step::AtRisk => {
-                out.throttle_steps = out.throttle_steps.saturating_add(1);
-                out.at_risk.push(i);
-            }
-        }
+        out.count(bank.step(*u, current, curve.period, what)?, i);
         // Utilization above the target, or well below it (units against target × capacity
         // × period).
         let high = *u > checked::mul(at_target, current, what)?;

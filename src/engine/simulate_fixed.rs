@@ -116,16 +116,7 @@ pub(super) fn simulate(curve: &Curve<'_>, policy: Policy) -> Option<Simulation> 
         }
         (None, None) => (s.min, policy.min),
     };
-    let mut out = Simulation {
-        capacity: Vec::with_capacity(s.units.len()),
-        unit_hours: Decimal::ZERO,
-        throttle_steps: 0,
-        burst_steps: 0,
-        at_risk: Vec::new(),
-        increases: 0,
-        decreases: 0,
-        most_decreases_in_a_day: 0,
-    };
+    let mut out = Simulation::over(s.units.len());
     let (mut above, mut below) = (0usize, 0usize);
     let mut decreases = Decreases::new();
     let (mut sum, mut scale, mut held) = (0i128, 0u32, 0i128);
@@ -135,14 +126,7 @@ pub(super) fn simulate(curve: &Curve<'_>, policy: Policy) -> Option<Simulation> 
         out.capacity.push(shown);
         sum = sum.checked_add(current)?;
         scale = scale.max(shown.scale());
-        match bank_step(&mut held, &s, u, current)? {
-            Step::Served => {}
-            Step::Burst => out.burst_steps = out.burst_steps.saturating_add(1),
-            Step::AtRisk => {
-                out.throttle_steps = out.throttle_steps.saturating_add(1);
-                out.at_risk.push(i);
-            }
-        }
+        out.count(bank_step(&mut held, &s, u, current)?, i);
         let high = u > s.at_target.checked_mul(current)?;
         let low = u <= s.at_floor.checked_mul(current)?;
         above = if high { above.saturating_add(1) } else { 0 };
