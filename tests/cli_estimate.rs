@@ -144,7 +144,7 @@ fn every_bundled_workload_estimates_in_every_format() {
         }
         // JSON: lines reconcile with the total, and every known line has a rounded cost.
         let doc = json(&[&p]);
-        let sum: Decimal = doc.line_items.iter().filter_map(|l| l.cost).sum();
+        let sum = common::exact_total(doc.line_items.iter().filter_map(|l| l.cost));
         assert_eq!(sum, doc.total, "{p}");
         assert!(doc.total > Decimal::ZERO, "{p}");
     }
@@ -213,12 +213,14 @@ fn csv_has_one_row_per_line_item_and_reconciles() {
     assert_eq!(&rows[0][col("billing_period_end")], "2027-01-01");
     assert_eq!(&rows[0][col("scenario")], "baseline");
     let lines = &rows[..];
-    let sum: Decimal = lines
-        .iter()
-        .filter(|r| !r[col("cost")].is_empty())
-        .map(|r| dec(&r[col("cost")]))
-        .sum();
-    // Summing the whole `cost` column gives the month's exact total.
+    let sum = common::exact_total(
+        lines
+            .iter()
+            .filter(|r| !r[col("cost")].is_empty())
+            .map(|r| dec(&r[col("cost")])),
+    );
+    // Summing the whole `cost` column exactly gives the month's total (the engine's total
+    // is that exact sum rounded once at the 28th digit, as `exact_total` rounds it).
     assert_eq!(sum, doc.total);
     assert!(lines.iter().all(|r| &r[col("key")] != "TOTAL"));
     // No thousands separators, `.` decimals.

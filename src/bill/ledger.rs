@@ -11,6 +11,7 @@ use rust_decimal::Decimal;
 
 use super::map::{Owner, Place, Unplaced, place};
 use super::row::{Charge, Row};
+use crate::engine::exact_sum::{ExactSum, add_to};
 use crate::error::Error;
 
 /// Sums of rows.
@@ -26,11 +27,20 @@ pub(crate) struct Sums {
     /// Rows a reservation or a savings plan covered.
     pub(crate) reserved_rows: u64,
     pub(crate) plan_rows: u64,
+    /// The exact sums behind amount, unblended, effective and list, from the first row that
+    /// adding one by one would round (`engine::exact_sum::add_to`).
+    exact: [Option<ExactSum>; 4],
 }
 
-fn add(a: Decimal, b: Decimal) -> Result<Decimal, Error> {
+fn plus(a: Decimal, b: Decimal) -> Result<Decimal, Error> {
     a.checked_add(b)
         .ok_or_else(|| Error::input("a bill's sum too large to compute"))
+}
+
+/// Adds `b` to the running sum `a` (exact, rounded once: the estimate's own rule, so an
+/// estimate's export sums back to its total).
+fn add(a: &mut Decimal, exact: &mut Option<ExactSum>, b: Decimal) -> Result<(), Error> {
+    add_to(a, exact, b).ok_or_else(|| Error::input("a bill's sum too large to compute"))
 }
 
 impl Sums {
@@ -45,12 +55,12 @@ impl Sums {
             row.charge,
             Charge::Usage | Charge::ReservedUsage | Charge::PlanUsage
         ) {
-            self.amount = add(self.amount, row.amount)?;
+            add(&mut self.amount, &mut self.exact[0], row.amount)?;
         }
-        self.unblended = add(self.unblended, row.unblended)?;
-        self.effective = add(self.effective, row.effective)?;
+        add(&mut self.unblended, &mut self.exact[1], row.unblended)?;
+        add(&mut self.effective, &mut self.exact[2], row.effective)?;
         if let Some(l) = row.list {
-            self.list = add(self.list, l)?;
+            add(&mut self.list, &mut self.exact[3], l)?;
         }
         Ok(())
     }
@@ -197,7 +207,7 @@ impl Ledger {
                 .or_default()
                 .entry(hour)
                 .or_default();
-            *slot = add(*slot, row.amount)?;
+            *slot = plus(*slot, row.amount)?;
         }
         let kind = match p.meter.as_str() {
             "ReadCapacityUnit-Hrs" => Kind::Rcu,
@@ -214,7 +224,7 @@ impl Ledger {
             .or_default()
             .entry(hour)
             .or_default();
-        *slot = add(*slot, row.amount)?;
+        *slot = plus(*slot, row.amount)?;
         if row.charge == Charge::ReservedUsage {
             let slot = self
                 .reserved_hourly
@@ -222,7 +232,7 @@ impl Ledger {
                 .or_default()
                 .entry(hour)
                 .or_default();
-            *slot = add(*slot, row.amount)?;
+            *slot = plus(*slot, row.amount)?;
         }
         Ok(())
     }

@@ -89,7 +89,7 @@ pub(crate) fn pow10(n: u32) -> Option<i128> {
 }
 
 #[inline]
-pub(crate) fn some(value: Option<Decimal>, context: &str) -> Result<Decimal, EngineError> {
+pub(crate) fn some<T>(value: Option<T>, context: &str) -> Result<T, EngineError> {
     value.ok_or_else(|| overflow(context))
 }
 

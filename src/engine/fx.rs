@@ -1,6 +1,6 @@
 //! Shows an estimate in another currency: every cost, unit price and attributed share is
-//! multiplied by one exact rate, the total is re-added from the converted lines (so the lines
-//! still add up to it exactly), and the list prices stay on each line in the price table's
+//! multiplied by one exact rate, the total is re-added from the converted lines (their exact sum, so the
+//! lines still add up to it), and the list prices stay on each line in the price table's
 //! currency for exports that keep both (FOCUS `PricingCurrency…` columns).
 
 use super::EngineError;
@@ -21,7 +21,7 @@ pub(crate) fn convert(mut estimate: Estimate, fx: &Fx) -> Result<Estimate, Engin
         });
     }
     let rate = fx.rate;
-    let mut total = rust_decimal::Decimal::ZERO;
+    let (mut total, mut exact) = (rust_decimal::Decimal::ZERO, None);
     for line in &mut estimate.line_items {
         let context = format!("{} converted to {}", line.key, fx.to);
         line.unit_price = checked::mul(line.pricing_unit_price, rate, &context)?;
@@ -42,7 +42,10 @@ pub(crate) fn convert(mut estimate: Estimate, fx: &Fx) -> Result<Estimate, Engin
             last.cost = checked::sub(cost, given, &context)?;
         }
         if let Some(cost) = line.cost {
-            total = checked::add(total, cost, "total")?;
+            checked::some(
+                super::exact_sum::add_to(&mut total, &mut exact, cost),
+                "total",
+            )?;
         }
     }
     estimate.total = total;

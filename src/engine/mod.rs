@@ -6,7 +6,8 @@
 //! One small module per billing dimension, each returning line items: `throughput` (reads,
 //! writes, index reads and writes, provisioned capacity), `storage` (table and index storage,
 //! PITR, backups, restores, S3 export/import), `streams` (DynamoDB Streams, Kinesis CDC, TTL),
-//! `replicas` (global tables) and `free_tier`; `fx` shows an estimate in another currency; `forecast` prices month after month.
+//! `replicas` (global tables) and `free_tier`; `fx` shows an estimate in another currency; `forecast` prices month after month. An estimate's total is the
+//! exact sum of its lines, rounded once (`exact_sum`).
 
 pub(crate) mod burst;
 mod capacity;
@@ -16,6 +17,7 @@ mod commitments;
 mod dax;
 mod error;
 mod estimate;
+pub(crate) mod exact_sum;
 mod forecast;
 mod free_tier;
 mod fx;
@@ -117,11 +119,12 @@ pub(crate) fn estimate_with(
         partitions: table_partitions,
         ..
     } = acc;
-    let mut total = rust_decimal::Decimal::ZERO;
+    // The exact sum of the lines, rounded once (see `exact_sum`).
+    let (mut total, mut exact) = (rust_decimal::Decimal::ZERO, None);
     let mut excluded = Vec::new();
     for item in &lines {
         match item.cost {
-            Some(cost) => total = checked::add(total, cost, "total")?,
+            Some(cost) => checked::some(exact_sum::add_to(&mut total, &mut exact, cost), "total")?,
             None => excluded.push(item.key.clone()),
         }
     }

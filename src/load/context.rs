@@ -25,7 +25,35 @@ pub(super) struct Reader<'a> {
     pub(super) samples: &'a dyn SampleReader,
     /// Paths of the values written as `TODO` (placeholders `ddbcost import` leaves for usage
     /// a template cannot know), in the order met.
-    pub(super) placeholders: std::cell::RefCell<Vec<String>>,
+    pub(super) placeholders: std::cell::RefCell<Placeholders>,
+}
+
+/// The paths of the placeholders met, in order, and as a set: a workload of thousands of
+/// imported tables asks of each value whether it was one.
+#[derive(Debug, Default)]
+pub(super) struct Placeholders {
+    paths: Vec<String>,
+    set: std::collections::HashSet<String>,
+}
+
+impl Placeholders {
+    pub(super) fn push(&mut self, path: String) {
+        self.set.insert(path.clone());
+        self.paths.push(path);
+    }
+
+    pub(super) fn contains(&self, path: &str) -> bool {
+        self.set.contains(path)
+    }
+
+    pub(super) fn iter(&self) -> impl Iterator<Item = &String> {
+        self.paths.iter()
+    }
+
+    /// The paths, in the order met.
+    pub(super) fn into_paths(self) -> Vec<String> {
+        self.paths
+    }
 }
 
 /// The value a placeholder is written as.
@@ -129,7 +157,7 @@ impl Reader<'_> {
 
     /// Whether the value at `path` was a placeholder.
     pub(super) fn is_placeholder(&self, path: &str) -> bool {
-        self.placeholders.borrow().iter().any(|p| p == path)
+        self.placeholders.borrow().contains(path)
     }
 
     pub(super) fn size(&self, s: Option<&Quantity>, path: &str) -> Result<Option<DataSize>, Error> {

@@ -165,7 +165,7 @@ fn convert(
         text,
         base_dir,
         samples,
-        placeholders: std::cell::RefCell::new(Vec::new()),
+        placeholders: std::cell::RefCell::default(),
     };
     let settings = match &raw.settings {
         Some(s) => settings(&rd, s)?,
@@ -212,7 +212,7 @@ fn convert(
                     .as_ref()
                     .and_then(|c| c.savings_plan.as_ref()),
             )?,
-            placeholders: rd.placeholders.take(),
+            placeholders: rd.placeholders.take().into_paths(),
         },
         settings,
     ))

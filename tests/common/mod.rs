@@ -19,6 +19,31 @@ pub fn dec(s: &str) -> Decimal {
     s.parse().expect("decimal literal")
 }
 
+/// Σ `values` as the engine totals an estimate's lines: exactly — here in one `i128` of
+/// 10^-28, which holds the totals of these tests (below 10^10) — then rounded once, half to
+/// even, to the widest scale of the values that are not zero, or the widest below it that
+/// fits a `Decimal`'s 96 bits.
+pub fn exact_total(values: impl IntoIterator<Item = Decimal>) -> Decimal {
+    let mut sum: i128 = 0;
+    let mut widest = 0;
+    for v in values {
+        if !v.is_zero() {
+            widest = widest.max(v.scale());
+        }
+        sum += v.mantissa() * 10i128.pow(28 - v.scale());
+    }
+    for scale in (0..=widest).rev() {
+        let unit = 10i128.pow(28 - scale);
+        let (q, r) = (sum.div_euclid(unit), sum.rem_euclid(unit));
+        let up = 2 * r > unit || (2 * r == unit && q % 2 != 0);
+        let m = q + i128::from(up);
+        if m.unsigned_abs() < 1u128 << 96 {
+            return Decimal::from_i128_with_scale(m, scale);
+        }
+    }
+    panic!("a total too large for a decimal")
+}
+
 pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }

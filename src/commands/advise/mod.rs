@@ -232,7 +232,7 @@ fn combined(
         taken.take(c);
         scenario::merge_patch(&mut doc, &c.patch);
         match (slice, slices.as_mut()) {
-            (Some(p), Some(sl)) => sl.take(p),
+            (Some(p), Some(sl)) => sl.take(&p),
             // Priced whole: the slices no longer describe the document.
             _ => slices = None,
         }

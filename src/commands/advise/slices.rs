@@ -1,25 +1,27 @@
 //! Pricing one table at a time, for `advise`'s candidates and plan steps. Most candidates
 //! change one table; where no price couples the tables (no reserved capacity, no savings
 //! plan, no free tier), a table's lines depend on that table alone, so a candidate is priced
-//! by loading and estimating its table only and adding every line's cost again in the
-//! baseline's order — the very sums the whole estimate makes, so each total is identical to
-//! the one `compare` shows (checked once against the baseline before it is relied on). A
-//! candidate that touches more than one table, or a workload whose tables are coupled, takes
-//! the whole-workload path. This keeps `advise` of hundreds of tables linear in its tables
-//! instead of quadratic.
+//! by loading and estimating its table only. The engine's total is the exact sum of the
+//! lines rounded once (`engine::exact_sum`), so the bill's exact sum with that table's part
+//! taken out and the new part put in is the very total the whole estimate makes — identical
+//! to the one `compare` shows (checked once against the baseline before it is relied on) —
+//! in time that does not grow with the other tables. A candidate that touches more than one
+//! table, or a workload whose tables are coupled, takes the whole-workload path. This keeps
+//! `advise` of thousands of tables linear in its tables instead of quadratic.
 
 use rust_decimal::Decimal;
 use serde_json::Value;
 
 use crate::commands::pricing::DocumentPricer;
 use crate::engine::Estimate;
+use crate::engine::exact_sum::ExactSum;
 use crate::error::Error;
 use crate::scenario;
 
-/// One table priced with a patch: its line costs and the workload's total with them.
+/// One table priced with a patch: its lines' exact sum and the workload's total with them.
 pub(super) struct Priced {
     at: usize,
-    costs: Vec<Option<Decimal>>,
+    sum: ExactSum,
     pub(super) total: Decimal,
 }
 
@@ -29,8 +31,12 @@ pub(super) struct Slices {
     frame: Value,
     /// The table keys of the document, in its order.
     keys: Vec<String>,
-    /// Each table's line costs, in the baseline's order (`None` for an unknown cost).
-    costs: Vec<Vec<Option<Decimal>>>,
+    /// Each key's place in `keys`.
+    places: std::collections::HashMap<String, usize>,
+    /// Each table's lines' exact sum (lines of an unknown cost left out).
+    sums: Vec<ExactSum>,
+    /// Every table's: the bill's exact sum.
+    all: ExactSum,
 }
 
 impl Slices {
@@ -55,7 +61,9 @@ impl Slices {
         let mut slices = Slices {
             frame,
             keys: Vec::with_capacity(tables.len()),
-            costs: Vec::with_capacity(tables.len()),
+            places: std::collections::HashMap::with_capacity(tables.len()),
+            sums: Vec::with_capacity(tables.len()),
+            all: ExactSum::default(),
         };
         let mut lines = baseline.line_items.iter();
         for (key, table) in tables {
@@ -69,13 +77,14 @@ impl Slices {
                     return None;
                 }
             }
+            let sum = ExactSum::of(alone.line_items.iter().filter_map(|l| l.cost))?;
+            slices.all = slices.all.plus(&sum)?;
+            slices.places.insert(key.clone(), slices.keys.len());
             slices.keys.push(key.clone());
-            slices
-                .costs
-                .push(alone.line_items.iter().map(|l| l.cost).collect());
+            slices.sums.push(sum);
         }
-        // Every baseline line belongs to one table.
-        lines.next().is_none().then_some(slices)
+        // Every baseline line belongs to one table, and the parts add up to its total.
+        (lines.next().is_none() && slices.all.value() == Some(baseline.total)).then_some(slices)
     }
 
     /// The one table a patch changes, by its place in the document: `None` when the patch
@@ -94,7 +103,7 @@ impl Slices {
         if !tables.get(key)?.is_object() {
             return None;
         }
-        self.keys.iter().position(|k| k == key)
+        self.places.get(key).copied()
     }
 
     /// The table at `at` as the document `doc` holds it, with `patch` applied: its line
@@ -123,30 +132,29 @@ impl Slices {
             scenario::merge_patch(&mut table, inner);
         }
         let alone = self.estimate(key, table, pricer, label)?;
-        let costs: Vec<Option<Decimal>> = alone.line_items.iter().map(|l| l.cost).collect();
+        let Some(sum) = ExactSum::of(alone.line_items.iter().filter_map(|l| l.cost)) else {
+            return Ok(None);
+        };
         Ok(self
-            .total_with(at, &costs)
-            .map(|total| Priced { at, costs, total }))
+            .with(at, &sum)
+            .and_then(|all| all.value())
+            .map(|total| Priced { at, sum, total }))
     }
 
     /// Puts a priced table in place of its slice (a plan step taken).
-    pub(super) fn take(&mut self, priced: Priced) {
-        if let Some(slot) = self.costs.get_mut(priced.at) {
-            *slot = priced.costs;
+    pub(super) fn take(&mut self, priced: &Priced) {
+        if let (Some(all), Some(slot)) = (
+            self.with(priced.at, &priced.sum),
+            self.sums.get_mut(priced.at),
+        ) {
+            *slot = priced.sum;
+            self.all = all;
         }
     }
 
-    /// Every known cost added in the baseline's order, the slice at `at` replaced by `with`:
-    /// the sum the engine makes for the whole workload.
-    fn total_with(&self, at: usize, with: &[Option<Decimal>]) -> Option<Decimal> {
-        let mut total = Decimal::ZERO;
-        for (i, costs) in self.costs.iter().enumerate() {
-            let costs = if i == at { with } else { costs.as_slice() };
-            for cost in costs.iter().flatten() {
-                total = total.checked_add(*cost)?;
-            }
-        }
-        Some(total)
+    /// The bill's exact sum with the slice at `at` replaced by `sum`.
+    fn with(&self, at: usize, sum: &ExactSum) -> Option<ExactSum> {
+        self.all.minus(self.sums.get(at)?)?.plus(sum)
     }
 
     /// The estimate of the frame holding `table` alone under `key`.

@@ -2,7 +2,7 @@
 //! where nothing is pooled across tables (no reservations, no savings plan, no free tier, no
 //! transfer out), each table is loaded and priced once per combination of the values on its
 //! own axes — a one-table document, its patches merged in — and a design's total is every
-//! table's line costs added in the bill's order, the very additions `estimate` makes.
+//! table's line costs summed exactly and rounded once, as `estimate` makes its total.
 //!
 //! A pattern's `rate` is the one field set on the typed model instead of the document: the
 //! loader reads it from the rate alone, so the rate a value loads to is written into the
@@ -12,12 +12,12 @@
 
 use std::sync::Arc;
 
-use rust_decimal::Decimal;
 use serde_json::{Map, Value};
 
 use super::Axis;
 use super::grid::{Priced, in_parallel};
 use crate::commands::pricing::DocumentPricer;
+use crate::engine::exact_sum::ExactSum;
 use crate::model::{PriceKey, Rate, Table, Workload};
 use crate::scenario;
 
@@ -30,12 +30,9 @@ const LOADED_KEPT: usize = 4096;
 /// What one table adds to a design.
 #[derive(Debug, Clone)]
 enum Part {
-    /// Its lines' costs in the bill's order (lines without a price left out), and before the
+    /// Its lines' costs (lines without a price left out) summed exactly, and before the
     /// conversion to another currency, when the run converts.
-    Costs {
-        costs: Vec<Decimal>,
-        before: Vec<Decimal>,
-    },
+    Costs(Box<(ExactSum, ExactSum)>),
     /// The loader's or the engine's reason.
     Refused(Arc<str>),
     /// Its lines are pooled with other tables' (transfer out): only the whole bill says.
@@ -268,8 +265,8 @@ impl<'a> Plan<'a> {
 
     /// A design's total or reason, or `None` when only the whole document can say.
     pub(super) fn design(&self, choice: &[usize], worker: &mut Worker) -> Option<Priced> {
-        let mut total = Decimal::ZERO;
-        let mut before_total = Decimal::ZERO;
+        let mut total = ExactSum::default();
+        let mut before_total = ExactSum::default();
         let mut refused: Option<Arc<str>> = None;
         for (t, plan) in self.tables.iter().enumerate() {
             let owned;
@@ -289,16 +286,16 @@ impl<'a> Plan<'a> {
                     }
                     refused = Some(Arc::clone(why));
                 }
-                Part::Costs { costs, before } => {
-                    for c in costs {
-                        total = total.checked_add(*c)?;
-                    }
-                    for c in before {
-                        before_total = before_total.checked_add(*c)?;
-                    }
+                Part::Costs(sums) => {
+                    total = total.plus(&sums.0)?;
+                    before_total = before_total.plus(&sums.1)?;
                 }
             }
         }
+        // The engine's total of the whole document: the exact sum of the same lines, rounded
+        // once; the sum before the conversion must fit as the engine's did.
+        let total = total.value()?;
+        before_total.value()?;
         Some(refused.map_or(Priced::Total(total), Priced::Refused))
     }
 
@@ -401,9 +398,12 @@ impl<'a> Plan<'a> {
         let part = match priced {
             Err(e) => Part::Refused(Arc::from(&*e.message)),
             Ok((e, _)) if e.line_items.iter().any(|l| l.price_key == transfer) => Part::Whole,
-            Ok((e, before)) => Part::Costs {
-                costs: e.line_items.iter().filter_map(|l| l.cost).collect(),
-                before: before.unwrap_or_default(),
+            Ok((e, before)) => match (
+                ExactSum::of(e.line_items.iter().filter_map(|l| l.cost)),
+                ExactSum::of(before.unwrap_or_default()),
+            ) {
+                (Some(sum), Some(before)) => Part::Costs(Box::new((sum, before))),
+                _ => Part::Whole,
             },
         };
         (part, table)
