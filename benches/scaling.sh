@@ -5,7 +5,7 @@
 #   benches/scaling.sh [--max-size 10GB] [--max-sweep 1000000] [--max-keys 10000000]
 #
 # Inputs are generated into a temporary folder by the examples (`gen_workload`, `gen_export`,
-# `gen_keys`, `gen_cloudwatch`, `gen_cur`: deterministic, shaped like real ones) and removed at
+# `gen_template`, `gen_keys`, `gen_cloudwatch`, `gen_cur`: deterministic, shaped like real ones) and removed at
 # the end. Each figure is one run of the release binary under `/usr/bin/time` (elapsed wall
 # time, maximum resident set size), output into a file of the temporary folder.
 set -euo pipefail
@@ -20,7 +20,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 cargo build --release --quiet --bin ddbcost \
-  --example gen_workload --example gen_export --example gen_keys \
+  --example gen_workload --example gen_template --example gen_export --example gen_keys \
   --example gen_cloudwatch --example gen_cur
 bin=target/release/ddbcost ex=target/release/examples
 dir=$(mktemp -d)
@@ -44,6 +44,13 @@ for n in 1 10 100 1000 10000; do
   $ex/gen_workload "$n" > "$dir/w.yaml"
   measure estimate "$n tables" $bin estimate "$dir/w.yaml"
   measure compare "$n tables, 3 steps" $bin compare "$dir/w.yaml"
+done
+# advise and import at 1×, 4× and 16× (issue #52: growth per 4× tables within 4.4×).
+for n in 400 1600 6400; do
+  $ex/gen_workload "$n" > "$dir/w.yaml"
+  measure advise "$n tables" $bin advise "$dir/w.yaml"
+  $ex/gen_template "$n" > "$dir/stack.json"
+  measure import "$n tables (CloudFormation)" $bin import "$dir/stack.json"
 done
 $ex/gen_workload 5 > "$dir/w.yaml"
 rates() { # N distinct rates of the `get` pattern
