@@ -63,6 +63,8 @@ pub(crate) enum Field {
     PricedRegion,
 }
 
+/// Every field, each at its place in the enum (`Field as usize` indexes by it; a test holds
+/// the two in step).
 pub(crate) const FIELDS: [Field; 26] = [
     Field::Product,
     Field::UsageType,
@@ -246,5 +248,17 @@ pub(crate) fn dialect(header: &[&str]) -> Option<Dialect> {
         Some(Dialect::Cur2)
     } else {
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_field_sits_at_its_place() {
+        for (i, f) in FIELDS.iter().enumerate() {
+            assert_eq!(*f as usize, i, "{f:?}");
+        }
     }
 }

@@ -16,6 +16,9 @@ use crate::error::Error;
 pub(crate) struct Layout {
     pub(crate) dialect: Dialect,
     index: Vec<(Field, usize)>,
+    /// The column of each field, by the field's place in `FIELDS`: looked up for every value
+    /// of every row.
+    positions: [Option<usize>; FIELDS.len()],
     names: Vec<String>,
     /// Where the resource tags are: a map column (CUR 2.0 `resource_tags`, FOCUS `Tags`, a
     /// JSON object) or the legacy CUR's one column per tag (`resourceTags/user:team`).
@@ -80,9 +83,16 @@ impl Layout {
                 _ => None,
             })
             .collect();
+        let mut positions = [None; FIELDS.len()];
+        for (f, i) in &index {
+            if let Some(slot) = positions.get_mut(*f as usize) {
+                *slot = Some(*i);
+            }
+        }
         Ok(Layout {
             dialect,
             index,
+            positions,
             names: header.iter().map(|h| (*h).to_string()).collect(),
             tags,
         })
@@ -106,10 +116,7 @@ impl Layout {
     }
 
     fn position(&self, field: Field) -> Option<usize> {
-        self.index
-            .iter()
-            .find(|(f, _)| *f == field)
-            .map(|(_, i)| *i)
+        self.positions.get(field as usize).copied().flatten()
     }
 }
 
