@@ -492,7 +492,7 @@ mod tests {
             ));
         }
         let mut ledger = Ledger::new(None);
-        let mut sink = |row: crate::bill::row::Row| ledger.add(&row, "p.csv");
+        let mut sink = |row: &crate::bill::row::Row| ledger.add(row, "p.csv");
         crate::bill::read::csv(text.as_bytes(), "p.csv", &mut sink).unwrap();
         ledger.finish().unwrap();
         ledger

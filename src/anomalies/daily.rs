@@ -104,7 +104,7 @@ pub(crate) fn read(inputs: &[String]) -> Result<(Daily, Vec<String>), Error> {
     let mut daily = Daily::default();
     for file in files {
         let name = file.display().to_string();
-        let mut sink = |row: Row| daily.add(&row, &name);
+        let mut sink = |row: &Row| daily.add(row, &name);
         crate::bill::read::read(&file, &mut sink)?;
     }
     if daily.series.is_empty() {

@@ -76,7 +76,7 @@ pub fn report_text_with_insights(
     };
     let mut ledger = Ledger::new(None);
     ledger.files.push(bill_name.to_string());
-    let mut sink = |row: crate::bill::row::Row| ledger.add(&row, bill_name);
+    let mut sink = |row: &crate::bill::row::Row| ledger.add(row, bill_name);
     crate::bill::read::csv(bill.as_bytes(), bill_name, &mut sink)?;
     ledger.finish()?;
     let mut usage = LogUsage::default();

@@ -65,7 +65,7 @@ pub fn explained_text(
         );
     }
     let mut daily = Daily::default();
-    let mut sink = |row: crate::bill::row::Row| daily.add(&row, name);
+    let mut sink = |row: &crate::bill::row::Row| daily.add(row, name);
     crate::bill::read::csv(text.as_bytes(), name, &mut sink)?;
     if daily.series.is_empty() {
         return Err(Error::input("no DynamoDB usage in the bill").file(name));

@@ -61,7 +61,7 @@ pub fn report_text(
 ) -> Result<String, Error> {
     let mut ledger = Ledger::new(period.map(str::to_string));
     ledger.files.push(name.to_string());
-    let mut sink = |row: crate::bill::row::Row| ledger.add(&row, name);
+    let mut sink = |row: &crate::bill::row::Row| ledger.add(row, name);
     crate::bill::read::csv(text.as_bytes(), name, &mut sink)?;
     ledger.finish()?;
     Ok(render(&ledger, format))
@@ -88,7 +88,7 @@ pub fn report_text(
 pub fn workload_text(name: &str, text: &str, period: Option<&str>) -> Result<String, Error> {
     let mut ledger = Ledger::new(period.map(str::to_string));
     ledger.files.push(name.to_string());
-    let mut sink = |row: crate::bill::row::Row| ledger.add(&row, name);
+    let mut sink = |row: &crate::bill::row::Row| ledger.add(row, name);
     crate::bill::read::csv(text.as_bytes(), name, &mut sink)?;
     ledger.finish()?;
     Ok(crate::bill::workload::yaml(&ledger))

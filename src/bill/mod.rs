@@ -43,7 +43,7 @@ pub(crate) fn read_all(inputs: &[String], period: Option<String>) -> Result<Ledg
     for file in files {
         let name = file.display().to_string();
         ledger.files.push(name.clone());
-        let mut sink = |row: row::Row| ledger.add(&row, &name);
+        let mut sink = |row: &row::Row| ledger.add(row, &name);
         read::read(&file, &mut sink)?;
     }
     ledger.finish()?;

@@ -17,7 +17,7 @@ use parquet::record::Field as PField;
 use parquet::schema::types::Type;
 
 use super::columns::{Dialect, Field};
-use super::parse::{Layout, row};
+use super::parse::{Layout, fill};
 use super::read::Sink;
 use crate::cloudwatch::timestamp;
 use crate::error::Error;
@@ -250,6 +250,7 @@ fn by_columns(
     sink: &mut Sink<'_>,
 ) -> Result<(), Error> {
     let mut n = 0u64;
+    let mut buffer = super::row::Row::default();
     for g in 0..reader.metadata().num_row_groups() {
         let values = columns.row_group(reader, g).map_err(|e| broken(file, &e))?;
         let rows = values
@@ -258,7 +259,8 @@ fn by_columns(
         for r in 0..rows {
             n = n.saturating_add(1);
             let get = |i: usize| values.get(i).and_then(|c| c.get(r));
-            sink(row(layout, &get, file, n)?)?;
+            fill(layout, &get, file, n, &mut buffer)?;
+            sink(&buffer)?;
         }
     }
     Ok(())
@@ -287,6 +289,7 @@ fn by_records(
         .get_row_iter(Some(projection))
         .map_err(|e| broken(&file, &e))?;
     let mut n = 0u64;
+    let mut buffer = super::row::Row::default();
     for r in rows {
         let r = r.map_err(|e| broken(&file, &e))?;
         n = n.saturating_add(1);
@@ -296,7 +299,8 @@ fn by_records(
             .map(|((_, v), read)| text(v, *read))
             .collect();
         let get = |i: usize| texts.get(i).map(String::as_str);
-        sink(row(projected_layout, &get, &file, n)?)?;
+        fill(projected_layout, &get, &file, n, &mut buffer)?;
+        sink(&buffer)?;
     }
     Ok(())
 }
@@ -591,8 +595,8 @@ mod tests {
                 .collect::<Result<_, _>>()
                 .map_err(|e| e.to_string())?;
             let mut rows = Vec::new();
-            let mut sink = |r| {
-                rows.push(r);
+            let mut sink = |r: &crate::bill::row::Row| {
+                rows.push(r.clone());
                 Ok(())
             };
             let done = if columns {

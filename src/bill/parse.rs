@@ -133,11 +133,11 @@ pub(crate) fn decimal(text: &str) -> Result<Option<Decimal>, String> {
 }
 
 /// The `YYYY-MM` of a time or date text.
-fn month(text: &str) -> Option<String> {
+fn month(text: &str) -> Option<&str> {
     let t = text.trim();
     let m = t.get(..7)?;
-    (m.as_bytes().get(4) == Some(&b'-') && m[..4].bytes().all(|b| b.is_ascii_digit()))
-        .then(|| m.to_string())
+    (m.as_bytes().get(4) == Some(&b'-') && m.bytes().take(4).all(|b| b.is_ascii_digit()))
+        .then_some(m)
 }
 
 /// A time as bills write it: ISO 8601, or a date alone (its first second).
@@ -150,16 +150,24 @@ fn time(text: &str) -> Option<i64> {
     })
 }
 
-/// The row at `at` (1-based, for errors) of `file`, from `get` (a field's text by column).
+/// `text` into `slot`, in the room it has.
+fn set(slot: &mut String, text: &str) {
+    slot.clear();
+    slot.push_str(text);
+}
+
+/// Fills `out` with the row at `at` (1-based, for errors) of `file`, from `get` (a field's
+/// text by column): every field set, its strings written into the room they had.
 ///
 /// # Errors
 /// A value that does not parse, named by its column.
-pub(crate) fn row<'a>(
+pub(crate) fn fill<'a>(
     layout: &Layout,
     get: &dyn Fn(usize) -> Option<&'a str>,
     file: &str,
     at: u64,
-) -> Result<Row, Error> {
+    out: &mut Row,
+) -> Result<(), Error> {
     let text = |f: Field| -> &'a str { layout.position(f).and_then(get).unwrap_or("") };
     let bad = |f: Field, why: &str| {
         Error::input(format!(
@@ -181,10 +189,10 @@ pub(crate) fn row<'a>(
         "" => None,
         t => Some(time(t).ok_or_else(|| bad(Field::End, &format!("`{t}` is not a time")))?),
     };
-    let kind = text(Field::Kind).trim().to_string();
+    let kind = text(Field::Kind).trim();
     let charge = row::charge_of(
         layout.dialect,
-        &kind,
+        kind,
         text(Field::CommitmentStatus).trim(),
         text(Field::CommitmentId).trim(),
     );
@@ -228,46 +236,47 @@ pub(crate) fn row<'a>(
             row::cur_effective(charge, unblended, &get)
         }
     };
-    let period = month(text(Field::Period))
-        .or_else(|| month(&timestamp(start)))
-        .unwrap_or_default();
-    Ok(Row {
-        product: text(Field::Product).trim().to_string(),
-        usage_type: text(Field::UsageType).trim().to_string(),
-        operation: text(Field::Operation).trim().to_string(),
-        resource: text(Field::Resource).trim().to_string(),
-        start,
-        end,
-        amount,
-        unblended,
-        cost_missing,
-        effective,
-        list: number(Field::List)?,
-        charge,
-        kind,
-        currency: text(Field::Currency).trim().to_string(),
-        period,
-        sku: text(Field::Sku).trim().to_string(),
-        meter: text(Field::Meter).trim().to_string(),
-        resource_name: text(Field::ResourceName).trim().to_string(),
-        region: Some(text(Field::RegionId).trim())
+    let list = number(Field::List)?;
+    match month(text(Field::Period)) {
+        Some(m) => set(&mut out.period, m),
+        None => {
+            let t = timestamp(start);
+            set(&mut out.period, month(&t).unwrap_or_default());
+        }
+    }
+    out.tags.clear();
+    tags(layout, get, &mut out.tags).map_err(|why| {
+        Error::input(format!("row {at}: {why}"))
+            .file(file)
+            .help("Consider the file as AWS delivered it (tags as a JSON object of text).")
+    })?;
+    set(&mut out.product, text(Field::Product).trim());
+    set(&mut out.usage_type, text(Field::UsageType).trim());
+    set(&mut out.operation, text(Field::Operation).trim());
+    set(&mut out.resource, text(Field::Resource).trim());
+    (out.start, out.end) = (start, end);
+    (out.amount, out.unblended, out.cost_missing) = (amount, unblended, cost_missing);
+    (out.effective, out.list, out.charge) = (effective, list, charge);
+    set(&mut out.kind, kind);
+    set(&mut out.currency, text(Field::Currency).trim());
+    set(&mut out.sku, text(Field::Sku).trim());
+    set(&mut out.meter, text(Field::Meter).trim());
+    set(&mut out.resource_name, text(Field::ResourceName).trim());
+    set(
+        &mut out.region,
+        Some(text(Field::RegionId).trim())
             .filter(|r| !r.is_empty())
-            .unwrap_or_else(|| text(Field::PricedRegion).trim())
-            .to_string(),
-        tags: tags(layout, get).map_err(|why| {
-            Error::input(format!("row {at}: {why}"))
-                .file(file)
-                .help("Consider the file as AWS delivered it (tags as a JSON object of text).")
-        })?,
-    })
+            .unwrap_or_else(|| text(Field::PricedRegion).trim()),
+    );
+    Ok(())
 }
 
 /// A row's resource tags, key → value (empty values are no tag).
 fn tags<'a>(
     layout: &Layout,
     get: &dyn Fn(usize) -> Option<&'a str>,
-) -> Result<Vec<(String, String)>, String> {
-    let mut out = Vec::new();
+    out: &mut Vec<(String, String)>,
+) -> Result<(), String> {
     for (i, column) in &layout.tags {
         let text = get(*i).unwrap_or("").trim();
         if text.is_empty() || text.eq_ignore_ascii_case("null") {
@@ -296,5 +305,5 @@ fn tags<'a>(
             }
         }
     }
-    Ok(out)
+    Ok(())
 }

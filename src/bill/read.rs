@@ -9,12 +9,12 @@ use std::io::{BufReader, Read};
 use std::path::{Path, PathBuf};
 
 use super::columns::Dialect;
-use super::parse::{Layout, row};
+use super::parse::{Layout, fill};
 use super::row::Row;
 use crate::error::Error;
 
 /// What a reader hands each row to.
-pub(crate) type Sink<'s> = dyn FnMut(Row) -> Result<(), Error> + 's;
+pub(crate) type Sink<'s> = dyn FnMut(&Row) -> Result<(), Error> + 's;
 
 /// How a file is read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -374,6 +374,7 @@ pub(crate) fn csv(r: impl Read, file: &str, sink: &mut Sink<'_>) -> Result<Diale
     let refs: Vec<&str> = header.iter().map(String::as_str).collect();
     let layout = Layout::of(&refs, file)?;
     let mut record = ::csv::StringRecord::new();
+    let mut buffer = Row::default();
     let mut n = 0u64;
     loop {
         mark.record_ends();
@@ -385,7 +386,8 @@ pub(crate) fn csv(r: impl Read, file: &str, sink: &mut Sink<'_>) -> Result<Diale
         }
         n = n.saturating_add(1);
         let get = |i: usize| record.get(i);
-        sink(row(&layout, &get, file, n)?)?;
+        fill(&layout, &get, file, n, &mut buffer)?;
+        sink(&buffer)?;
     }
 }
 

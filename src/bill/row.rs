@@ -10,8 +10,9 @@ use rust_decimal::Decimal;
 use super::columns::{Dialect, Field};
 
 /// The charge a row is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub(crate) enum Charge {
+    #[default]
     Usage,
     /// Usage a reservation covered (`DiscountedUsage`).
     ReservedUsage,
@@ -97,8 +98,9 @@ impl Charge {
     }
 }
 
-/// A row as read.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A row as read (the readers fill one again for each row of a file, keeping its strings'
+/// room).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub(crate) struct Row {
     pub(crate) product: String,
     pub(crate) usage_type: String,
