@@ -186,7 +186,8 @@ pub struct Estimate {
     pub other_price_tables: Vec<PriceTableRef>,
     pub settings: Settings,
     pub line_items: Vec<LineItem>,
-    /// Sum of the known costs, exact.
+    /// Sum of the known costs: exact, rounded once where it needs more digits than a
+    /// `Decimal` holds (`exact_sum`).
     pub total: Decimal,
     /// Keys of lines left out of the total because their quantity is unknown.
     pub excluded: Vec<String>,
