@@ -77,32 +77,36 @@ impl ExactSum {
     /// This sum and `other`'s costs together; `None` past the reach of the whole part.
     #[must_use]
     pub(crate) fn plus(&self, other: &ExactSum) -> Option<ExactSum> {
-        let mut scales = self.scales;
-        for (a, b) in scales.iter_mut().zip(other.scales) {
-            *a = a.checked_add(b)?;
-        }
-        let (whole, fraction) = carry(
-            self.whole.checked_add(other.whole)?,
-            self.fraction.checked_add(other.fraction)?,
-        )?;
-        Some(ExactSum {
-            whole,
-            fraction,
-            scales,
-        })
+        self.joined(other, false)
     }
 
     /// This sum with the costs of `part` (a sum of some of its costs) taken out; `None` when
     /// `part` holds costs of a scale this sum does not.
     #[must_use]
     pub(crate) fn minus(&self, part: &ExactSum) -> Option<ExactSum> {
+        self.joined(part, true)
+    }
+
+    /// `other` added to this sum, or taken out of it.
+    fn joined(&self, other: &ExactSum, take_out: bool) -> Option<ExactSum> {
+        let op = |a: i128, b: i128| {
+            if take_out {
+                a.checked_sub(b)
+            } else {
+                a.checked_add(b)
+            }
+        };
         let mut scales = self.scales;
-        for (a, b) in scales.iter_mut().zip(part.scales) {
-            *a = a.checked_sub(b)?;
+        for (a, b) in scales.iter_mut().zip(other.scales) {
+            *a = if take_out {
+                a.checked_sub(b)?
+            } else {
+                a.checked_add(b)?
+            };
         }
         let (whole, fraction) = carry(
-            self.whole.checked_sub(part.whole)?,
-            self.fraction.checked_sub(part.fraction)?,
+            op(self.whole, other.whole)?,
+            op(self.fraction, other.fraction)?,
         )?;
         Some(ExactSum {
             whole,
