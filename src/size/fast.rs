@@ -53,16 +53,21 @@ fn special(bytes: &[u8]) -> Option<usize> {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGHS: u64 = 0x8080_8080_8080_8080;
     let zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGHS;
-    let mut chunks = bytes.chunks_exact(8);
-    let mut at = 0usize;
+    let found = |word: &[u8; 8]| {
+        let word = u64::from_le_bytes(*word);
+        zero(word ^ (ONES.wrapping_mul(u64::from(b'"'))))
+            | zero(word ^ (ONES.wrapping_mul(u64::from(b'\\'))))
+    };
     // Short strings (keys, tags, names) end within two words; longer ones go to memchr's
-    // vector search.
-    for chunk in chunks.by_ref().take(2) {
-        let word = u64::from_le_bytes(chunk.try_into().ok()?);
-        let found = zero(word ^ (ONES.wrapping_mul(u64::from(b'"'))))
-            | zero(word ^ (ONES.wrapping_mul(u64::from(b'\\'))));
-        if found != 0 {
-            return at.checked_add((found.trailing_zeros() / 8) as usize);
+    // vector search, and so do the last bytes of a line.
+    let mut at = 0usize;
+    while at < 16 {
+        let Some(word) = bytes.get(at..).and_then(<[u8]>::first_chunk::<8>) else {
+            break;
+        };
+        let f = found(word);
+        if f != 0 {
+            return at.checked_add((f.trailing_zeros() / 8) as usize);
         }
         at = at.checked_add(8)?;
     }
@@ -100,9 +105,12 @@ impl<'a> Scanner<'a, '_> {
         }
     }
 
-    /// Skips whitespace and consumes `byte`.
+    /// Skips whitespace and consumes `byte` (export lines hold none between tokens: the
+    /// byte is looked at first).
     fn eat(&mut self, byte: u8) -> Option<()> {
-        self.ws();
+        if self.peek() != Some(byte) {
+            self.ws();
+        }
         (self.peek()? == byte).then(|| self.bump())
     }
 
@@ -207,6 +215,10 @@ impl<'a> Scanner<'a, '_> {
     /// `{"<tag>": …}`: reads the tag, returns it with the scanner on its value.
     fn tag(&mut self) -> Option<&'a [u8]> {
         self.eat(b'{')?;
+        // The common spelling, `"S":` to `"BOOL":` with nothing between, read in place.
+        if let Some(tag) = self.plain_tag() {
+            return Some(tag);
+        }
         let tag = self.string()?;
         if tag.escaped {
             return None;
@@ -214,6 +226,38 @@ impl<'a> Scanner<'a, '_> {
         self.eat(b':')?;
         self.ws();
         Some(tag.raw)
+    }
+
+    /// A tag written `"XX":` with no escape or whitespace, the scanner moved past it onto its
+    /// value; `None` (the scanner where it was) for any other spelling. Byte by byte: a tag
+    /// is one, two or four capitals.
+    fn plain_tag(&mut self) -> Option<&'a [u8]> {
+        let at = |k: usize| self.i.checked_add(k).and_then(|j| self.b.get(j).copied());
+        if at(0)? != b'"' {
+            return None;
+        }
+        let close: usize = if at(2)? == b'"' {
+            2
+        } else if at(3)? == b'"' {
+            3
+        } else if at(5)? == b'"' {
+            5
+        } else {
+            return None;
+        };
+        if at(close.checked_add(1)?)? != b':' {
+            return None;
+        }
+        let tag = self
+            .b
+            .get(self.i.checked_add(1)?..self.i.checked_add(close)?)?;
+        if !tag.iter().all(u8::is_ascii_uppercase) {
+            return None;
+        }
+        // `"`, the tag, `"` and `:`.
+        self.i = self.i.checked_add(close.checked_add(2)?)?;
+        self.ws();
+        Some(tag)
     }
 
     /// A DynamoDB-JSON value's size.

@@ -19,16 +19,43 @@ fn digits_size(bytes: &[u8]) -> Option<u64> {
         b'+' => (false, bytes.get(1..)?),
         _ => (false, bytes),
     };
-    let (mantissa, exponent) = match rest.iter().position(|b| *b == b'e' || *b == b'E') {
-        Some(i) => (rest.get(..i)?, Some(rest.get(i.checked_add(1)?..)?)),
-        None => (rest, None),
+    // Most numbers are digits and a point: one check over them (no branch a byte), then the
+    // digits counted from where the point and the first and last non-zero digits sit.
+    let plain = rest
+        .iter()
+        .fold(true, |ok, &b| ok & (b.is_ascii_digit() | (b == b'.')));
+    let (mantissa, exponent) = if plain {
+        (rest, None)
+    } else {
+        match rest.iter().position(|b| *b == b'e' || *b == b'E') {
+            Some(i) => (rest.get(..i)?, Some(rest.get(i.checked_add(1)?..)?)),
+            None => (rest, None),
+        }
     };
     let exponent: i64 = match exponent {
         Some(e) => std::str::from_utf8(e).ok()?.parse().ok()?,
         None => 0,
     };
-    // How many digits, where the decimal point sits among them, and where the first and
-    // last non-zero digits are (counted in digits).
+    let shape = if plain {
+        plain_shape(mantissa)?
+    } else {
+        shape(mantissa)?
+    };
+    pairs(negative, shape, exponent)
+}
+
+/// Where a mantissa's digits sit: how many there are, where the decimal point falls among
+/// them, and the first and last non-zero digits (counted in digits; `None`: all zeros).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Shape {
+    count: usize,
+    point: Option<usize>,
+    first: Option<usize>,
+    last: usize,
+}
+
+/// `Shape` of a mantissa, byte by byte: the reference `plain_shape` is checked against.
+fn shape(mantissa: &[u8]) -> Option<Shape> {
     let mut count = 0usize;
     let mut point: Option<usize> = None;
     let mut first: Option<usize> = None;
@@ -46,6 +73,50 @@ fn digits_size(bytes: &[u8]) -> Option<u64> {
             _ => return None,
         }
     }
+    Some(Shape {
+        count,
+        point,
+        first,
+        last,
+    })
+}
+
+/// `Shape` of a mantissa known to hold only digits and points: the point found once, the
+/// first and last non-zero digits searched from either end (a second point is refused).
+fn plain_shape(mantissa: &[u8]) -> Option<Shape> {
+    // Numbers are short (a few digits): plain searches, no vector set-up.
+    let point = mantissa.iter().position(|&b| b == b'.');
+    let (count, after) = match point {
+        Some(p) => {
+            if mantissa.iter().rposition(|&b| b == b'.') != Some(p) {
+                return None;
+            }
+            (mantissa.len().checked_sub(1)?, p)
+        }
+        None => (mantissa.len(), usize::MAX),
+    };
+    // A byte's place among the digits: one less past the point.
+    let digit = |at: usize| if at > after { at.wrapping_sub(1) } else { at };
+    let significant = |b: &u8| *b != b'0' && *b != b'.';
+    let first = mantissa.iter().position(significant).map(digit);
+    let last = mantissa.iter().rposition(significant).map_or(0, digit);
+    Some(Shape {
+        count,
+        point,
+        first,
+        last,
+    })
+}
+
+/// The size of a number of `shape` (and sign and exponent): 1 + its base-100 pairs (+ 1
+/// when negative); `None` past what DynamoDB stores.
+fn pairs(negative: bool, shape: Shape, exponent: i64) -> Option<u64> {
+    let Shape {
+        count,
+        point,
+        first,
+        last,
+    } = shape;
     if count == 0 || count > 38 + 200 {
         return None;
     }
@@ -116,7 +187,8 @@ pub(crate) fn base64_len_bytes(b: &[u8]) -> Option<u64> {
         return None;
     }
     let body = b.get(..b.len().checked_sub(padding)?)?;
-    if !body.iter().all(|c| BASE64[usize::from(*c)]) {
+    // One check over the body with no branch a byte (binaries are long).
+    if !body.iter().fold(true, |ok, c| ok & BASE64[usize::from(*c)]) {
         return None;
     }
     let decoded = (b.len() / 4).checked_mul(3)?.checked_sub(padding)?;
@@ -185,6 +257,15 @@ mod tests {
         }
         // Trailing zeros are not significant: 1 followed by 50 zeros is 1E50.
         n(&format!("1{}", "0".repeat(50)), 2);
+    }
+
+    proptest::proptest! {
+        /// The fast shape of a plain mantissa is the byte-by-byte one, wherever the point,
+        /// the zeros and the other digits fall (a second point refused by both).
+        #[test]
+        fn plain_shape_is_the_byte_by_byte_shape(text in "[0.]{0,4}[0-9.]{0,44}[0.]{0,4}") {
+            proptest::prop_assert_eq!(plain_shape(text.as_bytes()), shape(text.as_bytes()), "{}", text);
+        }
     }
 
     #[test]
