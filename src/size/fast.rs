@@ -120,6 +120,13 @@ impl<'a> Scanner<'a, '_> {
         (self.b.get(self.i..end)? == literal).then(|| self.i = end)
     }
 
+    // Inlined where it is read: a call for each of the line's strings cost a sixth of the
+    // scan (saving and restoring registers, the result through memory).
+    #[allow(
+        clippy::inline_always,
+        reason = "measured: 10 % fewer instructions for the whole scan (callgrind)"
+    )]
+    #[inline(always)]
     fn string(&mut self) -> Option<Str<'a>> {
         self.eat(b'"')?;
         let start = self.i;

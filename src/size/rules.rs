@@ -21,6 +21,10 @@ fn digits_size(bytes: &[u8]) -> Option<u64> {
     };
     // Most numbers are digits and a point: one check over them (no branch a byte), then the
     // digits counted from where the point and the first and last non-zero digits sit.
+    #[allow(
+        clippy::needless_bitwise_bool,
+        reason = "no branch a byte: the compiler turns the fold into vector compares"
+    )]
     let plain = rest
         .iter()
         .fold(true, |ok, &b| ok & (b.is_ascii_digit() | (b == b'.')));
