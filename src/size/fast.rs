@@ -236,33 +236,22 @@ impl<'a> Scanner<'a, '_> {
     }
 
     /// A tag written `"XX":` with no escape or whitespace, the scanner moved past it onto its
-    /// value; `None` (the scanner where it was) for any other spelling. Byte by byte: a tag
-    /// is one, two or four capitals.
+    /// value; `None` (the scanner where it was) for any other spelling.
     fn plain_tag(&mut self) -> Option<&'a [u8]> {
-        let at = |k: usize| self.i.checked_add(k).and_then(|j| self.b.get(j).copied());
-        if at(0)? != b'"' {
-            return None;
-        }
-        let close: usize = if at(2)? == b'"' {
-            2
-        } else if at(3)? == b'"' {
-            3
-        } else if at(5)? == b'"' {
-            5
-        } else {
-            return None;
+        let (tag, used): (&'static [u8], usize) = match self.b.get(self.i..)? {
+            [b'"', b'S', b'"', b':', ..] => (b"S", 4),
+            [b'"', b'N', b'"', b':', ..] => (b"N", 4),
+            [b'"', b'B', b'"', b':', ..] => (b"B", 4),
+            [b'"', b'M', b'"', b':', ..] => (b"M", 4),
+            [b'"', b'L', b'"', b':', ..] => (b"L", 4),
+            [b'"', b'S', b'S', b'"', b':', ..] => (b"SS", 5),
+            [b'"', b'N', b'S', b'"', b':', ..] => (b"NS", 5),
+            [b'"', b'B', b'S', b'"', b':', ..] => (b"BS", 5),
+            [b'"', b'B', b'O', b'O', b'L', b'"', b':', ..] => (b"BOOL", 7),
+            [b'"', b'N', b'U', b'L', b'L', b'"', b':', ..] => (b"NULL", 7),
+            _ => return None,
         };
-        if at(close.checked_add(1)?)? != b':' {
-            return None;
-        }
-        let tag = self
-            .b
-            .get(self.i.checked_add(1)?..self.i.checked_add(close)?)?;
-        if !tag.iter().all(u8::is_ascii_uppercase) {
-            return None;
-        }
-        // `"`, the tag, `"` and `:`.
-        self.i = self.i.checked_add(close.checked_add(2)?)?;
+        self.i = self.i.checked_add(used)?;
         self.ws();
         Some(tag)
     }

@@ -152,10 +152,11 @@ fn pairs(negative: bool, shape: Shape, exponent: i64) -> Option<u64> {
 /// `number_size` of UTF-8 bytes (`None` when they are not UTF-8).
 #[must_use]
 pub(crate) fn number_size_bytes(text: &[u8]) -> Option<u64> {
-    // Text that starts and ends with a digit or a point has nothing to trim: size it as
-    // ASCII without the UTF-8 check.
+    // Text that starts with a sign, a digit or a point and ends with a digit or a point has
+    // nothing to trim: size it as ASCII without the UTF-8 check.
     let plain = |b: Option<&u8>| b.is_some_and(|b| b.is_ascii_digit() || *b == b'.');
-    if plain(text.first()) && plain(text.last()) {
+    let sign = text.first().is_some_and(|b| *b == b'-' || *b == b'+');
+    if (sign || plain(text.first())) && plain(text.last()) {
         return digits_size(text);
     }
     number_size(std::str::from_utf8(text).ok()?)
