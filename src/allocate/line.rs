@@ -7,13 +7,15 @@
 
 use std::borrow::Cow;
 use std::fmt;
+use std::rc::Rc;
 
 use rust_decimal::Decimal;
 use serde::Deserialize;
-use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
+use serde::de::{Deserializer, MapAccess, Visitor};
 use serde_json::value::RawValue;
 
 use super::log::Tenancy;
+use super::skim;
 
 /// The units of one level of `ConsumedCapacity` (the whole, `Table`, or an index), as
 /// written.
@@ -141,99 +143,59 @@ pub(crate) fn parse(line: &str) -> Result<Request<'_>, serde_json::Error> {
     serde_json::from_str(line)
 }
 
-/// The value of field `name` of the JSON object `raw`, the others skipped; `None` when
-/// absent, null, or `raw` is not an object.
-fn field<'a>(raw: &'a RawValue, name: &str) -> Option<&'a RawValue> {
-    struct Seed<'n>(&'n str);
-    impl<'de> DeserializeSeed<'de> for Seed<'_> {
-        type Value = Option<&'de RawValue>;
-        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-            d.deserialize_map(self)
-        }
-    }
-    impl<'de> Visitor<'de> for Seed<'_> {
-        type Value = Option<&'de RawValue>;
-        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            f.write_str("an object")
-        }
-        fn visit_map<M: MapAccess<'de>>(self, mut m: M) -> Result<Self::Value, M::Error> {
-            let mut found = None;
-            while let Some(k) = m.next_key::<Cow<'de, str>>()? {
-                if found.is_none() && k == self.0 {
-                    found = Some(m.next_value::<&'de RawValue>()?);
-                } else {
-                    m.next_value::<IgnoredAny>()?;
-                }
-            }
-            Ok(found)
-        }
-    }
-    if !raw.get().starts_with('{') {
-        return None;
-    }
-    let mut d = serde_json::Deserializer::from_str(raw.get());
-    Seed(name)
-        .deserialize(&mut d)
-        .ok()
-        .flatten()
-        .filter(|v| v.get() != "null")
-}
-
-/// Every value of the JSON object `raw`, in order (none when it is not an object).
-fn values(raw: &RawValue) -> Vec<&RawValue> {
-    struct All;
-    impl<'de> Visitor<'de> for All {
-        type Value = Vec<&'de RawValue>;
-        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            f.write_str("an object")
-        }
-        fn visit_map<M: MapAccess<'de>>(self, mut m: M) -> Result<Self::Value, M::Error> {
-            let mut out = Vec::new();
-            while let Some((_, v)) = m.next_entry::<IgnoredAny, &'de RawValue>()? {
-                out.push(v);
-            }
-            Ok(out)
-        }
-    }
-    if !raw.get().starts_with('{') {
-        return Vec::new();
-    }
-    let mut d = serde_json::Deserializer::from_str(raw.get());
-    d.deserialize_map(All).unwrap_or_default()
-}
-
-/// The elements of the JSON list `raw` (none when it is not a list).
-fn elements(raw: &RawValue) -> Vec<&RawValue> {
-    serde_json::from_str(raw.get()).unwrap_or_default()
-}
-
 /// A key value as text: a plain string or number, or DynamoDB JSON (`{"S": "ORG#42"}`).
-fn text(raw: &RawValue) -> Option<Cow<'_, str>> {
-    let t = raw.get();
-    match t.as_bytes().first()? {
-        b'"' => serde_json::from_str::<Cow<'_, str>>(t).ok(),
-        b'{' => field(raw, "S").or_else(|| field(raw, "N")).and_then(text),
-        b'-' | b'0'..=b'9' => Some(Cow::Borrowed(t)),
+fn text(raw: &str) -> Option<Cow<'_, str>> {
+    match raw.as_bytes().first()? {
+        b'"' => skim::string(raw),
+        b'{' => skim::field(raw, "S")
+            .or_else(|| skim::field(raw, "N"))
+            .and_then(text),
+        b'-' | b'0'..=b'9' => Some(Cow::Borrowed(raw)),
         _ => None,
     }
 }
 
-/// The tenant a key or item (`raw`) names through its tenancy attribute.
-fn tenant_of_key(raw: Option<&RawValue>, tenancy: &Tenancy) -> Option<String> {
-    let v = field(raw?, &tenancy.attribute)?;
-    tenancy.of(&text(v)?)
+/// Tenants by the key values that name them, remembered while a log is read: the pattern
+/// runs once for each distinct value (up to `TENANTS_HELD` of them; then it starts again).
+#[derive(Default)]
+pub(crate) struct Tenants {
+    by_value: hashbrown::HashMap<Box<str>, Option<Rc<str>>>,
+}
+
+/// Distinct key values `Tenants` remembers at once.
+const TENANTS_HELD: usize = 1 << 16;
+
+impl Tenants {
+    /// The tenant `value` names under `tenancy`.
+    fn of(&mut self, value: &str, tenancy: &Tenancy) -> Option<Rc<str>> {
+        if let Some(t) = self.by_value.get(value) {
+            return t.clone();
+        }
+        if self.by_value.len() >= TENANTS_HELD {
+            self.by_value.clear();
+        }
+        let t: Option<Rc<str>> = tenancy.of(value).map(Rc::from);
+        self.by_value.insert(Box::from(value), t.clone());
+        t
+    }
+
+    /// The tenant a key or item (`raw`) names through the tenancy's attribute.
+    fn of_key(&mut self, raw: Option<&str>, tenancy: &Tenancy) -> Option<Rc<str>> {
+        let v = skim::field(raw?, &tenancy.attribute)?;
+        self.of(&text(v)?, tenancy)
+    }
 }
 
 impl Request<'_> {
     /// The tenant of the request: the tenancy's attribute in `Key` or `Item`, else the least
     /// tenant the expression values name.
-    pub(crate) fn tenant(&self, tenancy: &Tenancy) -> Option<String> {
-        tenant_of_key(self.key, tenancy)
-            .or_else(|| tenant_of_key(self.item, tenancy))
+    pub(crate) fn tenant(&self, tenancy: &Tenancy, tenants: &mut Tenants) -> Option<Rc<str>> {
+        tenants
+            .of_key(self.key.map(RawValue::get), tenancy)
+            .or_else(|| tenants.of_key(self.item.map(RawValue::get), tenancy))
             .or_else(|| {
-                values(self.values?)
-                    .into_iter()
-                    .filter_map(|v| tenancy.of(&text(v)?))
+                skim::values(self.values?.get())
+                    .filter_map(|v| tenants.of(&text(v)?, tenancy))
                     .min()
             })
     }
@@ -246,38 +208,39 @@ impl Request<'_> {
         &self,
         table: &str,
         tenancy: &Tenancy,
-    ) -> Vec<(Option<String>, u64)> {
-        let mut found: std::collections::BTreeMap<Option<String>, u64> =
+        tenants: &mut Tenants,
+    ) -> Vec<(Option<Rc<str>>, u64)> {
+        let mut found: std::collections::BTreeMap<Option<Rc<str>>, u64> =
             std::collections::BTreeMap::new();
-        let mut count = |key: Option<&RawValue>| {
-            let n = found.entry(tenant_of_key(key, tenancy)).or_default();
+        let mut count = |key: Option<&str>| {
+            let n = found.entry(tenants.of_key(key, tenancy)).or_default();
             *n = n.saturating_add(1);
         };
-        if let Some(list) = self.batch.and_then(|r| field(r, table)) {
+        if let Some(list) = self.batch.and_then(|r| skim::field(r.get(), table)) {
             // BatchWriteItem: a list of requests; BatchGetItem: `{ Keys: [...] }`.
-            let entries = if list.get().starts_with('[') {
-                elements(list)
+            let entries = if list.starts_with('[') {
+                Some(list)
             } else {
-                field(list, "Keys").map(elements).unwrap_or_default()
+                skim::field(list, "Keys")
             };
-            for e in entries {
-                let key = field(e, "PutRequest")
-                    .and_then(|p| field(p, "Item"))
-                    .or_else(|| field(e, "DeleteRequest").and_then(|d| field(d, "Key")))
+            for e in entries.into_iter().flat_map(skim::elements) {
+                let key = skim::field(e, "PutRequest")
+                    .and_then(|p| skim::field(p, "Item"))
+                    .or_else(|| skim::field(e, "DeleteRequest").and_then(|d| skim::field(d, "Key")))
                     .or(Some(e));
                 count(key);
             }
         }
         if let Some(list) = self.transact_items {
-            for e in elements(list) {
+            for e in skim::elements(list.get()) {
                 let inner = ["Put", "Update", "Delete", "ConditionCheck", "Get"]
                     .iter()
-                    .find_map(|k| field(e, k));
+                    .find_map(|k| skim::field(e, k));
                 let Some(inner) = inner else { continue };
-                if field(inner, "TableName").and_then(text).as_deref() != Some(table) {
+                if skim::field(inner, "TableName").and_then(text).as_deref() != Some(table) {
                     continue;
                 }
-                count(field(inner, "Item").or_else(|| field(inner, "Key")));
+                count(skim::field(inner, "Item").or_else(|| skim::field(inner, "Key")));
             }
         }
         found.into_iter().collect()

@@ -249,6 +249,7 @@ pub fn read(
     }
     let mut line = String::new();
     let mut n: u64 = 0;
+    let mut tenants = super::line::Tenants::default();
     loop {
         line.clear();
         mark.record_ends();
@@ -271,7 +272,7 @@ pub fn read(
             };
             bad(file, n, &format!("{what} ({e})"))
         })?;
-        one(&request, (file, n), tenancy, usage)?;
+        one(&request, (file, n), (tenancy, &mut tenants), usage)?;
         usage.lines = usage.lines.saturating_add(1);
     }
 }
@@ -375,11 +376,11 @@ fn read_result(r: impl Read, file: &str, usage: &mut LogUsage) -> Result<(), Err
 fn one(
     request: &super::line::Request<'_>,
     (file, n): (&str, u64),
-    tenancy: &Tenancy,
+    (tenancy, known): (&Tenancy, &mut super::line::Tenants),
     usage: &mut LogUsage,
 ) -> Result<(), Error> {
     let reading = reads(request.operation.as_deref().unwrap_or_default());
-    let tenant = request.tenant(tenancy);
+    let tenant = request.tenant(tenancy, known);
     let pattern = request.pattern.as_deref().filter(|p| !p.is_empty());
     let entries = request
         .consumed
@@ -399,7 +400,7 @@ fn one(
         }
         // A batch or a transaction names its items' tenants: the units go to them by their
         // count of items; a single request's, to its key's tenant.
-        let mut tenants = request.item_tenants(table, tenancy);
+        let mut tenants = request.item_tenants(table, tenancy, known);
         if tenants.is_empty() {
             tenants.push((tenant.clone(), 1));
         }

@@ -11,5 +11,6 @@ pub(crate) mod drift;
 pub(crate) mod insights;
 pub(crate) mod line;
 pub(crate) mod log;
+mod skim;
 pub(crate) mod split;
 pub(crate) mod sql;
