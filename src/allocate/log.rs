@@ -400,21 +400,25 @@ fn one(
         }
         // A batch or a transaction names its items' tenants: the units go to them by their
         // count of items; a single request's, to its key's tenant.
-        let mut tenants = request.item_tenants(table, tenancy, known);
-        if tenants.is_empty() {
-            tenants.push((tenant.clone(), 1));
-        }
+        let listed = request.item_tenants(table, tenancy, known);
+        let single = [(tenant.clone(), 1)];
+        let tenants = if listed.is_empty() {
+            &single[..]
+        } else {
+            &listed[..]
+        };
         let of = tenants
             .iter()
             .try_fold(0u64, |a, (_, k)| a.checked_add(*k))
             .ok_or_else(|| bad(file, n, "more items than a count holds"))?;
-        let mut levels = vec![(None, c.own())];
-        for indexes in [&c.global, &c.local].into_iter().flatten() {
-            levels.extend(indexes.0.iter().map(|(name, l)| (Some(&**name), *l)));
-        }
-        for (index, level) in levels {
+        // The table's own level, then each index's (nothing gathered: no allocation a line).
+        let indexes = [&c.global, &c.local]
+            .into_iter()
+            .flatten()
+            .flat_map(|indexes| indexes.0.iter().map(|(name, l)| (Some(&**name), *l)));
+        for (index, level) in std::iter::once((None, c.own())).chain(indexes) {
             let units = level.units(reading).map_err(|why| bad(file, n, &why))?;
-            for (t, items) in &tenants {
+            for (t, items) in tenants {
                 let at = PlaceRef {
                     table,
                     index,
