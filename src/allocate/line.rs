@@ -29,6 +29,27 @@ pub(crate) struct Level<'a> {
     write: Option<&'a RawValue>,
 }
 
+/// A `T` read from a JSON object only: serde reads a struct from a list too, by position
+/// (`"Table": [1]` would be a level of one capacity unit), which no log means.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Object<T>(T);
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Object<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<T>(std::marker::PhantomData<T>);
+        impl<'de, T: Deserialize<'de>> Visitor<'de> for V<T> {
+            type Value = T;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<M: MapAccess<'de>>(self, m: M) -> Result<T, M::Error> {
+                T::deserialize(serde::de::value::MapAccessDeserializer::new(m))
+            }
+        }
+        d.deserialize_map(V(std::marker::PhantomData)).map(Object)
+    }
+}
+
 /// Indexes by name, in the order written.
 #[derive(Debug, Default)]
 pub(crate) struct Indexes<'a>(pub(crate) Vec<(Cow<'a, str>, Level<'a>)>);
@@ -43,8 +64,10 @@ impl<'de: 'a, 'a> Deserialize<'de> for Indexes<'a> {
             }
             fn visit_map<M: MapAccess<'de>>(self, mut m: M) -> Result<Self::Value, M::Error> {
                 let mut out = Vec::new();
-                while let Some((name, level)) = m.next_entry::<Cow<'de, str>, Level<'de>>()? {
-                    out.push((name, level));
+                while let Some((name, level)) =
+                    m.next_entry::<Cow<'de, str>, Object<Level<'de>>>()?
+                {
+                    out.push((name, level.0));
                 }
                 Ok(Indexes(out))
             }
@@ -65,7 +88,7 @@ pub(crate) struct Consumed<'a> {
     #[serde(rename = "WriteCapacityUnits", borrow, default)]
     write: Option<&'a RawValue>,
     #[serde(rename = "Table", borrow, default)]
-    own: Option<Level<'a>>,
+    own: Option<Object<Level<'a>>>,
     #[serde(rename = "GlobalSecondaryIndexes", borrow, default)]
     pub(crate) global: Option<Indexes<'a>>,
     #[serde(rename = "LocalSecondaryIndexes", borrow, default)]
@@ -75,11 +98,14 @@ pub(crate) struct Consumed<'a> {
 impl<'a> Consumed<'a> {
     /// The table's own level: `Table` where broken out, else the whole.
     pub(crate) fn own(&self) -> Level<'a> {
-        self.own.unwrap_or(Level {
-            capacity: self.capacity,
-            read: self.read,
-            write: self.write,
-        })
+        self.own.map_or(
+            Level {
+                capacity: self.capacity,
+                read: self.read,
+                write: self.write,
+            },
+            |o| o.0,
+        )
     }
 }
 
@@ -104,8 +130,8 @@ impl<'de: 'a, 'a> Deserialize<'de> for Entries<'a> {
                 mut s: S,
             ) -> Result<Self::Value, S::Error> {
                 let mut out = Vec::new();
-                while let Some(c) = s.next_element::<Consumed<'de>>()? {
-                    out.push(c);
+                while let Some(c) = s.next_element::<Object<Consumed<'de>>>()? {
+                    out.push(c.0);
                 }
                 Ok(Entries(out))
             }
@@ -290,5 +316,38 @@ impl Level<'_> {
             }
             (r, w) => (r.unwrap_or_default(), w.unwrap_or_default()),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Why `ConsumedCapacity` written as `text` is refused (`None`: it is read).
+    fn refused(text: &str) -> Option<String> {
+        parse(&format!(r#"{{"ConsumedCapacity":{text}}}"#))
+            .err()
+            .map(|e| e.to_string())
+    }
+
+    #[test]
+    fn levels_and_entries_are_objects_never_lists() {
+        assert_eq!(
+            refused(r#"{"TableName":"t","Table":{"CapacityUnits":1}}"#),
+            None
+        );
+        assert_eq!(refused(r#"[{"TableName":"t"}]"#), None);
+        // Each would be read by position as a struct: refused instead.
+        for text in [
+            r#"{"TableName":"t","Table":[1]}"#,
+            r#"{"TableName":"t","GlobalSecondaryIndexes":{"g":[1]}}"#,
+            r#"[["t",1]]"#,
+        ] {
+            let why = refused(text).unwrap_or_default();
+            assert!(
+                why.starts_with("invalid type: sequence, expected an object"),
+                "{text}: {why}"
+            );
+        }
     }
 }
