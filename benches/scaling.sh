@@ -5,8 +5,8 @@
 #   benches/scaling.sh [--max-size 10GB] [--max-sweep 1000000] [--max-keys 10000000]
 #
 # Inputs are generated into a temporary folder by the examples (`gen_workload`, `gen_export`,
-# `gen_template`, `gen_keys`, `gen_cloudwatch`, `gen_cur`: deterministic, shaped like real ones) and removed at
-# the end. Each figure is one run of the release binary under `/usr/bin/time` (elapsed wall
+# `gen_template`, `gen_keys`, `gen_cloudwatch`, `gen_cur`, `gen_log`: deterministic, shaped like
+# real ones) and removed at the end. Each figure is one run of the release binary under `/usr/bin/time` (elapsed wall
 # time, maximum resident set size), output into a file of the temporary folder.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,7 +21,7 @@ while [ $# -gt 0 ]; do
 done
 cargo build --release --quiet --bin ddbcost \
   --example gen_workload --example gen_template --example gen_export --example gen_keys \
-  --example gen_cloudwatch --example gen_cur
+  --example gen_cloudwatch --example gen_cur --example gen_log
 bin=target/release/ddbcost ex=target/release/examples
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
@@ -101,4 +101,11 @@ for size in 10MB 100MB 1GB; do
   measure reconcile "$size CUR 2.0" $bin reconcile "$dir/w.yaml" --bill "$dir/cur.csv"
   measure bill "$size CUR 2.0" $bin bill "$dir/cur.csv"
   rm -f "$dir/cur.csv"
+done
+for size in 16MB 64MB 256MB 1GB; do
+  [ "$(bytes "$size")" -le "$(bytes "$max_size")" ] || continue
+  $ex/gen_log "$dir/log" "$size"
+  measure allocate "$size request log (5,000 tenants)" $bin allocate --bill "$dir/log/cur.csv" \
+    --log "$dir/log/requests.jsonl" --tenant 'PK=ORG#([^#]+)'
+  rm -rf "$dir/log"
 done
