@@ -247,13 +247,13 @@ pub fn read(
     if head.starts_with(b"table_name,") || head.starts_with(b"\"table_name\",") {
         return read_result(r, file, usage);
     }
-    let mut line = String::new();
+    let mut line = Vec::new();
     let mut n: u64 = 0;
     let mut tenants = super::line::Tenants::default();
     loop {
         line.clear();
         mark.record_ends();
-        let read = r.read_line(&mut line).map_err(|e| {
+        let read = r.read_until(b'\n', &mut line).map_err(|e| {
             crate::bounded::refusal(&e)
                 .unwrap_or_else(|| Error::input(format!("cannot read `{file}`: {e}")).file(file))
         })?;
@@ -261,10 +261,12 @@ pub fn read(
             return finish(usage, file);
         }
         n = n.saturating_add(1);
-        if line.trim().is_empty() {
+        // The whole line checked as UTF-8 at once (the vector check of `simdutf8`).
+        let text = simdutf8::basic::from_utf8(&line).map_err(|_| bad(file, n, "not UTF-8 text"))?;
+        if text.trim().is_empty() {
             continue;
         }
-        let request = super::line::parse(&line).map_err(|e| {
+        let request = super::line::parse(text).map_err(|e| {
             let what = if e.is_data() {
                 "not a request as logged"
             } else {
@@ -548,6 +550,11 @@ mod tests {
             u.by_place.values().map(|p| p.read).sum::<Decimal>(),
             Decimal::new(5, 1)
         );
+        // A line that is not UTF-8 is named, even where its bytes sit in a field not read.
+        let mut text = b"\n{\"timestamp\":\"".to_vec();
+        text.extend_from_slice(b"\xff\"}\n");
+        let e = read(&text[..], "app.log", &tenancy, &mut LogUsage::default()).unwrap_err();
+        assert!(e.message.contains("line 2: not UTF-8 text"), "{e}");
         assert!(Tenancy::parse("PK").is_err());
         assert!(Tenancy::parse("PK=(").is_err());
     }
