@@ -20,20 +20,12 @@ use std::io::Write;
 #[allow(dead_code)] // `csv` serves the benchmark
 #[path = "../benches/common/cur.rs"]
 mod cur;
+#[path = "../benches/common/size_arg.rs"]
+mod size_arg;
 
 fn main() {
     let arg = std::env::args().nth(1).unwrap_or_else(|| "1GB".to_string());
-    let upper = arg.to_ascii_uppercase();
-    let target: u64 = [("GB", 1u64 << 30), ("MB", 1 << 20)]
-        .iter()
-        .find_map(|(u, f)| {
-            upper
-                .strip_suffix(u)
-                .and_then(|n| n.parse::<u64>().ok())
-                .map(|n| n * f)
-        })
-        .or_else(|| upper.parse().ok())
-        .unwrap_or(1 << 30);
+    let target: u64 = size_arg::parse_size(&arg).unwrap_or(1 << 30);
     let args: Vec<String> = std::env::args().collect();
     if let Some(at) = args.iter().position(|a| a == "--parquet") {
         let path = std::path::PathBuf::from(args.get(at + 1).expect("--parquet FILE"));

@@ -14,16 +14,9 @@ use std::io::Write;
 #[allow(dead_code)] // `lines` serves the benchmarks
 #[path = "../benches/common/export.rs"]
 mod export;
-
-fn parse_size(text: &str) -> Option<u64> {
-    let upper = text.to_ascii_uppercase();
-    for (unit, factor) in [("GB", 1u64 << 30), ("MB", 1 << 20), ("KB", 1 << 10)] {
-        if let Some(n) = upper.strip_suffix(unit) {
-            return n.parse::<u64>().ok().map(|n| n * factor);
-        }
-    }
-    upper.parse().ok()
-}
+#[path = "../benches/common/size_arg.rs"]
+mod size_arg;
+use size_arg::parse_size;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();

@@ -15,23 +15,15 @@ use std::io::Write;
 #[allow(dead_code)] // `log` serves the benchmark
 #[path = "../benches/common/requests.rs"]
 mod requests;
+#[path = "../benches/common/size_arg.rs"]
+mod size_arg;
 
 fn main() -> std::io::Result<()> {
     let args: Vec<String> = std::env::args().collect();
     let dir = std::path::PathBuf::from(args.get(1).map_or("/tmp/log", String::as_str));
-    let upper = args
+    let target = args
         .get(2)
-        .map_or("100MB", String::as_str)
-        .to_ascii_uppercase();
-    let target: u64 = [("GB", 1u64 << 30), ("MB", 1 << 20)]
-        .iter()
-        .find_map(|(u, f)| {
-            upper
-                .strip_suffix(u)
-                .and_then(|n| n.parse::<u64>().ok())
-                .map(|n| n * f)
-        })
-        .or_else(|| upper.parse().ok())
+        .and_then(|a| size_arg::parse_size(a))
         .unwrap_or(100 << 20);
     std::fs::create_dir_all(&dir)?;
     std::fs::write(dir.join("cur.csv"), requests::bill())?;
