@@ -9,6 +9,7 @@ pub(crate) mod csv;
 pub(crate) mod input;
 pub(crate) mod measured;
 pub(crate) mod metric_data;
+mod page;
 mod points;
 pub(crate) mod query;
 pub(crate) mod statistics;

@@ -1,0 +1,483 @@
+//! A `get-metric-data` page read by hand in one pass over its bytes, the shape the AWS CLI
+//! writes: `{"MetricDataResults": [{Id, Label, Timestamps, Values, StatusCode, Messages}],
+//! "NextToken", "Messages"}`. The whole text is checked as JSON here (strings, numbers,
+//! literals, nesting, what follows the document) and each result's fields found as spans of
+//! it, so serde never reads the millions of timestamps and values a month holds only to check
+//! them before they are split. It declines — `None`, and serde reads the page as before —
+//! anything it is not sure to read as serde does: an escape or a control character in any
+//! string, text that is not UTF-8, a field of an unexpected type or given twice, deep
+//! nesting, `get-metric-statistics` output, and any text that is not JSON (so an error
+//! names its line and column as serde finds them). The tests of `metric_data` check that a
+//! page read here and a page read by serde give the same reading or the same error.
+
+use rust_decimal::Decimal;
+
+use super::metric_data::Message;
+use super::{Times, value};
+
+/// Deeper nesting than this is left to serde (which refuses past 128).
+const DEEPEST: u32 = 100;
+
+/// One result of `MetricDataResults`, its fields as spans of the page.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(super) struct Result<'a> {
+    pub(super) id: &'a str,
+    pub(super) label: Option<&'a str>,
+    /// The text of the lists (`null` read as absent, as serde reads an `Option`).
+    pub(super) timestamps: Option<&'a str>,
+    pub(super) values: Option<&'a str>,
+    pub(super) status: Option<&'a str>,
+    pub(super) messages: Vec<Message>,
+    /// The lists read while they were checked, where every timestamp and value reads as
+    /// `Times::parse` and `value` read them (else `None`, and the spans are read as serde's
+    /// are, errors named).
+    pub(super) times: Option<Vec<i64>>,
+    pub(super) amounts: Option<Vec<Decimal>>,
+}
+
+/// What the page says, in the order it says it.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum Part<'a> {
+    Results(Vec<Result<'a>>),
+    /// The page's own `Messages`.
+    Messages(Vec<Message>),
+    /// `NextToken`: whether one is given (a non-empty string).
+    NextToken(bool),
+}
+
+/// The page's parts, or `None` where serde must read it.
+pub(super) fn read(bytes: &[u8]) -> Option<Vec<Part<'_>>> {
+    let text = simdutf8::basic::from_utf8(bytes).ok()?;
+    let mut s = Scan { text, at: 0 };
+    let mut parts = Vec::new();
+    let mut seen = [false; 3];
+    s.open(b'{')?;
+    if !s.close(b'}')? {
+        loop {
+            let key = s.key()?;
+            let part = match key {
+                "MetricDataResults" => Part::Results(results(&mut s)?),
+                "Messages" => Part::Messages(messages(&mut s)?.unwrap_or_default()),
+                "NextToken" => Part::NextToken(s.optional_string()?.is_some_and(|t| !t.is_empty())),
+                "Label" | "Datapoints" => return None,
+                _ => {
+                    s.value(0)?;
+                    if !s.more(b'}')? {
+                        break;
+                    }
+                    continue;
+                }
+            };
+            let slot = match part {
+                Part::Results(_) => 0,
+                Part::Messages(_) => 1,
+                Part::NextToken(_) => 2,
+            };
+            if std::mem::replace(seen.get_mut(slot)?, true) {
+                return None;
+            }
+            parts.push(part);
+            if !s.more(b'}')? {
+                break;
+            }
+        }
+    }
+    s.blank();
+    (s.at == s.text.len()).then_some(parts)
+}
+
+/// `MetricDataResults`: a list of objects.
+fn results<'a>(s: &mut Scan<'a>) -> Option<Vec<Result<'a>>> {
+    let mut out = Vec::new();
+    s.open(b'[')?;
+    if s.close(b']')? {
+        return Some(out);
+    }
+    loop {
+        out.push(result(s)?);
+        if !s.more(b']')? {
+            return Some(out);
+        }
+    }
+}
+
+/// One result: its known fields each at most once, of the type serde reads, others skipped.
+fn result<'a>(s: &mut Scan<'a>) -> Option<Result<'a>> {
+    let mut r = Result::default();
+    let mut seen = [false; 6];
+    s.open(b'{')?;
+    if s.close(b'}')? {
+        return Some(r);
+    }
+    loop {
+        let key = s.key()?;
+        let slot = match key {
+            "Id" => {
+                r.id = s.string()?;
+                0
+            }
+            "Label" => {
+                r.label = s.optional_string()?;
+                1
+            }
+            "Timestamps" => {
+                (r.timestamps, r.times) = s.list(Scan::times)?;
+                2
+            }
+            "Values" => {
+                (r.values, r.amounts) = s.list(Scan::amounts)?;
+                3
+            }
+            "StatusCode" => {
+                r.status = s.optional_string()?;
+                4
+            }
+            "Messages" => {
+                // `Vec` with a default: `null` is refused by serde, so left to it.
+                r.messages = messages(s)??;
+                5
+            }
+            _ => {
+                s.value(0)?;
+                usize::MAX
+            }
+        };
+        if let Some(seen) = seen.get_mut(slot)
+            && std::mem::replace(seen, true)
+        {
+            return None;
+        }
+        if !s.more(b'}')? {
+            return Some(r);
+        }
+    }
+}
+
+/// A `Messages` list, read by serde from its span (a few at most, rarely any): `Some(None)`
+/// for `null`.
+#[expect(
+    clippy::option_option,
+    reason = "the outer `None` declines the page (serde reads it), the inner one is JSON's `null`"
+)]
+fn messages(s: &mut Scan<'_>) -> Option<Option<Vec<Message>>> {
+    match s.optional_value()? {
+        None => Some(None),
+        Some(span) => serde_json::from_str(span).ok().map(Some),
+    }
+}
+
+/// A cursor over the page's text.
+struct Scan<'a> {
+    text: &'a str,
+    at: usize,
+}
+
+impl<'a> Scan<'a> {
+    fn peek(&self) -> Option<u8> {
+        self.text.as_bytes().get(self.at).copied()
+    }
+
+    /// Moves past one byte (one that `peek` saw: never past the end).
+    fn step(&mut self) {
+        self.at = self.at.saturating_add(1);
+    }
+
+    fn blank(&mut self) {
+        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.peek() {
+            self.step();
+        }
+    }
+
+    /// The opening `c` of a container, after blanks.
+    fn open(&mut self, c: u8) -> Option<()> {
+        self.blank();
+        (self.peek()? == c).then(|| self.step())
+    }
+
+    /// Whether the container just opened closes with `c` at once (it is empty).
+    fn close(&mut self, c: u8) -> Option<bool> {
+        self.blank();
+        let closes = self.peek()? == c;
+        if closes {
+            self.step();
+        }
+        Some(closes)
+    }
+
+    /// After an element: `true` at a comma (another follows), `false` at the closing `c`.
+    fn more(&mut self, c: u8) -> Option<bool> {
+        self.blank();
+        match self.peek()? {
+            b',' => {
+                self.step();
+                Some(true)
+            }
+            x if x == c => {
+                self.step();
+                Some(false)
+            }
+            _ => None,
+        }
+    }
+
+    /// An object's key and its colon.
+    fn key(&mut self) -> Option<&'a str> {
+        let key = self.string()?;
+        self.blank();
+        (self.peek()? == b':').then(|| self.step())?;
+        Some(key)
+    }
+
+    /// A string without escapes or control characters, after blanks: its text.
+    fn string(&mut self) -> Option<&'a str> {
+        self.blank();
+        (self.peek()? == b'"').then(|| self.step())?;
+        let rest = self.text.as_bytes().get(self.at..)?;
+        // Short strings (timestamps, names): a loop beats setting up a vector search.
+        let len = rest
+            .iter()
+            .position(|c| matches!(c, b'"' | b'\\') || *c < 0x20)?;
+        if rest.get(len) != Some(&b'"') {
+            return None;
+        }
+        let out = self.text.get(self.at..self.at.checked_add(len)?)?;
+        self.at = self.at.checked_add(len)?.checked_add(1)?;
+        Some(out)
+    }
+
+    /// A list's text (`None` for `null`) and, where `read` reads all of it, what it read;
+    /// else the list is checked as any value is.
+    fn list<T>(
+        &mut self,
+        read: impl FnOnce(&mut Self) -> Option<Vec<T>>,
+    ) -> Option<(Option<&'a str>, Option<Vec<T>>)> {
+        self.blank();
+        let from = self.at;
+        if let Some(items) = read(self) {
+            return Some((Some(self.text.get(from..self.at)?), Some(items)));
+        }
+        self.at = from;
+        Some((self.optional_value()?, None))
+    }
+
+    /// The elements of a list, each read by `item` (`None` as soon as one is not).
+    fn elements<T>(&mut self, mut item: impl FnMut(&mut Self) -> Option<T>) -> Option<Vec<T>> {
+        self.open(b'[')?;
+        let mut out = Vec::new();
+        if self.close(b']')? {
+            return Some(out);
+        }
+        loop {
+            self.blank();
+            out.push(item(self)?);
+            if !self.more(b']')? {
+                return Some(out);
+            }
+        }
+    }
+
+    /// `Timestamps`: strings read as times.
+    fn times(&mut self) -> Option<Vec<i64>> {
+        let mut clock = Times::default();
+        self.elements(|s| s.string().and_then(|t| clock.parse(t)))
+    }
+
+    /// `Values`: numbers read as amounts.
+    fn amounts(&mut self) -> Option<Vec<Decimal>> {
+        self.elements(|s| {
+            let from = s.at;
+            s.number()?;
+            value(s.text.get(from..s.at)?).ok()
+        })
+    }
+
+    /// `null` (`None`), or a string.
+    #[expect(
+        clippy::option_option,
+        reason = "the outer `None` declines the page (serde reads it), the inner one is JSON's `null`"
+    )]
+    fn optional_string(&mut self) -> Option<Option<&'a str>> {
+        self.blank();
+        if self.peek()? == b'n' {
+            self.literal("null")?;
+            return Some(None);
+        }
+        self.string().map(Some)
+    }
+
+    /// `null` (`None`), or any value: its text.
+    #[expect(
+        clippy::option_option,
+        reason = "the outer `None` declines the page (serde reads it), the inner one is JSON's `null`"
+    )]
+    fn optional_value(&mut self) -> Option<Option<&'a str>> {
+        self.blank();
+        if self.peek()? == b'n' {
+            self.literal("null")?;
+            return Some(None);
+        }
+        let from = self.at;
+        self.value(0)?;
+        self.text.get(from..self.at).map(Some)
+    }
+
+    fn literal(&mut self, word: &str) -> Option<()> {
+        let end = self.at.checked_add(word.len())?;
+        (self.text.get(self.at..end)? == word).then(|| self.at = end)
+    }
+
+    /// Any JSON value, after blanks, checked as serde checks it (or declined).
+    fn value(&mut self, depth: u32) -> Option<()> {
+        self.blank();
+        match self.peek()? {
+            b'"' => self.string().map(drop),
+            b'-' | b'0'..=b'9' => self.number(),
+            b't' => self.literal("true"),
+            b'f' => self.literal("false"),
+            b'n' => self.literal("null"),
+            b'[' | b'{' if depth >= DEEPEST => None,
+            b'[' => {
+                self.step();
+                if self.close(b']')? {
+                    return Some(());
+                }
+                loop {
+                    self.value(depth.checked_add(1)?)?;
+                    if !self.more(b']')? {
+                        return Some(());
+                    }
+                }
+            }
+            b'{' => {
+                self.step();
+                if self.close(b'}')? {
+                    return Some(());
+                }
+                loop {
+                    self.key()?;
+                    self.value(depth.checked_add(1)?)?;
+                    if !self.more(b'}')? {
+                        return Some(());
+                    }
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// A number in JSON's grammar: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
+    fn number(&mut self) -> Option<()> {
+        if self.peek() == Some(b'-') {
+            self.step();
+        }
+        match self.peek()? {
+            b'0' => self.step(),
+            b'1'..=b'9' => self.digits(),
+            _ => return None,
+        }
+        if self.peek() == Some(b'.') {
+            self.step();
+            self.peek().filter(u8::is_ascii_digit)?;
+            self.digits();
+        }
+        if let Some(b'e' | b'E') = self.peek() {
+            self.step();
+            if let Some(b'+' | b'-') = self.peek() {
+                self.step();
+            }
+            self.peek().filter(u8::is_ascii_digit)?;
+            self.digits();
+        }
+        Some(())
+    }
+
+    fn digits(&mut self) {
+        while self.peek().is_some_and(|c| c.is_ascii_digit()) {
+            self.step();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    #[test]
+    fn a_page_as_the_cli_writes_it_is_read_by_hand() {
+        let page = r#"{
+    "MetricDataResults": [
+        {
+            "Id": "m0",
+            "Label": "ddbcost:t::ConsumedReadCapacityUnits:Sum:60",
+            "Timestamps": ["2026-11-01T00:01:00+00:00", "2026-11-01T00:00:00+00:00"],
+            "Values": [12.5, 0.0],
+            "StatusCode": "Complete"
+        }
+    ],
+    "NextToken": "abc",
+    "Messages": []
+}
+"#;
+        let parts = read(page.as_bytes()).expect("read by hand");
+        let [
+            Part::Results(results),
+            Part::NextToken(true),
+            Part::Messages(m),
+        ] = parts.as_slice()
+        else {
+            panic!("parts: {parts:?}");
+        };
+        assert!(m.is_empty());
+        assert_eq!(results.len(), 1);
+        assert_eq!(
+            results[0].timestamps,
+            Some(r#"["2026-11-01T00:01:00+00:00", "2026-11-01T00:00:00+00:00"]"#)
+        );
+        assert_eq!(results[0].values, Some("[12.5, 0.0]"));
+        assert_eq!(results[0].status, Some("Complete"));
+    }
+
+    #[test]
+    fn what_serde_must_read_is_declined() {
+        for page in [
+            // An escape, a control character, a key twice, statistics output, not JSON.
+            r#"{"MetricDataResults": [{"Id": "m\u0030"}]}"#,
+            "{\"MetricDataResults\": [{\"Id\": \"m\t0\"}]}",
+            r#"{"MetricDataResults": [{"Id": "a", "Id": "b"}]}"#,
+            r#"{"MetricDataResults": [], "MetricDataResults": []}"#,
+            r#"{"Label": "x", "Datapoints": []}"#,
+            r#"{"MetricDataResults": [{"Id": 1}]}"#,
+            r#"{"MetricDataResults": [{"Messages": null}]}"#,
+            r#"{"MetricDataResults": [{"Values": [01]}]}"#,
+            r#"{"MetricDataResults": [{"Values": [1.]}]}"#,
+            r#"{"MetricDataResults": [{"Values": [1,]}]}"#,
+            r#"{"MetricDataResults": []} x"#,
+            r#"{"MetricDataResults": [}"#,
+            "",
+        ] {
+            assert_eq!(read(page.as_bytes()), None, "{page}");
+        }
+        let deep = format!("{{\"x\": {}{}}}", "[".repeat(200), "]".repeat(200));
+        assert_eq!(read(deep.as_bytes()), None);
+    }
+
+    proptest! {
+        /// Any value the scanner accepts is JSON serde accepts, and any JSON without escapes,
+        /// control characters or deep nesting is accepted: the check is serde's own.
+        #[test]
+        fn values_are_checked_as_serde_checks_them(
+            text in r#"[\[\]{}:, "a0-9.eE+\-tnulrsf\\]{0,24}"#,
+        ) {
+            let page = format!("{{\"x\": {text}}}");
+            let serde = serde_json::from_str::<serde::de::IgnoredAny>(&page).is_ok();
+            let hand = read(page.as_bytes()).is_some();
+            if hand {
+                prop_assert!(serde, "accepted what serde refuses: {}", page);
+            } else if serde {
+                prop_assert!(page.contains('\\'), "declined plain JSON: {}", page);
+            }
+        }
+    }
+}
