@@ -233,10 +233,7 @@ impl<'a> Scan<'a> {
         self.blank();
         (self.peek()? == b'"').then(|| self.step())?;
         let rest = self.text.as_bytes().get(self.at..)?;
-        // Short strings (timestamps, names): a loop beats setting up a vector search.
-        let len = rest
-            .iter()
-            .position(|c| matches!(c, b'"' | b'\\') || *c < 0x20)?;
+        let len = stop(rest)?;
         if rest.get(len) != Some(&b'"') {
             return None;
         }
@@ -286,9 +283,42 @@ impl<'a> Scan<'a> {
     fn amounts(&mut self) -> Option<Vec<Decimal>> {
         self.elements(|s| {
             let from = s.at;
+            if let Some(d) = s.plain_amount() {
+                return Some(d);
+            }
+            s.at = from;
             s.number()?;
             value(s.text.get(from..s.at)?).ok()
         })
+    }
+
+    /// A number written `digits` or `digits.digits` (at most 18 digits, no needless leading
+    /// zero): what CloudWatch writes, read as it is checked, into the `Decimal` `value` reads
+    /// (property-tested); `None` for any other number (read by `value` instead).
+    fn plain_amount(&mut self) -> Option<Decimal> {
+        let (mut mantissa, mut digits, mut scale) = (0i64, 0u32, None::<u32>);
+        let first = self.peek()?;
+        loop {
+            match self.peek() {
+                Some(c @ b'0'..=b'9') => {
+                    mantissa = mantissa
+                        .checked_mul(10)?
+                        .checked_add(i64::from(c.wrapping_sub(b'0')))?;
+                    digits = digits.checked_add(1)?;
+                    scale = scale.map(|k| k.saturating_add(1));
+                }
+                Some(b'.') if scale.is_none() => scale = Some(0),
+                Some(b'e' | b'E' | b'-' | b'+' | b'.') => return None,
+                _ => break,
+            }
+            self.step();
+        }
+        // JSON's grammar: no leading zero before a digit, a digit after the point.
+        let whole = digits.checked_sub(scale.unwrap_or(0))?;
+        if digits > 18 || whole == 0 || (first == b'0' && whole > 1) || scale == Some(0) {
+            return None;
+        }
+        Decimal::try_from_i128_with_scale(i128::from(mantissa), scale.unwrap_or(0)).ok()
     }
 
     /// `null` (`None`), or a string.
@@ -398,6 +428,33 @@ impl<'a> Scan<'a> {
     }
 }
 
+/// The offset of the first `"`, `\\` or control character (below 0x20) in `bytes`, eight
+/// bytes at a time: a byte equal to `c` is a zero byte of `word ^ c…c` and a byte below 0x20
+/// borrows in `word - 0x20…20`, each flagged in its high bit with the borrow trick (only
+/// bytes above a true match can be flagged falsely, so the lowest flag is always one); the
+/// last bytes one by one.
+fn stop(bytes: &[u8]) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let below = |v: u64, n: u8| v.wrapping_sub(ONES.wrapping_mul(u64::from(n))) & !v & HIGHS;
+    let mut at = 0usize;
+    while let Some(word) = bytes.get(at..).and_then(<[u8]>::first_chunk::<8>) {
+        let word = u64::from_le_bytes(*word);
+        let flags = below(word ^ ONES.wrapping_mul(u64::from(b'"')), 1)
+            | below(word ^ ONES.wrapping_mul(u64::from(b'\\')), 1)
+            | below(word, 0x20);
+        if flags != 0 {
+            return at.checked_add((flags.trailing_zeros() / 8) as usize);
+        }
+        at = at.checked_add(8)?;
+    }
+    let tail = bytes.get(at..)?;
+    at.checked_add(
+        tail.iter()
+            .position(|c| matches!(c, b'"' | b'\\') || *c < 0x20)?,
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use proptest::prelude::*;
@@ -464,6 +521,36 @@ mod tests {
     }
 
     proptest! {
+        /// The first quote, backslash or control character found eight bytes at a time is
+        /// the first found byte by byte.
+        #[test]
+        fn stops_are_found_as_byte_by_byte(text in prop::collection::vec(
+            prop_oneof![Just(b'"'), Just(b'\\'), 0u8..0x20, 0x20u8..=0xff, Just(b'a')],
+            0..40,
+        )) {
+            let plain = text.iter().position(|c| matches!(c, b'"' | b'\\') || *c < 0x20);
+            prop_assert_eq!(stop(&text), plain);
+        }
+
+        /// An amount read as it is checked is the `Decimal` `value` reads from its text, and
+        /// the text it reads is the whole number the grammar reads.
+        #[test]
+        fn plain_amounts_read_as_value_reads_them(
+            text in "-?[0-9]{1,20}(\\.[0-9]{0,6})?([eE][-+]?[0-9]{1,2})?|[0.]{1,4}",
+        ) {
+            let line = format!("{text},");
+            let mut fast = Scan { text: &line, at: 0 };
+            if let Some(d) = fast.plain_amount() {
+                let mut checked = Scan { text: &line, at: 0 };
+                prop_assert!(checked.number().is_some(), "read a number JSON refuses: {}", text);
+                prop_assert_eq!(checked.at, text.len());
+                prop_assert_eq!(fast.at, text.len());
+                let plain = value(&text).ok();
+                prop_assert_eq!(Some(d), plain);
+                prop_assert_eq!(d.scale(), plain.map_or(0, |p| p.scale()));
+            }
+        }
+
         /// Any value the scanner accepts is JSON serde accepts, and any JSON without escapes,
         /// control characters or deep nesting is accepted: the check is serde's own.
         #[test]
