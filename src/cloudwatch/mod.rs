@@ -571,7 +571,13 @@ pub(crate) struct Times {
 
 impl Times {
     pub(crate) fn parse(&mut self, text: &str) -> Option<i64> {
-        let b = text.as_bytes();
+        self.canonical(text.as_bytes())
+            .or_else(|| parse_time_general(text))
+    }
+
+    /// `canonical_time` of the 20 bytes of the AWS CLI's shape (each byte checked: a digit
+    /// or the separator its place holds), `None` for any other bytes.
+    pub(crate) fn canonical(&mut self, b: &[u8]) -> Option<i64> {
         if b.len() == 20 {
             let date = b.get(..10)?;
             let day = match self.day {
@@ -584,11 +590,9 @@ impl Times {
                     day
                 }
             };
-            if let Some(t) = day.and_then(|d| canonical_clock(b.get(10..)?, d)) {
-                return Some(t);
-            }
+            return day.and_then(|d| canonical_clock(b.get(10..)?, d));
         }
-        parse_time_general(text)
+        None
     }
 }
 

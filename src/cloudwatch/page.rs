@@ -276,7 +276,20 @@ impl<'a> Scan<'a> {
     /// `Timestamps`: strings read as times.
     fn times(&mut self) -> Option<Vec<i64>> {
         let mut clock = Times::default();
-        self.elements(|s| s.string().and_then(|t| clock.parse(t)))
+        self.elements(|s| {
+            // The AWS CLI's shape, `"YYYY-MM-DDTHH:MM:SSZ"`: its reading checks every byte
+            // (a digit or a separator, never a quote, a backslash or a control character).
+            let b = s.text.as_bytes();
+            let end = s.at.checked_add(21)?;
+            if b.get(s.at) == Some(&b'"') && b.get(end) == Some(&b'"') {
+                let body = b.get(s.at.checked_add(1)?..end)?;
+                if let Some(t) = clock.canonical(body) {
+                    s.at = end.checked_add(1)?;
+                    return Some(t);
+                }
+            }
+            s.string().and_then(|t| clock.parse(t))
+        })
     }
 
     /// `Values`: numbers read as amounts.

@@ -54,6 +54,49 @@ pub(crate) fn sum<I: IntoIterator<Item = Decimal>>(
     Decimal::try_from_i128_with_scale(acc, scale).map_err(|_| overflow(context))
 }
 
+/// `sum` of a slice (a curve of a month of minutes), the same figure and scale, faster:
+/// blocks of addends at the scale held and of one sign are summed without a check each —
+/// their partial sums only move one way, so each lies between the block's start and its end,
+/// and fits 96 bits when both ends do; any other block is added one by one as `sum` adds.
+pub(crate) fn sum_slice(values: &[Decimal], context: &str) -> Result<Decimal, EngineError> {
+    // 4,096 mantissas below 2^96 sum below 2^108: far inside an `i128`.
+    const BLOCK: usize = 4_096;
+    const FITS: u128 = 1 << 96;
+    let (mut acc, mut scale) = (0i128, 0u32);
+    let mut blocks = values.chunks(BLOCK);
+    while let Some(block) = blocks.next() {
+        let first_negative = block.first().is_some_and(Decimal::is_sign_negative);
+        let even = block
+            .iter()
+            .all(|v| v.scale() == scale && v.is_sign_negative() == first_negative);
+        if even {
+            // Within the bound above: no wrap.
+            let t = acc.checked_add(
+                block
+                    .iter()
+                    .fold(0i128, |a, v| a.wrapping_add(v.mantissa())),
+            );
+            if let Some(t) = t.filter(|t| t.unsigned_abs() < FITS) {
+                acc = t;
+                continue;
+            }
+        }
+        let mut one = block.iter();
+        while let Some(v) = one.next() {
+            if let Some(next) = fixed_add(acc, scale, *v) {
+                (acc, scale) = next;
+            } else {
+                let so_far =
+                    Decimal::try_from_i128_with_scale(acc, scale).map_err(|_| overflow(context))?;
+                let start = add(so_far, *v, context)?;
+                let mut rest = one.copied().chain(blocks.flatten().copied());
+                return rest.try_fold(start, |t, v| add(t, v, context));
+            }
+        }
+    }
+    Decimal::try_from_i128_with_scale(acc, scale).map_err(|_| overflow(context))
+}
+
 /// `acc` (a count of 10^-`scale`) plus `v`, at the wider of the two scales; `None` when an
 /// addend or the sum does not fit 96 bits (where `Decimal` would round).
 fn fixed_add(acc: i128, scale: u32, v: Decimal) -> Option<(i128, u32)> {
@@ -114,6 +157,37 @@ mod tests {
                 .collect();
             let plain = values.iter().try_fold(Decimal::ZERO, |a, v| a.checked_add(*v));
             let fast = sum(values.iter().copied(), "p").ok();
+            prop_assert_eq!(fast, plain);
+            prop_assert_eq!(sum_slice(&values, "p").ok(), plain);
+            if let (Some(f), Some(p)) = (fast, plain) {
+                prop_assert_eq!(f.scale(), p.scale());
+            }
+        }
+
+        /// The sum of a slice block by block is the one-by-one `Decimal` sum, value and
+        /// scale, over curves as long as months (several blocks) of a few scales, mostly of
+        /// one sign, some near and past the 96-bit reach.
+        #[test]
+        fn the_sum_of_a_slice_is_the_decimal_sum(
+            values in prop::collection::vec((0i64..1_000_000, 0u32..3, 0u16..10_000), 0..12_000),
+            mix in 0u8..4,
+            scales in 1u32..4,
+        ) {
+            // `mix`: none negative or big, some negative, some big, both; `scales` of them.
+            let values: Vec<Decimal> = values
+                .into_iter()
+                .map(|(m, s, kind)| {
+                    let d = Decimal::new(m, s % scales);
+                    match kind {
+                        0 if mix & 1 != 0 => -d,
+                        // Up to 2^94: a few of them pass 96 bits.
+                        1 if mix & 2 != 0 => d.checked_mul(Decimal::from_i128_with_scale(1 << 74, 0)).unwrap_or(d),
+                        _ => d,
+                    }
+                })
+                .collect();
+            let plain = values.iter().try_fold(Decimal::ZERO, |a, v| a.checked_add(*v));
+            let fast = sum_slice(&values, "p").ok();
             prop_assert_eq!(fast, plain);
             if let (Some(f), Some(p)) = (fast, plain) {
                 prop_assert_eq!(f.scale(), p.scale());

@@ -140,12 +140,8 @@ pub(crate) struct Hour {
 
 /// Σ capacity × period ÷ 3,600, divided once: whole capacities over whole minutes give
 /// whole unit-hours (143 units for an hour is 143, not 142.99…).
-fn unit_hours_of(
-    capacity: impl IntoIterator<Item = Decimal>,
-    period: u32,
-    what: &str,
-) -> Result<Decimal, EngineError> {
-    let sum = checked::sum(capacity, what)?;
+fn unit_hours_of(capacity: &[Decimal], period: u32, what: &str) -> Result<Decimal, EngineError> {
+    let sum = checked::sum_slice(capacity, what)?;
     checked::div(
         checked::mul(sum, Decimal::from(period), what)?,
         Decimal::from(3_600),
@@ -155,7 +151,7 @@ fn unit_hours_of(
 
 /// Units consumed over steps consuming `units` each.
 fn units(units: &[Decimal], what: &str) -> Result<Decimal, EngineError> {
-    checked::sum(units.iter().copied(), what)
+    checked::sum_slice(units, what)
 }
 
 /// The curve hour by hour: Σ over each hour's steps.
@@ -178,18 +174,12 @@ fn hours(
             at_risk = at_risk.saturating_add(1);
         }
         out.push(Hour {
-            span: unit_hours_of([Decimal::from(used.len())], c.period, what)?,
+            span: unit_hours_of(&[Decimal::from(used.len())], c.period, what)?,
             consumed: units(used, what)?,
-            auto_unit_hours: unit_hours_of(caps.iter().copied(), c.period, what)?,
+            auto_unit_hours: unit_hours_of(caps, c.period, what)?,
             auto_throttle_minutes: minutes(at_risk, c.period, what)?,
             current_unit_hours: today
-                .map(|p| {
-                    unit_hours_of(
-                        p.get(from..to).unwrap_or_default().iter().copied(),
-                        c.period,
-                        what,
-                    )
-                })
+                .map(|p| unit_hours_of(p.get(from..to).unwrap_or_default(), c.period, what))
                 .transpose()?,
         });
     }
@@ -337,7 +327,7 @@ pub(crate) fn decide(m: Measured<'_>) -> Result<DimensionDecision, EngineError> 
             c.burst_seconds,
             what,
         )?;
-        provisioned(unit_hours_of(caps.iter().copied(), c.period, what)?, risk)
+        provisioned(unit_hours_of(caps, c.period, what)?, risk)
     };
     let sim: Simulation = simulate(c, m.policy)?;
     let auto_scaling = provisioned(sim.unit_hours, (sim.throttle_steps, sim.burst_steps))?;
