@@ -137,6 +137,10 @@ pub(crate) fn some<T>(value: Option<T>, context: &str) -> Result<T, EngineError>
 }
 
 #[cfg(test)]
+#[allow(
+    clippy::arithmetic_side_effects,
+    reason = "scales and signs of generated test values"
+)]
 mod tests {
     use super::*;
     use proptest::prelude::*;
