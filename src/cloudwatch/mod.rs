@@ -308,7 +308,10 @@ impl Reading {
             series.first = series.first.min(t);
             series.last = series.last.max(t);
             let distance = t.abs_diff(series.anchor);
-            series.gcd = gcd(series.gcd, distance);
+            // (Mostly a multiple of the divisor found already: one remainder, no search.)
+            if distance.checked_rem(series.gcd) != Some(0) {
+                series.gcd = gcd(series.gcd, distance);
+            }
             if series.stated
                 && series.off.is_none()
                 && distance.checked_rem(u64::from(series.period.max(1))) != Some(0)

@@ -121,11 +121,13 @@ fn result<'a>(s: &mut Scan<'a>) -> Option<Result<'a>> {
                 1
             }
             "Timestamps" => {
-                (r.timestamps, r.times) = s.list(Scan::times)?;
+                let other = r.amounts.as_ref().map_or(0, Vec::len);
+                (r.timestamps, r.times) = s.list(|s| s.times(other))?;
                 2
             }
             "Values" => {
-                (r.values, r.amounts) = s.list(Scan::amounts)?;
+                let other = r.times.as_ref().map_or(0, Vec::len);
+                (r.values, r.amounts) = s.list(|s| s.amounts(other))?;
                 3
             }
             "StatusCode" => {
@@ -257,10 +259,15 @@ impl<'a> Scan<'a> {
         Some((self.optional_value()?, None))
     }
 
-    /// The elements of a list, each read by `item` (`None` as soon as one is not).
-    fn elements<T>(&mut self, mut item: impl FnMut(&mut Self) -> Option<T>) -> Option<Vec<T>> {
+    /// The elements of a list, each read by `item` (`None` as soon as one is not), room made
+    /// for as many as the result's other list holds (`expected`).
+    fn elements<T>(
+        &mut self,
+        expected: usize,
+        mut item: impl FnMut(&mut Self) -> Option<T>,
+    ) -> Option<Vec<T>> {
         self.open(b'[')?;
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(expected);
         if self.close(b']')? {
             return Some(out);
         }
@@ -274,9 +281,9 @@ impl<'a> Scan<'a> {
     }
 
     /// `Timestamps`: strings read as times.
-    fn times(&mut self) -> Option<Vec<i64>> {
+    fn times(&mut self, expected: usize) -> Option<Vec<i64>> {
         let mut clock = Times::default();
-        self.elements(|s| {
+        self.elements(expected, |s| {
             // The AWS CLI's shape, `"YYYY-MM-DDTHH:MM:SSZ"`: its reading checks every byte
             // (a digit or a separator, never a quote, a backslash or a control character).
             let b = s.text.as_bytes();
@@ -293,8 +300,8 @@ impl<'a> Scan<'a> {
     }
 
     /// `Values`: numbers read as amounts.
-    fn amounts(&mut self) -> Option<Vec<Decimal>> {
-        self.elements(|s| {
+    fn amounts(&mut self, expected: usize) -> Option<Vec<Decimal>> {
+        self.elements(expected, |s| {
             let from = s.at;
             if let Some(d) = s.plain_amount() {
                 return Some(d);

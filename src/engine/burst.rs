@@ -176,7 +176,7 @@ pub(crate) fn smallest_fixed_units(
         .max()
         .unwrap_or(0)
         .max(share.scale());
-    let fixed: Option<Vec<i128>> = units.iter().map(|u| at_scale(*u, scale)).collect();
+    let fixed = all_at_scale(units, scale);
     let (mut lo, mut hi) = (floor, top);
     while lo < hi {
         let mid = checked::add(lo, hi, what)?
@@ -304,7 +304,25 @@ pub(super) fn at_scale(d: Decimal, scale: u32) -> Option<i128> {
         return Some(d.mantissa());
     }
     let up = scale.checked_sub(d.scale())?;
-    d.mantissa().checked_mul(checked::pow10(up)?)
+    let (m, p) = (d.mantissa(), checked::pow10(up)?);
+    // Most figures fit 64 bits, where a checked product is one instruction (an `i128` one is
+    // a call); the same product either way.
+    if let (Ok(m64), Ok(p64)) = (i64::try_from(m), i64::try_from(p))
+        && let Some(product) = m64.checked_mul(p64)
+    {
+        return Some(i128::from(product));
+    }
+    m.checked_mul(p)
+}
+
+/// Each of `units` as an integer of `scale` (`at_scale`), into a vector sized once (a month
+/// of minutes is 43,200 of them); `None` when one does not fit.
+pub(super) fn all_at_scale(units: &[Decimal], scale: u32) -> Option<Vec<i128>> {
+    let mut out = Vec::with_capacity(units.len());
+    for u in units {
+        out.push(at_scale(*u, scale)?);
+    }
+    Some(out)
 }
 
 /// `replay_units` with every figure as an integer of one scale: the same counts, exact;
@@ -424,6 +442,24 @@ mod tests {
         use proptest::prelude::*;
 
         proptest! {
+            /// A figure at a scale is its mantissa times the power of ten, in `i128`, whether
+            /// the product was found in 64 bits or not, or `None` where `i128` cannot hold it.
+            #[test]
+            fn a_figure_at_a_scale_is_the_wide_product(
+                m in any::<i64>(),
+                wide in any::<bool>(),
+                from in 0u32..29,
+                to in 0u32..40,
+            ) {
+                let d = Decimal::new(m, from);
+                let d = if wide { d.checked_mul(Decimal::from(u64::MAX)).unwrap_or(d) } else { d };
+                let plain = to
+                    .checked_sub(d.scale())
+                    .and_then(checked::pow10)
+                    .and_then(|p| d.mantissa().checked_mul(p));
+                prop_assert_eq!(at_scale(d, to), plain);
+            }
+
             /// Burst never adds a step at risk, whatever the curve and capacities; and the
             /// smallest fixed capacity serves the curve while one unit less does not.
             #[test]

@@ -7,7 +7,7 @@
 
 use rust_decimal::Decimal;
 
-use super::burst::{Step, at_scale};
+use super::burst::{Step, all_at_scale, at_scale};
 use super::checked;
 use super::simulate::{
     Curve, Decreases, Policy, SCALE_IN_GAP, Simulation, steps, time_of, unit_hours,
@@ -54,11 +54,7 @@ impl Setup {
             .max(floor.scale());
         let one = checked::pow10(scale)?;
         let period = i128::from(curve.period);
-        let units = curve
-            .units
-            .iter()
-            .map(|u| at_scale(*u, scale))
-            .collect::<Option<Vec<_>>>()?;
+        let units = all_at_scale(curve.units, scale)?;
         Some(Setup {
             units,
             at_target: at_scale(policy.target, scale)?.checked_mul(period)?,
