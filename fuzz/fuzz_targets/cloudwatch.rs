@@ -1,10 +1,11 @@
 //! Any bytes as CloudWatch data through `ddbcost usage`: `get-metric-data` output (named by
 //! ddbcost's labels, or by a queries file), a CSV, or `get-metric-statistics` output for a
-//! named table, or the CSV with its `dimension` column — the first byte picks which — read, merged, and decided on (the simulation, every option, the verdict) and
-//! rendered. Nothing may panic; what cannot be read is refused with an error. The same input
-//! read holding at most 3 points at once (a survey, then shards of tables) must give the
-//! same figures, or refuse too. The same data explains a daily bill's departures (`anomalies
-//! --metrics`): never a panic, and the money stays the bill's.
+//! named table, or the CSV with its `dimension` column — the first byte picks which — read,
+//! merged, and decided on (the simulation, every option, the verdict) and rendered. Nothing
+//! may panic; what cannot be read is refused with an error. The same input read holding at
+//! most 3 points at once (a survey, then shards of tables) must give the same figures, or
+//! refuse too. A page read by hand reads as serde reads it. The same data explains a daily
+//! bill's departures (`anomalies --metrics`): never a panic, and the money stays the bill's.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 
@@ -31,6 +32,14 @@ fuzz_target!(|data: &[u8]| {
         ),
         _ => (vec![("t:g=stats.json".to_string(), text.to_string())], Vec::new()),
     };
+    if mode % 5 == 0 {
+        // The page reader by hand and serde's: one answer, the reading or the error.
+        assert_eq!(
+            ddbcost::api::usage::page_reading(text, true),
+            ddbcost::api::usage::page_reading(text, false),
+            "the page reader disagrees with serde"
+        );
+    }
     anomalies(&inputs);
     let target = rust_decimal::Decimal::new(7, 1);
     let hours = rust_decimal::Decimal::from(730);

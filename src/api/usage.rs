@@ -123,6 +123,20 @@ pub fn decide_holding(
     })
 }
 
+/// A `get-metric-data` page read whole, by hand (`by_hand`) or by serde: the reading or the
+/// error, as text. The two readers give one answer on every page (the `cloudwatch` fuzz
+/// target holds them to it).
+///
+/// ```
+/// let page = r#"{"MetricDataResults": [{"Id": "m0", "Label": "ddbcost:t::ConsumedReadCapacityUnits:Sum:60", "Timestamps": ["2026-11-01T00:00:00Z"], "Values": [5.5], "StatusCode": "Complete"}]}"#;
+/// assert_eq!(ddbcost::api::usage::page_reading(page, true), ddbcost::api::usage::page_reading(page, false));
+/// ```
+#[doc(hidden)]
+#[must_use]
+pub fn page_reading(doc: &str, by_hand: bool) -> String {
+    crate::cloudwatch::metric_data::reading_of(doc, by_hand)
+}
+
 /// The fetch as a shell script: the queries files and the `aws cloudwatch get-metric-data`
 /// commands, for `targets` (table, GSI) over `days` ending at `end` (Unix seconds); with
 /// `requests`, each table's successful requests per operation too (what `anomalies
