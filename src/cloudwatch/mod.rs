@@ -308,15 +308,17 @@ impl Reading {
             series.first = series.first.min(t);
             series.last = series.last.max(t);
             let distance = t.abs_diff(series.anchor);
-            // (Mostly a multiple of the divisor found already: one remainder, no search.)
+            // Mostly a multiple of the divisor found already: one remainder, no search. Such
+            // a distance is on a stated period too, for while no point is off it, the period
+            // divides the divisor; so the first point off it is found here.
             if distance.checked_rem(series.gcd) != Some(0) {
                 series.gcd = gcd(series.gcd, distance);
-            }
-            if series.stated
-                && series.off.is_none()
-                && distance.checked_rem(u64::from(series.period.max(1))) != Some(0)
-            {
-                series.off = Some((t, series.anchor));
+                if series.stated
+                    && series.off.is_none()
+                    && distance.checked_rem(u64::from(series.period.max(1))) != Some(0)
+                {
+                    series.off = Some((t, series.anchor));
+                }
             }
             added = added.saturating_add(1);
             if hold && series.points.push(t, v).is_err() {
@@ -554,7 +556,14 @@ fn canonical_clock(b: &[u8], day: i64) -> Option<i64> {
     let &[b'T', h0, h1, b':', n0, n1, b':', s0, s1, b'Z'] = b else {
         return None;
     };
-    let (h, m, s) = (digits(h0, h1)?, digits(n0, n1)?, digits(s0, s1)?);
+    // Six digits checked at once (a byte below '0' wraps above 9), then read without a
+    // check each: every figure is at most 99.
+    let d = [h0, h1, n0, n1, s0, s1].map(|c| c.wrapping_sub(b'0'));
+    if d.iter().any(|x| *x > 9) {
+        return None;
+    }
+    let pair = |a: u8, b: u8| i64::from(a.wrapping_mul(10).wrapping_add(b));
+    let (h, m, s) = (pair(d[0], d[1]), pair(d[2], d[3]), pair(d[4], d[5]));
     if h > 23 || m > 59 || s > 60 {
         return None;
     }
@@ -835,6 +844,23 @@ mod tests {
                 .map(|d| d.to_string());
             proptest::prop_assert_eq!(via_value, plain);
         }
+    }
+
+    #[test]
+    fn the_first_point_off_a_stated_period_is_named() {
+        // Stated every 60 s, anchored at 0: 120 and 60 are on it (the divisor goes 120, 60);
+        // 90 is the first off it (90 ÷ 60 leaves 30), 150 the second (named no more).
+        let mut reading = Reading::default();
+        let key = Key::of("t", None, Metric::ConsumedRead);
+        let points = [0, 120, 60, 90, 150].map(|t| (t, Decimal::ONE));
+        reading
+            .add(key, "Sum", Some(60), points, "page.json")
+            .unwrap();
+        let e = reading.finish().unwrap_err().to_string();
+        assert!(
+            e.contains("points 1970-01-01T00:00:00Z and 1970-01-01T00:01:30Z are not a whole number of 60-second periods apart"),
+            "{e}"
+        );
     }
 
     #[test]
