@@ -341,15 +341,22 @@ impl<'a> Scan<'a> {
         Decimal::try_from_i128_with_scale(i128::from(mantissa), scale.unwrap_or(0)).ok()
     }
 
+    /// Whether the next value (after blanks) is `null`, read past it if so.
+    fn null(&mut self) -> Option<bool> {
+        self.blank();
+        if self.peek()? != b'n' {
+            return Some(false);
+        }
+        self.literal("null").map(|()| true)
+    }
+
     /// `null` (`None`), or a string.
     #[expect(
         clippy::option_option,
         reason = "the outer `None` declines the page (serde reads it), the inner one is JSON's `null`"
     )]
     fn optional_string(&mut self) -> Option<Option<&'a str>> {
-        self.blank();
-        if self.peek()? == b'n' {
-            self.literal("null")?;
+        if self.null()? {
             return Some(None);
         }
         self.string().map(Some)
@@ -361,9 +368,7 @@ impl<'a> Scan<'a> {
         reason = "the outer `None` declines the page (serde reads it), the inner one is JSON's `null`"
     )]
     fn optional_value(&mut self) -> Option<Option<&'a str>> {
-        self.blank();
-        if self.peek()? == b'n' {
-            self.literal("null")?;
+        if self.null()? {
             return Some(None);
         }
         let from = self.at;
