@@ -30,6 +30,7 @@ mod confine;
 mod engine;
 mod error;
 mod iac;
+mod json_scan;
 mod keys;
 mod load;
 #[cfg(not(target_arch = "wasm32"))]

@@ -3,6 +3,7 @@
 //! at NULs into a CUR 2.0 bill's rows, a log of JSON Lines and a report of table `t`'s top
 //! keys (`get-insight-rule-report` JSON). Nothing may panic; what cannot be read is refused;
 //! and what is read adds up exactly: the rows to the total, each line's parties to the line.
+//! Each log line reads by hand as serde reads it, or is left to serde.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 use rust_decimal::Decimal;
@@ -21,6 +22,14 @@ fuzz_target!(|data: &[u8]| {
         Some((log, report)) => (log, Some(("t", report))),
         None => (rest, None),
     };
+    for line in log.lines() {
+        // The line reader by hand and serde's: one answer, the reading or the error.
+        assert_eq!(
+            ddbcost::api::allocate::line_reading(line, true),
+            ddbcost::api::allocate::line_reading(line, false),
+            "the line reader disagrees with serde"
+        );
+    }
     let bill = format!("{CUR2}{bill}");
     let tenant = (mode % 2 == 0).then_some("PK=ORG#([^#]+)");
     let _ = ddbcost::api::allocate::report_text_with_insights("b.csv", &bill, log, report, tenant, ddbcost::api::ReportFormat::Table);

@@ -19,20 +19,35 @@ use super::skim;
 
 /// The units of one level of `ConsumedCapacity` (the whole, `Table`, or an index), as
 /// written.
-#[derive(Debug, Default, Clone, Copy, Deserialize)]
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Deserialize)]
 pub(crate) struct Level<'a> {
-    #[serde(rename = "CapacityUnits", borrow, default)]
-    capacity: Option<&'a RawValue>,
-    #[serde(rename = "ReadCapacityUnits", borrow, default)]
-    read: Option<&'a RawValue>,
-    #[serde(rename = "WriteCapacityUnits", borrow, default)]
-    write: Option<&'a RawValue>,
+    #[serde(rename = "CapacityUnits", borrow, default, deserialize_with = "raw")]
+    pub(super) capacity: Option<&'a str>,
+    #[serde(
+        rename = "ReadCapacityUnits",
+        borrow,
+        default,
+        deserialize_with = "raw"
+    )]
+    pub(super) read: Option<&'a str>,
+    #[serde(
+        rename = "WriteCapacityUnits",
+        borrow,
+        default,
+        deserialize_with = "raw"
+    )]
+    pub(super) write: Option<&'a str>,
+}
+
+/// A value's text as written (`null`: none), as serde checks it.
+fn raw<'de, D: Deserializer<'de>>(d: D) -> Result<Option<&'de str>, D::Error> {
+    Option::<&'de RawValue>::deserialize(d).map(|v| v.map(RawValue::get))
 }
 
 /// A `T` read from a JSON object only: serde reads a struct from a list too, by position
 /// (`"Table": [1]` would be a level of one capacity unit), which no log means.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Object<T>(T);
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Object<T>(pub(super) T);
 
 impl<'de, T: Deserialize<'de>> Deserialize<'de> for Object<T> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -51,7 +66,7 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for Object<T> {
 }
 
 /// Indexes by name, in the order written.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, PartialEq, Eq)]
 pub(crate) struct Indexes<'a>(pub(crate) Vec<(Cow<'a, str>, Level<'a>)>);
 
 impl<'de: 'a, 'a> Deserialize<'de> for Indexes<'a> {
@@ -77,18 +92,28 @@ impl<'de: 'a, 'a> Deserialize<'de> for Indexes<'a> {
 }
 
 /// One entry of `ConsumedCapacity` (one per table of the request).
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Default, PartialEq, Eq, Deserialize)]
 pub(crate) struct Consumed<'a> {
     #[serde(rename = "TableName", borrow, default)]
     pub(crate) table: Option<Cow<'a, str>>,
-    #[serde(rename = "CapacityUnits", borrow, default)]
-    capacity: Option<&'a RawValue>,
-    #[serde(rename = "ReadCapacityUnits", borrow, default)]
-    read: Option<&'a RawValue>,
-    #[serde(rename = "WriteCapacityUnits", borrow, default)]
-    write: Option<&'a RawValue>,
+    #[serde(rename = "CapacityUnits", borrow, default, deserialize_with = "raw")]
+    pub(super) capacity: Option<&'a str>,
+    #[serde(
+        rename = "ReadCapacityUnits",
+        borrow,
+        default,
+        deserialize_with = "raw"
+    )]
+    pub(super) read: Option<&'a str>,
+    #[serde(
+        rename = "WriteCapacityUnits",
+        borrow,
+        default,
+        deserialize_with = "raw"
+    )]
+    pub(super) write: Option<&'a str>,
     #[serde(rename = "Table", borrow, default)]
-    own: Option<Object<Level<'a>>>,
+    pub(super) own: Option<Object<Level<'a>>>,
     #[serde(rename = "GlobalSecondaryIndexes", borrow, default)]
     pub(crate) global: Option<Indexes<'a>>,
     #[serde(rename = "LocalSecondaryIndexes", borrow, default)]
@@ -110,7 +135,7 @@ impl<'a> Consumed<'a> {
 }
 
 /// `ConsumedCapacity`: one entry, or a list.
-#[derive(Debug)]
+#[derive(Debug, PartialEq, Eq)]
 pub(crate) struct Entries<'a>(pub(crate) Vec<Consumed<'a>>);
 
 impl<'de: 'a, 'a> Deserialize<'de> for Entries<'a> {
@@ -141,32 +166,48 @@ impl<'de: 'a, 'a> Deserialize<'de> for Entries<'a> {
 }
 
 /// A line, skimmed.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Default, PartialEq, Eq, Deserialize)]
 pub(crate) struct Request<'a> {
     #[serde(borrow, default)]
     pub(crate) operation: Option<Cow<'a, str>>,
     #[serde(borrow, default)]
     pub(crate) pattern: Option<Cow<'a, str>>,
-    #[serde(rename = "Key", borrow, default)]
-    key: Option<&'a RawValue>,
-    #[serde(rename = "Item", borrow, default)]
-    item: Option<&'a RawValue>,
-    #[serde(rename = "ExpressionAttributeValues", borrow, default)]
-    values: Option<&'a RawValue>,
-    #[serde(rename = "RequestItems", borrow, default)]
-    batch: Option<&'a RawValue>,
-    #[serde(rename = "TransactItems", borrow, default)]
-    transact_items: Option<&'a RawValue>,
+    #[serde(rename = "Key", borrow, default, deserialize_with = "raw")]
+    pub(super) key: Option<&'a str>,
+    #[serde(rename = "Item", borrow, default, deserialize_with = "raw")]
+    pub(super) item: Option<&'a str>,
+    #[serde(
+        rename = "ExpressionAttributeValues",
+        borrow,
+        default,
+        deserialize_with = "raw"
+    )]
+    pub(super) values: Option<&'a str>,
+    #[serde(rename = "RequestItems", borrow, default, deserialize_with = "raw")]
+    pub(super) batch: Option<&'a str>,
+    #[serde(rename = "TransactItems", borrow, default, deserialize_with = "raw")]
+    pub(super) transact_items: Option<&'a str>,
     #[serde(rename = "ConsumedCapacity", borrow, default)]
     pub(crate) consumed: Option<Entries<'a>>,
 }
 
-/// Reads `line`.
+/// Reads `line`: by hand in one pass (`super::hand`), or by serde where the hand reader
+/// declines it (and for every error, so each is serde's).
 ///
 /// # Errors
 /// Not JSON, or fields not of their type.
 pub(crate) fn parse(line: &str) -> Result<Request<'_>, serde_json::Error> {
-    serde_json::from_str(line)
+    super::hand::read(line).map_or_else(|| serde_json::from_str(line), Ok)
+}
+
+/// How `line` reads, as text: through `parse` (`by_hand`), or by serde alone.
+pub(crate) fn reading_of(line: &str, by_hand: bool) -> String {
+    let read = if by_hand {
+        parse(line)
+    } else {
+        serde_json::from_str::<Request<'_>>(line)
+    };
+    format!("{read:?}")
 }
 
 /// A key value as text: a plain string or number, or DynamoDB JSON (`{"S": "ORG#42"}`).
@@ -217,10 +258,10 @@ impl Request<'_> {
     /// tenant the expression values name.
     pub(crate) fn tenant(&self, tenancy: &Tenancy, tenants: &mut Tenants) -> Option<Rc<str>> {
         tenants
-            .of_key(self.key.map(RawValue::get), tenancy)
-            .or_else(|| tenants.of_key(self.item.map(RawValue::get), tenancy))
+            .of_key(self.key, tenancy)
+            .or_else(|| tenants.of_key(self.item, tenancy))
             .or_else(|| {
-                skim::values(self.values?.get())
+                skim::values(self.values?)
                     .filter_map(|v| tenants.of(&text(v)?, tenancy))
                     .min()
             })
@@ -242,7 +283,7 @@ impl Request<'_> {
             let n = found.entry(tenants.of_key(key, tenancy)).or_default();
             *n = n.saturating_add(1);
         };
-        if let Some(list) = self.batch.and_then(|r| skim::field(r.get(), table)) {
+        if let Some(list) = self.batch.and_then(|r| skim::field(r, table)) {
             // BatchWriteItem: a list of requests; BatchGetItem: `{ Keys: [...] }`.
             let entries = if list.starts_with('[') {
                 Some(list)
@@ -258,7 +299,7 @@ impl Request<'_> {
             }
         }
         if let Some(list) = self.transact_items {
-            for e in skim::elements(list.get()) {
+            for e in skim::elements(list) {
                 let inner = ["Put", "Update", "Delete", "ConditionCheck", "Get"]
                     .iter()
                     .find_map(|k| skim::field(e, k));
@@ -275,9 +316,8 @@ impl Request<'_> {
 
 /// A count of units as an exact decimal from its digits (a number, or a string of one;
 /// `1e-3` too); present but not a number of units at least 0 is refused, never read as none.
-fn units(raw: Option<&RawValue>, name: &str) -> Result<Option<Decimal>, String> {
-    let Some(raw) = raw else { return Ok(None) };
-    let t = raw.get();
+fn units(raw: Option<&str>, name: &str) -> Result<Option<Decimal>, String> {
+    let Some(t) = raw else { return Ok(None) };
     let digits: Option<Cow<'_, str>> = match t.as_bytes().first() {
         Some(b'"') => serde_json::from_str::<Cow<'_, str>>(t).ok(),
         Some(b'-' | b'0'..=b'9') => Some(Cow::Borrowed(t)),

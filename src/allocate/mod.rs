@@ -8,6 +8,7 @@
 
 pub(crate) mod bill;
 pub(crate) mod drift;
+mod hand;
 pub(crate) mod insights;
 pub(crate) mod line;
 pub(crate) mod log;

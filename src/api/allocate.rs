@@ -56,6 +56,19 @@ pub fn report_text(
     report_text_with_insights(bill_name, bill, log, None, tenant, format)
 }
 
+/// How one request line reads (for the fuzz target): by hand where the hand reader takes it
+/// (`by_hand`), else by serde; the reading or the error, as text, so the two can be compared.
+///
+/// ```
+/// let line = r#"{"operation": "GetItem", "Key": {"PK": {"S": "ORG#1"}}, "ConsumedCapacity": {"TableName": "t", "CapacityUnits": 0.5}}"#;
+/// assert_eq!(ddbcost::api::allocate::line_reading(line, true), ddbcost::api::allocate::line_reading(line, false));
+/// ```
+#[doc(hidden)]
+#[must_use]
+pub fn line_reading(line: &str, by_hand: bool) -> String {
+    crate::allocate::line::reading_of(line, by_hand)
+}
+
 /// `report_text`, with a Contributor Insights report (`(TABLE, JSON text)`, as
 /// `--insights TABLE=FILE`) driving that table's reads and writes where the log does not
 /// measure it.

@@ -14,9 +14,7 @@ use rust_decimal::Decimal;
 
 use super::metric_data::Message;
 use super::{Times, value};
-
-/// Deeper nesting than this is left to serde (which refuses past 128).
-const DEEPEST: u32 = 100;
+use crate::json_scan::Scan;
 
 /// One result of `MetricDataResults`, its fields as spans of the page.
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -168,82 +166,8 @@ fn messages(s: &mut Scan<'_>) -> Option<Option<Vec<Message>>> {
     }
 }
 
-/// A cursor over the page's text.
-struct Scan<'a> {
-    text: &'a str,
-    at: usize,
-}
-
+/// The page's own reading of its lists, on the shared cursor.
 impl<'a> Scan<'a> {
-    fn peek(&self) -> Option<u8> {
-        self.text.as_bytes().get(self.at).copied()
-    }
-
-    /// Moves past one byte (one that `peek` saw: never past the end).
-    fn step(&mut self) {
-        self.at = self.at.saturating_add(1);
-    }
-
-    fn blank(&mut self) {
-        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.peek() {
-            self.step();
-        }
-    }
-
-    /// The opening `c` of a container, after blanks.
-    fn open(&mut self, c: u8) -> Option<()> {
-        self.blank();
-        (self.peek()? == c).then(|| self.step())
-    }
-
-    /// Whether the container just opened closes with `c` at once (it is empty).
-    fn close(&mut self, c: u8) -> Option<bool> {
-        self.blank();
-        let closes = self.peek()? == c;
-        if closes {
-            self.step();
-        }
-        Some(closes)
-    }
-
-    /// After an element: `true` at a comma (another follows), `false` at the closing `c`.
-    fn more(&mut self, c: u8) -> Option<bool> {
-        self.blank();
-        match self.peek()? {
-            b',' => {
-                self.step();
-                Some(true)
-            }
-            x if x == c => {
-                self.step();
-                Some(false)
-            }
-            _ => None,
-        }
-    }
-
-    /// An object's key and its colon.
-    fn key(&mut self) -> Option<&'a str> {
-        let key = self.string()?;
-        self.blank();
-        (self.peek()? == b':').then(|| self.step())?;
-        Some(key)
-    }
-
-    /// A string without escapes or control characters, after blanks: its text.
-    fn string(&mut self) -> Option<&'a str> {
-        self.blank();
-        (self.peek()? == b'"').then(|| self.step())?;
-        let rest = self.text.as_bytes().get(self.at..)?;
-        let len = stop(rest)?;
-        if rest.get(len) != Some(&b'"') {
-            return None;
-        }
-        let out = self.text.get(self.at..self.at.checked_add(len)?)?;
-        self.at = self.at.checked_add(len)?.checked_add(1)?;
-        Some(out)
-    }
-
     /// A list's text (`None` for `null`) and, where `read` reads all of it, what it read;
     /// else the list is checked as any value is.
     fn list<T>(
@@ -340,144 +264,6 @@ impl<'a> Scan<'a> {
         }
         Decimal::try_from_i128_with_scale(i128::from(mantissa), scale.unwrap_or(0)).ok()
     }
-
-    /// Whether the next value (after blanks) is `null`, read past it if so.
-    fn null(&mut self) -> Option<bool> {
-        self.blank();
-        if self.peek()? != b'n' {
-            return Some(false);
-        }
-        self.literal("null").map(|()| true)
-    }
-
-    /// `null` (`None`), or a string.
-    #[expect(
-        clippy::option_option,
-        reason = "the outer `None` declines the page (serde reads it), the inner one is JSON's `null`"
-    )]
-    fn optional_string(&mut self) -> Option<Option<&'a str>> {
-        if self.null()? {
-            return Some(None);
-        }
-        self.string().map(Some)
-    }
-
-    /// `null` (`None`), or any value: its text.
-    #[expect(
-        clippy::option_option,
-        reason = "the outer `None` declines the page (serde reads it), the inner one is JSON's `null`"
-    )]
-    fn optional_value(&mut self) -> Option<Option<&'a str>> {
-        if self.null()? {
-            return Some(None);
-        }
-        let from = self.at;
-        self.value(0)?;
-        self.text.get(from..self.at).map(Some)
-    }
-
-    fn literal(&mut self, word: &str) -> Option<()> {
-        let end = self.at.checked_add(word.len())?;
-        (self.text.get(self.at..end)? == word).then(|| self.at = end)
-    }
-
-    /// Any JSON value, after blanks, checked as serde checks it (or declined).
-    fn value(&mut self, depth: u32) -> Option<()> {
-        self.blank();
-        match self.peek()? {
-            b'"' => self.string().map(drop),
-            b'-' | b'0'..=b'9' => self.number(),
-            b't' => self.literal("true"),
-            b'f' => self.literal("false"),
-            b'n' => self.literal("null"),
-            b'[' | b'{' if depth >= DEEPEST => None,
-            b'[' => {
-                self.step();
-                if self.close(b']')? {
-                    return Some(());
-                }
-                loop {
-                    self.value(depth.checked_add(1)?)?;
-                    if !self.more(b']')? {
-                        return Some(());
-                    }
-                }
-            }
-            b'{' => {
-                self.step();
-                if self.close(b'}')? {
-                    return Some(());
-                }
-                loop {
-                    self.key()?;
-                    self.value(depth.checked_add(1)?)?;
-                    if !self.more(b'}')? {
-                        return Some(());
-                    }
-                }
-            }
-            _ => None,
-        }
-    }
-
-    /// A number in JSON's grammar: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
-    fn number(&mut self) -> Option<()> {
-        if self.peek() == Some(b'-') {
-            self.step();
-        }
-        match self.peek()? {
-            b'0' => self.step(),
-            b'1'..=b'9' => self.digits(),
-            _ => return None,
-        }
-        if self.peek() == Some(b'.') {
-            self.step();
-            self.peek().filter(u8::is_ascii_digit)?;
-            self.digits();
-        }
-        if let Some(b'e' | b'E') = self.peek() {
-            self.step();
-            if let Some(b'+' | b'-') = self.peek() {
-                self.step();
-            }
-            self.peek().filter(u8::is_ascii_digit)?;
-            self.digits();
-        }
-        Some(())
-    }
-
-    fn digits(&mut self) {
-        while self.peek().is_some_and(|c| c.is_ascii_digit()) {
-            self.step();
-        }
-    }
-}
-
-/// The offset of the first `"`, `\\` or control character (below 0x20) in `bytes`, eight
-/// bytes at a time: a byte equal to `c` is a zero byte of `word ^ c…c` and a byte below 0x20
-/// borrows in `word - 0x20…20`, each flagged in its high bit with the borrow trick (only
-/// bytes above a true match can be flagged falsely, so the lowest flag is always one); the
-/// last bytes one by one.
-fn stop(bytes: &[u8]) -> Option<usize> {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    let below = |v: u64, n: u8| v.wrapping_sub(ONES.wrapping_mul(u64::from(n))) & !v & HIGHS;
-    let mut at = 0usize;
-    while let Some(word) = bytes.get(at..).and_then(<[u8]>::first_chunk::<8>) {
-        let word = u64::from_le_bytes(*word);
-        let flags = below(word ^ ONES.wrapping_mul(u64::from(b'"')), 1)
-            | below(word ^ ONES.wrapping_mul(u64::from(b'\\')), 1)
-            | below(word, 0x20);
-        if flags != 0 {
-            return at.checked_add((flags.trailing_zeros() / 8) as usize);
-        }
-        at = at.checked_add(8)?;
-    }
-    let tail = bytes.get(at..)?;
-    at.checked_add(
-        tail.iter()
-            .position(|c| matches!(c, b'"' | b'\\') || *c < 0x20)?,
-    )
 }
 
 #[cfg(test)]
@@ -546,17 +332,6 @@ mod tests {
     }
 
     proptest! {
-        /// The first quote, backslash or control character found eight bytes at a time is
-        /// the first found byte by byte.
-        #[test]
-        fn stops_are_found_as_byte_by_byte(text in prop::collection::vec(
-            prop_oneof![Just(b'"'), Just(b'\\'), 0u8..0x20, 0x20u8..=0xff, Just(b'a')],
-            0..40,
-        )) {
-            let plain = text.iter().position(|c| matches!(c, b'"' | b'\\') || *c < 0x20);
-            prop_assert_eq!(stop(&text), plain);
-        }
-
         /// An amount read as it is checked is the `Decimal` `value` reads from its text, and
         /// the text it reads is the whole number the grammar reads.
         #[test]
@@ -573,22 +348,6 @@ mod tests {
                 let plain = value(&text).ok();
                 prop_assert_eq!(Some(d), plain);
                 prop_assert_eq!(d.scale(), plain.map_or(0, |p| p.scale()));
-            }
-        }
-
-        /// Any value the scanner accepts is JSON serde accepts, and any JSON without escapes,
-        /// control characters or deep nesting is accepted: the check is serde's own.
-        #[test]
-        fn values_are_checked_as_serde_checks_them(
-            text in r#"[\[\]{}:, "a0-9.eE+\-tnulrsf\\]{0,24}"#,
-        ) {
-            let page = format!("{{\"x\": {text}}}");
-            let serde = serde_json::from_str::<serde::de::IgnoredAny>(&page).is_ok();
-            let hand = read(page.as_bytes()).is_some();
-            if hand {
-                prop_assert!(serde, "accepted what serde refuses: {}", page);
-            } else if serde {
-                prop_assert!(page.contains('\\'), "declined plain JSON: {}", page);
             }
         }
     }
