@@ -73,16 +73,19 @@ impl<'a> Scan<'a> {
 
     /// A string without escapes or control characters, after blanks: its text.
     pub(crate) fn string(&mut self) -> Option<&'a str> {
-        self.blank();
-        (self.peek()? == b'"').then(|| self.step())?;
-        let rest = self.text.as_bytes().get(self.at..)?;
-        let len = stop(rest)?;
-        if rest.get(len) != Some(&b'"') {
+        let bytes = self.text.as_bytes();
+        if bytes.get(self.at) != Some(&b'"') {
+            self.blank();
+            (self.peek()? == b'"').then_some(())?;
+        }
+        // Offsets within the text: far from `usize::MAX`.
+        let from = self.at.wrapping_add(1);
+        let end = from.wrapping_add(stop(bytes.get(from..)?)?);
+        if bytes.get(end) != Some(&b'"') {
             return None;
         }
-        let out = self.text.get(self.at..self.at.checked_add(len)?)?;
-        self.at = self.at.checked_add(len)?.checked_add(1)?;
-        Some(out)
+        self.at = end.wrapping_add(1);
+        self.text.get(from..end)
     }
 
     /// Whether the next value (after blanks) is `null`, read past it if so.
@@ -206,18 +209,19 @@ pub(crate) fn stop(bytes: &[u8]) -> Option<usize> {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGHS: u64 = 0x8080_8080_8080_8080;
     let below = |v: u64, n: u8| v.wrapping_sub(ONES.wrapping_mul(u64::from(n))) & !v & HIGHS;
+    let (words, tail) = bytes.as_chunks::<8>();
+    // Offsets within `bytes`: far from `usize::MAX`.
     let mut at = 0usize;
-    while let Some(word) = bytes.get(at..).and_then(<[u8]>::first_chunk::<8>) {
+    for word in words {
         let word = u64::from_le_bytes(*word);
         let flags = below(word ^ ONES.wrapping_mul(u64::from(b'"')), 1)
             | below(word ^ ONES.wrapping_mul(u64::from(b'\\')), 1)
             | below(word, 0x20);
         if flags != 0 {
-            return at.checked_add((flags.trailing_zeros() / 8) as usize);
+            return Some(at.wrapping_add((flags.trailing_zeros() / 8) as usize));
         }
-        at = at.checked_add(8)?;
+        at = at.wrapping_add(8);
     }
-    let tail = bytes.get(at..)?;
     at.checked_add(
         tail.iter()
             .position(|c| matches!(c, b'"' | b'\\') || *c < 0x20)?,

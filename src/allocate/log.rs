@@ -250,33 +250,53 @@ pub fn read(
     let mut line = Vec::new();
     let mut n: u64 = 0;
     let mut tenants = super::line::Tenants::default();
+    let failed = |e: &std::io::Error| {
+        crate::bounded::refusal(e)
+            .unwrap_or_else(|| Error::input(format!("cannot read `{file}`: {e}")).file(file))
+    };
     loop {
-        line.clear();
         mark.record_ends();
-        let read = r.read_until(b'\n', &mut line).map_err(|e| {
-            crate::bounded::refusal(&e)
-                .unwrap_or_else(|| Error::input(format!("cannot read `{file}`: {e}")).file(file))
-        })?;
-        if read == 0 {
+        // A line whole in the buffer is read where it lies; one across fills is gathered.
+        let buffered = r.fill_buf().map_err(|e| failed(&e))?;
+        if buffered.is_empty() {
             return finish(usage, file);
         }
         n = n.saturating_add(1);
-        // The whole line checked as UTF-8 at once (the vector check of `simdutf8`).
-        let text = simdutf8::basic::from_utf8(&line).map_err(|_| bad(file, n, "not UTF-8 text"))?;
-        if text.trim().is_empty() {
-            continue;
+        if let Some(end) = memchr::memchr(b'\n', buffered) {
+            let whole = buffered.get(..=end).unwrap_or_default();
+            request_line(whole, (file, n), (tenancy, &mut tenants), usage)?;
+            r.consume(end.saturating_add(1));
+        } else {
+            line.clear();
+            r.read_until(b'\n', &mut line).map_err(|e| failed(&e))?;
+            request_line(&line, (file, n), (tenancy, &mut tenants), usage)?;
         }
-        let request = super::line::parse(text).map_err(|e| {
-            let what = if e.is_data() {
-                "not a request as logged"
-            } else {
-                "not JSON"
-            };
-            bad(file, n, &format!("{what} ({e})"))
-        })?;
-        one(&request, (file, n), (tenancy, &mut tenants), usage)?;
-        usage.lines = usage.lines.saturating_add(1);
     }
+}
+
+/// Reads one line of a log (`n` of `file`) into `usage`: blank lines are skipped.
+fn request_line(
+    line: &[u8],
+    (file, n): (&str, u64),
+    (tenancy, tenants): (&Tenancy, &mut super::line::Tenants),
+    usage: &mut LogUsage,
+) -> Result<(), Error> {
+    // The whole line checked as UTF-8 at once (the vector check of `simdutf8`).
+    let text = simdutf8::basic::from_utf8(line).map_err(|_| bad(file, n, "not UTF-8 text"))?;
+    if text.trim().is_empty() {
+        return Ok(());
+    }
+    let request = super::line::parse(text).map_err(|e| {
+        let what = if e.is_data() {
+            "not a request as logged"
+        } else {
+            "not JSON"
+        };
+        bad(file, n, &format!("{what} ({e})"))
+    })?;
+    one(&request, (file, n), (tenancy, tenants), usage)?;
+    usage.lines = usage.lines.saturating_add(1);
+    Ok(())
 }
 
 /// Reads the result of `--athena-sql`'s query (CSV, its header first) into `usage`: each
