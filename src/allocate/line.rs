@@ -4,6 +4,8 @@
 //! levels with their units as the digits written (exact decimals, never through a float).
 //! The rest of the line is checked as JSON and skipped, never built; a batch's or
 //! transaction's items are kept as raw text and read only for the table that needs them.
+//! A line is read by hand in one pass (`super::hand`); serde reads it here, into the same
+//! types, where the hand reader declines it.
 
 use std::borrow::Cow;
 use std::fmt;

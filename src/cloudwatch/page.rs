@@ -1,9 +1,10 @@
 //! A `get-metric-data` page read by hand in one pass over its bytes, the shape the AWS CLI
 //! writes: `{"MetricDataResults": [{Id, Label, Timestamps, Values, StatusCode, Messages}],
-//! "NextToken", "Messages"}`. The whole text is checked as JSON here (strings, numbers,
-//! literals, nesting, what follows the document) and each result's fields found as spans of
-//! it, so serde never reads the millions of timestamps and values a month holds only to check
-//! them before they are split. It declines — `None`, and serde reads the page as before —
+//! "NextToken", "Messages"}`. The whole text is checked as JSON here, on the shared cursor
+//! of `crate::json_scan` (strings, numbers, literals, nesting, what follows the document),
+//! each result's fields found as spans of it and its lists read as they are checked, so
+//! serde never reads the millions of timestamps and values a month holds only to check them
+//! before they are split. It declines — `None`, and serde reads the page as before —
 //! anything it is not sure to read as serde does: an escape or a control character in any
 //! string, text that is not UTF-8, a field of an unexpected type or given twice, deep
 //! nesting, `get-metric-statistics` output, and any text that is not JSON (so an error
